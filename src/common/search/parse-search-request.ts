@@ -1,0 +1,54 @@
+import { BadRequestException } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validateSync, ValidationError } from 'class-validator';
+import { SearchRequestDto } from './search-request.dto';
+
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * Reads a search request given as JSON text (the beans' `requestJson: String`) or as an object, and validates it.
+ * Refuses (400) malformed JSON, wrong field types, and any key in `query` that starts with `$` (query operators)
+ * or is a prototype key, at any depth.
+ *
+ * @example
+ * const request = parseSearchRequest('{"searchTerm":"rose","limit":10}');
+ */
+export function parseSearchRequest(input: unknown): SearchRequestDto {
+  const raw = typeof input === 'string' ? parseJson(input) : input;
+  if (raw === null || raw === undefined) return new SearchRequestDto();
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new BadRequestException('A search request must be a JSON object');
+  }
+  assertNoOperators(raw, 'the search request');
+  const request = plainToInstance(SearchRequestDto, raw);
+  const errors = validateSync(request, { forbidUnknownValues: false });
+  if (errors.length > 0) throw new BadRequestException(describe(errors));
+  return request;
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === '') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new BadRequestException('The search request is not valid JSON');
+  }
+}
+
+function assertNoOperators(value: unknown, path: string): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => assertNoOperators(item, `${path}[${index}]`));
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  for (const [key, inner] of Object.entries(value)) {
+    if (key.startsWith('$') || FORBIDDEN_KEYS.has(key)) {
+      throw new BadRequestException(`Operator or reserved key "${key}" is not allowed in ${path}`);
+    }
+    assertNoOperators(inner, `${path}.${key}`);
+  }
+}
+
+function describe(errors: ValidationError[]): string[] {
+  return errors.flatMap((error) => Object.values(error.constraints ?? {}));
+}
