@@ -1,4 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
+import { PipelineStage } from 'mongoose';
 import { literalMatch } from './escape-regex';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, SearchRequestDto } from './search-request.dto';
 
@@ -46,8 +47,8 @@ export function planSearch(request: SearchRequestDto, spec: SearchSpec): SearchP
 }
 
 /** The aggregation pipeline a plan runs, as plain JSON (what `getPaginationFilter` returns). */
-export function toPipeline(plan: SearchPlan, projection?: Record<string, 0 | 1>): Record<string, unknown>[] {
-  const stages: Record<string, unknown>[] = [
+export function toPipeline(plan: SearchPlan, projection?: Record<string, 0 | 1>): PipelineStage[] {
+  const stages: PipelineStage[] = [
     { $match: plan.filter },
     { $sort: plan.sort },
     { $skip: plan.skip },

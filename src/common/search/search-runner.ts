@@ -1,4 +1,4 @@
-import { Model, PipelineStage } from 'mongoose';
+import { Model } from 'mongoose';
 import { SearchPlan, toPipeline } from './search-plan';
 
 /** Runs a plan against a collection: the page of documents (plain objects) and the total number of matches. */
@@ -8,7 +8,7 @@ export async function runSearch<T>(
   projection?: Record<string, 0 | 1>,
 ): Promise<{ content: T[]; total: number }> {
   const [content, total] = await Promise.all([
-    model.aggregate<T>(toPipeline(plan, projection) as PipelineStage[]).exec(),
+    model.aggregate<T>(toPipeline(plan, projection)).exec(),
     model.countDocuments(plan.filter).exec(),
   ]);
   return { content, total };
