@@ -1,0 +1,22 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpStatus, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { toErrorBody } from './error-body';
+
+/** The one exception filter of the app: every HTTP error leaves as the DESIGN §3 body. */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger(AllExceptionsFilter.name);
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    if (host.getType() !== 'http') throw exception;
+    const http = host.switchToHttp();
+    const request = http.getRequest<Request & { id?: unknown }>();
+    const response = http.getResponse<Response>();
+    const body = toErrorBody(exception, request.originalUrl.split('?')[0], String(request.id ?? ''));
+    if (body.status >= HttpStatus.INTERNAL_SERVER_ERROR) {
+      this.logger.error({ err: exception, requestId: body.requestId }, 'Unhandled error');
+    }
+    if (response.headersSent) return;
+    response.status(body.status).json(body);
+  }
+}

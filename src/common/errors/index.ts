@@ -1,0 +1,3 @@
+export * from './error-body';
+export * from './validation-errors';
+export * from './all-exceptions.filter';
