@@ -1,6 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
-import { validateSync, ValidationError } from 'class-validator';
+import { validateSync } from 'class-validator';
+import { validationFailed } from '../errors/validation-errors';
 import { SearchRequestDto } from './search-request.dto';
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -22,7 +23,7 @@ export function parseSearchRequest(input: unknown): SearchRequestDto {
   assertNoOperators(raw, 'the search request');
   const request = plainToInstance(SearchRequestDto, raw);
   const errors = validateSync(request, { forbidUnknownValues: false });
-  if (errors.length > 0) throw new BadRequestException(describe(errors));
+  if (errors.length > 0) throw validationFailed(errors, 'searchRequest');
   return request;
 }
 
@@ -47,8 +48,4 @@ function assertNoOperators(value: unknown, path: string): void {
     }
     assertNoOperators(inner, `${path}.${key}`);
   }
-}
-
-function describe(errors: ValidationError[]): string[] {
-  return errors.flatMap((error) => Object.values(error.constraints ?? {}));
 }
