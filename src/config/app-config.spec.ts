@@ -1,0 +1,71 @@
+import { AppConfig, ConfigValidationError } from './app-config';
+import { DEV_JWT_SECRET } from './environment';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    AppConfig.fromEnvironment(env);
+  } catch (error) {
+    if (error instanceof ConfigValidationError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe(AppConfig.name, () => {
+  describe('fromEnvironment', () => {
+    it('should apply the defaults to an empty environment', () => {
+      const config = AppConfig.fromEnvironment({});
+      expect(config).toMatchObject({
+        port: 3000,
+        host: '127.0.0.1',
+        mongodbUri: undefined,
+        jwtSecret: DEV_JWT_SECRET,
+        jwtTtlSeconds: 3600,
+        adminUsername: 'admin',
+        seedDemo: true,
+        corsOrigins: [],
+        jsonBodyLimitBytes: 1048576,
+        beanRateLimitPerMinute: 1200,
+      });
+    });
+
+    it('should treat empty values as unset', () => {
+      expect(AppConfig.fromEnvironment({ MONGODB_URI: '', PORT: '' }).port).toBe(3000);
+    });
+
+    it('should parse typed values', () => {
+      const config = AppConfig.fromEnvironment({
+        PORT: '8080',
+        JWT_TTL: '15m',
+        SEED_DEMO: 'false',
+        CORS_ORIGINS: 'https://shop.example.com,http://localhost:4200',
+      });
+      expect(config).toMatchObject({
+        port: 8080,
+        jwtTtlSeconds: 900,
+        seedDemo: false,
+        corsOrigins: ['https://shop.example.com', 'http://localhost:4200'],
+      });
+    });
+
+    it('should list every bad variable by name', () => {
+      const problems = problemsOf({ PORT: 'abc', SEED_DEMO: 'yes', JWT_TTL: '1 hour', CORS_ORIGINS: 'shop', LOG_LEVEL: 'loud' });
+      expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['CORS_ORIGINS', 'JWT_TTL', 'LOG_LEVEL', 'PORT', 'SEED_DEMO']);
+    });
+
+    it('should refuse default secrets in production', () => {
+      const problems = problemsOf({ NODE_ENV: 'production' });
+      expect(problems.map((p) => p.split(':')[0])).toEqual(['JWT_SECRET', 'ADMIN_PASSWORD']);
+    });
+
+    it('should refuse short secrets in production', () => {
+      const problems = problemsOf({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(31), ADMIN_PASSWORD: 'short-pass1' });
+      expect(problems).toHaveLength(2);
+    });
+
+    it('should accept strong secrets in production and listen on all interfaces', () => {
+      const config = AppConfig.fromEnvironment({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), ADMIN_PASSWORD: 'a-strong-password' });
+      expect(config.host).toBe('0.0.0.0');
+    });
+  });
+});

@@ -1,0 +1,100 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { resolve } from 'node:path';
+import {
+  DEV_ADMIN_PASSWORD,
+  DEV_JWT_SECRET,
+  EnvironmentVariables,
+  LogLevel,
+  MIN_PRODUCTION_ADMIN_PASSWORD_LENGTH,
+  MIN_PRODUCTION_JWT_SECRET_LENGTH,
+  NodeEnv,
+} from './environment';
+
+/** Thrown at start-up when the environment is invalid; the message names every bad variable. */
+export class ConfigValidationError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = ConfigValidationError.name;
+  }
+}
+
+const DURATION_UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
+
+/** The validated, typed configuration; built once at start-up and injected as `AppConfig`. */
+export class AppConfig {
+  readonly nodeEnv: NodeEnv;
+  readonly isProduction: boolean;
+  readonly port: number;
+  readonly host: string;
+  readonly mongodbUri: string | undefined;
+  /** Absolute path. */
+  readonly dataDir: string;
+  readonly embeddedDbInMemory: boolean;
+  readonly jwtSecret: string;
+  readonly jwtTtlSeconds: number;
+  readonly adminUsername: string;
+  readonly adminPassword: string;
+  readonly seedDemo: boolean;
+  readonly corsOrigins: string[];
+  readonly jsonBodyLimitBytes: number;
+  readonly beanRateLimitPerMinute: number;
+  readonly logLevel: LogLevel;
+
+  private constructor(env: EnvironmentVariables) {
+    this.nodeEnv = env.NODE_ENV;
+    this.isProduction = env.NODE_ENV === NodeEnv.Production;
+    this.port = env.PORT;
+    this.host = env.HOST ?? (this.isProduction ? '0.0.0.0' : '127.0.0.1');
+    this.mongodbUri = env.MONGODB_URI;
+    this.dataDir = resolve(env.DATA_DIR);
+    this.embeddedDbInMemory = env.EMBEDDED_DB_IN_MEMORY;
+    this.jwtSecret = env.JWT_SECRET;
+    this.jwtTtlSeconds = parseDurationSeconds(env.JWT_TTL);
+    this.adminUsername = env.ADMIN_USERNAME;
+    this.adminPassword = env.ADMIN_PASSWORD;
+    this.seedDemo = env.SEED_DEMO;
+    this.corsOrigins = env.CORS_ORIGINS ? env.CORS_ORIGINS.split(',') : [];
+    this.jsonBodyLimitBytes = env.JSON_BODY_LIMIT;
+    this.beanRateLimitPerMinute = env.BEAN_RATE_LIMIT;
+    this.logLevel = env.LOG_LEVEL;
+  }
+
+  /**
+   * Validates `env` (empty values count as unset) and builds the config.
+   * @throws ConfigValidationError listing every bad variable
+   */
+  static fromEnvironment(env: Record<string, string | undefined> = process.env): AppConfig {
+    const variables = plainToInstance(EnvironmentVariables, knownVariables(env));
+    const problems = validateSync(variables).map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
+    if (problems.length === 0 && variables.NODE_ENV === NodeEnv.Production) problems.push(...productionProblems(variables));
+    if (problems.length > 0) throw new ConfigValidationError(problems);
+    return new AppConfig(variables);
+  }
+}
+
+function knownVariables(env: Record<string, string | undefined>): Record<string, string> {
+  const known: Record<string, string> = {};
+  for (const key of Object.keys(new EnvironmentVariables())) {
+    const value = env[key];
+    if (value !== undefined && value !== '') known[key] = value;
+  }
+  return known;
+}
+
+function productionProblems(env: EnvironmentVariables): string[] {
+  const problems: string[] = [];
+  if (env.JWT_SECRET === DEV_JWT_SECRET || env.JWT_SECRET.length < MIN_PRODUCTION_JWT_SECRET_LENGTH) {
+    problems.push(`JWT_SECRET: must be set to a secret of at least ${MIN_PRODUCTION_JWT_SECRET_LENGTH} characters in production`);
+  }
+  if (env.ADMIN_PASSWORD === DEV_ADMIN_PASSWORD || env.ADMIN_PASSWORD.length < MIN_PRODUCTION_ADMIN_PASSWORD_LENGTH) {
+    problems.push(`ADMIN_PASSWORD: must be set to a password of at least ${MIN_PRODUCTION_ADMIN_PASSWORD_LENGTH} characters in production`);
+  }
+  return problems;
+}
+
+function parseDurationSeconds(duration: string): number {
+  const unit = duration.at(-1) ?? '';
+  const multiplier = DURATION_UNIT_SECONDS[unit];
+  return multiplier ? Number(duration.slice(0, -1)) * multiplier : Number(duration);
+}

@@ -1,0 +1,85 @@
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsEnum, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+
+export enum NodeEnv {
+  Development = 'development',
+  Production = 'production',
+  Test = 'test',
+}
+
+export enum LogLevel {
+  Fatal = 'fatal',
+  Error = 'error',
+  Warn = 'warn',
+  Info = 'info',
+  Debug = 'debug',
+  Trace = 'trace',
+  Silent = 'silent',
+}
+
+/** Development defaults of the secrets; production refuses to start with them. */
+export const DEV_JWT_SECRET = 'dev-only-jwt-secret-change-me-in-production';
+export const DEV_ADMIN_PASSWORD = 'admin-change-me';
+export const MIN_PRODUCTION_JWT_SECRET_LENGTH = 32;
+export const MIN_PRODUCTION_ADMIN_PASSWORD_LENGTH = 12;
+
+const toInt = ({ value }: { value: unknown }): unknown => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
+const toBoolean = ({ value }: { value: unknown }): unknown => (value === 'true' ? true : value === 'false' ? false : value);
+
+/**
+ * Every environment variable the app reads, with its default (mirrored in `.env.example`).
+ * Values arrive as strings; the transforms accept only exact integers and `true`/`false`.
+ */
+export class EnvironmentVariables {
+  @IsEnum(NodeEnv)
+  NODE_ENV: NodeEnv = NodeEnv.Development;
+
+  @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  PORT = 3000;
+
+  /** Unset: 127.0.0.1, or 0.0.0.0 in production. */
+  @IsOptional() @IsString() @IsNotEmpty()
+  HOST?: string = undefined;
+
+  /** Unset: the embedded MongoDB-compatible server is started. */
+  @IsOptional() @Matches(/^mongodb(\+srv)?:\/\/\S+$/, { message: 'MONGODB_URI must be a mongodb:// or mongodb+srv:// URI' })
+  MONGODB_URI?: string = undefined;
+
+  @IsString() @IsNotEmpty()
+  DATA_DIR = './data';
+
+  /** Keep the embedded database in memory instead of under DATA_DIR (tests). */
+  @Transform(toBoolean) @IsBoolean()
+  EMBEDDED_DB_IN_MEMORY = false;
+
+  @IsString() @MinLength(16)
+  JWT_SECRET = DEV_JWT_SECRET;
+
+  @Matches(/^\d+[smhd]?$/, { message: 'JWT_TTL must be a duration such as 3600, 90s, 15m, 1h or 7d' })
+  JWT_TTL = '1h';
+
+  @IsString() @IsNotEmpty()
+  ADMIN_USERNAME = 'admin';
+
+  @IsString() @MinLength(8)
+  ADMIN_PASSWORD = DEV_ADMIN_PASSWORD;
+
+  @Transform(toBoolean) @IsBoolean()
+  SEED_DEMO = true;
+
+  /** Comma-separated origins allowed by CORS, e.g. `https://shop.example.com,https://admin.example.com`. */
+  @Matches(/^(https?:\/\/[^\s,/]+)?(,https?:\/\/[^\s,/]+)*$/, {
+    message: 'CORS_ORIGINS must be a comma-separated list of origins such as https://shop.example.com',
+  })
+  CORS_ORIGINS = '';
+
+  @Transform(toInt) @IsInt() @Min(1024)
+  JSON_BODY_LIMIT = 1024 * 1024;
+
+  /** Bean calls allowed per minute per principal (per client address for guests). */
+  @Transform(toInt) @IsInt() @Min(1)
+  BEAN_RATE_LIMIT = 1200;
+
+  @IsEnum(LogLevel)
+  LOG_LEVEL: LogLevel = LogLevel.Info;
+}

@@ -1,0 +1,3 @@
+export { AppConfig, ConfigValidationError } from './app-config';
+export { ConfigModule } from './config.module';
+export { LogLevel, NodeEnv } from './environment';
