@@ -1,0 +1,53 @@
+import htmlToPdfmake from 'html-to-pdfmake';
+import { JSDOM } from 'jsdom';
+import pdfmake = require('pdfmake');
+import type { Content, TDocumentDefinitions } from 'pdfmake/interfaces';
+const robotoFonts: { Roboto: Record<string, string> } = require('pdfmake/fonts/Roboto');
+
+export interface PdfParts {
+  header?: string;
+  body: string;
+  footer?: string;
+}
+
+const FONT_FILES = new Set(Object.values(robotoFonts.Roboto));
+/** Inline images are the only pictures allowed: a URL or path in user HTML would read files or the network. */
+const INLINE_IMAGE = /^data:image\/(png|jpe?g);base64,/i;
+
+pdfmake.setFonts(robotoFonts);
+pdfmake.setUrlAccessPolicy(() => false);
+pdfmake.setLocalAccessPolicy((path) => FONT_FILES.has(path));
+
+// jsdom neither runs scripts nor loads resources unless asked, so parsing untrusted HTML here is inert.
+const { window } = new JSDOM('');
+
+/** Renders HTML to PDF bytes; the header and footer, when given, repeat on every page. */
+export async function renderPdf(parts: PdfParts): Promise<Buffer> {
+  const definition: TDocumentDefinitions = {
+    content: toContent(parts.body),
+    defaultStyle: { font: 'Roboto', fontSize: 11 },
+    pageMargins: [40, parts.header ? 80 : 40, 40, parts.footer ? 80 : 40],
+  };
+  if (parts.header) {
+    const header = toContent(parts.header);
+    definition.header = () => ({ stack: [header], margin: [40, 20, 40, 0] });
+  }
+  if (parts.footer) {
+    const footer = toContent(parts.footer);
+    definition.footer = () => ({ stack: [footer], margin: [40, 10, 40, 0] });
+  }
+  return pdfmake.createPdf(definition).getBuffer();
+}
+
+function toContent(html: string): Content {
+  return withoutExternalResources(htmlToPdfmake(html, { window, removeExtraBlanks: true })) as Content;
+}
+
+function withoutExternalResources(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutExternalResources);
+  if (node === null || typeof node !== 'object') return node;
+  const record = node as Record<string, unknown>;
+  if ('svg' in record) return { text: '' };
+  if ('image' in record && !INLINE_IMAGE.test(String(record.image))) return { text: String(record.alt ?? '') };
+  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, withoutExternalResources(value)]));
+}
