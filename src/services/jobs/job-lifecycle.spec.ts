@@ -1,0 +1,49 @@
+import { ConflictException } from '@nestjs/common';
+import { assertTransition, clampCurrent, JobStatus, progressOf } from './job-lifecycle';
+
+const { NEW, IN_PROGRESS, DONE, FAILED, CANCELED } = JobStatus;
+
+describe('job lifecycle', () => {
+  describe('assertTransition', () => {
+    it.each([
+      [NEW, IN_PROGRESS],
+      [NEW, FAILED],
+      [NEW, CANCELED],
+      [IN_PROGRESS, DONE],
+      [IN_PROGRESS, FAILED],
+      [IN_PROGRESS, CANCELED],
+      [IN_PROGRESS, IN_PROGRESS],
+    ])('should allow %s → %s', (from, to) => {
+      expect(() => assertTransition('j', from, to)).not.toThrow();
+    });
+
+    it.each([
+      [NEW, DONE],
+      [IN_PROGRESS, NEW],
+      ...[DONE, FAILED, CANCELED].flatMap((from) => Object.values(JobStatus).map((to) => [from, to])),
+    ])('should refuse %s → %s with a conflict', (from, to) => {
+      expect(() => assertTransition('j', from as JobStatus, to as JobStatus)).toThrow(ConflictException);
+    });
+  });
+
+  describe('clampCurrent', () => {
+    it('should keep current within 0..total', () => {
+      expect(clampCurrent(3, 4, 10)).toBe(7);
+      expect(clampCurrent(8, 5, 10)).toBe(10);
+      expect(clampCurrent(2, -5, 10)).toBe(0);
+      expect(clampCurrent(0, 3, 0)).toBe(0);
+    });
+  });
+
+  describe('progressOf', () => {
+    it('should round 100·current/total', () => {
+      expect(progressOf(1, 3, 0)).toBe(33);
+      expect(progressOf(2, 3, 0)).toBe(67);
+      expect(progressOf(3, 3, 0)).toBe(100);
+    });
+
+    it('should keep the previous progress when total is 0', () => {
+      expect(progressOf(0, 0, 42)).toBe(42);
+    });
+  });
+});
