@@ -19,6 +19,9 @@ export class ConfigValidationError extends Error {
   }
 }
 
+/** Outgoing mail server: a URL, or host settings; unset means the development outbox under `dataDir`. */
+export type SmtpSettings = { url: string } | { host: string; port: number; secure: boolean; user?: string; password?: string };
+
 const DURATION_UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 
 /** The validated, typed configuration; built once at start-up and injected as `AppConfig`. */
@@ -40,6 +43,15 @@ export class AppConfig {
   readonly jsonBodyLimitBytes: number;
   readonly beanRateLimitPerMinute: number;
   readonly logLevel: LogLevel;
+  readonly adminEmail: string;
+  readonly sessionTtlSeconds: number;
+  readonly rememberMeTtlSeconds: number;
+  readonly authRateLimit: number;
+  readonly authLockoutThreshold: number;
+  readonly authLockoutSeconds: number;
+  readonly authEmailFlows: boolean;
+  readonly smtp: SmtpSettings | undefined;
+  readonly mailFrom: string;
 
   private constructor(env: EnvironmentVariables) {
     this.nodeEnv = env.NODE_ENV;
@@ -58,6 +70,15 @@ export class AppConfig {
     this.jsonBodyLimitBytes = env.JSON_BODY_LIMIT;
     this.beanRateLimitPerMinute = env.BEAN_RATE_LIMIT;
     this.logLevel = env.LOG_LEVEL;
+    this.adminEmail = env.ADMIN_EMAIL;
+    this.sessionTtlSeconds = parseDurationSeconds(env.SESSION_TTL);
+    this.rememberMeTtlSeconds = parseDurationSeconds(env.REMEMBER_ME_TTL);
+    this.authRateLimit = env.AUTH_RATE_LIMIT;
+    this.authLockoutThreshold = env.AUTH_LOCKOUT_THRESHOLD;
+    this.authLockoutSeconds = parseDurationSeconds(env.AUTH_LOCKOUT_TTL);
+    this.authEmailFlows = env.AUTH_EMAIL_FLOWS;
+    this.smtp = smtpSettings(env);
+    this.mailFrom = env.MAIL_FROM;
   }
 
   /**
@@ -90,7 +111,16 @@ function productionProblems(env: EnvironmentVariables): string[] {
   if (env.ADMIN_PASSWORD === DEV_ADMIN_PASSWORD || env.ADMIN_PASSWORD.length < MIN_PRODUCTION_ADMIN_PASSWORD_LENGTH) {
     problems.push(`ADMIN_PASSWORD: must be set to a password of at least ${MIN_PRODUCTION_ADMIN_PASSWORD_LENGTH} characters in production`);
   }
+  if (env.AUTH_EMAIL_FLOWS && !env.SMTP_URL && !env.SMTP_HOST) {
+    problems.push('SMTP_URL: AUTH_EMAIL_FLOWS needs SMTP_URL or SMTP_HOST in production');
+  }
   return problems;
+}
+
+function smtpSettings(env: EnvironmentVariables): SmtpSettings | undefined {
+  if (env.SMTP_URL) return { url: env.SMTP_URL };
+  if (!env.SMTP_HOST) return undefined;
+  return { host: env.SMTP_HOST, port: env.SMTP_PORT, secure: env.SMTP_SECURE, user: env.SMTP_USER, password: env.SMTP_PASSWORD };
 }
 
 function parseDurationSeconds(duration: string): number {

@@ -24,6 +24,7 @@ export const MIN_PRODUCTION_JWT_SECRET_LENGTH = 32;
 export const MIN_PRODUCTION_ADMIN_PASSWORD_LENGTH = 12;
 
 const toInt = ({ value }: { value: unknown }): unknown => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
+const DURATION = /^\d+[smhd]?$/;
 const toBoolean = ({ value }: { value: unknown }): unknown => (value === 'true' ? true : value === 'false' ? false : value);
 
 /**
@@ -82,4 +83,53 @@ export class EnvironmentVariables {
 
   @IsEnum(LogLevel)
   LOG_LEVEL: LogLevel = LogLevel.Info;
+
+  /** E-mail address of the admin created at first start. */
+  @IsString() @IsNotEmpty()
+  ADMIN_EMAIL = 'admin@localhost';
+
+  /** Lifetime of a session cookie, and of one with "remember me". */
+  @Matches(DURATION, { message: 'SESSION_TTL must be a duration such as 3600, 90s, 15m, 8h or 7d' })
+  SESSION_TTL = '8h';
+
+  @Matches(DURATION, { message: 'REMEMBER_ME_TTL must be a duration such as 3600, 90s, 15m, 8h or 30d' })
+  REMEMBER_ME_TTL = '30d';
+
+  /** Credential attempts per minute per client and username; above it: 429. */
+  @Transform(toInt) @IsInt() @Min(1)
+  AUTH_RATE_LIMIT = 10;
+
+  /** Failed logins of one username that lock it out for AUTH_LOCKOUT_TTL. */
+  @Transform(toInt) @IsInt() @Min(1)
+  AUTH_LOCKOUT_THRESHOLD = 5;
+
+  @Matches(DURATION, { message: 'AUTH_LOCKOUT_TTL must be a duration such as 900, 90s, 15m or 1h' })
+  AUTH_LOCKOUT_TTL = '15m';
+
+  /** Enables register, verify, reset-password, save-password and change-password. */
+  @Transform(toBoolean) @IsBoolean()
+  AUTH_EMAIL_FLOWS = false;
+
+  /** Outgoing mail server as a URL; wins over SMTP_HOST. Neither set: mail is written to DATA_DIR/outbox. */
+  @IsOptional() @Matches(/^smtps?:\/\/\S+$/, { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })
+  SMTP_URL?: string = undefined;
+
+  @IsOptional() @IsString() @IsNotEmpty()
+  SMTP_HOST?: string = undefined;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(65535)
+  SMTP_PORT = 587;
+
+  /** true: TLS from the start (port 465); false: STARTTLS when the server offers it. */
+  @Transform(toBoolean) @IsBoolean()
+  SMTP_SECURE = false;
+
+  @IsOptional() @IsString()
+  SMTP_USER?: string = undefined;
+
+  @IsOptional() @IsString()
+  SMTP_PASSWORD?: string = undefined;
+
+  @IsString() @IsNotEmpty()
+  MAIL_FROM = 'no-reply@localhost';
 }
