@@ -1,0 +1,24 @@
+import { BadRequestException, Injectable } from '@nestjs/common';
+import { join } from 'node:path';
+import { AppConfig } from '../../config';
+
+const SITE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+/** Where each site's files live under `DATA_DIR`: `sites/<site>/content` (under version control) and `sites/<site>/assets`. */
+@Injectable()
+export class SitePaths {
+  constructor(private readonly config: AppConfig) {}
+
+  contentDir(site: string): string {
+    return join(this.siteDir(site), 'content');
+  }
+
+  assetsDir(site: string): string {
+    return join(this.siteDir(site), 'assets');
+  }
+
+  private siteDir(site: string): string {
+    if (!SITE_ID.test(site)) throw new BadRequestException(`Invalid site id "${site}"`);
+    return join(this.config.dataDir, 'sites', site);
+  }
+}
