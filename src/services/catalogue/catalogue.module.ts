@@ -1,0 +1,26 @@
+import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { WebhooksModule } from '../webhooks/webhooks.module';
+import { Attribute, AttributeSchema } from './attribute.schema';
+import { Product, ProductSchema } from './product.schema';
+import { ProductService } from './product.service';
+import { SellerSku, SellerSkuSchema } from './seller-sku.schema';
+import { Seller, SellerSchema } from './seller.schema';
+import { Sku, SkuSchema } from './sku.schema';
+
+/** The shared catalogue schemas (products, SKUs, sellers and their offers) that other modules query. */
+@Module({
+  imports: [
+    WebhooksModule,
+    MongooseModule.forFeature([
+      { name: Attribute.name, schema: AttributeSchema },
+      { name: Product.name, schema: ProductSchema },
+      { name: Sku.name, schema: SkuSchema },
+      { name: SellerSku.name, schema: SellerSkuSchema },
+      { name: Seller.name, schema: SellerSchema },
+    ]),
+  ],
+  providers: [ProductService],
+  exports: [MongooseModule, ProductService],
+})
+export class CatalogueModule {}

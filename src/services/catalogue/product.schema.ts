@@ -1,0 +1,19 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { HydratedDocument } from 'mongoose';
+import { AttributeValue, AttributeValueSchema } from './attribute-value.schema';
+
+@Schema({ collection: 'products', timestamps: true })
+export class Product {
+  @Prop({ required: true, trim: true }) name!: string;
+  @Prop({ default: '' }) description!: string;
+  @Prop({ type: [String], default: [] }) images!: string[];
+  @Prop({ type: [String], default: [], index: true }) categories!: string[];
+  @Prop({ type: [AttributeValueSchema], default: [] }) attributes!: AttributeValue[];
+  @Prop() geneticType?: string;
+  /** ISO 3166-1 alpha-2 code. */
+  @Prop({ uppercase: true }) countryOfOrigin?: string;
+  @Prop({ default: false, index: true }) published!: boolean;
+}
+
+export type ProductDocument = HydratedDocument<Product>;
+export const ProductSchema = SchemaFactory.createForClass(Product);

@@ -1,0 +1,122 @@
+import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model, Types } from 'mongoose';
+import { Principal } from '../../common/principal';
+import { literalMatch } from '../../common/search';
+import { assertOwnerOrAdmin, isAdmin } from '../catalogue/caller';
+import { toObjectId } from '../catalogue/object-id';
+import { Seller } from '../catalogue/seller.schema';
+import { AddressDto } from './address.dto';
+import { Address, AddressDocument } from './address.schema';
+import { AddressView, toAddressView } from './address.view';
+import { CountryDirectory } from './country-directory.service';
+
+const MAX_WINDOW = 200;
+const SEARCHABLE = ['street', 'city', 'postalCode', 'houseNumber', 'country'];
+
+/** Addresses and their ownership: a USER reads and changes their own, an ADMIN any. */
+@Injectable()
+export class AddressBook {
+  constructor(
+    @InjectModel(Address.name) private readonly addresses: Model<Address>,
+    @InjectModel(Seller.name) private readonly sellers: Model<Seller>,
+    private readonly countries: CountryDirectory,
+  ) {}
+
+  count(): Promise<number> {
+    return this.addresses.countDocuments().exec();
+  }
+
+  async create(dto: AddressDto, ownerId: string): Promise<AddressDocument> {
+    if (dto.id) throw new BadRequestException('A new address must not carry an id; use saveAddress to update');
+    return this.addresses.create({ ...this.fields(dto), ownerId });
+  }
+
+  /** Updates the address named by `dto.id`, or creates one when there is no id. */
+  async save(dto: AddressDto, caller: Principal): Promise<AddressView> {
+    if (!dto.id) return toAddressView(await this.create(dto, caller.id));
+    const address = await this.find(dto.id);
+    assertOwnerOrAdmin(caller, address.ownerId);
+    address.set(this.fields(dto));
+    return toAddressView(await address.save());
+  }
+
+  /** Readable by its owner, an ADMIN, or anyone when it is a seller's (public) shipping address. */
+  async get(id: string, caller: Principal): Promise<AddressView> {
+    const address = await this.find(id);
+    if (!(await this.isShippingAddress(address._id))) assertOwnerOrAdmin(caller, address.ownerId);
+    return toAddressView(address);
+  }
+
+  /** Addresses matching `query` literally, in the window [from, to) of the caller's own (all for an ADMIN). */
+  async search(query: string, from: string, to: string, caller: Principal): Promise<AddressView[]> {
+    const [start, end] = [toIndex(from, 'from'), toIndex(to, 'to')];
+    if (end < start || end - start > MAX_WINDOW) {
+      throw new BadRequestException(`"to" must be within ${MAX_WINDOW} after "from"`);
+    }
+    const filter: Record<string, unknown> = isAdmin(caller) ? {} : { ownerId: caller.id };
+    if (query) filter.$or = SEARCHABLE.map((field) => ({ [field]: literalMatch(query) }));
+    const found = await this.addresses.find(filter).sort({ _id: 1 }).skip(start).limit(end - start).lean();
+    return found.map(toAddressView);
+  }
+
+  async removeAndClean(id: string, caller: Principal): Promise<void> {
+    const address = await this.find(id);
+    assertOwnerOrAdmin(caller, address.ownerId);
+    await this.deleteAndClean([address._id]);
+  }
+
+  /** All or nothing: ids that do not exist are skipped, one that is not the caller's refuses the whole call. */
+  async removeMany(ids: string[], caller: Principal): Promise<void> {
+    const objectIds = ids.map((id, index) => toObjectId(id, `addressesIds[${index}]`));
+    const found = await this.addresses.find({ _id: { $in: objectIds } }, { ownerId: 1 }).lean();
+    found.forEach((address) => assertOwnerOrAdmin(caller, address.ownerId));
+    await this.deleteAndClean(found.map((address) => address._id));
+  }
+
+  async find(id: string): Promise<AddressDocument> {
+    const address = await this.addresses.findById(toObjectId(id, 'addressId'));
+    if (!address) throw new NotFoundException(`Address ${id} not found`);
+    return address;
+  }
+
+  /** Deletes the addresses and every seller's reference to them. */
+  async deleteAndClean(ids: Types.ObjectId[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.sellers.updateMany(
+      { shippingAddresses: { $in: ids } },
+      { $pull: { shippingAddresses: { $in: ids } } },
+    );
+    await this.addresses.deleteMany({ _id: { $in: ids } });
+  }
+
+  private isShippingAddress(id: Types.ObjectId): Promise<boolean> {
+    return this.sellers.exists({ shippingAddresses: id }).then(Boolean);
+  }
+
+  private countryCode(input: string): string {
+    try {
+      return this.countries.resolve(input);
+    } catch {
+      throw new BadRequestException(`Unknown country "${input}"`);
+    }
+  }
+
+  private fields(dto: AddressDto): Omit<Address, 'ownerId'> {
+    return {
+      houseNumber: dto.houseNumber,
+      street: dto.street,
+      city: dto.city,
+      postalCode: dto.postalCode,
+      country: this.countryCode(dto.country),
+      fallIntoObjects: dto.fallIntoObjects ?? [],
+    };
+  }
+}
+
+function toIndex(value: string, name: string): number {
+  if (!/^\d{1,9}$/.test(String(value).trim())) {
+    throw new BadRequestException(`"${name}" must be a non-negative integer`);
+  }
+  return Number(value);
+}

@@ -1,0 +1,95 @@
+import { BadRequestException, Injectable, NotFoundException, OnModuleInit } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model, PipelineStage } from 'mongoose';
+import { RequestContext } from '../../common/request-context';
+import { parseSearchRequest, planSearch, SearchPlan, toPipeline } from '../../common/search';
+import { buildCountryRecords, countryLanguage, CountryRecord, resolveCountryCode } from './country-dataset';
+import { Country } from './country.schema';
+import { CountryView, toCountryView } from './country.view';
+
+const SEARCH_FIELDS = ['code', 'alpha3', 'numeric', 'name'];
+
+/**
+ * Countries from the ISO 3166 dataset. Lookups are answered from memory (the dataset is static); searches run
+ * as an aggregation over the `countries` collection so `getPaginationFilter` shows the real pipeline.
+ */
+@Injectable()
+export class CountryDirectory implements OnModuleInit {
+  private readonly records = buildCountryRecords();
+  private readonly byCode = new Map(this.records.map((record) => [record.code, record]));
+
+  constructor(@InjectModel(Country.name) private readonly countries: Model<Country>) {}
+
+  async onModuleInit(): Promise<void> {
+    if ((await this.countries.estimatedDocumentCount()) === this.records.length) return;
+    await this.countries.bulkWrite(
+      this.records.map((record) => ({
+        replaceOne: { filter: { _id: record._id }, replacement: record, upsert: true },
+      })),
+    );
+  }
+
+  list(): CountryView[] {
+    const lang = this.language();
+    return this.records
+      .map((record) => toCountryView(record, lang))
+      .sort((a, b) => a.name.localeCompare(b.name, lang));
+  }
+
+  /** @throws 400 for a blank code, 404 for an unknown one. */
+  get(code: string): CountryView {
+    return toCountryView(this.record(code), this.language());
+  }
+
+  /** The alpha-2 code of a country named by any code or by its name in the request language. */
+  resolve(code: string): string {
+    return this.record(code).code;
+  }
+
+  isKnown(code: string): boolean {
+    return this.byCode.has(code.toUpperCase());
+  }
+
+  pipeline(requestJson: string): PipelineStage[] {
+    return this.searchPipeline(this.plan(requestJson));
+  }
+
+  async search(requestJson: string): Promise<{ content: CountryView[]; total: number; plan: SearchPlan }> {
+    const plan = this.plan(requestJson);
+    const [content, counted] = await Promise.all([
+      this.countries.aggregate<CountryView>(this.searchPipeline(plan)).exec(),
+      this.countries.aggregate<{ total: number }>([...this.localize(), { $match: plan.filter }, { $count: 'total' }]),
+    ]);
+    return { content, total: counted[0]?.total ?? 0, plan };
+  }
+
+  private plan(requestJson: string): SearchPlan {
+    return planSearch(parseSearchRequest(requestJson), {
+      searchableFields: ['name', 'code', 'alpha3'],
+      filterableFields: SEARCH_FIELDS,
+      defaultSort: { name: 1 },
+    });
+  }
+
+  /** Names are projected into `name` in the request language first, so search and sort apply to them. */
+  private searchPipeline(plan: SearchPlan): PipelineStage[] {
+    return [...this.localize(), ...toPipeline(plan)];
+  }
+
+  private localize(): PipelineStage[] {
+    const lang = this.language();
+    return [{ $project: { _id: 0, id: '$code', code: 1, alpha3: 1, numeric: 1, name: `$names.${lang}` } }];
+  }
+
+  private record(code: string): CountryRecord {
+    if (typeof code !== 'string' || code.trim() === '') throw new BadRequestException('A country code is required');
+    const alpha2 = resolveCountryCode(code, this.language());
+    const record = alpha2 ? this.byCode.get(alpha2) : undefined;
+    if (!record) throw new NotFoundException(`Country "${code}" not found`);
+    return record;
+  }
+
+  private language(): string {
+    return countryLanguage(RequestContext.current().lang);
+  }
+}

@@ -1,0 +1,72 @@
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model } from 'mongoose';
+import { Principal } from '../../common/principal';
+import { assertOwnerOrAdmin } from '../catalogue/caller';
+import { toObjectId } from '../catalogue/object-id';
+import { Seller, SellerDocument } from '../catalogue/seller.schema';
+import { SellerView, toSellerView } from '../catalogue/seller.view';
+import { AddressDto } from './address.dto';
+import { Address } from './address.schema';
+import { AddressView, toAddressView } from './address.view';
+import { AddressBook } from './address-book.service';
+import { CountryDirectory } from './country-directory.service';
+import { CountryView } from './country.view';
+
+/** Sellers' countries and shipping addresses; changes only by the seller's own user or an ADMIN. */
+@Injectable()
+export class SellerAddresses {
+  constructor(
+    @InjectModel(Seller.name) private readonly sellers: Model<Seller>,
+    @InjectModel(Address.name) private readonly addresses: Model<Address>,
+    private readonly addressBook: AddressBook,
+    private readonly countries: CountryDirectory,
+  ) {}
+
+  async countryOf(sellerId: string): Promise<CountryView> {
+    return this.countries.get((await this.find(sellerId)).country);
+  }
+
+  async sellersIn(countryCode: string): Promise<SellerView[]> {
+    const code = this.countries.resolve(countryCode);
+    const sellers = await this.sellers.find({ country: code }).sort({ name: 1 }).lean();
+    return sellers.map(toSellerView);
+  }
+
+  async shippingAddresses(sellerId: string): Promise<AddressView[]> {
+    const seller = await this.find(sellerId);
+    const found = await this.addresses.find({ _id: { $in: seller.shippingAddresses } }).sort({ _id: 1 }).lean();
+    return found.map(toAddressView);
+  }
+
+  async addShippingAddress(sellerId: string, dto: AddressDto, caller: Principal): Promise<AddressView> {
+    const seller = await this.find(sellerId);
+    assertOwnerOrAdmin(caller, seller.userId);
+    const address = await this.addressBook.create(dto, seller.userId ?? caller.id);
+    await this.sellers.updateOne({ _id: seller._id }, { $addToSet: { shippingAddresses: address._id } });
+    return toAddressView(address);
+  }
+
+  /** Unlinks the address from the seller; with `deleteAddress` the address itself is removed everywhere. */
+  async removeShippingAddress(
+    sellerId: string,
+    addressId: string,
+    caller: Principal,
+    deleteAddress: boolean,
+  ): Promise<void> {
+    const seller = await this.find(sellerId);
+    assertOwnerOrAdmin(caller, seller.userId);
+    const id = toObjectId(addressId, 'addressId');
+    if (!seller.shippingAddresses.some((linked) => linked.equals(id))) {
+      throw new NotFoundException(`Address ${addressId} is not a shipping address of seller ${sellerId}`);
+    }
+    if (deleteAddress) return this.addressBook.deleteAndClean([id]);
+    await this.sellers.updateOne({ _id: seller._id }, { $pull: { shippingAddresses: id } });
+  }
+
+  async find(sellerId: string): Promise<SellerDocument> {
+    const seller = await this.sellers.findById(toObjectId(sellerId, 'sellerId'));
+    if (!seller) throw new NotFoundException(`Seller ${sellerId} not found`);
+    return seller;
+  }
+}
