@@ -1,0 +1,52 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { HydratedDocument, Types } from 'mongoose';
+
+export enum ProfileType {
+  BUYER = 'BUYER',
+  SELLER = 'SELLER',
+  COMPANY = 'COMPANY',
+}
+
+/** How to reach the owner of a profile; private: never returned by profile search. */
+@Schema({ _id: false })
+export class ProfileContacts {
+  @Prop() email?: string;
+  @Prop() phone?: string;
+  @Prop() street?: string;
+  @Prop() postalCode?: string;
+}
+
+/**
+ * The public face of a buyer, seller or company. Public fields are listed in {@link PUBLIC_PROFILE_FIELDS};
+ * everything else (owner, contacts, tax id) is private.
+ */
+@Schema({ collection: 'profiles', timestamps: true })
+export class Profile {
+  @Prop({ type: Types.ObjectId, ref: 'User', index: true })
+  userId?: Types.ObjectId;
+
+  @Prop({ type: String, enum: Object.values(ProfileType), required: true })
+  type!: ProfileType;
+
+  @Prop({ required: true, trim: true })
+  displayName!: string;
+
+  /** ISO 3166-1 alpha-2 code. */
+  @Prop({ uppercase: true, trim: true })
+  country?: string;
+
+  @Prop() city?: string;
+  @Prop() about?: string;
+  @Prop() website?: string;
+  @Prop() avatarUrl?: string;
+
+  @Prop({ type: ProfileContacts, default: {} })
+  contacts!: ProfileContacts;
+
+  @Prop() taxId?: string;
+}
+
+export const PUBLIC_PROFILE_FIELDS = ['type', 'displayName', 'country', 'city', 'about', 'website', 'avatarUrl'] as const;
+
+export type ProfileDocument = HydratedDocument<Profile>;
+export const ProfileSchema = SchemaFactory.createForClass(Profile);

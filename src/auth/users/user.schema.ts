@@ -1,0 +1,33 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { HydratedDocument } from 'mongoose';
+import { Role } from '../../common/principal';
+
+/** An account. Usernames and e-mail addresses are stored trimmed and lower-cased, so each is unique ignoring case. */
+@Schema({ collection: 'users', timestamps: true })
+export class User {
+  @Prop({ required: true, unique: true, trim: true, lowercase: true })
+  username!: string;
+
+  @Prop({ required: true, unique: true, trim: true, lowercase: true })
+  email!: string;
+
+  /** argon2id hash in PHC string form. */
+  @Prop({ required: true })
+  passwordHash!: string;
+
+  @Prop({ type: String, enum: Object.values(Role), default: Role.USER })
+  role!: Role;
+
+  @Prop({ default: false })
+  verified!: boolean;
+
+  @Prop({ default: false })
+  disabled!: boolean;
+
+  /** Tokens issued before this instant are refused (set when the password changes or the account is disabled). */
+  @Prop({ type: Date, default: () => new Date(0) })
+  tokensValidAfter!: Date;
+}
+
+export type UserDocument = HydratedDocument<User>;
+export const UserSchema = SchemaFactory.createForClass(User);

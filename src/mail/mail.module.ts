@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { join } from 'node:path';
+import { AppConfig } from '../config';
+import { createSendMail } from './mail-transport';
+import { MailService, SEND_MAIL } from './mail.service';
+
+/** Outgoing mail: SMTP when configured, otherwise `.eml` files in `DATA_DIR/outbox`. */
+@Module({
+  providers: [
+    MailService,
+    {
+      provide: SEND_MAIL,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => createSendMail(config.smtp, join(config.dataDir, 'outbox')),
+    },
+  ],
+  exports: [MailService],
+})
+export class MailModule {}

@@ -1,0 +1,27 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AppConfig } from '../config';
+import { SendMail } from './mail-transport';
+
+export const SEND_MAIL = Symbol('SEND_MAIL');
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Sends plain-text mail to one recipient through the configured transport. */
+@Injectable()
+export class MailService {
+  private readonly logger = new Logger(MailService.name);
+
+  constructor(
+    @Inject(SEND_MAIL) private readonly sendMail: SendMail,
+    private readonly config: AppConfig,
+  ) {}
+
+  async send(mail: OutgoingMail): Promise<void> {
+    await this.sendMail({ from: this.config.mailFrom, ...mail });
+    this.logger.log(`Mail "${mail.subject}" sent`);
+  }
+}
