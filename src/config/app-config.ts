@@ -52,6 +52,9 @@ export class AppConfig {
   readonly authEmailFlows: boolean;
   readonly smtp: SmtpSettings | undefined;
   readonly mailFrom: string;
+  readonly vcsRemoteUrl: string | undefined;
+  readonly vcsBranch: string;
+  readonly uploadMaxBytes: number;
 
   private constructor(env: EnvironmentVariables) {
     this.nodeEnv = env.NODE_ENV;
@@ -79,6 +82,9 @@ export class AppConfig {
     this.authEmailFlows = env.AUTH_EMAIL_FLOWS;
     this.smtp = smtpSettings(env);
     this.mailFrom = env.MAIL_FROM;
+    this.vcsRemoteUrl = env.VCS_REMOTE_URL;
+    this.vcsBranch = env.VCS_BRANCH;
+    this.uploadMaxBytes = env.UPLOAD_MAX_BYTES;
   }
 
   /**

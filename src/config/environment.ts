@@ -132,4 +132,15 @@ export class EnvironmentVariables {
 
   @IsString() @IsNotEmpty()
   MAIL_FROM = 'no-reply@localhost';
+
+  /** Git remote of the site content (vcsProvider): http(s) URL, file:// URL or local path of a bare repository. */
+  @IsOptional() @IsString() @IsNotEmpty()
+  VCS_REMOTE_URL?: string = undefined;
+
+  @IsString() @IsNotEmpty()
+  VCS_BRANCH = 'main';
+
+  /** Largest uploaded file in bytes (larger: 413). */
+  @Transform(toInt) @IsInt() @Min(1)
+  UPLOAD_MAX_BYTES = 25 * 1024 * 1024;
 }
