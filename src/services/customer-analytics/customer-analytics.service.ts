@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model, PipelineStage, Types } from 'mongoose';
+import { User } from '../../auth/users/user.schema';
+import { Profile, ProfileType } from '../../auth/profiles/profile.schema';
+import { Bean, Exposed } from '../../bean';
+import { Page, toPage } from '../../common/page';
+import { Role } from '../../common/principal';
+import { parseSearchRequest, planSearch, runSearch, SearchSpec } from '../../common/search';
+import { CustomerActivity } from './customer-activity.schema';
+import { CustomerActivityView, toActivityView } from './customer-activity.view';
+import { ChartData, monthLabels, monthlyChart, startOfMonthUtc } from './monthly-chart';
+
+const CHART_MONTHS = 12;
+
+/** Profiles of businesses (as opposed to buyers' profiles): what "registered companies" counts. */
+const COMPANY_TYPES: readonly ProfileType[] = [ProfileType.COMPANY, ProfileType.SELLER];
+
+/** Key of the companies whose profile names no country. */
+export const UNKNOWN_COUNTRY = 'UNKNOWN';
+
+const ACTIVITY_SEARCH: SearchSpec = {
+  searchableFields: ['customerId', 'type'],
+  filterableFields: ['customerId', 'type', 'at'],
+  defaultSort: { at: -1 },
+};
+
+interface Bucket {
+  _id: string;
+  count: number;
+}
+
+/** Who the customers are and what they do; every figure is computed by the database with aggregation. */
+@Injectable()
+@Bean('customerAnalyticsServiceImpl', Role.ADMIN)
+export class CustomerAnalyticsService {
+  constructor(
+    @InjectModel(CustomerActivity.name) private readonly activities: Model<CustomerActivity>,
+    @InjectModel(User.name) private readonly users: Model<User>,
+    @InjectModel(Profile.name) private readonly profiles: Model<Profile>,
+  ) {}
+
+  /** Activities matching the search request (DESIGN §6), newest first unless it sorts otherwise. */
+  @Exposed(['Map'])
+  async getCustomerActivity(request: Record<string, unknown>): Promise<Page<CustomerActivityView>> {
+    const plan = planSearch(parseSearchRequest(request), ACTIVITY_SEARCH);
+    const { content, total } = await runSearch<CustomerActivity & { _id: Types.ObjectId }>(this.activities, plan);
+    return toPage(content.map(toActivityView), total, plan.page, plan.limit);
+  }
+
+  /** Customers (USER accounts) registered in each of the last 12 months, the current one included (UTC). */
+  @Exposed()
+  async getRegisteredCustomersChart(): Promise<ChartData> {
+    const now = new Date();
+    const since = startOfMonthUtc(now, CHART_MONTHS - 1);
+    const month = { $dateToString: { format: '%Y-%m', date: '$createdAt' } };
+    const buckets = await this.count(this.users, { role: Role.USER, createdAt: { $gte: since } }, month);
+    return monthlyChart('Registered customers', monthLabels(now, CHART_MONTHS), new Map(buckets.map(toEntry)));
+  }
+
+  /** Companies per ISO country code; those without a country under {@link UNKNOWN_COUNTRY}. */
+  @Exposed()
+  async getRegisteredCompaniesByCountry(): Promise<Record<string, number>> {
+    const country = { $ifNull: ['$country', UNKNOWN_COUNTRY] };
+    const buckets = await this.count(this.profiles, { type: { $in: COMPANY_TYPES } }, country);
+    return Object.fromEntries(buckets.map(toEntry));
+  }
+
+  /** Companies per profile type (COMPANY, SELLER). */
+  @Exposed()
+  async getRegisteredCompaniesByType(): Promise<Record<string, number>> {
+    const buckets = await this.count(this.profiles, { type: { $in: COMPANY_TYPES } }, '$type');
+    return Object.fromEntries(buckets.map(toEntry));
+  }
+
+  private count(model: Model<any>, match: Record<string, unknown>, key: unknown): Promise<Bucket[]> {
+    const pipeline: PipelineStage[] = [
+      { $match: match },
+      { $group: { _id: key, count: { $sum: 1 } } },
+      { $sort: { _id: 1 } },
+    ];
+    return model.aggregate<Bucket>(pipeline).exec();
+  }
+}
+
+function toEntry(bucket: Bucket): [string, number] {
+  return [bucket._id, bucket.count];
+}

@@ -1,0 +1,307 @@
+import {
+  BadRequestException,
+  ConflictException,
+  Injectable,
+  Logger,
+  NotFoundException,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { isValidObjectId, Model, Types } from 'mongoose';
+import { Bean, Exposed, MapOf } from '../../bean';
+import { Role } from '../../common/principal';
+import { parseSearchRequest, planSearch, runSearch, SearchSpec } from '../../common/search';
+import { EventPublisher, LiveEvent } from '../../realtime/event-publisher';
+import { JobCancellation } from './job-cancellation';
+import { JobDto, JobSearchResponse, JobView } from './job.dto';
+import {
+  assertTransition,
+  clampCurrent,
+  isFinished,
+  JobStatus,
+  progressOf,
+  UNFINISHED_STATUSES,
+} from './job-lifecycle';
+import { Job } from './job.schema';
+
+type StoredJob = Job & { _id: Types.ObjectId };
+type JobPatch = Partial<Omit<Job, 'revision' | 'createdAt' | 'updatedAt'>>;
+
+/** Compare-and-set retries before giving up on a job that many writers change at once. */
+const MAX_ATTEMPTS = 100;
+
+const SEARCH: SearchSpec = {
+  searchableFields: ['type', 'description', 'status', 'reason'],
+  filterableFields: [
+    ...['type', 'description', 'status', 'reason', 'current', 'total', 'progress'],
+    ...['startedAt', 'finishedAt', 'createdAt', 'updatedAt'],
+  ],
+  defaultSort: { createdAt: -1 },
+};
+
+export const INTERRUPTED_REASON = 'The process running the job stopped before the job finished';
+
+/**
+ * Jobs and their lifecycle (DESIGN §7). Every write is one `findOneAndUpdate` conditioned on the status and
+ * revision the change was computed from, retried on a miss, so concurrent steps are never lost and a finished
+ * job is never changed. Every change is published on `/topic/job/{id}` and `/topic/jobs`.
+ */
+@Injectable()
+@Bean('jobsManagementServiceImpl', Role.ADMIN)
+export class JobsService implements OnApplicationBootstrap {
+  private readonly logger = new Logger(JobsService.name);
+
+  constructor(
+    @InjectModel(Job.name) private readonly jobs: Model<Job>,
+    private readonly events: EventPublisher,
+    private readonly cancellation: JobCancellation,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.init();
+  }
+
+  /** Describes the store behind the bean: there is no Spring repository object to hand out over JSON. */
+  @Exposed()
+  async getRepository(): Promise<{ repository: string; entity: string; collection: string; count: number }> {
+    const count = await this.jobs.countDocuments().exec();
+    return { repository: 'JobRepository', entity: Job.name, collection: this.jobs.collection.collectionName, count };
+  }
+
+  /** Start-up work: jobs a stopped process left NEW or IN_PROGRESS become FAILED. */
+  @Exposed()
+  async init(): Promise<void> {
+    await this.setUnfinishedJobsToFailed();
+  }
+
+  @Exposed(['Map'])
+  async searchJobs(requestMap: Record<string, unknown>): Promise<JobSearchResponse> {
+    const plan = planSearch(parseSearchRequest(requestMap), SEARCH);
+    const { content, total } = await runSearch<StoredJob>(this.jobs, plan);
+    return { items: content.map(toView), total };
+  }
+
+  /** Creates a job, NEW unless the map says IN_PROGRESS; an `id` in the map is ignored. */
+  @Exposed([MapOf(JobDto)])
+  async createJob(job: JobDto): Promise<JobView> {
+    const status = job.status ?? JobStatus.NEW;
+    if (isFinished(status)) throw new BadRequestException(`A job is created NEW or IN_PROGRESS, not ${status}`);
+    const created = await this.jobs.create({
+      ...countsOf(job),
+      type: job.type,
+      description: job.description ?? '',
+      status,
+      startedAt: status === JobStatus.IN_PROGRESS ? new Date() : undefined,
+    });
+    return this.published(created.toObject());
+  }
+
+  /** Replaces the job's fields with the map (defaults included), following the lifecycle; without `id` it creates. */
+  @Exposed([MapOf(JobDto)])
+  async saveJob(job: JobDto): Promise<JobView> {
+    if (!job.id) return this.createJob(job);
+    const { id, type, description = '' } = job;
+    const counts = countsOf(job);
+    const view = await this.update(id, (stored) => {
+      const status = job.status ?? stored.status;
+      assertTransition(id, stored.status, status);
+      return { type, description, ...counts, ...effectsOf(stored, status) };
+    });
+    if (isFinished(view.status)) this.cancellation.abort(id, view.status);
+    return view;
+  }
+
+  @Exposed(['String', 'int'])
+  async startJob(type: string, total: number): Promise<JobView> {
+    if (type.trim() === '') throw new BadRequestException('A job needs a type');
+    if (total < 0) throw new BadRequestException('total must be 0 or more');
+    const created = await this.jobs.create({ type, total, status: JobStatus.IN_PROGRESS, startedAt: new Date() });
+    return this.published(created.toObject());
+  }
+
+  /** Asks for cancellation: the job becomes CANCELED and its running work stops at its next step. Idempotent. */
+  @Exposed(['String'])
+  async cancelJob(jobId: string): Promise<void> {
+    const job = await this.findOrThrow(jobId);
+    if (job.status !== JobStatus.CANCELED) await this.toCanceled(jobId);
+  }
+
+  @Exposed(['String'])
+  async toCanceled(jobId: string): Promise<JobView> {
+    return this.finish(jobId, JobStatus.CANCELED, 'Canceled on request');
+  }
+
+  @Exposed(['String'])
+  async toDone(jobId: string): Promise<JobView> {
+    return this.finish(jobId, JobStatus.DONE);
+  }
+
+  @Exposed(['String'])
+  async toFailed(jobId: string): Promise<JobView> {
+    return this.finish(jobId, JobStatus.FAILED, 'Marked as failed on request');
+  }
+
+  /** Moves the job to a finished status; `reason` is kept for FAILED and CANCELED. */
+  async finish(jobId: string, status: JobStatus, reason?: string): Promise<JobView> {
+    const view = await this.update(jobId, (stored) => {
+      assertTransition(jobId, stored.status, status);
+      return { ...effectsOf(stored, status), ...(reason ? { reason } : {}) };
+    });
+    this.cancellation.abort(jobId, status);
+    return view;
+  }
+
+  /** Sets `progress` directly (0..100), leaving `current` alone; a NEW job starts. */
+  @Exposed(['String', 'int'])
+  async updateProgress(jobId: string, progress: number): Promise<JobView> {
+    if (progress < 0 || progress > 100) throw new BadRequestException('progress must be within 0..100');
+    return this.update(jobId, (stored) => ({ ...startIfNew(jobId, stored), progress }));
+  }
+
+  /** Moves `current` up by `step` (≥ 0), stopping at `total`; a NEW job starts. */
+  @Exposed(['String', 'int'])
+  async incrementJob(jobId: string, step: number): Promise<JobView> {
+    return this.move(jobId, nonNegative(step));
+  }
+
+  /** Moves `current` down by `step` (≥ 0), stopping at 0; a NEW job starts. */
+  @Exposed(['String', 'int'])
+  async decrementJob(jobId: string, step: number): Promise<JobView> {
+    return this.move(jobId, -nonNegative(step));
+  }
+
+  /** Fails every NEW or IN_PROGRESS job except those this process is running right now. */
+  @Exposed()
+  async setUnfinishedJobsToFailed(): Promise<void> {
+    const unfinished = await this.jobs.find({ status: { $in: UNFINISHED_STATUSES } }, { _id: 1 }).lean().exec();
+    const orphans = unfinished.map((job) => job._id.toString()).filter((id) => !this.cancellation.isRunning(id));
+    for (const id of orphans) await this.failOrphan(id);
+    if (orphans.length > 0) this.logger.warn(`Marked ${orphans.length} unfinished job(s) as FAILED`);
+  }
+
+  @Exposed(['IdList'])
+  async removeJobsByIds(jobsIds: string[]): Promise<void> {
+    const ids = jobsIds.filter((id) => isValidObjectId(id));
+    const existing = await this.jobs.find({ _id: { $in: ids } }, { _id: 1 }).lean().exec();
+    await this.jobs.deleteMany({ _id: { $in: existing.map((job) => job._id) } }).exec();
+    existing.forEach((job) => this.removed(job._id.toString()));
+  }
+
+  /** Removes the job and stops its running work. */
+  @Exposed(['String'])
+  async removeJobAndClean(jobId: string): Promise<void> {
+    const job = await this.findOrThrow(jobId);
+    await this.jobs.deleteOne({ _id: job._id }).exec();
+    this.removed(jobId);
+  }
+
+  async view(jobId: string): Promise<JobView> {
+    return toView(await this.findOrThrow(jobId));
+  }
+
+  private async findOrThrow(jobId: string): Promise<StoredJob> {
+    const job = isValidObjectId(jobId) ? await this.jobs.findById(jobId).lean().exec() : null;
+    if (!job) throw new NotFoundException(`Job ${jobId} not found`);
+    return job;
+  }
+
+  private async move(jobId: string, step: number): Promise<JobView> {
+    return this.update(jobId, (stored) => {
+      const current = clampCurrent(stored.current, step, stored.total);
+      return { ...startIfNew(jobId, stored), current, progress: progressOf(current, stored.total, stored.progress) };
+    });
+  }
+
+  private async failOrphan(jobId: string): Promise<void> {
+    try {
+      await this.finish(jobId, JobStatus.FAILED, INTERRUPTED_REASON);
+    } catch (error) {
+      // Finished or removed since it was listed: nothing left to fail.
+      if (!(error instanceof ConflictException || error instanceof NotFoundException)) throw error;
+    }
+  }
+
+  /** Applies `change` to the job's latest state with compare-and-set on (status, revision). */
+  private async update(jobId: string, change: (stored: StoredJob) => JobPatch): Promise<JobView> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const stored = await this.findOrThrow(jobId);
+      const patch = change(stored);
+      const updated = await this.jobs
+        .findOneAndUpdate(
+          { _id: stored._id, status: stored.status, revision: stored.revision },
+          { $set: patch, $inc: { revision: 1 } },
+          { returnDocument: 'after' },
+        )
+        .lean()
+        .exec();
+      if (updated) return this.published(updated);
+    }
+    throw new ConflictException(`Job ${jobId} is being changed by too many writers at once; retry`);
+  }
+
+  private published(job: StoredJob): JobView {
+    const view = toView(job);
+    this.publish(view.id, { event: 'job.updated', id: view.id, data: view });
+    return view;
+  }
+
+  private removed(jobId: string): void {
+    this.cancellation.abort(jobId, 'removed');
+    this.publish(jobId, { event: 'job.removed', id: jobId, data: null });
+  }
+
+  private publish(jobId: string, event: LiveEvent): void {
+    this.events.publish(`/topic/job/${jobId}`, event);
+    this.events.publish('/topic/jobs', event);
+  }
+}
+
+function toView(job: StoredJob): JobView {
+  return {
+    id: job._id.toString(),
+    type: job.type,
+    description: job.description ?? '',
+    status: job.status,
+    current: job.current,
+    total: job.total,
+    progress: job.progress,
+    reason: job.reason ?? null,
+    startedAt: job.startedAt ?? null,
+    finishedAt: job.finishedAt ?? null,
+    createdAt: job.createdAt,
+    updatedAt: job.updatedAt,
+  };
+}
+
+/** current/total/progress of a job map: `current` within `0..total`, progress derived when total > 0. */
+function countsOf(job: JobDto): Pick<Job, 'current' | 'total' | 'progress'> {
+  if (job.current > job.total) throw new BadRequestException('current must be within 0..total');
+  return { current: job.current, total: job.total, progress: progressOf(job.current, job.total, job.progress) };
+}
+
+/** The fields a move into `status` sets besides the status itself. */
+function effectsOf(stored: StoredJob, status: JobStatus): JobPatch {
+  if (status === stored.status) return {};
+  const now = new Date();
+  switch (status) {
+    case JobStatus.IN_PROGRESS:
+      return { status, startedAt: now };
+    case JobStatus.DONE:
+      return { status, finishedAt: now, current: stored.total, progress: 100 };
+    case JobStatus.FAILED:
+    case JobStatus.CANCELED:
+      return { status, finishedAt: now };
+    case JobStatus.NEW:
+      return { status };
+  }
+}
+
+function startIfNew(jobId: string, stored: StoredJob): JobPatch {
+  assertTransition(jobId, stored.status, JobStatus.IN_PROGRESS);
+  return effectsOf(stored, JobStatus.IN_PROGRESS);
+}
+
+function nonNegative(step: number): number {
+  if (step < 0) throw new BadRequestException('step must be 0 or more (use the opposite method to go back)');
+  return step;
+}
