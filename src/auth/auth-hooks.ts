@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import { Principal } from '../common/principal';
+
+/**
+ * Asked by `TokenVerifier` for every token that carries a `jti`.
+ * The identity module binds its revocation store here (see `auth-core.module.ts`).
+ */
+export abstract class TokenRevocationCheck {
+  abstract isRevoked(jti: string): Promise<boolean>;
+}
+
+/**
+ * Asked by the authentication guard when a REST request has no `Authorization` header.
+ * The identity module binds its session-cookie lookup here (see `auth-core.module.ts`).
+ */
+export abstract class SessionAuthenticator {
+  /** The principal of the request's session, or null for a guest; throws UnauthorizedException for a bad session. */
+  abstract authenticate(request: Request): Promise<Principal | null>;
+}
+
+/** Default until the identity module is bound: nothing is revoked. */
+@Injectable()
+export class NoTokenRevocation extends TokenRevocationCheck {
+  isRevoked(): Promise<boolean> {
+    return Promise.resolve(false);
+  }
+}
+
+/** Default until the identity module is bound: no sessions, callers without a token are guests. */
+@Injectable()
+export class NoSessions extends SessionAuthenticator {
+  authenticate(): Promise<Principal | null> {
+    return Promise.resolve(null);
+  }
+}

@@ -1,0 +1,53 @@
+import { Injectable, UnauthorizedException } from '@nestjs/common';
+import { JwtService } from '@nestjs/jwt';
+import { Principal, Role } from '../common/principal';
+import { TokenRevocationCheck } from './auth-hooks';
+
+const ROLES = new Set<string>(Object.values(Role));
+
+interface TokenClaims {
+  sub?: unknown;
+  username?: unknown;
+  role?: unknown;
+  jti?: unknown;
+  exp?: unknown;
+}
+
+/**
+ * Verifies access tokens (HS256 only, `alg: none` refused, `exp` required) and turns their claims into a Principal.
+ * Used by the REST guard and by STOMP CONNECT.
+ */
+@Injectable()
+export class TokenVerifier {
+  constructor(
+    private readonly jwt: JwtService,
+    private readonly revocation: TokenRevocationCheck,
+  ) {}
+
+  /** @throws UnauthorizedException for a bad, expired or revoked token */
+  async verify(token: string): Promise<Principal> {
+    const principal = toPrincipal(this.verifySignature(token));
+    if (principal.jti && (await this.revocation.isRevoked(principal.jti))) throw new UnauthorizedException('Token revoked');
+    return principal;
+  }
+
+  private verifySignature(token: string): TokenClaims {
+    try {
+      return this.jwt.verify<TokenClaims>(token);
+    } catch {
+      throw new UnauthorizedException('Invalid or expired token');
+    }
+  }
+}
+
+function toPrincipal({ sub, username, role, jti, exp }: TokenClaims): Principal {
+  const valid =
+    typeof sub === 'string' &&
+    typeof username === 'string' &&
+    typeof role === 'string' &&
+    ROLES.has(role) &&
+    typeof exp === 'number' &&
+    (jti === undefined || typeof jti === 'string');
+  if (!valid) throw new UnauthorizedException('Invalid token claims');
+  return { id: sub, username, role: role as Role, exp, ...(jti ? { jti } : {}) };
+}
