@@ -1,0 +1,67 @@
+import { PipelineStage, Types } from 'mongoose';
+import { literalMatch } from '../../common/search';
+
+/** One entry of a storefront filter: the value to filter by, what to show, and how many products have it. */
+export interface Facet {
+  value: string;
+  label: string;
+  count: number;
+}
+
+/** A grouping result before labels are attached. */
+export interface FacetCount {
+  _id: unknown;
+  count: number;
+  label?: string;
+}
+
+/**
+ * In-stock offers (optionally of one SKU) joined to their published product: the base of every facet.
+ * `product` and `sku` become the joined documents.
+ */
+export function offersInStock(skuId?: Types.ObjectId): PipelineStage[] {
+  return [
+    { $match: { quantity: { $gt: 0 }, ...(skuId ? { sku: skuId } : {}) } },
+    { $lookup: { from: 'products', localField: 'product', foreignField: '_id', as: 'product' } },
+    { $unwind: '$product' },
+    { $match: { 'product.published': true } },
+  ];
+}
+
+/** Counts distinct products per value of `field` (an expression such as `$product.geneticType`). */
+export function countProductsBy(field: string): PipelineStage[] {
+  return [
+    { $match: { [field.slice(1)]: { $nin: [null, ''] } } },
+    { $group: { _id: { value: field, product: '$product._id' } } },
+    { $group: { _id: '$_id.value', count: { $sum: 1 } } },
+  ];
+}
+
+export function withSellers(): PipelineStage[] {
+  return [
+    { $lookup: { from: 'sellers', localField: 'seller', foreignField: '_id', as: 'sellerDoc' } },
+    { $unwind: '$sellerDoc' },
+  ];
+}
+
+/** One document per (product, attribute, value), from the product's attributes and the offered SKU's own. */
+export function attributeValues(): PipelineStage[] {
+  return [
+    { $lookup: { from: 'skus', localField: 'sku', foreignField: '_id', as: 'skuDoc' } },
+    { $unwind: '$skuDoc' },
+    { $project: { product: 1, attributes: { $concatArrays: ['$product.attributes', '$skuDoc.attributes'] } } },
+    { $unwind: '$attributes' },
+    { $unwind: '$attributes.values' },
+    { $project: { 'product._id': 1, attribute: '$attributes.attribute', value: '$attributes.values' } },
+  ];
+}
+
+/** Products with in-stock offers whose name contains `searchTerm` literally (any case); blank: all. */
+export function productsMatching(searchTerm?: string): PipelineStage[] {
+  const term = searchTerm?.trim();
+  return [
+    ...offersInStock(),
+    ...(term ? [{ $match: { 'product.name': literalMatch(term) } }] : []),
+    { $group: { _id: '$product._id', label: { $first: '$product.name' }, count: { $sum: 1 } } },
+  ];
+}

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { CatalogueModule } from '../catalogue/catalogue.module';
+import { GeolocationModule } from '../geolocation/geolocation.module';
+import { FacetScope } from './facet-scope.service';
+import { ProductSearchService } from './product-search.service';
+
+@Module({
+  imports: [CatalogueModule, GeolocationModule],
+  providers: [FacetScope, ProductSearchService],
+})
+export class ProductSearchModule {}
