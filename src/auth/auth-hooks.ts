@@ -3,11 +3,12 @@ import type { Request } from 'express';
 import { Principal } from '../common/principal';
 
 /**
- * Asked by `TokenVerifier` for every token that carries a `jti`.
- * The identity module binds its revocation store here (see `auth-core.module.ts`).
+ * Asked by `TokenVerifier` for every token whose signature and claims are valid. The identity module binds its
+ * checks here (see `auth-core.module.ts`): `jti` revoked at logout; user deleted, disabled, or changed since `iat`.
  */
 export abstract class TokenRevocationCheck {
-  abstract isRevoked(jti: string): Promise<boolean>;
+  /** @param issuedAt the token's `iat` in seconds since the epoch, when present */
+  abstract isRevoked(principal: Principal, issuedAt?: number): Promise<boolean>;
 }
 
 /**

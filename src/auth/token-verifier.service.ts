@@ -11,6 +11,7 @@ interface TokenClaims {
   role?: unknown;
   jti?: unknown;
   exp?: unknown;
+  iat?: unknown;
 }
 
 /**
@@ -26,8 +27,10 @@ export class TokenVerifier {
 
   /** @throws UnauthorizedException for a bad, expired or revoked token */
   async verify(token: string): Promise<Principal> {
-    const principal = toPrincipal(this.verifySignature(token));
-    if (principal.jti && (await this.revocation.isRevoked(principal.jti))) throw new UnauthorizedException('Token revoked');
+    const claims = this.verifySignature(token);
+    const principal = toPrincipal(claims);
+    const issuedAt = typeof claims.iat === 'number' ? claims.iat : undefined;
+    if (await this.revocation.isRevoked(principal, issuedAt)) throw new UnauthorizedException('Token revoked');
     return principal;
   }
 
