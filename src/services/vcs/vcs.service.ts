@@ -1,0 +1,101 @@
+import { ConflictException, Injectable } from '@nestjs/common';
+import { Errors } from 'isomorphic-git';
+import { readdir } from 'node:fs/promises';
+import { AppConfig } from '../../config';
+import { Bean, Exposed } from '../../bean';
+import { Role } from '../../common/principal';
+import { RequestContext } from '../../common/request-context';
+import { SitePaths } from '../site-files/site-paths';
+import { GitRemote, gitRemoteFor } from './git-remote';
+import { GitAuthor, GitWorkdir } from './git-workdir';
+
+/** The current site's content directory under git, synchronised with `VCS_REMOTE_URL`. */
+@Injectable()
+@Bean('vcsProvider', Role.ADMIN)
+export class VcsService {
+  /** One git operation at a time per site: isomorphic-git does not lock the index across calls. */
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  constructor(
+    private readonly paths: SitePaths,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Exposed()
+  init(): Promise<void> {
+    return this.run((workdir) => workdir.init());
+  }
+
+  @Exposed()
+  addAllFiles(): Promise<void> {
+    return this.run(async (workdir) => workdir.addAll(), true);
+  }
+
+  @Exposed(['String'])
+  commit(message: string): Promise<void> {
+    return this.run(async (workdir) => {
+      await workdir.commit(message, author());
+    }, true);
+  }
+
+  @Exposed()
+  push(): Promise<void> {
+    return this.run((workdir) => this.remote().push(workdir), true);
+  }
+
+  @Exposed()
+  cloneRepository(): Promise<void> {
+    return this.run(async (workdir) => {
+      const remote = this.remote();
+      if (await hasFiles(workdir.dir)) throw new ConflictException('The content directory is not empty: use update');
+      await workdir.init();
+      await remote.fetch(workdir);
+      if (await workdir.remoteHead()) await workdir.mergeRemote(author());
+    });
+  }
+
+  @Exposed()
+  update(): Promise<void> {
+    return this.run(async (workdir) => {
+      await this.remote().fetch(workdir);
+      if (await workdir.remoteHead()) await workdir.mergeRemote(author());
+    }, true);
+  }
+
+  private remote(): GitRemote {
+    if (!this.config.vcsRemoteUrl) throw new ConflictException('No VCS remote is configured (VCS_REMOTE_URL)');
+    return gitRemoteFor(this.config.vcsRemoteUrl);
+  }
+
+  private run(operation: (workdir: GitWorkdir) => Promise<void>, needsRepository = false): Promise<void> {
+    const site = RequestContext.current().site;
+    const workdir = new GitWorkdir(this.paths.contentDir(site), this.config.vcsBranch);
+    const previous = this.queues.get(site) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(async () => {
+      if (needsRepository && !(await workdir.isRepository())) throw new ConflictException('The content directory is not a repository: init first');
+      await operation(workdir).catch(toHttpError);
+    });
+    this.queues.set(site, next);
+    return next;
+  }
+}
+
+function author(): GitAuthor {
+  const username = RequestContext.principal()?.username ?? 'system';
+  return { name: username, email: `${username}@users.noreply.invalid` };
+}
+
+async function hasFiles(dir: string): Promise<boolean> {
+  return readdir(dir).then(
+    (entries) => entries.length > 0,
+    () => false,
+  );
+}
+
+/** Git states a client can fix (conflicts, nothing to commit against) are 409s; the rest stays a 500. */
+function toHttpError(error: unknown): never {
+  if (error instanceof Errors.MergeConflictError || error instanceof Errors.CheckoutConflictError || error instanceof Errors.MergeNotSupportedError) {
+    throw new ConflictException(error.message);
+  }
+  throw error;
+}
