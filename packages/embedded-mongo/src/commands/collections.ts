@@ -1,0 +1,101 @@
+import { Query } from 'mingo';
+import { MongoError } from '../errors';
+import { ID_INDEX } from '../indexes/index-spec';
+import { mingoOptions } from '../query/mingo-options';
+import type { Collection } from '../storage/collection';
+import type { Doc } from '../types';
+import type { CommandContext, CommandTable } from './context';
+import { collectionName } from './env';
+
+const CREATE_OPTION_KEYS = ['validator', 'validationLevel', 'validationAction', 'capped', 'size', 'max', 'collation', 'timeseries', 'expireAfterSeconds', 'clusteredIndex', 'changeStreamPreAndPostImages'];
+
+function collectionInfo(collection: Collection, nameOnly: boolean): Doc {
+  if (nameOnly) return { name: collection.name, type: 'collection' };
+  return {
+    name: collection.name,
+    type: 'collection',
+    options: collection.options,
+    info: { readOnly: false },
+    idIndex: ID_INDEX,
+  };
+}
+
+function listCollections(command: Doc, context: CommandContext): Doc {
+  const nameOnly = command.nameOnly === true;
+  const infos = context.engine.list(context.db).map((collection) => collectionInfo(collection, nameOnly));
+  const filtered = new Query((command.filter ?? {}) as Doc, mingoOptions()).find<Doc>(infos).all();
+  const batchSize = (command.cursor as Doc | undefined)?.batchSize;
+  return context.cursors.open(`${context.db}.$cmd.listCollections`, filtered, batchSize === undefined ? undefined : Number(batchSize));
+}
+
+function pickOptions(command: Doc): Doc {
+  return Object.fromEntries(CREATE_OPTION_KEYS.filter((key) => command[key] !== undefined).map((key) => [key, command[key]]));
+}
+
+async function create(command: Doc, context: CommandContext): Promise<Doc> {
+  context.engine.create(context.db, collectionName(command, 'create'), pickOptions(command));
+  await context.engine.flush();
+  return {};
+}
+
+async function drop(command: Doc, context: CommandContext): Promise<Doc> {
+  const name = collectionName(command, 'drop');
+  const collection = context.engine.collection(context.db, name);
+  context.engine.drop(context.db, name);
+  await context.engine.flush();
+  return collection ? { ns: collection.ns, nIndexesWas: collection.indexes.size } : {};
+}
+
+async function dropDatabase(_command: Doc, context: CommandContext): Promise<Doc> {
+  context.engine.dropDatabase(context.db);
+  await context.engine.flush();
+  return { dropped: context.db };
+}
+
+function listDatabases(command: Doc, context: CommandContext): Doc {
+  const databases = context.engine.databases().map((name) => ({ name, sizeOnDisk: 0, empty: false }));
+  const filtered = new Query((command.filter ?? {}) as Doc, mingoOptions()).find<Doc>(databases).all();
+  if (command.nameOnly) return { databases: filtered.map(({ name }) => ({ name })) };
+  return { databases: filtered, totalSize: 0, totalSizeMb: 0 };
+}
+
+function splitNamespace(ns: unknown): [string, string] {
+  const text = String(ns);
+  const dot = text.indexOf('.');
+  if (dot <= 0) throw new MongoError('InvalidNamespace', `Invalid namespace specified '${text}'`);
+  return [text.slice(0, dot), text.slice(dot + 1)];
+}
+
+async function renameCollection(command: Doc, context: CommandContext): Promise<Doc> {
+  const [fromDb, fromName] = splitNamespace(command.renameCollection);
+  const [toDb, toName] = splitNamespace(command.to);
+  const source = context.engine.collection(fromDb, fromName);
+  if (!source) throw new MongoError('NamespaceNotFound', 'Source collection does not exist');
+  if (context.engine.collection(toDb, toName)) {
+    if (!command.dropTarget) throw new MongoError('NamespaceExists', 'target namespace exists');
+    context.engine.drop(toDb, toName);
+  }
+  context.engine.rename(source, toDb, toName);
+  await context.engine.flush();
+  return {};
+}
+
+async function collMod(command: Doc, context: CommandContext): Promise<Doc> {
+  const name = collectionName(command, 'collMod');
+  const collection = context.engine.collection(context.db, name);
+  if (!collection) throw new MongoError('NamespaceNotFound', `ns does not exist: ${context.db}.${name}`);
+  collection.options = { ...collection.options, ...pickOptions(command) };
+  collection.saveMeta();
+  await context.engine.flush();
+  return {};
+}
+
+export const collectionCommands: CommandTable = {
+  listCollections,
+  create,
+  drop,
+  dropDatabase,
+  listDatabases,
+  renameCollection,
+  collMod,
+};

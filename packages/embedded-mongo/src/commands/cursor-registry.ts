@@ -1,0 +1,61 @@
+import { calculateObjectSize, Long } from 'bson';
+import { MongoError } from '../errors';
+import type { Doc } from '../types';
+
+/** Replies stay under the 16 MiB BSON limit with room for the envelope. */
+const MAX_BATCH_BYTES = 16 * 1024 * 1024 - 16 * 1024;
+const DEFAULT_FIRST_BATCH = 101;
+
+interface OpenCursor {
+  ns: string;
+  docs: Doc[];
+  position: number;
+}
+
+/** Server-wide open cursors over materialized result arrays (snapshots: stored documents are never mutated). */
+export class CursorRegistry {
+  private readonly cursors = new Map<string, OpenCursor>();
+  private nextId = 1;
+
+  /** The `cursor` reply field of find/aggregate/list* commands; keeps the rest open if any remains. */
+  open(ns: string, docs: Doc[], batchSize?: number, singleBatch = false): Doc {
+    const cursor: OpenCursor = { ns, docs, position: 0 };
+    const firstBatch = this.take(cursor, batchSize ?? DEFAULT_FIRST_BATCH);
+    let id = Long.ZERO;
+    if (!singleBatch && cursor.position < docs.length) {
+      id = Long.fromNumber(this.nextId++);
+      this.cursors.set(id.toString(), cursor);
+    }
+    return { cursor: { firstBatch, id, ns } };
+  }
+
+  /** `id` arrives as a number or a Long depending on its size (BSON long promotion). */
+  getMore(id: unknown, ns: string, batchSize?: number): Doc {
+    const key = String(id);
+    const cursor = this.cursors.get(key);
+    if (!cursor || cursor.ns !== ns) throw new MongoError('CursorNotFound', `cursor id ${key} not found`);
+    const nextBatch = this.take(cursor, batchSize ?? 0);
+    const exhausted = cursor.position >= cursor.docs.length;
+    if (exhausted) this.cursors.delete(key);
+    return { cursor: { nextBatch, id: exhausted ? Long.ZERO : Long.fromString(key), ns } };
+  }
+
+  kill(ids: Long[]): { killed: Long[]; notFound: Long[] } {
+    const killed = ids.filter((id) => this.cursors.delete(id.toString()));
+    return { killed, notFound: ids.filter((id) => !killed.includes(id)) };
+  }
+
+  /** batchSize 0 means "as many as fit". */
+  private take(cursor: OpenCursor, batchSize: number): Doc[] {
+    const batch: Doc[] = [];
+    let bytes = 0;
+    while (cursor.position < cursor.docs.length && (batchSize <= 0 || batch.length < batchSize)) {
+      const doc = cursor.docs[cursor.position];
+      bytes += calculateObjectSize(doc, { ignoreUndefined: true });
+      if (bytes > MAX_BATCH_BYTES && batch.length > 0) break;
+      batch.push(doc);
+      cursor.position++;
+    }
+    return batch;
+  }
+}

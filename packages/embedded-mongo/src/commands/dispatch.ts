@@ -1,0 +1,49 @@
+import { MongoError, toMongoError } from '../errors';
+import type { Doc } from '../types';
+import { aggregate } from './aggregate';
+import { collectionCommands } from './collections';
+import type { CommandContext, CommandTable } from './context';
+import { countCommands } from './count-distinct';
+import { deleteCommand } from './delete';
+import { findCommands } from './find';
+import { findAndModify } from './find-and-modify';
+import { handshakeCommands } from './handshake';
+import { indexCommands } from './indexes';
+import { insert } from './insert';
+import { update } from './update';
+
+const COMMANDS: CommandTable = {
+  ...handshakeCommands,
+  ...findCommands,
+  ...countCommands,
+  ...collectionCommands,
+  ...indexCommands,
+  insert,
+  update,
+  delete: deleteCommand,
+  findAndModify,
+  findandmodify: findAndModify,
+  aggregate,
+};
+
+/** Sessions are accepted, but a standalone server has no transactions (nor retryable writes). */
+function rejectTransactions(command: Doc): void {
+  if (command.startTransaction || command.autocommit === false || command.txnNumber !== undefined) {
+    throw new MongoError('IllegalOperation', 'Transaction numbers are only allowed on a replica set member or mongos');
+  }
+}
+
+/** Runs one command and always returns a reply document (`ok: 0` with code/codeName on errors). */
+export async function runCommand(command: Doc, context: Omit<CommandContext, 'db'>): Promise<Doc> {
+  const name = Object.keys(command)[0] ?? '';
+  try {
+    const handler = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+    if (!handler) throw new MongoError('CommandNotFound', `no such command: '${name}'`);
+    rejectTransactions(command);
+    context.sessions.touch(command.lsid);
+    const reply = await handler(command, { ...context, db: String(command.$db ?? 'admin') });
+    return { ...reply, ok: 1 };
+  } catch (error) {
+    return toMongoError(error).toReply();
+  }
+}

@@ -1,0 +1,18 @@
+import type { QueryEnv } from '../query/mingo-options';
+import type { Doc } from '../types';
+import type { CommandContext } from './context';
+
+/** The query environment of a command: its collation, `let` variables and same-database lookups. */
+export function commandEnv(context: CommandContext, options: { collation?: unknown; let?: unknown }): QueryEnv {
+  return {
+    collation: options.collation as Doc | undefined,
+    variables: options.let as Doc | undefined,
+    resolve: (name) => [...(context.engine.collection(context.db, name)?.docs.values() ?? [])],
+  };
+}
+
+export function collectionName(command: Doc, field: string): string {
+  const name = command[field];
+  if (typeof name !== 'string') throw new TypeError(`collection name has invalid type ${typeof name}`);
+  return name;
+}

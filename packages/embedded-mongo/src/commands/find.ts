@@ -1,0 +1,34 @@
+import { Long } from 'bson';
+import { findMatches } from '../ops/match';
+import type { Doc } from '../types';
+import type { CommandContext, CommandTable } from './context';
+import { collectionName, commandEnv } from './env';
+
+function find(command: Doc, context: CommandContext): Doc {
+  const name = collectionName(command, 'find');
+  const limit = Number(command.limit ?? 0);
+  const docs = findMatches(context.engine.collection(context.db, name), (command.filter ?? {}) as Doc, commandEnv(context, command), {
+    sort: command.sort as Doc | undefined,
+    projection: command.projection as Doc | undefined,
+    skip: Number(command.skip ?? 0),
+    limit,
+    hint: command.hint,
+  });
+  const singleBatch = command.singleBatch === true || limit < 0;
+  const batchSize = command.batchSize === undefined ? undefined : Number(command.batchSize);
+  return context.cursors.open(`${context.db}.${name}`, docs, batchSize, singleBatch);
+}
+
+function getMore(command: Doc, context: CommandContext): Doc {
+  const ns = `${context.db}.${collectionName(command, 'collection')}`;
+  const batchSize = command.batchSize === undefined ? undefined : Number(command.batchSize);
+  return context.cursors.getMore(command.getMore, ns, batchSize);
+}
+
+function killCursors(command: Doc, context: CommandContext): Doc {
+  const ids = ((command.cursors ?? []) as unknown[]).map((id) => Long.fromValue(id as number));
+  const { killed, notFound } = context.cursors.kill(ids);
+  return { cursorsKilled: killed, cursorsNotFound: notFound, cursorsAlive: [], cursorsUnknown: [] };
+}
+
+export const findCommands: CommandTable = { find, getMore, killCursors };

@@ -1,0 +1,58 @@
+import * as os from 'node:os';
+import { ObjectId } from 'bson';
+import { MAX_BSON_SIZE } from '../storage/collection';
+import { MAX_MESSAGE_SIZE } from '../wire/framer';
+import type { Doc } from '../types';
+import type { CommandContext, CommandTable } from './context';
+
+export const SERVER_VERSION = '7.0.14';
+const PROCESS_ID = new ObjectId();
+
+function hello(command: Doc, context: CommandContext, legacyName: boolean): Doc {
+  return {
+    ...(legacyName ? { ismaster: true } : { isWritablePrimary: true }),
+    ...(command.helloOk ? { helloOk: true } : {}),
+    topologyVersion: { processId: PROCESS_ID, counter: 0 },
+    maxBsonObjectSize: MAX_BSON_SIZE,
+    maxMessageSizeBytes: MAX_MESSAGE_SIZE,
+    maxWriteBatchSize: 100000,
+    localTime: new Date(),
+    logicalSessionTimeoutMinutes: 30,
+    connectionId: context.connectionId,
+    minWireVersion: 0,
+    maxWireVersion: 21,
+    readOnly: false,
+  };
+}
+
+const buildInfo = (): Doc => ({
+  version: SERVER_VERSION,
+  gitVersion: 'embedded',
+  versionArray: [...SERVER_VERSION.split('.').map(Number), 0],
+  bits: 64,
+  debug: false,
+  maxBsonObjectSize: MAX_BSON_SIZE,
+  storageEngines: ['lmdb'],
+  modules: [],
+});
+
+export const handshakeCommands: CommandTable = {
+  hello: (command, context) => hello(command, context, false),
+  isMaster: (command, context) => hello(command, context, true),
+  ismaster: (command, context) => hello(command, context, true),
+  ping: () => ({}),
+  buildInfo,
+  buildinfo: buildInfo,
+  getParameter: (command) => (command.featureCompatibilityVersion ? { featureCompatibilityVersion: { version: '7.0' } } : {}),
+  hostInfo: () => ({ system: { hostname: os.hostname(), numCores: os.cpus().length, memSizeMB: Math.round(os.totalmem() / 2 ** 20) }, os: { type: os.type() } }),
+  connectionStatus: () => ({ authInfo: { authenticatedUsers: [], authenticatedUserRoles: [] } }),
+  whatsmyuri: (_command, context) => ({ you: `connection ${context.connectionId}` }),
+  getCmdLineOpts: () => ({ argv: process.argv, parsed: {} }),
+  serverStatus: () => ({ host: os.hostname(), version: SERVER_VERSION, process: 'embedded-mongo', uptime: process.uptime() }),
+  endSessions: (command, context) => {
+    context.sessions.end(command.endSessions as unknown[]);
+    return {};
+  },
+  killAllSessions: () => ({}),
+  getLastError: () => ({ err: null, n: 0 }),
+};

@@ -1,0 +1,34 @@
+import { updateDocuments } from '../ops/write-ops';
+import type { Doc } from '../types';
+import type { CommandContext } from './context';
+import { collectionName, commandEnv } from './env';
+import { runBatch, withWriteErrors } from './write-result';
+
+export async function update(command: Doc, context: CommandContext): Promise<Doc> {
+  const collection = context.engine.ensure(context.db, collectionName(command, 'update'));
+  const statements = (command.updates ?? []) as Doc[];
+  const write = { bypassDocumentValidation: command.bypassDocumentValidation === true };
+  let n = 0;
+  let nModified = 0;
+  const upserted: Doc[] = [];
+  const writeErrors = runBatch(statements, command.ordered !== false, (statement, index) => {
+    const outcome = updateDocuments(collection, {
+      filter: (statement.q ?? {}) as Doc,
+      update: statement.u as Doc,
+      multi: statement.multi === true,
+      upsert: statement.upsert === true,
+      arrayFilters: statement.arrayFilters as Doc[] | undefined,
+      hint: statement.hint,
+      env: commandEnv(context, { collation: statement.collation, let: command.let }),
+      write,
+    });
+    n += outcome.matched;
+    nModified += outcome.modified;
+    if (outcome.upsertedId !== undefined) {
+      n++;
+      upserted.push({ index, _id: outcome.upsertedId });
+    }
+  });
+  await context.engine.flush();
+  return withWriteErrors({ n, nModified, ...(upserted.length ? { upserted } : {}) }, writeErrors);
+}

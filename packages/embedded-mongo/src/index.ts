@@ -1,0 +1,1 @@
+export { EmbeddedMongoServer, type EmbeddedMongoOptions } from './server';

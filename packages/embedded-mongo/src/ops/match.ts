@@ -1,0 +1,38 @@
+import { Query } from 'mingo';
+import type { SortSpec } from 'mingo/types';
+import { MongoError } from '../errors';
+import { defaultIndexName } from '../indexes/index-spec';
+import { candidates } from '../indexes/planner';
+import { mingoOptions, type QueryEnv } from '../query/mingo-options';
+import type { Collection } from '../storage/collection';
+import { isDoc, type Doc } from '../types';
+
+export interface MatchOptions {
+  sort?: Doc;
+  skip?: number;
+  limit?: number;
+  projection?: Doc;
+  hint?: unknown;
+}
+
+/** A hint must name an existing index (by name or key pattern), as MongoDB checks. */
+export function checkHint(collection: Collection | undefined, hint: unknown): void {
+  if (hint === undefined || hint === null || !collection) return;
+  const name = typeof hint === 'string' ? hint : isDoc(hint) ? defaultIndexName(hint) : undefined;
+  if (name === undefined || Object.keys(hint as object).length === 0) return;
+  const exists = collection.indexes.has(name) || [...collection.indexes.values()].some((index) => isDoc(hint) && defaultIndexName(index.spec.key) === name);
+  if (!exists) throw new MongoError('BadValue', 'error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index');
+}
+
+/** Documents of the collection matching the filter, with sort/skip/limit/projection applied by mingo. */
+export function findMatches(collection: Collection | undefined, filter: Doc, env: QueryEnv, options: MatchOptions = {}): Doc[] {
+  checkHint(collection, options.hint);
+  if (!collection) return [];
+  const query = new Query(filter, mingoOptions(env));
+  const hasProjection = options.projection && Object.keys(options.projection).length > 0;
+  let cursor = query.find<Doc>(Array.from(candidates(collection, filter, env.collation)), hasProjection ? options.projection : undefined);
+  if (options.sort && Object.keys(options.sort).length) cursor = cursor.sort(options.sort as SortSpec);
+  if (options.skip) cursor = cursor.skip(options.skip);
+  if (options.limit) cursor = cursor.limit(Math.abs(options.limit));
+  return cursor.all();
+}

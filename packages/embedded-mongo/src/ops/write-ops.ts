@@ -1,0 +1,69 @@
+import { toBson } from '../bson-buffer';
+import type { QueryEnv } from '../query/mingo-options';
+import type { Collection } from '../storage/collection';
+import type { Doc } from '../types';
+import { withIdFirst } from './documents';
+import { findMatches } from './match';
+import { applyUpdate, upsertSeed, type UpdateSpec } from './update-doc';
+import { validateDocument, type WriteOptions } from './validation';
+
+export interface UpdateStatement {
+  filter: Doc;
+  update: UpdateSpec;
+  multi: boolean;
+  upsert: boolean;
+  arrayFilters?: Doc[];
+  sort?: Doc;
+  hint?: unknown;
+  env: QueryEnv;
+  write: WriteOptions;
+}
+
+export interface UpdateOutcome {
+  matched: number;
+  modified: number;
+  upsertedId?: unknown;
+  /** The first affected document before and after the update (findAndModify). */
+  before?: Doc;
+  after?: Doc;
+}
+
+function sameBson(a: Doc, b: Doc): boolean {
+  return toBson(a).equals(toBson(b));
+}
+
+function upsert(collection: Collection, statement: UpdateStatement): UpdateOutcome {
+  const input = { update: statement.update, arrayFilters: statement.arrayFilters, env: statement.env };
+  const doc = withIdFirst(applyUpdate(upsertSeed(statement.filter), input, statement.filter, true));
+  validateDocument(collection, doc, undefined, statement.write);
+  collection.insert(doc);
+  return { matched: 0, modified: 0, upsertedId: doc._id, after: doc };
+}
+
+/** Applies one update statement (update command entry or findAndModify) to the collection. */
+export function updateDocuments(collection: Collection, statement: UpdateStatement): UpdateOutcome {
+  const matches = findMatches(collection, statement.filter, statement.env, {
+    sort: statement.sort,
+    limit: statement.multi ? undefined : 1,
+    hint: statement.hint,
+  });
+  if (matches.length === 0) return statement.upsert ? upsert(collection, statement) : { matched: 0, modified: 0 };
+  const input = { update: statement.update, arrayFilters: statement.arrayFilters, env: statement.env };
+  const outcome: UpdateOutcome = { matched: 0, modified: 0, before: matches[0] };
+  for (const current of matches) {
+    const next = applyUpdate(current, input, statement.filter, false);
+    outcome.matched++;
+    outcome.after ??= next;
+    if (sameBson(current, next)) continue;
+    validateDocument(collection, next, current, statement.write);
+    collection.replace(current, next);
+    outcome.modified++;
+  }
+  return outcome;
+}
+
+export function deleteDocuments(collection: Collection, filter: Doc, env: QueryEnv, options: { limit?: number; sort?: Doc; hint?: unknown }): Doc[] {
+  const matches = findMatches(collection, filter, env, options);
+  for (const doc of matches) collection.remove(doc);
+  return matches;
+}

@@ -1,0 +1,72 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { CursorRegistry } from './commands/cursor-registry';
+import { SessionRegistry } from './commands/session-registry';
+import { Engine } from './storage/engine';
+import { LmdbStore } from './storage/lmdb-store';
+import { MemoryStore } from './storage/store';
+import { sweepExpired } from './ttl';
+import { Connection } from './wire/connection';
+
+export interface EmbeddedMongoOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Defaults to 127.0.0.1. */
+  host?: string;
+  /** Data directory; unset means in-memory. */
+  dbPath?: string;
+  /** How often expired TTL documents are removed (default 60 000 ms, as MongoDB). */
+  ttlIntervalMs?: number;
+}
+
+export class EmbeddedMongoServer {
+  private readonly ttlTimer: NodeJS.Timeout;
+
+  private constructor(
+    private readonly server: Server,
+    private readonly sockets: Set<Socket>,
+    private readonly engine: Engine,
+    readonly host: string,
+    readonly port: number,
+    ttlIntervalMs: number,
+  ) {
+    this.ttlTimer = setInterval(() => {
+      if (sweepExpired(engine) > 0) void engine.flush();
+    }, ttlIntervalMs);
+    this.ttlTimer.unref();
+  }
+
+  get uri(): string {
+    return `mongodb://${this.host.includes(':') ? `[${this.host}]` : this.host}:${this.port}`;
+  }
+
+  static async start(options: EmbeddedMongoOptions = {}): Promise<EmbeddedMongoServer> {
+    const host = options.host ?? '127.0.0.1';
+    const engine = new Engine(options.dbPath ? LmdbStore.open(options.dbPath) : new MemoryStore());
+    const context = { engine, cursors: new CursorRegistry(), sessions: new SessionRegistry() };
+    const sockets = new Set<Socket>();
+    let nextConnectionId = 1;
+    const server = createServer((socket) => {
+      socket.setNoDelay(true);
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      new Connection(socket, nextConnectionId++, context);
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, host, () => resolve());
+    });
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
+    return new EmbeddedMongoServer(server, sockets, engine, host, port, options.ttlIntervalMs ?? 60_000);
+  }
+
+  /** Stops accepting connections, closes open ones and closes the store after pending writes. */
+  async stop(): Promise<void> {
+    clearInterval(this.ttlTimer);
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const socket of this.sockets) socket.destroy();
+    await closed;
+    await this.engine.flush();
+    await this.engine.close();
+  }
+}

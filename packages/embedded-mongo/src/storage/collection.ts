@@ -1,0 +1,107 @@
+import { calculateObjectSize } from 'bson';
+import { MongoError } from '../errors';
+import { Index } from '../indexes/index';
+import { defaultIndexName, ID_INDEX, type IndexSpec } from '../indexes/index-spec';
+import { keyString } from '../indexes/key-string';
+import type { Doc } from '../types';
+import type { CollectionMeta, Store } from './store';
+
+export const MAX_BSON_SIZE = 16 * 1024 * 1024;
+
+export function idOf(doc: Doc): string {
+  return keyString([doc._id]);
+}
+
+/**
+ * One collection: documents in a Map keyed by canonical `_id` (insertion order is natural order)
+ * plus its indexes. Every mutation is applied in memory synchronously (so a command never sees a
+ * half-applied write) and queued to the store in the same order.
+ */
+export class Collection {
+  readonly docs = new Map<string, Doc>();
+  readonly indexes = new Map<string, Index>();
+
+  constructor(
+    readonly db: string,
+    readonly name: string,
+    public options: Doc,
+    private readonly store: Store,
+  ) {
+    this.indexes.set(ID_INDEX.name, new Index(ID_INDEX));
+  }
+
+  get ns(): string {
+    return `${this.db}.${this.name}`;
+  }
+
+  meta(): CollectionMeta {
+    return { db: this.db, name: this.name, options: this.options, indexes: [...this.indexes.values()].map((index) => index.spec) };
+  }
+
+  saveMeta(): void {
+    this.store.putCollection(this.meta());
+  }
+
+  get(id: string): Doc | undefined {
+    return this.docs.get(id);
+  }
+
+  insert(doc: Doc): void {
+    checkSize(doc);
+    const id = idOf(doc);
+    // A new document owns no index entries yet, so any holder of its keys is a duplicate.
+    for (const index of this.indexes.values()) index.checkUnique(doc, '', this.ns);
+    this.addToIndexes(doc, id);
+    this.docs.set(id, doc);
+    this.store.putDocument(this.ns, id, doc);
+  }
+
+  replace(current: Doc, next: Doc): void {
+    checkSize(next);
+    const id = idOf(current);
+    for (const index of this.indexes.values()) index.checkUnique(next, id, this.ns);
+    for (const index of this.indexes.values()) index.remove(current, id);
+    this.addToIndexes(next, id);
+    this.docs.set(id, next);
+    this.store.putDocument(this.ns, id, next);
+  }
+
+  remove(doc: Doc): void {
+    const id = idOf(doc);
+    for (const index of this.indexes.values()) index.remove(doc, id);
+    this.docs.delete(id);
+    this.store.deleteDocument(this.ns, id);
+  }
+
+  /** Adds a document read back from the store (already validated when it was written). */
+  restore(doc: Doc): void {
+    const id = idOf(doc);
+    this.addToIndexes(doc, id);
+    this.docs.set(id, doc);
+  }
+
+  /** Builds the index over existing documents; throws (leaving nothing behind) on a duplicate. */
+  createIndex(spec: IndexSpec): void {
+    const index = new Index({ ...spec, name: spec.name ?? defaultIndexName(spec.key) });
+    for (const [id, doc] of this.docs) {
+      index.checkUnique(doc, id, this.ns);
+      index.add(doc, id);
+    }
+    this.indexes.set(index.name, index);
+  }
+
+  dropIndex(name: string): void {
+    this.indexes.delete(name);
+  }
+
+  private addToIndexes(doc: Doc, id: string): void {
+    for (const index of this.indexes.values()) index.add(doc, id);
+  }
+}
+
+function checkSize(doc: Doc): void {
+  const size = calculateObjectSize(doc, { ignoreUndefined: true });
+  if (size > MAX_BSON_SIZE) {
+    throw new MongoError('BSONObjectTooLarge', `object to insert too large. size in bytes: ${size}, max size: ${MAX_BSON_SIZE}`);
+  }
+}

@@ -1,0 +1,82 @@
+import { MongoError } from '../errors';
+import type { Doc } from '../types';
+import { Collection } from './collection';
+import type { Store } from './store';
+
+/** All databases and collections of one server, backed by a store. */
+export class Engine {
+  private readonly collections = new Map<string, Collection>();
+
+  constructor(private readonly store: Store) {
+    for (const stored of store.load()) {
+      const collection = new Collection(stored.db, stored.name, stored.options, store);
+      for (const spec of stored.indexes) if (spec.name !== '_id_') collection.createIndex(spec);
+      for (const doc of stored.docs) collection.restore(doc);
+      this.collections.set(collection.ns, collection);
+    }
+  }
+
+  collection(db: string, name: string): Collection | undefined {
+    return this.collections.get(`${db}.${name}`);
+  }
+
+  /** The collection, created implicitly (as inserts and createIndexes do) when missing. */
+  ensure(db: string, name: string): Collection {
+    return this.collection(db, name) ?? this.create(db, name, {});
+  }
+
+  create(db: string, name: string, options: Doc): Collection {
+    validateName(db, name);
+    if (this.collection(db, name)) throw new MongoError('NamespaceExists', `Collection ${db}.${name} already exists.`);
+    const collection = new Collection(db, name, options, this.store);
+    this.collections.set(collection.ns, collection);
+    collection.saveMeta();
+    return collection;
+  }
+
+  drop(db: string, name: string): boolean {
+    const ns = `${db}.${name}`;
+    if (!this.collections.delete(ns)) return false;
+    this.store.dropCollection(ns);
+    return true;
+  }
+
+  dropDatabase(db: string): void {
+    for (const collection of this.list(db)) this.drop(db, collection.name);
+  }
+
+  rename(from: Collection, db: string, name: string): void {
+    const target = new Collection(db, name, from.options, this.store);
+    for (const index of from.indexes.values()) if (index.name !== '_id_') target.createIndex(index.spec);
+    this.collections.set(target.ns, target);
+    target.saveMeta();
+    for (const doc of from.docs.values()) target.insert(doc);
+    this.drop(from.db, from.name);
+  }
+
+  list(db: string): Collection[] {
+    return [...this.collections.values()].filter((collection) => collection.db === db);
+  }
+
+  databases(): string[] {
+    return [...new Set([...this.collections.values()].map((collection) => collection.db))];
+  }
+
+  all(): Collection[] {
+    return [...this.collections.values()];
+  }
+
+  flush(): Promise<void> {
+    return this.store.flush();
+  }
+
+  close(): Promise<void> {
+    return this.store.close();
+  }
+}
+
+function validateName(db: string, name: string): void {
+  if (!name || name.includes('\0') || name.startsWith('.') || name.includes('$') || !db) {
+    throw new MongoError('InvalidNamespace', `Invalid collection name: ${name}`);
+  }
+}

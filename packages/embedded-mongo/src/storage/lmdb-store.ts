@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { deserialize } from 'bson';
+import { toBson } from '../bson-buffer';
+import { open, type Database, type RootDatabase } from 'lmdb';
+import type { Doc } from '../types';
+import type { CollectionMeta, Store, StoredCollection } from './store';
+
+/** LMDB's maximum key size is 1978 bytes; longer `_id` keys are replaced by their digest. */
+const MAX_ID_KEY = 1500;
+const SEPARATOR = '\u0000';
+
+/**
+ * Documents live in the `docs` table under `<ns>\0<canonical _id>` (BSON values, so types survive),
+ * collection metadata in `catalog` under `<ns>`. `overlappingSync` is off, so a commit is fsynced
+ * before its promise resolves: once `flush()` resolves, every earlier write survives kill -9 and power
+ * loss. lmdb-js batches writes queued in the same tick into one transaction (group commit).
+ */
+export class LmdbStore implements Store {
+  private pending: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly root: RootDatabase,
+    private readonly docs: Database<Buffer, Buffer>,
+    private readonly catalog: Database<Buffer, string>,
+  ) {}
+
+  static open(path: string): LmdbStore {
+    mkdirSync(path, { recursive: true });
+    const root = open({ path, overlappingSync: false, maxDbs: 4 });
+    const docs = root.openDB<Buffer, Buffer>({ name: 'docs', encoding: 'binary', keyEncoding: 'binary' });
+    const catalog = root.openDB<Buffer, string>({ name: 'catalog', encoding: 'binary' });
+    return new LmdbStore(root, docs, catalog);
+  }
+
+  load(): StoredCollection[] {
+    const collections = new Map<string, StoredCollection>();
+    for (const { key, value } of this.catalog.getRange()) {
+      collections.set(key, { ...(deserialize(value) as CollectionMeta), docs: [] });
+    }
+    for (const { key, value } of this.docs.getRange()) {
+      const ns = key.toString('utf8', 0, key.indexOf(0));
+      collections.get(ns)?.docs.push(deserialize(value));
+    }
+    return [...collections.values()];
+  }
+
+  putDocument(ns: string, id: string, doc: Doc): void {
+    this.pending = this.docs.put(docKey(ns, id), toBson(doc));
+  }
+
+  deleteDocument(ns: string, id: string): void {
+    this.pending = this.docs.remove(docKey(ns, id));
+  }
+
+  putCollection(meta: CollectionMeta): void {
+    this.pending = this.catalog.put(`${meta.db}.${meta.name}`, toBson({ ...meta }));
+  }
+
+  dropCollection(ns: string): void {
+    const start = Buffer.from(`${ns}${SEPARATOR}`);
+    const end = Buffer.from(`${ns}\u0001`);
+    for (const key of this.docs.getKeys({ start, end })) this.pending = this.docs.remove(key);
+    this.pending = this.catalog.remove(ns);
+  }
+
+  async flush(): Promise<void> {
+    await this.pending;
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    await this.root.close();
+  }
+}
+
+function docKey(ns: string, id: string): Buffer {
+  const idPart = Buffer.byteLength(id) > MAX_ID_KEY ? `#${createHash('sha256').update(id).digest('hex')}` : id;
+  return Buffer.from(`${ns}${SEPARATOR}${idPart}`);
+}

@@ -1,0 +1,129 @@
+import { deserialize } from 'bson';
+import { toBson } from '../bson-buffer';
+import type { Doc } from '../types';
+import { HEADER_SIZE } from './framer';
+
+export const OP_REPLY = 1;
+export const OP_QUERY = 2004;
+export const OP_MSG = 2013;
+
+const FLAG_CHECKSUM = 1 << 0;
+export const FLAG_MORE_TO_COME = 1 << 1;
+
+export class ProtocolError extends Error {}
+
+export interface Header {
+  length: number;
+  requestId: number;
+  responseTo: number;
+  opCode: number;
+}
+
+export interface CommandMessage {
+  header: Header;
+  /** The command body with document sequences folded in as arrays. */
+  command: Doc;
+  /** OP_MSG with moreToCome: the client expects no reply (w: 0). */
+  noReply: boolean;
+  /** OP_QUERY commands (legacy handshake) are answered with OP_REPLY. */
+  legacy: boolean;
+}
+
+export function parseHeader(message: Buffer): Header {
+  return {
+    length: message.readInt32LE(0),
+    requestId: message.readInt32LE(4),
+    responseTo: message.readInt32LE(8),
+    opCode: message.readInt32LE(12),
+  };
+}
+
+export function parseMessage(message: Buffer): CommandMessage {
+  const header = parseHeader(message);
+  if (header.opCode === OP_MSG) return parseOpMsg(header, message);
+  if (header.opCode === OP_QUERY) return parseOpQuery(header, message);
+  throw new ProtocolError(`unsupported opCode ${header.opCode}`);
+}
+
+function readDocument(message: Buffer, offset: number, end: number): { doc: Doc; next: number } {
+  if (offset + 5 > end) throw new ProtocolError('truncated BSON document');
+  const size = message.readInt32LE(offset);
+  if (size < 5 || offset + size > end) throw new ProtocolError('invalid BSON document length');
+  return { doc: deserialize(message.subarray(offset, offset + size)), next: offset + size };
+}
+
+function readCString(message: Buffer, offset: number, end: number): { value: string; next: number } {
+  const zero = message.indexOf(0, offset);
+  if (zero < 0 || zero >= end) throw new ProtocolError('unterminated cstring');
+  return { value: message.toString('utf8', offset, zero), next: zero + 1 };
+}
+
+function parseOpMsg(header: Header, message: Buffer): CommandMessage {
+  const flags = message.readUInt32LE(HEADER_SIZE);
+  const end = message.length - (flags & FLAG_CHECKSUM ? 4 : 0);
+  let offset = HEADER_SIZE + 4;
+  let body: Doc | undefined;
+  const sequences: Record<string, Doc[]> = {};
+  while (offset < end) {
+    const kind = message[offset++];
+    if (kind === 0) {
+      const { doc, next } = readDocument(message, offset, end);
+      body = doc;
+      offset = next;
+    } else if (kind === 1) {
+      offset = readSequence(message, offset, end, sequences);
+    } else {
+      throw new ProtocolError(`invalid OP_MSG section kind ${kind}`);
+    }
+  }
+  if (!body) throw new ProtocolError('OP_MSG without a body section');
+  return { header, command: { ...body, ...sequences }, noReply: (flags & FLAG_MORE_TO_COME) !== 0, legacy: false };
+}
+
+function readSequence(message: Buffer, start: number, end: number, into: Record<string, Doc[]>): number {
+  if (start + 4 > end) throw new ProtocolError('truncated document sequence');
+  const sectionEnd = start + message.readInt32LE(start);
+  if (sectionEnd > end || sectionEnd < start + 5) throw new ProtocolError('invalid document sequence length');
+  const { value: identifier, next } = readCString(message, start + 4, sectionEnd);
+  const docs: Doc[] = [];
+  for (let offset = next; offset < sectionEnd; ) {
+    const read = readDocument(message, offset, sectionEnd);
+    docs.push(read.doc);
+    offset = read.next;
+  }
+  into[identifier] = docs;
+  return sectionEnd;
+}
+
+function parseOpQuery(header: Header, message: Buffer): CommandMessage {
+  const { value: fullCollectionName, next } = readCString(message, HEADER_SIZE + 4, message.length);
+  const { doc } = readDocument(message, next + 8, message.length);
+  const db = fullCollectionName.split('.')[0];
+  // Legacy clients may wrap the command as {$query: {...}, $readPreference: ...}.
+  const command = (doc.$query as Doc | undefined) ?? doc;
+  return { header, command: { ...command, $db: db }, noReply: false, legacy: true };
+}
+
+let nextRequestId = 1;
+
+function withHeader(body: Buffer[], responseTo: number, opCode: number): Buffer {
+  const length = HEADER_SIZE + body.reduce((sum, part) => sum + part.length, 0);
+  const header = Buffer.alloc(HEADER_SIZE);
+  header.writeInt32LE(length, 0);
+  header.writeInt32LE(nextRequestId++ & 0x7fffffff, 4);
+  header.writeInt32LE(responseTo, 8);
+  header.writeInt32LE(opCode, 12);
+  return Buffer.concat([header, ...body]);
+}
+
+export function encodeReply(request: CommandMessage, reply: Doc): Buffer {
+  const doc = toBson(reply);
+  if (request.legacy) {
+    // responseFlags, cursorID (int64), startingFrom: all zero; numberReturned: 1.
+    const prefix = Buffer.alloc(20);
+    prefix.writeInt32LE(1, 16);
+    return withHeader([prefix, doc], request.header.requestId, OP_REPLY);
+  }
+  const prefix = Buffer.from([0, 0, 0, 0, 0]);
+  return withHeader([prefix, doc], request.header.requestId, OP_MSG);
+}
