@@ -1,0 +1,56 @@
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model, Types } from 'mongoose';
+import { SellerSku } from '../catalogue/seller-sku.schema';
+
+/** An offer with what a cart shows of its product, SKU and seller. */
+export interface OfferDetails {
+  _id: Types.ObjectId;
+  price: number;
+  currency: string;
+  quantity: number;
+  product: { _id: Types.ObjectId; name: string; published: boolean; images: string[] };
+  sku: { _id: Types.ObjectId; name: string; code: string };
+  seller: { _id: Types.ObjectId; name: string; country: string };
+}
+
+const join = (from: string, localField: string) => [
+  { $lookup: { from, localField, foreignField: '_id', as: localField } },
+  { $unwind: `$${localField}` },
+];
+
+/** Reads offers (seller SKUs) with their product, SKU and seller in one aggregation. */
+@Injectable()
+export class OfferCatalog {
+  constructor(@InjectModel(SellerSku.name) private readonly offers: Model<SellerSku>) {}
+
+  async details(ids: Types.ObjectId[]): Promise<Map<string, OfferDetails>> {
+    if (ids.length === 0) return new Map();
+    const found = await this.offers
+      .aggregate<OfferDetails>([
+        { $match: { _id: { $in: ids } } },
+        ...join('products', 'product'),
+        ...join('skus', 'sku'),
+        ...join('sellers', 'seller'),
+        {
+          $project: {
+            price: 1,
+            currency: 1,
+            quantity: 1,
+            product: { _id: 1, name: 1, published: 1, images: 1 },
+            sku: { _id: 1, name: 1, code: 1 },
+            seller: { _id: 1, name: 1, country: 1 },
+          },
+        },
+      ])
+      .exec();
+    return new Map(found.map((offer) => [String(offer._id), offer]));
+  }
+
+  /** The offer if it can be bought at all (exists, product published); 404 otherwise. */
+  async forSale(id: Types.ObjectId): Promise<OfferDetails> {
+    const offer = (await this.details([id])).get(String(id));
+    if (!offer || !offer.product.published) throw new NotFoundException(`Seller SKU ${String(id)} not found`);
+    return offer;
+  }
+}
