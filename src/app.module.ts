@@ -1,0 +1,31 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
+import { AuthCoreModule } from './auth/auth-core.module';
+import { BeanCoreModule } from './bean/bean-core.module';
+import { BeanModule } from './bean/bean.module';
+import { CommonModule } from './common/common.module';
+import { loggerOptions } from './common/logger.options';
+import { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { DummyTreeModule } from './services/dummy-tree/dummy-tree.module';
+import { SitesModule } from './sites/sites.module';
+
+/** The application. Feature modules (one per service component) are listed in `imports`. */
+@Module({
+  imports: [
+    CommonModule,
+    DatabaseModule,
+    SitesModule,
+    AuthCoreModule,
+    BeanCoreModule,
+    BeanModule,
+    DummyTreeModule,
+  ],
+})
+export class AppModule {
+  /** Binds the start-up configuration (validated once, before Nest starts). */
+  static forRoot(config: AppConfig): DynamicModule {
+    return { module: AppModule, imports: [ConfigModule.forRoot(config), LoggerModule.forRoot(loggerOptions(config))] };
+  }
+}

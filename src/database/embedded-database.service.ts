@@ -1,0 +1,39 @@
+import { EmbeddedMongoServer } from '@ccb/embedded-mongo';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { getConnectionToken } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AppConfig } from '../config/app-config';
+
+const DATABASE_NAME = 'content-commerce';
+
+/** The embedded MongoDB-compatible server, started when no MONGODB_URI is configured. */
+@Injectable()
+export class EmbeddedDatabase implements OnApplicationShutdown {
+  private readonly logger = new Logger(EmbeddedDatabase.name);
+  private server: EmbeddedMongoServer | undefined;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly moduleRef: ModuleRef,
+  ) {}
+
+  /** Starts the server (in memory, or with its files under DATA_DIR/db) and returns the URI of the app's database. */
+  async start(): Promise<string> {
+    const dbPath = this.config.embeddedDbInMemory ? undefined : join(this.config.dataDir, 'db');
+    if (dbPath) await mkdir(dbPath, { recursive: true });
+    this.server = await EmbeddedMongoServer.start({ port: 0, host: '127.0.0.1', dbPath });
+    this.logger.log(`Embedded database listening on ${this.server.uri} (${dbPath ?? 'in memory'})`);
+    return `${this.server.uri.replace(/\/$/, '')}/${DATABASE_NAME}`;
+  }
+
+  /** Closes the app's connection before the server it points to. */
+  async onApplicationShutdown(): Promise<void> {
+    if (!this.server) return;
+    await this.moduleRef.get<Connection>(getConnectionToken(), { strict: false }).close();
+    await this.server.stop();
+    this.server = undefined;
+  }
+}

@@ -1,0 +1,39 @@
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import helmet from 'helmet';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { assignRequestId } from './common/request-id';
+import { AppConfig, ConfigValidationError } from './config/app-config';
+
+/**
+ * Builds the whole application (not yet listening) from `env`; tests reuse it.
+ * @throws ConfigValidationError when the environment is invalid
+ */
+export async function createApp(env: Record<string, string | undefined> = process.env): Promise<NestExpressApplication> {
+  const config = AppConfig.fromEnvironment(env);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bufferLogs: true, rawBody: true });
+  app.useLogger(app.get(Logger));
+  app.use(assignRequestId);
+  app.use(helmet());
+  app.enableCors({ origin: config.corsOrigins.length > 0 ? config.corsOrigins : false, credentials: true });
+  app.useBodyParser('json', { limit: config.jsonBodyLimitBytes });
+  app.enableShutdownHooks();
+  return app;
+}
+
+/** Starts the server; an invalid configuration ends the process with the list of bad variables. */
+export async function bootstrap(): Promise<void> {
+  try {
+    const app = await createApp();
+    const config = app.get(AppConfig);
+    await app.listen(config.port, config.host);
+    app.get(Logger).log(`Listening on http://${config.host}:${config.port}`, 'Bootstrap');
+  } catch (error) {
+    if (!(error instanceof ConfigValidationError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+}
+
+if (require.main === module) void bootstrap();

@@ -1,0 +1,12 @@
+import { Global, Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { Site, SiteSchema } from './site.schema';
+import { SitesService } from './sites.service';
+
+@Global()
+@Module({
+  imports: [MongooseModule.forFeature([{ name: Site.name, schema: SiteSchema }])],
+  providers: [SitesService],
+  exports: [SitesService],
+})
+export class SitesModule {}

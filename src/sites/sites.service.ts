@@ -1,0 +1,29 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model } from 'mongoose';
+import { Site } from './site.schema';
+
+export const DEFAULT_SITE_ID = 'default';
+const SITE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The known sites. Existence checks sit on the hot path of every bean call, so known ids are cached. */
+@Injectable()
+export class SitesService implements OnModuleInit {
+  private readonly knownIds = new Set<string>();
+
+  constructor(@InjectModel(Site.name) private readonly sites: Model<Site>) {}
+
+  /** Creates the `default` site on first start. */
+  async onModuleInit(): Promise<void> {
+    await this.sites.updateOne({ _id: DEFAULT_SITE_ID }, { $setOnInsert: { name: 'Default site' } }, { upsert: true }).exec();
+    this.knownIds.add(DEFAULT_SITE_ID);
+  }
+
+  async exists(siteId: string): Promise<boolean> {
+    if (this.knownIds.has(siteId)) return true;
+    if (!SITE_ID.test(siteId)) return false;
+    const found = await this.sites.exists({ _id: siteId }).exec();
+    if (found) this.knownIds.add(siteId);
+    return found !== null;
+  }
+}
