@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { AuthCoreModule } from './auth/auth-core.module';
 import { BeanCoreModule } from './bean/bean-core.module';
@@ -8,6 +8,7 @@ import { loggerOptions } from './common/logger.options';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { RealtimeModule } from './realtime/realtime.module';
 import { DummyTreeModule } from './services/dummy-tree/dummy-tree.module';
 import { SitesModule } from './sites/sites.module';
 
@@ -20,12 +21,19 @@ import { SitesModule } from './sites/sites.module';
     AuthCoreModule,
     BeanCoreModule,
     BeanModule,
+    RealtimeModule,
     DummyTreeModule,
   ],
 })
 export class AppModule {
-  /** Binds the start-up configuration (validated once, before Nest starts). */
-  static forRoot(config: AppConfig): DynamicModule {
-    return { module: AppModule, imports: [ConfigModule.forRoot(config), LoggerModule.forRoot(loggerOptions(config))] };
+  /**
+   * Binds the start-up configuration (validated once, before Nest starts).
+   * @param extraModules further modules, e.g. beans that only tests register
+   */
+  static forRoot(config: AppConfig, extraModules: Type[] = []): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [ConfigModule.forRoot(config), LoggerModule.forRoot(loggerOptions(config)), ...extraModules],
+    };
   }
 }

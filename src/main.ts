@@ -1,3 +1,4 @@
+import { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
@@ -8,11 +9,18 @@ import { AppConfig, ConfigValidationError } from './config/app-config';
 
 /**
  * Builds the whole application (not yet listening) from `env`; tests reuse it.
+ * @param extraModules further modules, e.g. beans that only tests register
  * @throws ConfigValidationError when the environment is invalid
  */
-export async function createApp(env: Record<string, string | undefined> = process.env): Promise<NestExpressApplication> {
+export async function createApp(
+  env: Record<string, string | undefined> = process.env,
+  extraModules: Type[] = [],
+): Promise<NestExpressApplication> {
   const config = AppConfig.fromEnvironment(env);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bufferLogs: true, rawBody: true });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, extraModules), {
+    bufferLogs: true,
+    rawBody: true,
+  });
   app.useLogger(app.get(Logger));
   app.use(assignRequestId);
   app.use(helmet());

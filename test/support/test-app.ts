@@ -1,3 +1,4 @@
+import { Type } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -14,6 +15,8 @@ import { createApp } from '../../src/main';
 export interface TestAppOptions {
   /** Environment variables on top of the test defaults (in-memory database, silent logs, no demo data). */
   env?: Record<string, string>;
+  /** Further modules, e.g. beans that only a test registers. */
+  imports?: Type[];
 }
 
 export interface TokenOptions {
@@ -57,7 +60,7 @@ function testEnvironment(dataDir: string, overrides: Record<string, string> = {}
 /** Starts the whole application on a free port with an in-memory embedded database. Call `stop()` after. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ccb-test-'));
-  const app = await createApp(testEnvironment(dataDir, options.env));
+  const app = await createApp(testEnvironment(dataDir, options.env), options.imports);
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
