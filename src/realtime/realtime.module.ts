@@ -1,0 +1,41 @@
+import { Global, Module } from '@nestjs/common';
+import { TopicAuthorizer } from './auth/topic-authorizer';
+import { InMemoryBroker } from './broker/in-memory-broker';
+import { MessageBroker } from './broker/message-broker';
+import { EventPublisher } from './event-publisher';
+import { loadRealtimeConfig, REALTIME_CONFIG } from './realtime-config';
+import { ReplySender } from './requests/reply-sender';
+import { RequestDispatcher } from './requests/request-dispatcher';
+import { RequestHandlerRegistry } from './requests/request-handler-registry';
+import { ConnectHandler } from './session/connect-handler';
+import { HeartbeatMonitor } from './session/heartbeat-monitor';
+import { SendHandler } from './session/send-handler';
+import { StompProtocol } from './session/stomp-protocol';
+import { SubscriptionHandler } from './session/subscription-handler';
+import { StompServer } from './transport/stomp-server';
+
+/**
+ * STOMP over WebSocket (`/ws`) and SockJS (`/sock`), the in-process broker and the `/request/**` destinations.
+ * Global: any module may inject {@link EventPublisher}, register topic rules with {@link TopicAuthorizer} and
+ * application destinations with {@link RequestHandlerRegistry}.
+ */
+@Global()
+@Module({
+  providers: [
+    { provide: REALTIME_CONFIG, useFactory: () => loadRealtimeConfig() },
+    { provide: MessageBroker, useClass: InMemoryBroker },
+    EventPublisher,
+    TopicAuthorizer,
+    RequestHandlerRegistry,
+    ReplySender,
+    RequestDispatcher,
+    HeartbeatMonitor,
+    ConnectHandler,
+    SubscriptionHandler,
+    SendHandler,
+    StompProtocol,
+    StompServer,
+  ],
+  exports: [EventPublisher, MessageBroker, TopicAuthorizer, RequestHandlerRegistry],
+})
+export class RealtimeModule {}

@@ -1,0 +1,115 @@
+import { BadRequestException, ForbiddenException, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { RequestContext } from '../../common/request-context';
+import { TopicAuthorizer } from '../auth/topic-authorizer';
+import { isSafePath, isValidSite, TOPIC_PREFIX } from '../broker/destinations';
+import { header } from '../session/negotiation';
+import { StompSession } from '../session/stomp-session';
+import { StompFrame } from '../stomp/frame';
+import { ActionId, errorReply, ReplySender } from './reply-sender';
+import { ReplyChannel, RequestHandlerRegistry } from './request-handler-registry';
+
+type Route = (body: object) => void;
+
+interface Request {
+  session: StompSession;
+  destination: string;
+  requestId: string;
+  channel: ReplyChannel;
+  site: string;
+  actionId: ActionId;
+}
+
+/**
+ * A SEND to `/request/**`: parses the BasicRequestMessage, runs the destination's handler inside a
+ * `RequestContext` and routes the reply by `eventType`. Error replies go to the sender only, whatever the
+ * `eventType`: they describe the sender's call.
+ */
+@Injectable()
+export class RequestDispatcher {
+  private readonly logger = new Logger(RequestDispatcher.name);
+
+  constructor(
+    private readonly registry: RequestHandlerRegistry,
+    private readonly replies: ReplySender,
+    private readonly authorizer: TopicAuthorizer,
+  ) {}
+
+  dispatch(session: StompSession, frame: StompFrame): void {
+    const destination = frame.headers.destination;
+    const handler = this.registry.find(destination);
+    const request: Request = {
+      session,
+      destination,
+      requestId: randomUUID(),
+      channel: handler?.channel ?? 'json',
+      site: session.site,
+      actionId: null,
+    };
+    this.process(request, frame).catch((error: unknown) => this.fail(request, error));
+  }
+
+  private async process(request: Request, frame: StompFrame): Promise<void> {
+    const message = parseMessage(frame.body);
+    request.actionId = actionIdOf(message);
+    request.site = siteOf(frame, request.session);
+    const route = this.route(request, message);
+    const handler = this.registry.find(request.destination);
+    if (!handler) throw new NotFoundException(`Unknown destination ${request.destination}`);
+    const context = { requestId: request.requestId, lang: header(frame.headers, 'Lang-Context') ?? request.session.lang, site: request.site, principal: request.session.principal };
+    const payload = await RequestContext.run(context, () => handler.handle(message));
+    route({ actionId: request.actionId, status: 200, payload: toJsonValue(payload) });
+  }
+
+  private route(request: Request, message: Record<string, unknown>): Route {
+    const { session, site, channel } = request;
+    const eventType = message.eventType ?? 'USER';
+    if (eventType === 'USER') return (body) => this.replies.toUser(session, site, channel, body);
+    if (eventType === 'GLOBAL') return (body) => this.replies.toTopic(`${TOPIC_PREFIX}${site}/${channel}`, body);
+    if (eventType !== 'SHARED') throw new BadRequestException('eventType must be USER, GLOBAL or SHARED');
+    const endpoint = message.sharedEndpoint;
+    if (typeof endpoint !== 'string' || !isSafePath(endpoint)) {
+      throw new BadRequestException('sharedEndpoint must be a path of letters, digits, "_" and "-" segments');
+    }
+    const destination = TOPIC_PREFIX + endpoint;
+    if (this.authorizer.isProtected(destination)) throw new ForbiddenException(`${destination} is not a shared endpoint`);
+    return (body) => this.replies.toTopic(destination, body);
+  }
+
+  private fail(request: Request, error: unknown): void {
+    const reply = errorReply(error, request.destination, request.requestId, request.actionId) as { status: number };
+    if (reply.status >= 500) this.logger.error(`STOMP request ${request.requestId} failed`, error instanceof Error ? error.stack : error);
+    this.replies.toUser(request.session, request.site, request.channel, reply);
+  }
+}
+
+function parseMessage(body: Buffer): Record<string, unknown> {
+  let message: unknown;
+  try {
+    message = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new BadRequestException('The message body must be JSON');
+  }
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+    throw new BadRequestException('The message body must be a JSON object');
+  }
+  return message as Record<string, unknown>;
+}
+
+function actionIdOf(message: Record<string, unknown>): ActionId {
+  const { actionId } = message;
+  return typeof actionId === 'string' || typeof actionId === 'number' ? actionId : null;
+}
+
+function siteOf(frame: StompFrame, session: StompSession): string {
+  const site = header(frame.headers, 'Site-Context');
+  if (site === undefined) return session.site;
+  if (!isValidSite(site)) throw new BadRequestException('Malformed Site-Context header');
+  return site;
+}
+
+/** Bytes travel as base64, as over REST. */
+function toJsonValue(payload: unknown): unknown {
+  if (payload instanceof Uint8Array) return Buffer.from(payload).toString('base64');
+  return payload ?? null;
+}

@@ -1,0 +1,69 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { REALTIME_CONFIG, RealtimeConfig } from '../realtime-config';
+import { StompFrame } from '../stomp/frame';
+import { ConnectHandler } from './connect-handler';
+import { HeartbeatMonitor } from './heartbeat-monitor';
+import { SendHandler } from './send-handler';
+import { FrameHandler, SessionOptions, StompSession } from './stomp-session';
+import { StompTransport } from './stomp-transport';
+import { SubscriptionHandler } from './subscription-handler';
+
+/** Opens sessions for transports and routes each frame by its command. */
+@Injectable()
+export class StompProtocol implements FrameHandler {
+  private readonly sessions = new Set<StompSession>();
+  private readonly options: SessionOptions;
+
+  constructor(
+    private readonly connector: ConnectHandler,
+    private readonly subscriptions: SubscriptionHandler,
+    private readonly sends: SendHandler,
+    private readonly monitor: HeartbeatMonitor,
+    @Inject(REALTIME_CONFIG) config: RealtimeConfig,
+  ) {
+    this.options = {
+      limits: { maxFrameBytes: config.maxFrameBytes, maxHeaders: config.maxHeaders },
+      maxBufferedBytes: config.maxBufferedBytes,
+    };
+  }
+
+  open(transport: StompTransport): StompSession {
+    const session = new StompSession(transport, this, this.monitor, this.options);
+    this.sessions.add(session);
+    return session;
+  }
+
+  closeAll(): void {
+    for (const session of this.sessions) session.close();
+  }
+
+  onFrame(session: StompSession, frame: StompFrame): void | Promise<void> {
+    if (!session.connected) return this.connector.connect(session, frame);
+    switch (frame.command) {
+      case 'SUBSCRIBE':
+        return this.subscriptions.subscribe(session, frame);
+      case 'UNSUBSCRIBE':
+        return this.subscriptions.unsubscribe(session, frame);
+      case 'SEND':
+        return this.sends.send(session, frame);
+      // Every subscription is delivered as if ack mode were auto, and SENDs take effect at once, so
+      // acknowledgements and transaction boundaries only need their receipts.
+      case 'ACK':
+      case 'NACK':
+      case 'BEGIN':
+      case 'COMMIT':
+      case 'ABORT':
+        return session.acknowledge(frame);
+      case 'DISCONNECT':
+        session.acknowledge(frame);
+        return session.close();
+      default:
+        return session.fail(`Unexpected frame ${frame.command}`, '', frame);
+    }
+  }
+
+  onClose(session: StompSession): void {
+    this.subscriptions.removeAll(session);
+    this.sessions.delete(session);
+  }
+}

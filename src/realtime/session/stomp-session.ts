@@ -1,0 +1,177 @@
+import { Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Principal } from '../../common/principal';
+import { EncodedFrame } from '../broker/encoded-frame';
+import { BrokerSubscriber, Subscription } from '../broker/message-broker';
+import { OutgoingMessage } from '../broker/outgoing-message';
+import { StompFrame, StompVersion } from '../stomp/frame';
+import { encodeFrame, HeaderList } from '../stomp/frame-encoder';
+import { ParserLimits, StompFrameParser, StompParseError } from '../stomp/frame-parser';
+import { HeartbeatMonitor, HeartbeatTarget } from './heartbeat-monitor';
+import { StompTransport } from './stomp-transport';
+
+const HEARTBEAT = new EncodedFrame(Buffer.from('\n'));
+/** A peer may be this many intervals late before it counts as gone (stompjs uses the same factor). */
+const HEARTBEAT_GRACE = 2;
+/** A connection that sends no CONNECT within this time is closed. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/** Reacts to a session's frames; CONNECT and authorized SUBSCRIBE may be asynchronous. */
+export interface FrameHandler {
+  onFrame(session: StompSession, frame: StompFrame): void | Promise<void>;
+  onClose(session: StompSession): void;
+}
+
+export interface SessionOptions {
+  limits: ParserLimits;
+  maxBufferedBytes: number;
+}
+
+/**
+ * One STOMP connection: decodes what arrives, hands frames to the handler strictly in order (a frame waits
+ * while an earlier one is still being processed asynchronously), writes frames and keeps heart-beats.
+ */
+export class StompSession implements BrokerSubscriber, HeartbeatTarget {
+  private static readonly logger = new Logger('StompSession');
+  readonly id = randomUUID();
+  readonly subscriptions = new Map<string, Subscription>();
+  connected = false;
+  principal: Principal | null = null;
+  userName = `guest:${this.id}`;
+  lang = 'en';
+  site = 'default';
+  private readonly parser: StompFrameParser;
+  private closed = false;
+  private pending?: Promise<void>;
+  private sendEvery = 0;
+  private expectEvery = 0;
+  private lastRead: number;
+  private lastWrite: number;
+  private readonly openedAt: number;
+
+  constructor(
+    private readonly transport: StompTransport,
+    private readonly handler: FrameHandler,
+    private readonly monitor: HeartbeatMonitor,
+    private readonly options: SessionOptions,
+  ) {
+    this.parser = new StompFrameParser(options.limits);
+    this.openedAt = this.lastRead = this.lastWrite = monitor.now;
+    monitor.add(this);
+  }
+
+  get version(): StompVersion {
+    return this.parser.version;
+  }
+
+  set version(version: StompVersion) {
+    this.parser.version = version;
+  }
+
+  get isOpen(): boolean {
+    return !this.closed;
+  }
+
+  receive(chunk: Buffer): void {
+    if (this.closed) return;
+    this.lastRead = this.monitor.now;
+    try {
+      this.parser.push(chunk, (frame) => this.enqueue(frame));
+    } catch (error) {
+      if (!(error instanceof StompParseError)) throw error;
+      this.fail(error.message);
+    }
+  }
+
+  /** Starts heart-beating in both directions (0 = off). */
+  startHeartbeats(sendEvery: number, expectEvery: number): void {
+    this.sendEvery = sendEvery;
+    this.expectEvery = expectEvery;
+    if (!sendEvery && !expectEvery) this.monitor.remove(this);
+  }
+
+  onHeartbeatTick(now: number): void {
+    if (!this.connected && now - this.openedAt > CONNECT_TIMEOUT_MS) {
+      this.fail('No CONNECT frame in time');
+    } else if (this.expectEvery && now - this.lastRead > this.expectEvery * HEARTBEAT_GRACE) {
+      this.fail('Heart-beat timeout');
+    } else if (this.sendEvery && now - this.lastWrite >= this.sendEvery) {
+      this.send(HEARTBEAT);
+    }
+  }
+
+  deliver(subscription: Subscription, message: OutgoingMessage): void {
+    if (this.closed) return;
+    if (this.transport.bufferedAmount > this.options.maxBufferedBytes) {
+      this.fail('Slow consumer: too many undelivered messages');
+      return;
+    }
+    const clientAck = subscription.ackMode !== 'auto' && this.version === '1.2';
+    this.send(clientAck ? message.frameWithAck(subscription.prefix, this.version) : message.frameFor(subscription.prefix, this.version));
+  }
+
+  sendFrame(command: string, headers: HeaderList, body?: string): void {
+    this.send(new EncodedFrame(encodeFrame(command, headers, this.version, body)));
+  }
+
+  /** Sends RECEIPT when `frame` asked for one. */
+  acknowledge(frame: StompFrame): void {
+    const receipt = frame.headers.receipt;
+    if (receipt !== undefined) this.sendFrame('RECEIPT', [['receipt-id', receipt]]);
+  }
+
+  /** Sends ERROR (STOMP requires closing after it) and closes. */
+  fail(message: string, detail = '', frame?: StompFrame, extra: HeaderList = []): void {
+    if (this.closed) return;
+    const receipt = frame?.headers.receipt;
+    const headers: HeaderList = receipt === undefined ? extra : [...extra, ['receipt-id', receipt]];
+    this.sendFrame('ERROR', [['message', message], ['content-type', 'text/plain'], ...headers], detail);
+    this.close();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.monitor.remove(this);
+    this.transport.close();
+    this.handler.onClose(this);
+  }
+
+  private send(frame: EncodedFrame): void {
+    if (this.closed) return;
+    this.lastWrite = this.monitor.now;
+    this.transport.send(frame);
+  }
+
+  private enqueue(frame: StompFrame): void {
+    if (this.pending) {
+      this.pending = this.settle(this.pending.then(() => this.dispatch(frame)));
+      return;
+    }
+    const work = this.dispatch(frame);
+    if (work) this.pending = this.settle(work);
+  }
+
+  private dispatch(frame: StompFrame): void | Promise<void> {
+    if (this.closed) return;
+    try {
+      return this.handler.onFrame(this, frame);
+    } catch (error) {
+      this.crashed(error);
+    }
+  }
+
+  private crashed(error: unknown): void {
+    StompSession.logger.error(`Session ${this.id} failed`, error instanceof Error ? error.stack : error);
+    this.fail('Internal error');
+  }
+
+  private settle(work: Promise<void>): Promise<void> {
+    const settled: Promise<void> = work
+      .catch((error: unknown) => this.crashed(error))
+      .then(() => {
+        if (this.pending === settled) this.pending = undefined;
+      });
+    return settled;
+  }
+}

@@ -1,0 +1,10 @@
+import { EncodedFrame } from '../broker/encoded-frame';
+
+/** A connection a STOMP session runs over (native WebSocket or SockJS). */
+export interface StompTransport {
+  send(frame: EncodedFrame): void;
+  /** Closes after what was sent is flushed; idempotent. */
+  close(): void;
+  /** Bytes accepted by {@link send} but not yet written to the network. */
+  readonly bufferedAmount: number;
+}
