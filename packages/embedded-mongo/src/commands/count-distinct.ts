@@ -1,6 +1,8 @@
 import { resolve } from 'mingo/util';
 import { keyString } from '../indexes/key-string';
 import { findMatches } from '../ops/match';
+import { collator } from '../query/collation';
+import { toCollation } from '../query/mingo-options';
 import type { Doc } from '../types';
 import type { CommandContext, CommandTable } from './context';
 import { collectionName, commandEnv } from './env';
@@ -15,6 +17,16 @@ function count(command: Doc, context: CommandContext): Doc {
   return { n: matches.length };
 }
 
+/** Keeps the first of the strings the collation considers equal. */
+function dedupeCollated(values: unknown[], compare: Intl.Collator): unknown[] {
+  const kept: unknown[] = [];
+  for (const value of values) {
+    const duplicate = typeof value === 'string' && kept.some((other) => typeof other === 'string' && compare.compare(other, value) === 0);
+    if (!duplicate) kept.push(value);
+  }
+  return kept;
+}
+
 function distinct(command: Doc, context: CommandContext): Doc {
   const collection = context.engine.collection(context.db, collectionName(command, 'distinct'));
   const key = String(command.key);
@@ -26,7 +38,8 @@ function distinct(command: Doc, context: CommandContext): Doc {
       if (item !== undefined) values.set(keyString([item]), item);
     }
   }
-  return { values: [...values.values()] };
+  const collation = command.collation as Doc | undefined;
+  return { values: toCollation(collation) ? dedupeCollated([...values.values()], collator(collation as Doc)) : [...values.values()] };
 }
 
 export const countCommands: CommandTable = { count, distinct };

@@ -3,7 +3,7 @@ import type { SortSpec } from 'mingo/types';
 import { MongoError } from '../errors';
 import { defaultIndexName } from '../indexes/index-spec';
 import { candidates } from '../indexes/planner';
-import { mingoOptions, type QueryEnv } from '../query/mingo-options';
+import { effectiveFilter, mingoOptions, type QueryEnv } from '../query/mingo-options';
 import type { Collection } from '../storage/collection';
 import { isDoc, type Doc } from '../types';
 
@@ -27,8 +27,9 @@ export function checkHint(collection: Collection | undefined, hint: unknown): vo
 /** Documents of the collection matching the filter, with sort/skip/limit/projection applied by mingo. */
 export function findMatches(collection: Collection | undefined, filter: Doc, env: QueryEnv, options: MatchOptions = {}): Doc[] {
   checkHint(collection, options.hint);
+  // Built first so an invalid filter fails even when the collection does not exist.
+  const query = new Query(effectiveFilter(filter, env), mingoOptions(env));
   if (!collection) return [];
-  const query = new Query(filter, mingoOptions(env));
   const hasProjection = options.projection && Object.keys(options.projection).length > 0;
   let cursor = query.find<Doc>(Array.from(candidates(collection, filter, env.collation)), hasProjection ? options.projection : undefined);
   if (options.sort && Object.keys(options.sort).length) cursor = cursor.sort(options.sort as SortSpec);

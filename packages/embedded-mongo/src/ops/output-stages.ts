@@ -55,8 +55,11 @@ function mergeMatched(existing: Doc, incoming: Doc, spec: MergeSpec, env: QueryE
       return undefined;
     case 'merge':
       return { ...existing, ...incoming, _id: existing._id };
-    case 'fail':
-      throw new MongoError('DuplicateKey', 'E11000 duplicate key error: $merge found a matching document with whenMatched: fail', { keyPattern: { _id: 1 } });
+    case 'fail': {
+      const keyPattern = Object.fromEntries(spec.on.map((field) => [field, 1]));
+      const keyValue = Object.fromEntries(spec.on.map((field) => [field, incoming[field]]));
+      throw new MongoError('DuplicateKey', `E11000 duplicate key error: $merge found a matching document (whenMatched: fail)`, { keyPattern, keyValue });
+    }
   }
   const variables = { ...(spec.variables ?? { new: '$$ROOT' }), new: incoming };
   return applyUpdate(existing, { update: spec.whenMatched as Doc[], env: { ...env, variables } }, {}, false);

@@ -1,8 +1,7 @@
 import { Aggregator, update as applyModifier } from 'mingo';
-import { setValue } from 'mingo/util';
-import { isEqual } from 'mingo/util';
+import { isEqual, setValue } from 'mingo/util';
 import { MongoError } from '../errors';
-import { mingoOptions, type QueryEnv } from '../query/mingo-options';
+import { effectiveFilter, mingoOptions, type QueryEnv } from '../query/mingo-options';
 import { isDoc, type Doc } from '../types';
 import { cloneDoc, isOperatorDoc } from './documents';
 
@@ -35,7 +34,9 @@ export function applyUpdate(current: Doc, input: UpdateInput, filter: Doc, inser
     checkModifier(update);
     const { $setOnInsert, ...modifier } = update;
     next = cloneDoc(current);
-    if (Object.keys(modifier).length) applyModifier(next, modifier, input.arrayFilters, filter, { queryOptions: mingoOptions(input.env) });
+    // mingo re-checks the filter (it resolves the positional `$` from it), so it gets the collated form;
+    // an upsert's seed need not match a range filter, so inserts skip the check.
+    if (Object.keys(modifier).length) applyModifier(next, modifier, input.arrayFilters, inserting ? undefined : effectiveFilter(filter, input.env), { queryOptions: mingoOptions(input.env) });
     if (inserting && isDoc($setOnInsert)) applyModifier(next, { $set: $setOnInsert }, undefined, undefined, { queryOptions: mingoOptions(input.env) });
   } else {
     next = { _id: current._id, ...cloneDoc(update) };

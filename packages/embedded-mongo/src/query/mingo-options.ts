@@ -1,5 +1,7 @@
+import { Context } from 'mingo';
 import type { CollationSpec, Options } from 'mingo/types';
 import type { Doc } from '../types';
+import { collateFilter, collationOperators, intlLocale } from './collation';
 
 /** Per-command inputs that change query/aggregation semantics. */
 export interface QueryEnv {
@@ -10,18 +12,25 @@ export interface QueryEnv {
   resolve?: (name: string) => Doc[];
 }
 
+const CONTEXT = Context.init({ query: collationOperators });
 
 export function toCollation(collation: Doc | undefined): CollationSpec | undefined {
   if (!collation || collation.locale === undefined || collation.locale === 'simple') return undefined;
-  return collation as unknown as CollationSpec;
+  return { ...collation, locale: intlLocale(String(collation.locale)) } as unknown as CollationSpec;
 }
 
 export function mingoOptions(env: QueryEnv = {}): Partial<Options> {
   return {
     idKey: '_id',
     useStrictMode: true,
+    context: CONTEXT,
     collation: toCollation(env.collation),
     variables: env.variables,
     collectionResolver: env.resolve,
   };
+}
+
+/** The filter as mingo should evaluate it under the command's collation. */
+export function effectiveFilter(filter: Doc, env: QueryEnv): Doc {
+  return toCollation(env.collation) ? collateFilter(filter) : filter;
 }
