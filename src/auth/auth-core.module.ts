@@ -3,8 +3,11 @@ import { APP_GUARD } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
 import { createSecretKey } from 'node:crypto';
 import { AppConfig } from '../config/app-config';
-import { NoSessions, NoTokenRevocation, SessionAuthenticator, TokenRevocationCheck } from './auth-hooks';
+import { AccountsModule } from './accounts.module';
+import { SessionAuthenticator, TokenRevocationCheck } from './auth-hooks';
 import { AuthenticationGuard } from './authentication.guard';
+import { AccountTokenCheck } from './revocation/account-token.check';
+import { SessionCookieAuthenticator } from './sessions/session-cookie.authenticator';
 import { TokenVerifier } from './token-verifier.service';
 
 /**
@@ -14,6 +17,7 @@ import { TokenVerifier } from './token-verifier.service';
 @Global()
 @Module({
   imports: [
+    AccountsModule,
     JwtModule.registerAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
@@ -25,9 +29,8 @@ import { TokenVerifier } from './token-verifier.service';
   ],
   providers: [
     TokenVerifier,
-    // HOOK for the identity module: bind its revocation store and session-cookie lookup here.
-    { provide: TokenRevocationCheck, useClass: NoTokenRevocation },
-    { provide: SessionAuthenticator, useClass: NoSessions },
+    { provide: TokenRevocationCheck, useExisting: AccountTokenCheck },
+    { provide: SessionAuthenticator, useExisting: SessionCookieAuthenticator },
     { provide: APP_GUARD, useClass: AuthenticationGuard },
   ],
   exports: [JwtModule, TokenVerifier],

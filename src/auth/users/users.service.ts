@@ -1,8 +1,9 @@
-import { ConflictException, Injectable } from '@nestjs/common';
+import { ConflictException, Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { isValidObjectId, Model } from 'mongoose';
+import { Model } from 'mongoose';
 import { Role } from '../../common/principal';
 import { PasswordHasher } from '../passwords/password-hasher.service';
+import { TtlCache } from '../ttl-cache';
 import { User, UserDocument } from './user.schema';
 
 export interface NewUser {
@@ -13,15 +14,37 @@ export interface NewUser {
   verified?: boolean;
 }
 
+/** What every authenticated call needs to know about its user. */
+export interface AccessState {
+  username: string;
+  role: Role;
+  disabled: boolean;
+  /** Epoch milliseconds; tokens issued earlier are refused. */
+  tokensValidAfter: number;
+}
+
 const DUPLICATE_KEY = 11000;
+
+/**
+ * Authenticated calls read the access state on every request; a short cache keeps that off the database. Changes
+ * made through this service clear it at once; changes made on another instance show within this time.
+ */
+const ACCESS_STATE_CACHE_MS = 2000;
 
 /** Reads and changes accounts. Lookups normalize case the way the schema stores it. */
 @Injectable()
-export class UsersService {
+export class UsersService implements OnModuleInit {
+  private readonly accessStates = new TtlCache<AccessState | null>(ACCESS_STATE_CACHE_MS);
+
   constructor(
     @InjectModel(User.name) private readonly users: Model<User>,
     private readonly hasher: PasswordHasher,
   ) {}
+
+  /** Waits for the unique indexes, so that no request (or the admin seeding) can race their creation. */
+  async onModuleInit(): Promise<void> {
+    await this.users.init();
+  }
 
   findByUsername(username: string): Promise<UserDocument | null> {
     return this.users.findOne({ username: normalize(username) }).exec();
@@ -32,7 +55,22 @@ export class UsersService {
   }
 
   async findById(id: string): Promise<UserDocument | null> {
-    return isValidObjectId(id) ? this.users.findById(id).exec() : null;
+    return isAccountId(id) ? this.users.findById(id).exec() : null;
+  }
+
+  /** The user's access state, or null when there is no such user. */
+  async accessState(id: string): Promise<AccessState | null> {
+    const cached = this.accessStates.get(id);
+    if (cached !== undefined) return cached;
+    const user = isAccountId(id) ? await this.users.findById(id).lean().exec() : null;
+    const state = user && {
+      username: user.username,
+      role: user.role,
+      disabled: user.disabled,
+      tokensValidAfter: user.tokensValidAfter.getTime(),
+    };
+    this.accessStates.set(id, state);
+    return state;
   }
 
   /** @throws ConflictException when the username or e-mail address is taken. */
@@ -52,19 +90,28 @@ export class UsersService {
   async setPassword(id: string, password: string): Promise<void> {
     const passwordHash = await this.hasher.hash(password);
     await this.users.updateOne({ _id: id }, { passwordHash, tokensValidAfter: wholeSecondNow() }).exec();
+    this.accessStates.delete(id);
   }
 
   async markVerified(id: string): Promise<void> {
     await this.users.updateOne({ _id: id }, { verified: true }).exec();
+    this.accessStates.delete(id);
   }
 
   async setDisabled(id: string, disabled: boolean): Promise<void> {
     await this.users.updateOne({ _id: id }, { disabled, tokensValidAfter: wholeSecondNow() }).exec();
+    this.accessStates.delete(id);
   }
 
   async delete(id: string): Promise<void> {
     await this.users.deleteOne({ _id: id }).exec();
+    this.accessStates.delete(id);
   }
+}
+
+/** Account ids are MongoDB ObjectIds in their 24-digit hex form. */
+export function isAccountId(id: string): boolean {
+  return /^[0-9a-f]{24}$/i.test(id);
 }
 
 function normalize(value: string): string {

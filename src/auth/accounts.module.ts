@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { PasswordHasher } from './passwords/password-hasher.service';
+import { AccountTokenCheck } from './revocation/account-token.check';
+import { RevocationService } from './revocation/revocation.service';
+import { RevokedToken, RevokedTokenSchema } from './revocation/revoked-token.schema';
+import { SessionCookieAuthenticator } from './sessions/session-cookie.authenticator';
+import { Session, SessionSchema } from './sessions/session.schema';
+import { SessionsService } from './sessions/sessions.service';
+import { User, UserSchema } from './users/user.schema';
+import { UsersService } from './users/users.service';
+
+/**
+ * Accounts, sessions and revoked tokens, and the two checks `AuthCoreModule` binds into token verification and the
+ * authentication guard. Kept apart from the login endpoints so that the core auth module can import it without a cycle.
+ */
+@Module({
+  imports: [
+    MongooseModule.forFeature([
+      { name: User.name, schema: UserSchema },
+      { name: Session.name, schema: SessionSchema },
+      { name: RevokedToken.name, schema: RevokedTokenSchema },
+    ]),
+  ],
+  providers: [PasswordHasher, UsersService, SessionsService, RevocationService, AccountTokenCheck, SessionCookieAuthenticator],
+  exports: [PasswordHasher, UsersService, SessionsService, RevocationService, AccountTokenCheck, SessionCookieAuthenticator],
+})
+export class AccountsModule {}

@@ -1,0 +1,50 @@
+import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
+import { AuthenticatedRequest } from '../authenticated-request';
+import { clientAddress } from '../login/client-address';
+import { LoginThrottle } from '../throttle/login-throttle.service';
+import { AccountFlowsService } from './account-flows.service';
+import { EmailFlowsEnabledGuard } from './email-flows-enabled.guard';
+import { ChangePasswordDto, OneTimeTokenDto, RegisterDto, ResetPasswordDto, SavePasswordDto } from './flows.dto';
+
+/** Registration and password flows (DESIGN §4), rate limited like the credential endpoints. */
+@Controller('api/v1/auth')
+@UseGuards(EmailFlowsEnabledGuard)
+export class AccountFlowsController {
+  constructor(
+    private readonly flows: AccountFlowsService,
+    private readonly throttle: LoginThrottle,
+  ) {}
+
+  @Post('register')
+  register(@Body() dto: RegisterDto, @Req() request: AuthenticatedRequest) {
+    this.throttle.registerAttempt(clientAddress(request), dto.username);
+    return this.flows.register(dto);
+  }
+
+  @Post('verify')
+  @HttpCode(200)
+  verify(@Body() dto: OneTimeTokenDto, @Req() request: AuthenticatedRequest) {
+    this.throttle.registerAttempt(clientAddress(request), ':verify');
+    return this.flows.verify(dto.token);
+  }
+
+  @Post('reset-password')
+  @HttpCode(200)
+  resetPassword(@Body() dto: ResetPasswordDto, @Req() request: AuthenticatedRequest) {
+    this.throttle.registerAttempt(clientAddress(request), dto.email);
+    return this.flows.resetPassword(dto);
+  }
+
+  @Post('save-password')
+  @HttpCode(200)
+  savePassword(@Body() dto: SavePasswordDto, @Req() request: AuthenticatedRequest) {
+    this.throttle.registerAttempt(clientAddress(request), ':save-password');
+    return this.flows.savePassword(dto);
+  }
+
+  @Post('change-password')
+  @HttpCode(200)
+  changePassword(@Body() dto: ChangePasswordDto, @Req() request: AuthenticatedRequest) {
+    return this.flows.changePassword(request.principal ?? null, clientAddress(request), dto);
+  }
+}

@@ -1,0 +1,69 @@
+import { BadRequestException, Injectable, UnauthorizedException } from '@nestjs/common';
+import { Principal } from '../../common/principal';
+import { CredentialsService } from '../login/credentials.service';
+import { SessionsService } from '../sessions/sessions.service';
+import { UsersService } from '../users/users.service';
+import { FlowMailsService } from './flow-mails.service';
+import { ChangePasswordDto, RegisterDto, ResetPasswordDto, SavePasswordDto } from './flows.dto';
+import { OneTimeTokenKind } from './one-time-token.schema';
+import { OneTimeTokensService } from './one-time-tokens.service';
+
+/** Register, verify, reset, save and change password. */
+@Injectable()
+export class AccountFlowsService {
+  constructor(
+    private readonly users: UsersService,
+    private readonly tokens: OneTimeTokensService,
+    private readonly mails: FlowMailsService,
+    private readonly credentials: CredentialsService,
+    private readonly sessions: SessionsService,
+  ) {}
+
+  /** Creates an unverified USER and mails the verification token. @throws ConflictException when taken */
+  async register(dto: RegisterDto): Promise<{ username: string; verified: boolean }> {
+    const user = await this.users.create({ username: dto.username, email: dto.email, password: dto.password });
+    const token = await this.tokens.issue(OneTimeTokenKind.VERIFICATION, user);
+    await this.mails.sendVerification(user.email, user.username, token);
+    return { username: user.username, verified: false };
+  }
+
+  async verify(token: string): Promise<{ verified: true }> {
+    const userId = await this.consume(OneTimeTokenKind.VERIFICATION, token);
+    await this.users.markVerified(userId);
+    return { verified: true };
+  }
+
+  /** Always the same answer, so nobody learns which addresses are registered. */
+  async resetPassword(dto: ResetPasswordDto): Promise<{ message: string }> {
+    const user = await this.users.findByEmail(dto.email);
+    if (user && !user.disabled) {
+      const token = await this.tokens.issue(OneTimeTokenKind.PASSWORD_RESET, user);
+      this.mails.sendPasswordResetInBackground(user.email, user.username, token);
+    }
+    return { message: 'If the address is registered, a message with a reset token has been sent' };
+  }
+
+  /** Sets the password from a reset token; the mailed token also proves the address, and old logins end. */
+  async savePassword(dto: SavePasswordDto): Promise<{ passwordChanged: true }> {
+    const userId = await this.consume(OneTimeTokenKind.PASSWORD_RESET, dto.token);
+    await this.users.setPassword(userId, dto.password);
+    await this.users.markVerified(userId);
+    await this.sessions.destroyAllOf(userId);
+    return { passwordChanged: true };
+  }
+
+  /** Checks the old password like a login (throttled), then ends every session and token of the user. */
+  async changePassword(principal: Principal | null, client: string, dto: ChangePasswordDto): Promise<{ passwordChanged: true }> {
+    if (!principal) throw new UnauthorizedException('Authentication required');
+    const user = await this.credentials.check(client, principal.username, dto.oldPassword);
+    await this.users.setPassword(user.id, dto.newPassword);
+    await this.sessions.destroyAllOf(user.id);
+    return { passwordChanged: true };
+  }
+
+  private async consume(kind: OneTimeTokenKind, token: string): Promise<string> {
+    const userId = await this.tokens.consume(kind, token);
+    if (!userId) throw new BadRequestException('Invalid, expired or already used token');
+    return userId;
+  }
+}

@@ -1,0 +1,78 @@
+import { Body, Controller, HttpCode, Post, Req, Res, UnauthorizedException } from '@nestjs/common';
+import type { Response } from 'express';
+import { AppConfig } from '../../config';
+import { AuthenticatedRequest } from '../authenticated-request';
+import { RevocationService } from '../revocation/revocation.service';
+import { SESSION_COOKIE, sessionCookieOptions, sessionIdOf } from '../sessions/session-cookie';
+import { SessionsService } from '../sessions/sessions.service';
+import { TokenVerifier } from '../token-verifier.service';
+import { AuthenticateDto, CredentialsDto, LogoutDto, TokenResponse, TokenValidity, ValidateTokenDto } from './auth.dto';
+import { clientAddress } from './client-address';
+import { CredentialsService } from './credentials.service';
+import { TokenIssuer } from './token-issuer.service';
+
+/** Tokens, sessions and logout (DESIGN §4). */
+@Controller('api/v1')
+export class AuthController {
+  constructor(
+    private readonly credentials: CredentialsService,
+    private readonly issuer: TokenIssuer,
+    private readonly verifier: TokenVerifier,
+    private readonly sessions: SessionsService,
+    private readonly revocation: RevocationService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Post('auth/token')
+  @HttpCode(200)
+  async token(@Body() dto: CredentialsDto, @Req() request: AuthenticatedRequest): Promise<TokenResponse> {
+    const user = await this.credentials.check(clientAddress(request), dto.username, dto.password);
+    return this.issuer.issue(user);
+  }
+
+  @Post('auth/validate-token')
+  @HttpCode(200)
+  async validateToken(@Body() dto: ValidateTokenDto): Promise<TokenValidity> {
+    try {
+      const { username, role, exp = 0 } = await this.verifier.verify(dto.token);
+      return { valid: true, username, role, expires: exp * 1000 };
+    } catch (error: unknown) {
+      if (error instanceof UnauthorizedException) return { valid: false, reason: error.message };
+      throw error;
+    }
+  }
+
+  /** Starts a session in a fresh cookie; a session the request already had is ended (no session fixation). */
+  @Post('authenticate')
+  @HttpCode(200)
+  async authenticate(
+    @Body() dto: AuthenticateDto,
+    @Req() request: AuthenticatedRequest,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<{ username: string; role: string }> {
+    const user = await this.credentials.check(clientAddress(request), dto.username, dto.password);
+    const previous = sessionIdOf(request);
+    if (previous) await this.sessions.destroy(previous);
+    const rememberMe = dto.rememberMe ?? false;
+    const session = await this.sessions.create(user.id, rememberMe);
+    const expires = rememberMe ? session.expiresAt : undefined;
+    response.cookie(SESSION_COOKIE, session.id, sessionCookieOptions(this.config.isProduction, expires));
+    return { username: user.username, role: user.role };
+  }
+
+  /** Ends the request's session and revokes its bearer token until that token would expire. */
+  @Post('logout')
+  @HttpCode(200)
+  async logout(
+    @Body() dto: LogoutDto,
+    @Req() request: AuthenticatedRequest,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<{ loggedOut: true; role: string }> {
+    const { jti, exp } = request.principal ?? {};
+    if (jti && exp) await this.revocation.revoke(jti, exp);
+    const sessionId = sessionIdOf(request);
+    if (sessionId) await this.sessions.destroy(sessionId);
+    response.clearCookie(SESSION_COOKIE, sessionCookieOptions(this.config.isProduction));
+    return { loggedOut: true, role: dto.role };
+  }
+}

@@ -1,0 +1,36 @@
+import { Injectable, UnauthorizedException } from '@nestjs/common';
+import { AppConfig } from '../../config';
+import { PasswordHasher } from '../passwords/password-hasher.service';
+import { LoginThrottle } from '../throttle/login-throttle.service';
+import { UserDocument } from '../users/user.schema';
+import { UsersService } from '../users/users.service';
+
+/** Checks a username and password, with rate limiting and lockout. */
+@Injectable()
+export class CredentialsService {
+  constructor(
+    private readonly users: UsersService,
+    private readonly hasher: PasswordHasher,
+    private readonly throttle: LoginThrottle,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * The user whose credentials these are. Unknown users, wrong passwords and disabled accounts get the same
+   * answer after the same amount of hashing work.
+   * @param client the caller's address, for per-client rate limiting
+   * @throws UnauthorizedException on bad credentials, HttpException 429 when throttled
+   */
+  async check(client: string, username: string, password: string): Promise<UserDocument> {
+    this.throttle.registerAttempt(client, username);
+    const user = await this.users.findByUsername(username);
+    const matches = user ? await this.hasher.verify(user.passwordHash, password) : await this.hasher.verifyDummy(password);
+    if (!user || !matches || user.disabled) {
+      this.throttle.recordFailure(username);
+      throw new UnauthorizedException('Bad credentials');
+    }
+    this.throttle.recordSuccess(username);
+    if (this.config.authEmailFlows && !user.verified) throw new UnauthorizedException('E-mail address not verified');
+    return user;
+  }
+}
