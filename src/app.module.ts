@@ -1,6 +1,7 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { AuthCoreModule } from './auth/auth-core.module';
+import { AuthModule } from './auth/auth.module';
 import { BeanCoreModule } from './bean/bean-core.module';
 import { BeanModule } from './bean/bean.module';
 import { CommonModule } from './common/common.module';
@@ -19,6 +20,7 @@ import { SitesModule } from './sites/sites.module';
     DatabaseModule,
     SitesModule,
     AuthCoreModule,
+    AuthModule,
     BeanCoreModule,
     BeanModule,
     RealtimeModule,

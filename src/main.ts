@@ -1,6 +1,7 @@
 import { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import cookieParser from 'cookie-parser';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
@@ -24,6 +25,7 @@ export async function createApp(
   app.useLogger(app.get(Logger));
   app.use(assignRequestId);
   app.use(helmet());
+  app.use(cookieParser());
   app.enableCors({ origin: config.corsOrigins.length > 0 ? config.corsOrigins : false, credentials: true });
   app.useBodyParser('json', { limit: config.jsonBodyLimitBytes });
   app.enableShutdownHooks();
