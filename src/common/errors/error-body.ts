@@ -72,6 +72,5 @@ function asExposedClientError(exception: unknown): Described | undefined {
   const { status, expose, type, limit } = exception as { status?: unknown; expose?: unknown; type?: unknown; limit?: unknown };
   if (typeof status !== 'number' || status < 400 || status >= 500 || expose !== true) return undefined;
   if (type === 'entity.too.large') return { status, message: `Request body exceeds the limit of ${String(limit)} bytes` };
-  if (type === 'entity.parse.failed') return { status, message: 'Malformed JSON body' };
   return { status, message: STATUS_CODES[status] ?? 'Bad request' };
 }
