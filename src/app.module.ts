@@ -10,7 +10,9 @@ import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { RealtimeModule } from './realtime/realtime.module';
+import { CustomerAnalyticsModule } from './services/customer-analytics/customer-analytics.module';
 import { DummyTreeModule } from './services/dummy-tree/dummy-tree.module';
+import { JobsModule } from './services/jobs/jobs.module';
 import { SitesModule } from './sites/sites.module';
 
 /** The application. Feature modules (one per service component) are listed in `imports`. */
@@ -25,6 +27,8 @@ import { SitesModule } from './sites/sites.module';
     BeanModule,
     RealtimeModule,
     DummyTreeModule,
+    JobsModule,
+    CustomerAnalyticsModule,
   ],
 })
 export class AppModule {

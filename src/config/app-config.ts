@@ -55,6 +55,7 @@ export class AppConfig {
   readonly vcsRemoteUrl: string | undefined;
   readonly vcsBranch: string;
   readonly uploadMaxBytes: number;
+  readonly newPlantWebhook: { urls: string[]; token: string; maxAttempts: number; backoffMs: number };
 
   private constructor(env: EnvironmentVariables) {
     this.nodeEnv = env.NODE_ENV;
@@ -85,6 +86,12 @@ export class AppConfig {
     this.vcsRemoteUrl = env.VCS_REMOTE_URL;
     this.vcsBranch = env.VCS_BRANCH;
     this.uploadMaxBytes = env.UPLOAD_MAX_BYTES;
+    this.newPlantWebhook = {
+      urls: env.NEW_PLANT_WEBHOOK_URLS ? env.NEW_PLANT_WEBHOOK_URLS.split(',') : [],
+      token: env.NEW_PLANT_WEBHOOK_TOKEN ?? '',
+      maxAttempts: env.NEW_PLANT_WEBHOOK_MAX_ATTEMPTS,
+      backoffMs: env.NEW_PLANT_WEBHOOK_BACKOFF_MS,
+    };
   }
 
   /**

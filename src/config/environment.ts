@@ -143,4 +143,21 @@ export class EnvironmentVariables {
   /** Largest uploaded file in bytes (larger: 413). */
   @Transform(toInt) @IsInt() @Min(1)
   UPLOAD_MAX_BYTES = 25 * 1024 * 1024;
+
+  /** Comma-separated subscriber URLs of the New Plant webhook (empty: no announcements). */
+  @Matches(/^(https?:\/\/[^\s,]+)?(,https?:\/\/[^\s,]+)*$/, {
+    message: 'NEW_PLANT_WEBHOOK_URLS must be a comma-separated list of http(s) URLs',
+  })
+  NEW_PLANT_WEBHOOK_URLS = '';
+
+  /** Sent to New Plant subscribers as `Authorization: Bearer <token>`. */
+  @IsOptional() @IsString()
+  NEW_PLANT_WEBHOOK_TOKEN?: string = undefined;
+
+  /** Deliveries per subscriber before giving up; waits double from NEW_PLANT_WEBHOOK_BACKOFF_MS. */
+  @Transform(toInt) @IsInt() @Min(1) @Max(20)
+  NEW_PLANT_WEBHOOK_MAX_ATTEMPTS = 6;
+
+  @Transform(toInt) @IsInt() @Min(1)
+  NEW_PLANT_WEBHOOK_BACKOFF_MS = 1000;
 }

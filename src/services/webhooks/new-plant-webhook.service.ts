@@ -1,6 +1,8 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { NEW_PLANT_WEBHOOK_CONFIG, NewPlantWebhookConfig } from './new-plant-webhook.config';
+import { AppConfig } from '../../config/app-config';
+
+const TIMEOUT_MS = 5000;
 
 /** Statuses worth another attempt; any other 4xx means the subscriber refuses this delivery for good. */
 const RETRYABLE = (status: number) => status === 408 || status === 429 || status >= 500;
@@ -16,7 +18,11 @@ export class NewPlantWebhook implements OnModuleDestroy {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly inFlight = new AbortController();
 
-  constructor(@Inject(NEW_PLANT_WEBHOOK_CONFIG) private readonly config: NewPlantWebhookConfig) {}
+  private readonly config: AppConfig['newPlantWebhook'];
+
+  constructor(config: AppConfig) {
+    this.config = config.newPlantWebhook;
+  }
 
   announce(plant: Record<string, unknown>): void {
     if (this.config.urls.length === 0) return;
@@ -60,7 +66,7 @@ export class NewPlantWebhook implements OnModuleDestroy {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${this.config.token}` },
         body,
-        signal: AbortSignal.any([this.inFlight.signal, AbortSignal.timeout(this.config.timeoutMs)]),
+        signal: AbortSignal.any([this.inFlight.signal, AbortSignal.timeout(TIMEOUT_MS)]),
       });
       await response.body?.cancel();
       if (response.ok) return 'delivered';
