@@ -10,7 +10,7 @@ export class Job {
   @Prop({ default: '' })
   description!: string;
 
-  @Prop({ required: true, enum: Object.values(JobStatus), default: JobStatus.NEW, index: true })
+  @Prop({ type: String, required: true, enum: Object.values(JobStatus), default: JobStatus.NEW, index: true })
   status!: JobStatus;
 
   @Prop({ default: 0, min: 0 })
