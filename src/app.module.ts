@@ -13,6 +13,8 @@ import { RealtimeModule } from './realtime/realtime.module';
 import { CustomerAnalyticsModule } from './services/customer-analytics/customer-analytics.module';
 import { DummyTreeModule } from './services/dummy-tree/dummy-tree.module';
 import { JobsModule } from './services/jobs/jobs.module';
+import { ProfileSearchModule } from './services/profile-search/profile-search.module';
+import { TokenModule } from './services/token/token.module';
 import { SitesModule } from './sites/sites.module';
 
 /** The application. Feature modules (one per service component) are listed in `imports`. */
@@ -29,6 +31,8 @@ import { SitesModule } from './sites/sites.module';
     DummyTreeModule,
     JobsModule,
     CustomerAnalyticsModule,
+    TokenModule,
+    ProfileSearchModule,
   ],
 })
 export class AppModule {

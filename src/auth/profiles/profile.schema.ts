@@ -17,8 +17,8 @@ export class ProfileContacts {
 }
 
 /**
- * The public face of a buyer, seller or company. Public fields are listed in {@link PUBLIC_PROFILE_FIELDS};
- * everything else (owner, contacts, tax id) is private.
+ * The public face of a buyer, seller or company. Public fields are those of `PublicProfile`
+ * (`public-profile.view.ts`); everything else (owner, contacts, tax id) is private.
  */
 @Schema({ collection: 'profiles', timestamps: true })
 export class Profile {
@@ -45,8 +45,6 @@ export class Profile {
 
   @Prop() taxId?: string;
 }
-
-export const PUBLIC_PROFILE_FIELDS = ['type', 'displayName', 'country', 'city', 'about', 'website', 'avatarUrl'] as const;
 
 export type ProfileDocument = HydratedDocument<Profile>;
 export const ProfileSchema = SchemaFactory.createForClass(Profile);

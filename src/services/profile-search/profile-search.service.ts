@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model, PipelineStage, Types } from 'mongoose';
+import { Profile } from '../../auth/profiles/profile.schema';
+import { PUBLIC_PROFILE_PROJECTION, PublicProfile, toPublicProfile } from '../../auth/profiles/public-profile.view';
+import { Bean, Exposed } from '../../bean';
+import { Page, toPage } from '../../common/page';
+import { Role } from '../../common/principal';
+import { parseSearchRequest, planSearch, runSearch, SearchPlan, SearchSpec, toPipeline } from '../../common/search';
+
+/**
+ * Public fields only: searching or filtering on a private field (e-mail, phone) would let a guest probe it even
+ * though the field is never returned.
+ */
+const PROFILE_SEARCH: SearchSpec = {
+  searchableFields: ['displayName', 'city', 'about'],
+  filterableFields: ['type', 'displayName', 'country', 'city', 'about', 'website'],
+  defaultSort: { displayName: 1 },
+};
+
+/**
+ * What `getRepository()` answers. The spec returns Spring's `ProfileRepository` object, which has no meaningful
+ * JSON form; a description of the repository (its entity, collection and size) is what a client can use.
+ */
+export interface RepositoryDescription {
+  name: string;
+  entity: string;
+  collection: string;
+  count: number;
+}
+
+type StoredProfile = Profile & { _id: Types.ObjectId };
+
+/** `profileSearchServiceImpl`: open to guests; returns public profile fields only (DESIGN §6 search requests). */
+@Injectable()
+@Bean('profileSearchServiceImpl', Role.GUEST)
+export class ProfileSearchService {
+  constructor(@InjectModel(Profile.name) private readonly profiles: Model<Profile>) {}
+
+  @Exposed()
+  async getRepository(): Promise<RepositoryDescription> {
+    const count = await this.profiles.estimatedDocumentCount().exec();
+    return { name: 'ProfileRepository', entity: Profile.name, collection: this.profiles.collection.collectionName, count };
+  }
+
+  @Exposed(['String'])
+  getPaginationFilter(requestJson: string): PipelineStage[] {
+    return toPipeline(this.plan(requestJson), PUBLIC_PROFILE_PROJECTION);
+  }
+
+  @Exposed(['String'])
+  async searchProfiles(requestJson: string): Promise<PublicProfile[]> {
+    return (await this.search(this.plan(requestJson))).content;
+  }
+
+  @Exposed(['String'])
+  async searchProfilesPaged(requestJson: string): Promise<Page<PublicProfile>> {
+    const plan = this.plan(requestJson);
+    const { content, total } = await this.search(plan);
+    return toPage(content, total, plan.page, plan.limit);
+  }
+
+  private plan(requestJson: string): SearchPlan {
+    return planSearch(parseSearchRequest(requestJson), PROFILE_SEARCH);
+  }
+
+  private async search(plan: SearchPlan): Promise<{ content: PublicProfile[]; total: number }> {
+    const { content, total } = await runSearch<StoredProfile>(this.profiles, plan, PUBLIC_PROFILE_PROJECTION);
+    return { content: content.map(toPublicProfile), total };
+  }
+}
