@@ -5,7 +5,7 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
-    '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }],
+    '^.+\\.ts$': ['ts-jest', { diagnostics: false }],
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 60000,

@@ -1,18 +1,19 @@
 import * as os from 'node:os';
-import { ObjectId } from 'bson';
 import { MAX_BSON_SIZE } from '../storage/collection';
 import { MAX_MESSAGE_SIZE } from '../wire/framer';
 import type { Doc } from '../types';
 import type { CommandContext, CommandTable } from './context';
 
 export const SERVER_VERSION = '7.0.14';
-const PROCESS_ID = new ObjectId();
 
+/**
+ * No `topologyVersion`: without it drivers poll with plain hello instead of the streaming (exhaust)
+ * protocol, which a standalone without topology changes does not need.
+ */
 function hello(command: Doc, context: CommandContext, legacyName: boolean): Doc {
   return {
     ...(legacyName ? { ismaster: true } : { isWritablePrimary: true }),
     ...(command.helloOk ? { helloOk: true } : {}),
-    topologyVersion: { processId: PROCESS_ID, counter: 0 },
     maxBsonObjectSize: MAX_BSON_SIZE,
     maxMessageSizeBytes: MAX_MESSAGE_SIZE,
     maxWriteBatchSize: 100000,

@@ -1,0 +1,129 @@
+import { Long, MongoBulkWriteError, MongoServerError, UUID, type Db } from 'mongodb';
+import { startHarness, type Harness } from './helpers';
+
+let harness: Harness;
+let db: Db;
+
+beforeAll(async () => {
+  harness = await startHarness();
+  db = harness.client.db('crud');
+});
+afterAll(() => harness.stop());
+
+async function serverError(promise: Promise<unknown>): Promise<MongoServerError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(MongoServerError);
+  return error as MongoServerError;
+}
+
+describe('CRUD', () => {
+  it('inserts, finds with filter/sort/projection/skip/limit, updates and deletes', async () => {
+    const items = db.collection('items');
+    await items.insertMany([1, 2, 3, 4, 5].map((n) => ({ _id: n, n, tag: n % 2 ? 'odd' : 'even' })));
+    const found = await items.find({ tag: 'odd' }, { projection: { n: 1 } }).sort({ n: -1 }).skip(1).limit(1).toArray();
+    expect(found).toEqual([{ _id: 3, n: 3 }]);
+    expect(await items.updateMany({ tag: 'even' }, { $inc: { n: 10 } })).toMatchObject({ matchedCount: 2, modifiedCount: 2 });
+    expect(await items.findOne({ _id: 4 })).toEqual({ _id: 4, n: 14, tag: 'even' });
+    const upsert = await items.updateOne({ _id: 9 }, { $set: { n: 9 }, $setOnInsert: { created: true } }, { upsert: true });
+    expect(upsert.upsertedId).toBe(9);
+    expect(await items.findOne({ _id: 9 })).toEqual({ _id: 9, n: 9, created: true });
+    expect((await items.deleteMany({ n: { $gte: 9 } })).deletedCount).toBe(3);
+    expect(await items.countDocuments()).toBe(3);
+    expect((await items.distinct('tag')).sort()).toEqual(['odd']);
+  });
+
+  it('runs aggregation pipelines with $lookup and $out', async () => {
+    await db.collection('authors').insertMany([{ _id: 'a1', name: 'Ann' }]);
+    await db.collection('books').insertMany([{ title: 'T1', author: 'a1' }, { title: 'T2', author: 'a1' }]);
+    const [joined] = await db
+      .collection('books')
+      .aggregate([{ $group: { _id: '$author', count: { $sum: 1 } } }, { $lookup: { from: 'authors', localField: '_id', foreignField: '_id', as: 'who' } }, { $out: 'summary' }])
+      .toArray()
+      .then(() => db.collection('summary').find().toArray());
+    expect(joined).toMatchObject({ _id: 'a1', count: 2, who: [{ name: 'Ann' }] });
+  });
+
+  it('enforces unique, compound, sparse and partial indexes', async () => {
+    const users = db.collection('users');
+    await users.createIndex({ email: 1 }, { unique: true });
+    await users.createIndex({ org: 1, login: 1 }, { unique: true });
+    await users.createIndex({ nick: 1 }, { unique: true, sparse: true });
+    await users.createIndex({ code: 1 }, { unique: true, partialFilterExpression: { active: true } });
+    await users.insertMany([
+      { email: 'a', org: 1, login: 'x', code: 7, active: true },
+      { email: 'b', org: 2, login: 'x', code: 7 },
+    ]);
+    const duplicate = await serverError(users.insertOne({ email: 'a', org: 3, login: 'y' }));
+    expect(duplicate.code).toBe(11000);
+    expect(duplicate.keyPattern).toEqual({ email: 1 });
+    expect(duplicate.keyValue).toEqual({ email: 'a' });
+    expect((await serverError(users.insertOne({ email: 'c', org: 1, login: 'x' }))).keyValue).toEqual({ org: 1, login: 'x' });
+    expect((await serverError(users.insertOne({ email: 'd', code: 7, active: true }))).code).toBe(11000);
+    expect((await serverError(users.updateOne({ email: 'b' }, { $set: { email: 'a' } }))).code).toBe(11000);
+    const names = (await users.listIndexes().toArray()).map((index) => index.name);
+    expect(names).toEqual(['_id_', 'email_1', 'org_1_login_1', 'nick_1', 'code_1']);
+  });
+
+  it('reports writeErrors with ordered and unordered semantics', async () => {
+    const batch = db.collection('batch');
+    const docs = [{ _id: 1 }, { _id: 1 }, { _id: 2 }];
+    const ordered = (await batch.insertMany(docs).catch((error: unknown) => error)) as MongoBulkWriteError;
+    expect(ordered.writeErrors).toHaveLength(1);
+    expect(await batch.countDocuments()).toBe(1);
+    await batch.deleteMany({});
+    const unordered = (await batch.insertMany(docs, { ordered: false }).catch((error: unknown) => error)) as MongoBulkWriteError;
+    expect(unordered.code).toBe(11000);
+    expect(await batch.countDocuments()).toBe(2);
+  });
+
+  it('uses indexes for equality and range lookups', async () => {
+    const big = db.collection('big');
+    await big.insertMany(Array.from({ length: 2000 }, (_, i) => ({ _id: i, k: i % 100, v: i })));
+    await big.createIndex({ v: 1 });
+    expect(await big.countDocuments({ v: { $gte: 10, $lt: 20 } })).toBe(10);
+    expect(await big.find({ v: { $in: [5, 1999] } }).toArray()).toHaveLength(2);
+    expect(await big.countDocuments({ k: 3 })).toBe(20);
+  });
+});
+
+describe('errors', () => {
+  it('answers unknown commands with CommandNotFound', async () => {
+    const error = await serverError(db.command({ noSuchCommand: 1 }));
+    expect([error.code, error.codeName]).toEqual([59, 'CommandNotFound']);
+  });
+
+  it('answers listIndexes on a missing collection with NamespaceNotFound', async () => {
+    expect((await serverError(db.collection('missing').indexes())).code).toBe(26);
+  });
+
+  it('answers unknown query operators with BadValue', async () => {
+    expect((await serverError(db.collection('items').find({ a: { $nope: 1 } }).toArray())).code).toBe(2);
+  });
+
+  it('answers getMore on an unknown cursor with CursorNotFound', async () => {
+    expect((await serverError(db.command({ getMore: Long.fromNumber(424242), collection: 'items' }))).code).toBe(43);
+  });
+
+  it('refuses transactions on a standalone with IllegalOperation', async () => {
+    const command = { insert: 'tx', documents: [{}], lsid: { id: new UUID() }, txnNumber: Long.fromNumber(1), startTransaction: true, autocommit: false };
+    expect((await serverError(db.command(command))).code).toBe(20);
+  });
+
+  it('rejects documents failing the collection validator with DocumentValidationFailure', async () => {
+    await db.createCollection('validated', { validator: { qty: { $gte: 0 } } });
+    const validated = db.collection('validated');
+    expect((await serverError(validated.insertOne({ qty: -1 }))).code).toBe(121);
+    await validated.insertOne({ qty: -1 }, { bypassDocumentValidation: true });
+    await db.command({ collMod: 'validated', validator: { qty: { $gte: 10 } } });
+    expect((await serverError(validated.insertOne({ qty: 5 }))).code).toBe(121);
+  });
+
+  it('rejects documents over 16 MiB produced by an update', async () => {
+    await db.collection('large').insertOne({ _id: 1 });
+    const error = await serverError(db.collection('large').updateOne({ _id: 1 }, { $set: { blob: 'x'.repeat(16 * 1024 * 1024) } }));
+    expect(error.code).toBe(10334);
+  });
+});
