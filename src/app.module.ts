@@ -12,6 +12,11 @@ import { DatabaseModule } from './database/database.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { CustomerAnalyticsModule } from './services/customer-analytics/customer-analytics.module';
 import { DummyTreeModule } from './services/dummy-tree/dummy-tree.module';
+import { PdfModule } from './services/pdf/pdf.module';
+import { FileManagerModule } from './services/file-manager/file-manager.module';
+import { VcsModule } from './services/vcs/vcs.module';
+import { PagesModule } from './services/pages/pages.module';
+import { SpaRouterModule } from './services/router/router.module';
 import { JobsModule } from './services/jobs/jobs.module';
 import { ProfileSearchModule } from './services/profile-search/profile-search.module';
 import { TokenModule } from './services/token/token.module';
@@ -29,6 +34,11 @@ import { SitesModule } from './sites/sites.module';
     BeanModule,
     RealtimeModule,
     DummyTreeModule,
+    PdfModule,
+    FileManagerModule,
+    VcsModule,
+    PagesModule,
+    SpaRouterModule,
     JobsModule,
     CustomerAnalyticsModule,
     TokenModule,

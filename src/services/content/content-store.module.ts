@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { ContentContainer, ContentContainerSchema } from './container.schema';
+import { Page, PageSchema } from './page.schema';
+import { Route, RouteSchema } from './route.schema';
+
+const models = MongooseModule.forFeature([
+  { name: Page.name, schema: PageSchema },
+  { name: Route.name, schema: RouteSchema },
+  { name: ContentContainer.name, schema: ContentContainerSchema },
+]);
+
+/** The content collections (pages, routes, containers) shared by the content beans. */
+@Module({ imports: [models], exports: [models] })
+export class ContentStoreModule {}

@@ -1,0 +1,58 @@
+import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model, Types } from 'mongoose';
+import { conflictOnDuplicate } from '../content/mongo-errors';
+import { toObjectId } from '../content/object-id';
+import { Page } from '../content/page.schema';
+import { contentScope } from '../content/scope';
+import { PageCopyRequestDto } from './page.dto';
+
+type StoredPage = Page & { _id: Types.ObjectId };
+
+/** Duplicates pages and copies content between them, across languages for translations. */
+@Injectable()
+export class PageCopier {
+  constructor(@InjectModel(Page.name) private readonly pages: Model<Page>) {}
+
+  async duplicate(request: PageCopyRequestDto): Promise<void> {
+    const source = await this.source(request);
+    const lang = targetLang(request);
+    const pageUrl = request.pageUrl ?? (request.translate ? source.pageUrl : `${source.pageUrl}-copy`);
+    await this.pages
+      .create({ site: source.site, lang, pageUrl, ...copiedFields(source, request), published: false, releaseDate: source.releaseDate })
+      .catch(conflictOnDuplicate(`Page "${pageUrl}" exists in language ${lang}`));
+  }
+
+  async copyInto(request: PageCopyRequestDto): Promise<void> {
+    if (!request.toId) throw new BadRequestException('toId is required');
+    const source = await this.source(request);
+    const target = { _id: toObjectId(request.toId, 'toId'), site: source.site, lang: targetLang(request) };
+    const { matchedCount } = await this.pages.updateOne(target, { $set: copiedFields(source, request) }).exec();
+    if (matchedCount === 0) throw new NotFoundException(`Page ${request.toId} not found in language ${target.lang}`);
+  }
+
+  private async source(request: PageCopyRequestDto): Promise<StoredPage> {
+    const source = await this.pages.findOne({ _id: toObjectId(request.fromId, 'fromId'), ...contentScope() }).lean<StoredPage>().exec();
+    if (!source) throw new NotFoundException(`Page ${request.fromId} not found`);
+    return source;
+  }
+}
+
+function targetLang(request: PageCopyRequestDto): string {
+  if (!request.translate) return contentScope().lang;
+  if (!request.request?.lang) throw new BadRequestException('request.lang (the target language) is required to translate');
+  return request.request.lang;
+}
+
+function copiedFields(source: StoredPage, request: PageCopyRequestDto): Partial<Page> {
+  return {
+    content: source.content,
+    metaInfo: source.metaInfo,
+    imageUrl: source.imageUrl,
+    containerType: source.containerType,
+    categoriesId: source.categoriesId,
+    awaitingTranslation: request.translate,
+    emailTemplate: request.emailTemplate || source.emailTemplate,
+    copiedFrom: source._id.toHexString(),
+  };
+}
