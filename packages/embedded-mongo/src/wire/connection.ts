@@ -34,7 +34,10 @@ export class Connection {
       this.socket.destroy();
       return;
     }
-    for (const message of messages) this.queue = this.queue.then(() => this.handle(message));
+    for (const message of messages) {
+      // A failure here is this connection's problem only: never an unhandled rejection.
+      this.queue = this.queue.then(() => this.handle(message)).catch(() => this.socket.destroy());
+    }
   }
 
   private async handle(raw: Buffer): Promise<void> {
