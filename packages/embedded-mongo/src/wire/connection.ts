@@ -36,7 +36,9 @@ export class Connection {
     }
     for (const message of messages) {
       // A failure here is this connection's problem only: never an unhandled rejection.
-      this.queue = this.queue.then(() => this.handle(message)).catch(() => this.socket.destroy());
+      this.queue = this.queue.then(() => this.handle(message)).catch(() => {
+        this.socket.destroy();
+      });
     }
   }
 
