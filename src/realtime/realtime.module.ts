@@ -2,8 +2,13 @@ import { Global, Module } from '@nestjs/common';
 import { TopicAuthorizer } from './auth/topic-authorizer';
 import { InMemoryBroker } from './broker/in-memory-broker';
 import { MessageBroker } from './broker/message-broker';
+import { DocumentRequestHandler } from './data/document-request.handler';
+import { RepositoryRegistry } from './data/repository-registry';
+import { RepositoryRequestHandler } from './data/repository-request.handler';
+import { SiteRepository } from './data/site-repository';
 import { EventPublisher } from './event-publisher';
 import { loadRealtimeConfig, REALTIME_CONFIG } from './realtime-config';
+import { BeanRequestHandler } from './requests/bean-request.handler';
 import { ReplySender } from './requests/reply-sender';
 import { RequestDispatcher } from './requests/request-dispatcher';
 import { RequestHandlerRegistry } from './requests/request-handler-registry';
@@ -16,8 +21,8 @@ import { StompServer } from './transport/stomp-server';
 
 /**
  * STOMP over WebSocket (`/ws`) and SockJS (`/sock`), the in-process broker and the `/request/**` destinations.
- * Global: any module may inject {@link EventPublisher}, register topic rules with {@link TopicAuthorizer} and
- * application destinations with {@link RequestHandlerRegistry}.
+ * Global: any module may inject {@link EventPublisher}, register topic rules with {@link TopicAuthorizer},
+ * application destinations with {@link RequestHandlerRegistry} and models with {@link RepositoryRegistry}.
  */
 @Global()
 @Module({
@@ -29,6 +34,11 @@ import { StompServer } from './transport/stomp-server';
     RequestHandlerRegistry,
     ReplySender,
     RequestDispatcher,
+    BeanRequestHandler,
+    RepositoryRegistry,
+    RepositoryRequestHandler,
+    SiteRepository,
+    DocumentRequestHandler,
     HeartbeatMonitor,
     ConnectHandler,
     SubscriptionHandler,
@@ -36,6 +46,6 @@ import { StompServer } from './transport/stomp-server';
     StompProtocol,
     StompServer,
   ],
-  exports: [EventPublisher, MessageBroker, TopicAuthorizer, RequestHandlerRegistry],
+  exports: [EventPublisher, MessageBroker, TopicAuthorizer, RequestHandlerRegistry, RepositoryRegistry],
 })
 export class RealtimeModule {}
