@@ -12,6 +12,8 @@ import { DatabaseModule } from './database/database.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { CustomerAnalyticsModule } from './services/customer-analytics/customer-analytics.module';
 import { DummyTreeModule } from './services/dummy-tree/dummy-tree.module';
+import { ContentContainersModule } from './services/content-containers/content-containers.module';
+import { BlogViewerModule } from './services/blog-viewer/blog-viewer.module';
 import { PdfModule } from './services/pdf/pdf.module';
 import { FileManagerModule } from './services/file-manager/file-manager.module';
 import { VcsModule } from './services/vcs/vcs.module';
@@ -34,6 +36,8 @@ import { SitesModule } from './sites/sites.module';
     BeanModule,
     RealtimeModule,
     DummyTreeModule,
+    ContentContainersModule,
+    BlogViewerModule,
     PdfModule,
     FileManagerModule,
     VcsModule,

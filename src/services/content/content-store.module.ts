@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { ContentContainer, ContentContainerSchema } from './container.schema';
+import { ContentQueries } from './content-queries';
 import { Page, PageSchema } from './page.schema';
 import { Route, RouteSchema } from './route.schema';
 
@@ -10,6 +11,6 @@ const models = MongooseModule.forFeature([
   { name: ContentContainer.name, schema: ContentContainerSchema },
 ]);
 
-/** The content collections (pages, routes, containers) shared by the content beans. */
-@Module({ imports: [models], exports: [models] })
+/** The content collections (pages, routes, containers) and the read queries shared by the content beans. */
+@Module({ imports: [models], providers: [ContentQueries], exports: [models, ContentQueries] })
 export class ContentStoreModule {}

@@ -1,0 +1,136 @@
+import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model, PipelineStage, Types } from 'mongoose';
+import { Bean, Exposed, MapOf } from '../../bean';
+import { Page, toPage } from '../../common/page';
+import { Role } from '../../common/principal';
+import { runSearch } from '../../common/search';
+import { Article, ContentContainer } from '../content/container.schema';
+import { ContentQueries } from '../content/content-queries';
+import { ContainerView, toContainerView } from '../content/content-views';
+import { toObjectId } from '../content/object-id';
+import { Route } from '../content/route.schema';
+import { contentScope } from '../content/scope';
+import { ArticleDto, ContainerDto } from './container.dto';
+import { containerPipeline, planContainerSearch } from './container-search';
+
+type StoredContainer = ContentContainer & { _id: Types.ObjectId; articles: (Article & { _id: Types.ObjectId })[] };
+
+/** Container types offered to editors; types in use by existing containers are listed too. */
+export const CONTAINER_TYPES: Record<string, string> = { blog: 'Blog', news: 'News', faq: 'FAQ', gallery: 'Gallery', landing: 'Landing page' };
+
+/** Containers (blogs, news, ...) and their articles, in the current site and language. */
+@Injectable()
+@Bean('contentContainerServiceImpl', Role.ADMIN)
+export class ContentContainerService {
+  constructor(
+    @InjectModel(ContentContainer.name) private readonly containers: Model<ContentContainer>,
+    @InjectModel(Route.name) private readonly routes: Model<Route>,
+    private readonly queries: ContentQueries,
+  ) {}
+
+  /** A repository cannot travel as JSON; callers get what it holds for this site and language. */
+  @Exposed()
+  async getRepository(): Promise<{ repository: string; entity: string; collection: string; count: number }> {
+    const count = await this.containers.countDocuments(contentScope()).exec();
+    return { repository: 'ContentContainerRepository', entity: ContentContainer.name, collection: this.containers.collection.collectionName, count };
+  }
+
+  @Exposed([MapOf(ContainerDto)])
+  async createContainer(blog: ContainerDto): Promise<void> {
+    if (!blog.name || !blog.type) throw new BadRequestException('name and type are required');
+    await this.containers.create({ ...contentScope(), ...containerFields(blog) });
+  }
+
+  @Exposed([MapOf(ContainerDto), 'String'])
+  async saveContainer(blog: ContainerDto, blogId: string): Promise<ContainerView> {
+    const filter = { _id: toObjectId(blogId, 'blogId'), ...contentScope() };
+    const saved = await this.containers
+      .findOneAndUpdate(filter, { $set: containerFields(blog) }, { new: true, runValidators: true })
+      .lean<StoredContainer>()
+      .exec();
+    if (!saved) throw new NotFoundException(`Container ${blogId} not found`);
+    return toContainerView(saved);
+  }
+
+  @Exposed(['String', 'IdList'])
+  async removeArticles(blogId: string, articleIds: string[]): Promise<void> {
+    const ids = articleIds.map((id, i) => toObjectId(id, `articleIds[${i}]`));
+    const filter = { _id: toObjectId(blogId, 'blogId'), ...contentScope() };
+    const { matchedCount } = await this.containers.updateOne(filter, { $pull: { articles: { _id: { $in: ids } } } }).exec();
+    if (matchedCount === 0) throw new NotFoundException(`Container ${blogId} not found`);
+  }
+
+  @Exposed(['String'])
+  getContainerArticles(blogId: string): Promise<Record<string, string>[]> {
+    return this.queries.containerArticles(blogId, 'editor');
+  }
+
+  /** Articles containing `regex` (matched as literal text, ignoring case) in title, summary, content or tags. */
+  @Exposed(['String'])
+  getArticles(regex: string): Promise<Record<string, unknown>[]> {
+    return this.queries.findArticles(regex, 'editor');
+  }
+
+  /** Removes the listed containers; routes that showed them keep their pages. */
+  @Exposed(['IdList'])
+  async removeContainersByIds(blogsIds: string[]): Promise<void> {
+    const ids = blogsIds.map((id, i) => toObjectId(id, `blogsIds[${i}]`));
+    const existing = await this.containers.find({ _id: { $in: ids }, ...contentScope() }, { _id: 1 }).lean().exec();
+    await this.containers.deleteMany({ _id: { $in: existing.map((c) => c._id) } }).exec();
+    const removed = existing.map((c) => c._id.toHexString());
+    await this.routes.updateMany({ site: contentScope().site, containerId: { $in: removed } }, { $unset: { containerId: 1, containerType: 1 } }).exec();
+  }
+
+  /** Removes the container and every route published for it. */
+  @Exposed(['String'])
+  async removeContainerAndClean(blogId: string): Promise<void> {
+    const { deletedCount } = await this.containers.deleteOne({ _id: toObjectId(blogId, 'blogId'), ...contentScope() }).exec();
+    if (deletedCount === 0) throw new NotFoundException(`Container ${blogId} not found`);
+    await this.routes.deleteMany({ site: contentScope().site, containerId: blogId }).exec();
+  }
+
+  @Exposed(['String'])
+  getContainerPaginationFilter(requestJson: string): PipelineStage[] {
+    return containerPipeline(requestJson);
+  }
+
+  @Exposed(['String'])
+  async searchContainerResultsPaged(requestJson: string): Promise<Page<ContainerView>> {
+    const plan = planContainerSearch(requestJson);
+    const { content, total } = await runSearch<StoredContainer>(this.containers, plan);
+    return toPage(content.map((c) => toContainerView(c)), total, plan.page, plan.limit);
+  }
+
+  @Exposed(['String'])
+  async searchContainersResults(requestJson: string): Promise<ContainerView[]> {
+    const { content } = await runSearch<StoredContainer>(this.containers, planContainerSearch(requestJson));
+    return content.map((c) => toContainerView(c));
+  }
+
+  /** Every offered type, and any other type in use, with the number of containers of that type here. */
+  @Exposed()
+  async getContainerTypes(): Promise<{ type: string; name: string; count: number }[]> {
+    const counts = new Map<string, number>(Object.keys(CONTAINER_TYPES).map((type) => [type, 0]));
+    for (const { type } of await this.containers.find(contentScope(), { type: 1 }).lean().exec()) {
+      counts.set(type, (counts.get(type) ?? 0) + 1);
+    }
+    return [...counts].map(([type, count]) => ({ type, name: CONTAINER_TYPES[type] ?? type, count }));
+  }
+}
+
+function containerFields(blog: ContainerDto): Partial<ContentContainer> {
+  const { articles, ...rest } = blog;
+  const fields = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined)) as Partial<ContentContainer>;
+  if (articles) (fields as Record<string, unknown>).articles = articles.map(articleFields);
+  return fields;
+}
+
+function articleFields(article: ArticleDto): Record<string, unknown> {
+  const { id, releaseDate, ...rest } = article;
+  return {
+    ...Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined)),
+    _id: id ? new Types.ObjectId(id) : new Types.ObjectId(),
+    ...(releaseDate ? { releaseDate: new Date(releaseDate) } : {}),
+  };
+}
