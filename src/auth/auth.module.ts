@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { MailModule } from '../mail/mail.module';
+import { CustomerAnalyticsModule } from '../services/customer-analytics/customer-analytics.module';
 import { AccountsModule } from './accounts.module';
 import { AccountFlowsController } from './flows/account-flows.controller';
 import { AccountFlowsService } from './flows/account-flows.service';
@@ -16,7 +17,12 @@ import { AdminSeeder } from './users/admin-seeder.service';
 
 /** The identity endpoints: tokens, sessions, logout, the e-mail flows, and the admin created at first start. */
 @Module({
-  imports: [AccountsModule, MailModule, MongooseModule.forFeature([{ name: OneTimeToken.name, schema: OneTimeTokenSchema }])],
+  imports: [
+    AccountsModule,
+    MailModule,
+    CustomerAnalyticsModule,
+    MongooseModule.forFeature([{ name: OneTimeToken.name, schema: OneTimeTokenSchema }]),
+  ],
   controllers: [AuthController, AccountFlowsController],
   providers: [
     AdminSeeder,

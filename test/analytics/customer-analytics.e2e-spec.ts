@@ -1,6 +1,7 @@
 import { Client } from '@stomp/stompjs';
 import { getConnectionToken } from '@nestjs/mongoose';
 import { Connection, Types } from 'mongoose';
+import { UsersService } from '../../src/auth/users/users.service';
 import { Role } from '../../src/common/principal';
 import { CustomerActivityRecorder } from '../../src/services/customer-analytics/customer-activity-recorder';
 import { CustomerActivityType } from '../../src/services/customer-analytics/customer-activity.schema';
@@ -92,6 +93,27 @@ describe('customerAnalyticsServiceImpl', () => {
       expect((await call('getCustomerActivity', [{ query: { 'data.secret': 'x' } }])).status).toBe(400);
       expect((await call('getCustomerActivity', [{ limit: 'all' }])).status).toBe(400);
       expect((await call('getCustomerActivity', ['x'])).status).toBe(400);
+    });
+  });
+
+  describe('activity from real actions', () => {
+    it('should record a customer login, and no administrator login', async () => {
+      const users = t.app.get(UsersService);
+      const customer = await users.create({ username: 'carol', email: 'carol@example.test', password: 'Secret-pass-1' });
+      await users.create({ username: 'root2', email: 'root2@example.test', password: 'Secret-pass-1', role: Role.ADMIN });
+      const topic = await subscribe(stomp, `/topic/customer/${customer.id}`);
+
+      for (const username of ['carol', 'root2']) {
+        const login = await t.http.post('/api/v1/auth/token').send({ username, password: 'Secret-pass-1' });
+        expect(login.status).toBe(200);
+      }
+
+      expect((await topic.waitFor(1))[0]).toMatchObject({ event: 'customer.activity', data: { type: LOGIN } });
+      const res = await call('getCustomerActivity', [{ query: { type: LOGIN }, limit: 200 }]);
+      const ids = res.body.content.map((activity: { customerId: string }) => activity.customerId);
+      expect(ids).toContain(customer.id);
+      const admin2 = await users.findByUsername('root2');
+      expect(ids).not.toContain(admin2?.id);
     });
   });
 

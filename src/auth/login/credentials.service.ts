@@ -1,5 +1,8 @@
 import { Injectable, UnauthorizedException } from '@nestjs/common';
+import { Role } from '../../common/principal';
 import { AppConfig } from '../../config';
+import { CustomerActivityRecorder } from '../../services/customer-analytics/customer-activity-recorder';
+import { CustomerActivityType } from '../../services/customer-analytics/customer-activity.schema';
 import { PasswordHasher } from '../passwords/password-hasher.service';
 import { LoginThrottle } from '../throttle/login-throttle.service';
 import { UserDocument } from '../users/user.schema';
@@ -13,6 +16,7 @@ export class CredentialsService {
     private readonly hasher: PasswordHasher,
     private readonly throttle: LoginThrottle,
     private readonly config: AppConfig,
+    private readonly activity: CustomerActivityRecorder,
   ) {}
 
   /**
@@ -31,6 +35,7 @@ export class CredentialsService {
     }
     this.throttle.recordSuccess(username);
     if (this.config.authEmailFlows && !user.verified) throw new UnauthorizedException('E-mail address not verified');
+    if (user.role === Role.USER) await this.activity.record(user.id, CustomerActivityType.LOGIN);
     return user;
   }
 }
