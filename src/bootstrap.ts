@@ -32,18 +32,16 @@ export async function createApp(
   return app;
 }
 
-/** Starts the server; an invalid configuration ends the process with the list of bad variables. */
+/** Starts the server; an invalid configuration or a failed start ends the process with exit code 1. */
 export async function bootstrap(): Promise<void> {
   try {
     const app = await createApp();
     const config = app.get(AppConfig);
     await app.listen(config.port, config.host);
-    app.get(Logger).log(`Listening on http://${config.host}:${config.port}`, 'Bootstrap');
+    app.get(Logger).log(`Listening on ${await app.getUrl()}`, 'Bootstrap');
   } catch (error) {
-    if (!(error instanceof ConfigValidationError)) throw error;
-    process.stderr.write(`${error.message}\n`);
+    const reason = error instanceof ConfigValidationError ? error.message : `Start-up failed: ${(error as Error).stack}`;
+    process.stderr.write(`${reason}\n`);
     process.exit(1);
   }
 }
-
-if (require.main === module) void bootstrap();

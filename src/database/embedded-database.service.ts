@@ -35,5 +35,6 @@ export class EmbeddedDatabase implements OnApplicationShutdown {
     await this.moduleRef.get<Connection>(getConnectionToken(), { strict: false }).close();
     await this.server.stop();
     this.server = undefined;
+    this.logger.log('Embedded database stopped');
   }
 }

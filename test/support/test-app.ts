@@ -10,7 +10,7 @@ import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
 import { Role } from '../../src/common/principal';
 import { AppConfig } from '../../src/config/app-config';
-import { createApp } from '../../src/main';
+import { createApp } from '../../src/bootstrap';
 
 export interface TestAppOptions {
   /** Environment variables on top of the test defaults (in-memory database, silent logs, no demo data). */
