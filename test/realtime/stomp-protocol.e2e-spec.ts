@@ -1,0 +1,179 @@
+import { Role } from '../../src/common/principal';
+import { EventPublisher } from '../../src/realtime/event-publisher';
+import { startTestApp, TestApp } from '../support/test-app';
+import { RawStompSocket } from './raw-stomp-socket';
+import { TestStompClient } from './stomp-client';
+
+const withinMs = <T>(promise: Promise<T>, ms: number) =>
+  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not within ${ms} ms`)), ms))]);
+
+describe('STOMP protocol', () => {
+  let t: TestApp;
+  const sockets: RawStompSocket[] = [];
+  const open = async () => {
+    const socket = await RawStompSocket.open(t.url);
+    sockets.push(socket);
+    return socket;
+  };
+
+  beforeAll(async () => (t = await startTestApp()));
+  afterEach(() => sockets.splice(0).forEach((s) => s.close()));
+  afterAll(async () => t.stop());
+
+  describe('CONNECT', () => {
+    it.each([
+      ['accept-version:1.0,1.1\n', '1.1'],
+      ['accept-version:1.2,1.1,1.0\n', '1.2'],
+      ['', '1.0'],
+    ])('should negotiate %j to version %s', async (headers, version) => {
+      const connected = await (await open()).connect(headers);
+      expect(connected.command).toBe('CONNECTED');
+      expect(connected.headers.version).toBe(version);
+    });
+
+    it('should accept the STOMP command', async () => {
+      const socket = await open();
+      socket.send('STOMP\naccept-version:1.2\nhost:x\n\n\0');
+      expect((await socket.next()).command).toBe('CONNECTED');
+    });
+
+    it('should refuse an unsupported version with ERROR and close', async () => {
+      const socket = await open();
+      const error = await socket.connect('accept-version:2.0\n');
+      expect(error).toMatchObject({ command: 'ERROR', headers: expect.objectContaining({ version: '1.2,1.1,1.0' }) });
+      await withinMs(socket.closed, 2000);
+    });
+
+    it('should refuse a frame before CONNECT', async () => {
+      const socket = await open();
+      socket.send('SEND\ndestination:/request/bean\n\n{}\0');
+      expect((await socket.next()).command).toBe('ERROR');
+      await withinMs(socket.closed, 2000);
+    });
+
+    it('should refuse a bad token with ERROR', async () => {
+      const socket = await open();
+      const error = await socket.connect('accept-version:1.2\nAuthorization:Bearer not.a.token\n');
+      expect(error).toMatchObject({ command: 'ERROR', headers: expect.objectContaining({ message: 'Unauthorized' }) });
+      await withinMs(socket.closed, 2000);
+    });
+
+    it('should name the user of a valid token', async () => {
+      const { connected } = await TestStompClient.connect(t.url, { token: t.tokenFor(Role.USER, { username: 'alice' }) });
+      expect(connected.headers['user-name']).toBe('alice');
+    });
+
+    it('should offer the default heart-beats of 10000,10000', async () => {
+      const socket = await open();
+      const connected = await socket.connect('accept-version:1.2\nheart-beat:5000,5000\n');
+      expect(connected.headers['heart-beat']).toBe('10000,10000');
+    });
+  });
+
+  describe('receipts', () => {
+    it('should confirm SUBSCRIBE, UNSUBSCRIBE and DISCONNECT', async () => {
+      const socket = await open();
+      await socket.connect();
+      socket.send('SUBSCRIBE\nid:0\ndestination:/topic/a\nreceipt:s\n\n\0');
+      socket.send('UNSUBSCRIBE\nid:0\nreceipt:u\n\n\0');
+      socket.send('DISCONNECT\nreceipt:d\n\n\0');
+      const receipts = [await socket.next(), await socket.next(), await socket.next()];
+      expect(receipts.map((f) => [f.command, f.headers['receipt-id']])).toEqual([['RECEIPT', 's'], ['RECEIPT', 'u'], ['RECEIPT', 'd']]);
+      await withinMs(socket.closed, 2000);
+    });
+  });
+
+  describe('header escaping', () => {
+    it('should escape the subscription id of MESSAGE frames in 1.2', async () => {
+      const socket = await open();
+      await socket.connect();
+      socket.send('SUBSCRIBE\nid:a\\cb\\\\c\ndestination:/topic/escaping\nreceipt:r\n\n\0');
+      await socket.next('RECEIPT');
+      t.app.get(EventPublisher).publish('/topic/escaping', { event: 'e', id: '1', data: null });
+      const message = await socket.next('MESSAGE');
+      expect(message.headers.subscription).toBe('a:b\\c');
+      expect(JSON.parse(message.body.toString())).toMatchObject({ event: 'e', id: '1', data: null, timestamp: expect.any(String) });
+    });
+  });
+
+  describe('malformed and oversized frames', () => {
+    it.each([
+      ['an oversized frame', `SEND\ndestination:/request/bean\n\n${'x'.repeat(70 * 1024)}\0`],
+      ['a huge content-length', 'SEND\ndestination:/request/bean\ncontent-length:999999999\n\n'],
+      ['a missing NUL after the body', 'SEND\ndestination:/request/bean\ncontent-length:2\n\n{}}'],
+      ['an undefined escape', 'SEND\ndestination:/request/b\\tean\n\n{}\0'],
+      ['an invalid command', 'HELLO WORLD\n\n\0'],
+      ['binary garbage', Buffer.from([0xff, 0xfe, 0x00, 0x0a, 0x00])],
+    ])('should answer %s with ERROR, close, and keep serving others', async (_, data) => {
+      const bystander = await TestStompClient.connect(t.url, { token: t.tokenFor(Role.ADMIN) });
+      await bystander.subscribe('/user/topic/default/json');
+      const socket = await open();
+      await socket.connect();
+      socket.send(data);
+      expect((await socket.next()).command).toBe('ERROR');
+      await withinMs(socket.closed, 2000);
+      bystander.send('/request/bean', { beanId: 'dummyTree', functionName: 'getElements', args: [], actionId: 'alive' });
+      expect(await bystander.next('/user/topic/default/json')).toMatchObject({ actionId: 'alive', status: 200 });
+      await bystander.disconnect();
+    });
+  });
+});
+
+describe('STOMP heart-beats and client SEND prefixes', () => {
+  let t: TestApp;
+  const saved = { ...process.env };
+
+  beforeAll(async () => {
+    // The test harness passes only the app's own variables; the STOMP settings are read from process.env.
+    Object.assign(process.env, { STOMP_HEARTBEAT: '1000,1000', STOMP_CLIENT_SEND_PREFIXES: '/topic/open/' });
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    process.env = saved;
+    await t.stop();
+  });
+
+  it('should send heart-beats at the negotiated interval', async () => {
+    const socket = await RawStompSocket.open(t.url);
+    const connected = await socket.connect('accept-version:1.2\nheart-beat:0,1000\n');
+    expect(connected.headers['heart-beat']).toBe('1000,0');
+    await new Promise((resolve) => setTimeout(resolve, 2600));
+    expect(socket.heartbeats).toBeGreaterThanOrEqual(2);
+    socket.close();
+  });
+
+  it('should close a client that stops sending heart-beats', async () => {
+    const socket = await RawStompSocket.open(t.url);
+    const connected = await socket.connect('accept-version:1.2\nheart-beat:1000,0\n');
+    expect(connected.headers['heart-beat']).toBe('0,1000');
+    await withinMs(socket.closed, 4000);
+    expect((await socket.next()).headers.message).toBe('Heart-beat timeout');
+  });
+
+  it('should keep a stompjs client that heart-beats alive', async () => {
+    const client = await TestStompClient.connect(t.url, { heartbeat: [1000, 1000] });
+    expect(client.connected.headers['heart-beat']).toBe('1000,1000');
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(client.client.connected).toBe(true);
+    await client.disconnect();
+  });
+
+  it('should carry binary bodies sent to an open prefix byte for byte', async () => {
+    const subscriber = await TestStompClient.connect(t.url);
+    const publisher = await TestStompClient.connect(t.url);
+    const received = new Promise<Uint8Array>((resolve) => subscriber.client.subscribe('/topic/open/bin', (m) => resolve(m.binaryBody), { receipt: 'b' }));
+    await subscriber.receipt('b');
+    const bytes = new Uint8Array([0, 1, 2, 0, 255, 10, 0]);
+    publisher.client.publish({ destination: '/topic/open/bin', binaryBody: bytes, headers: { 'content-type': 'application/octet-stream' } });
+    expect(Buffer.from(await received)).toEqual(Buffer.from(bytes));
+    await Promise.all([subscriber.disconnect(), publisher.disconnect()]);
+  });
+
+  it('should still refuse SENDs outside the open prefix', async () => {
+    const client = await TestStompClient.connect(t.url);
+    await client.subscribe('/user/topic/default/json');
+    client.client.publish({ destination: '/topic/closed', body: 'x' });
+    expect(await client.next('/user/topic/default/json')).toMatchObject({ status: 403 });
+    await client.disconnect();
+  });
+});
