@@ -9,6 +9,7 @@ import { loggerOptions } from './common/logger.options';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { CustomerAnalyticsModule } from './services/customer-analytics/customer-analytics.module';
 import { DummyTreeModule } from './services/dummy-tree/dummy-tree.module';
@@ -29,6 +30,7 @@ import { SitesModule } from './sites/sites.module';
   imports: [
     CommonModule,
     DatabaseModule,
+    HealthModule,
     SitesModule,
     AuthCoreModule,
     AuthModule,
