@@ -153,6 +153,13 @@ describe('jobsManagementServiceImpl', () => {
       expect(await ok('incrementJob', job.id, 1)).toMatchObject({ progress: 67 });
     });
 
+    it('should round halves up, as round() does', async () => {
+      const job = await started(8);
+      expect(await ok('incrementJob', job.id, 1)).toMatchObject({ progress: 13 });
+      expect(await ok('incrementJob', job.id, 1)).toMatchObject({ progress: 25 });
+      expect(await ok('incrementJob', job.id, 1)).toMatchObject({ progress: 38 });
+    });
+
     it('should keep current 0 and the set progress when total is 0', async () => {
       const job = await started(0);
       expect(await ok('incrementJob', job.id, 4)).toMatchObject({ current: 0, progress: 0 });

@@ -1,5 +1,5 @@
 import { ConflictException } from '@nestjs/common';
-import { assertTransition, clampCurrent, JobStatus, progressOf } from './job-lifecycle';
+import { assertTransition, JobStatus, progressOf } from './job-lifecycle';
 
 const { NEW, IN_PROGRESS, DONE, FAILED, CANCELED } = JobStatus;
 
@@ -23,15 +23,6 @@ describe('job lifecycle', () => {
       ...[DONE, FAILED, CANCELED].flatMap((from) => Object.values(JobStatus).map((to) => [from, to])),
     ])('should refuse %s → %s with a conflict', (from, to) => {
       expect(() => assertTransition('j', from as JobStatus, to as JobStatus)).toThrow(ConflictException);
-    });
-  });
-
-  describe('clampCurrent', () => {
-    it('should keep current within 0..total', () => {
-      expect(clampCurrent(3, 4, 10)).toBe(7);
-      expect(clampCurrent(8, 5, 10)).toBe(10);
-      expect(clampCurrent(2, -5, 10)).toBe(0);
-      expect(clampCurrent(0, 3, 0)).toBe(0);
     });
   });
 

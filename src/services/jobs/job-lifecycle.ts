@@ -32,11 +32,6 @@ export function assertTransition(jobId: string, from: JobStatus, to: JobStatus):
   }
 }
 
-/** `current + step` kept within `0..total`. */
-export function clampCurrent(current: number, step: number, total: number): number {
-  return Math.min(Math.max(current + step, 0), total);
-}
-
 /**
  * `round(100·current/total)`. A job with total 0 has no countable steps: its progress is whatever
  * `updateProgress` last set (kept as `previous`) until `toDone` sets 100.

@@ -14,15 +14,9 @@ import { parseSearchRequest, planSearch, runSearch, SearchSpec } from '../../com
 import { EventPublisher, LiveEvent } from '../../realtime/event-publisher';
 import { JobCancellation } from './job-cancellation';
 import { JobDto, JobSearchResponse, JobView } from './job.dto';
-import {
-  assertTransition,
-  clampCurrent,
-  isFinished,
-  JobStatus,
-  progressOf,
-  UNFINISHED_STATUSES,
-} from './job-lifecycle';
+import { assertTransition, isFinished, JobStatus, progressOf, UNFINISHED_STATUSES } from './job-lifecycle';
 import { Job } from './job.schema';
+import { stepUpdate } from './job-step.update';
 
 type StoredJob = Job & { _id: Types.ObjectId };
 type JobPatch = Partial<Omit<Job, 'revision' | 'createdAt' | 'updatedAt'>>;
@@ -42,9 +36,10 @@ const SEARCH: SearchSpec = {
 export const INTERRUPTED_REASON = 'The process running the job stopped before the job finished';
 
 /**
- * Jobs and their lifecycle (DESIGN §7). Every write is one `findOneAndUpdate` conditioned on the status and
- * revision the change was computed from, retried on a miss, so concurrent steps are never lost and a finished
- * job is never changed. Every change is published on `/topic/job/{id}` and `/topic/jobs`.
+ * Jobs and their lifecycle (DESIGN §7). Every write is one `findOneAndUpdate` conditioned on the job being
+ * unfinished, so a finished job is never changed: steps are a pipeline update computed by the database, other
+ * changes compare-and-set on the (status, revision) they were computed from and retry on a miss. Concurrent
+ * changes are never lost. Every change is published on `/topic/job/{id}` and `/topic/jobs`.
  */
 @Injectable()
 @Bean('jobsManagementServiceImpl', Role.ADMIN)
@@ -205,11 +200,21 @@ export class JobsService implements OnApplicationBootstrap {
     return job;
   }
 
+  /** A step is one conditional pipeline update; a miss means the job is gone (404) or finished (409). */
   private async move(jobId: string, step: number): Promise<JobView> {
-    return this.update(jobId, (stored) => {
-      const current = clampCurrent(stored.current, step, stored.total);
-      return { ...startIfNew(jobId, stored), current, progress: progressOf(current, stored.total, stored.progress) };
-    });
+    const updated = isValidObjectId(jobId)
+      ? await this.jobs
+          .findOneAndUpdate({ _id: jobId, status: { $in: UNFINISHED_STATUSES } }, stepUpdate(step, new Date()), {
+            returnDocument: 'after',
+            updatePipeline: true,
+            timestamps: false,
+          })
+          .lean()
+          .exec()
+      : null;
+    if (updated) return this.published(updated);
+    const stored = await this.findOrThrow(jobId);
+    throw new ConflictException(`Job ${jobId} is already ${stored.status} and cannot be changed`);
   }
 
   private async failOrphan(jobId: string): Promise<void> {
