@@ -37,13 +37,20 @@ describe('pageManagementServiceImpl and routerServiceImpl (e2e)', () => {
       await page('createPage', [{ pageUrl: 'dup' }]).expect(409);
     });
 
+    it('should never let the map choose the site or language', async () => {
+      const id = await createPage({ pageUrl: 'sneaky', site: 'outlet', lang: 'de', published: true });
+      const stored = await t.app.get<Connection>(getConnectionToken()).collection('pages').findOne({ pageUrl: 'sneaky' });
+      expect(stored).toMatchObject({ site: 'default', lang: 'en' });
+      expect(stored!._id.toHexString()).toBe(id);
+    });
+
     it('should keep sites and languages apart', async () => {
       await createPage({ pageUrl: 'same' });
       await createPage({ pageUrl: 'same' }, { lang: 'de' });
       await createPage({ pageUrl: 'same' }, { site: 'outlet' });
     });
 
-    it.each([
+    it.each<[Record<string, unknown>, string]>([
       [{}, 'missing pageUrl'],
       [{ pageUrl: '../etc' }, 'a path instead of a slug'],
       [{ pageUrl: 'ok', published: 'yes' }, 'a non-boolean published'],

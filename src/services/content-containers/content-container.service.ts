@@ -9,6 +9,7 @@ import { Article, ContentContainer } from '../content/container.schema';
 import { ContentQueries } from '../content/content-queries';
 import { ContainerView, toContainerView } from '../content/content-views';
 import { toObjectId } from '../content/object-id';
+import { pickDefined } from '../content/pick';
 import { Route } from '../content/route.schema';
 import { contentScope } from '../content/scope';
 import { ArticleDto, ContainerDto } from './container.dto';
@@ -119,18 +120,19 @@ export class ContentContainerService {
   }
 }
 
-function containerFields(blog: ContainerDto): Partial<ContentContainer> {
-  const { articles, ...rest } = blog;
-  const fields = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined)) as Partial<ContentContainer>;
-  if (articles) (fields as Record<string, unknown>).articles = articles.map(articleFields);
+const CONTAINER_FIELDS = ['type', 'name', 'description', 'imageUrl', 'tags', 'published', 'metaInfo'] as const;
+const ARTICLE_FIELDS = ['title', 'summary', 'content', 'imageUrl', 'author', 'tags', 'published'] as const;
+
+function containerFields(blog: ContainerDto): Record<string, unknown> {
+  const fields: Record<string, unknown> = pickDefined(blog, CONTAINER_FIELDS);
+  if (blog.articles) fields.articles = blog.articles.map(articleFields);
   return fields;
 }
 
 function articleFields(article: ArticleDto): Record<string, unknown> {
-  const { id, releaseDate, ...rest } = article;
   return {
-    ...Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined)),
-    _id: id ? new Types.ObjectId(id) : new Types.ObjectId(),
-    ...(releaseDate ? { releaseDate: new Date(releaseDate) } : {}),
+    ...pickDefined(article, ARTICLE_FIELDS),
+    _id: article.id ? new Types.ObjectId(article.id) : new Types.ObjectId(),
+    ...(article.releaseDate ? { releaseDate: new Date(article.releaseDate) } : {}),
   };
 }

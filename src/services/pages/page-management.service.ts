@@ -6,6 +6,7 @@ import { Role } from '../../common/principal';
 import { conflictOnDuplicate } from '../content/mongo-errors';
 import { toObjectId } from '../content/object-id';
 import { Page } from '../content/page.schema';
+import { pickDefined } from '../content/pick';
 import { contentScope } from '../content/scope';
 import { Route } from '../content/route.schema';
 import { PageCopier } from './page-copier';
@@ -77,9 +78,10 @@ export class PageManagementService {
   }
 }
 
+const PAGE_FIELDS = ['imageUrl', 'pageUrl', 'containerType', 'categoriesId', 'content', 'metaInfo', 'published'] as const;
+
 function pageFields(request: PageRequestDto): Partial<Page> {
-  const { id: _id, imageUrlRemove: _remove, releaseDate, ...fields } = request;
-  const defined = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<Page>;
-  if (releaseDate !== undefined) defined.releaseDate = new Date(releaseDate);
-  return defined;
+  const fields: Partial<Page> = pickDefined(request, PAGE_FIELDS);
+  if (request.releaseDate !== undefined) fields.releaseDate = new Date(request.releaseDate);
+  return fields;
 }
