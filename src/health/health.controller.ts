@@ -1,0 +1,51 @@
+import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import { HealthCheck, HealthCheckResult, HealthCheckService, HealthIndicatorFunction } from '@nestjs/terminus';
+import { DatabaseHealthIndicator } from './database.health';
+
+/**
+ * Liveness (`/health/live`: the process answers; no dependencies, so an orchestrator never restarts the app
+ * for a database outage) and readiness (`/health` and `/health/ready`: the database answers a ping).
+ * Failures are 503 in the app's one error shape, with a detail per failing check.
+ */
+@Controller('api/v1/health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly database: DatabaseHealthIndicator,
+  ) {}
+
+  @Get('live')
+  @HealthCheck()
+  live(): Promise<HealthCheckResult> {
+    return this.run([]);
+  }
+
+  @Get()
+  @HealthCheck()
+  ready(): Promise<HealthCheckResult> {
+    return this.run([() => this.database.ping()]);
+  }
+
+  @Get('ready')
+  @HealthCheck()
+  readyAlias(): Promise<HealthCheckResult> {
+    return this.ready();
+  }
+
+  private async run(checks: HealthIndicatorFunction[]): Promise<HealthCheckResult> {
+    try {
+      return await this.health.check(checks);
+    } catch (error) {
+      if (!(error instanceof ServiceUnavailableException)) throw error;
+      throw notReady(error.getResponse() as HealthCheckResult);
+    }
+  }
+}
+
+function notReady(result: HealthCheckResult): ServiceUnavailableException {
+  const details = Object.entries(result.error ?? {}).map(([field, state]) => ({
+    field,
+    message: `${state?.status ?? 'down'}: ${String(state?.message ?? 'unavailable')}`,
+  }));
+  return new ServiceUnavailableException({ message: `Not ready: ${details.map((d) => d.field).join(', ')} down`, details });
+}
