@@ -1,0 +1,93 @@
+import { getConnectionToken } from '@nestjs/mongoose';
+import { Connection } from 'mongoose';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Role } from '../../src/common/principal';
+import { startTestApp, TestApp } from '../support/test-app';
+
+const git = (args: string[], cwd?: string): string =>
+  execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_AUTHOR_NAME: 'cli', GIT_AUTHOR_EMAIL: 'cli@x', GIT_COMMITTER_NAME: 'cli', GIT_COMMITTER_EMAIL: 'cli@x' },
+  }).trim();
+
+describe('vcsProvider (e2e)', () => {
+  let t: TestApp;
+  let admin: string;
+  let base: string;
+  let bare: string;
+
+  const vcs = (fn: string, args: unknown[] = [], site = 'default') => t.callBean('vcsProvider', fn, args, { token: admin, site });
+  const save = (name: string, content: string) =>
+    t.callBean('fileManagerServiceMock', 'saveContentToFile', [name, 'pages', content], { token: admin }).expect(200);
+
+  beforeAll(async () => {
+    base = mkdtempSync(join(tmpdir(), 'vcs-e2e-'));
+    bare = join(base, 'content.git');
+    git(['init', '--bare', '-b', 'main', bare]);
+    t = await startTestApp({ env: { VCS_REMOTE_URL: pathToFileURL(bare).href } });
+    admin = t.tokenFor(Role.ADMIN, { username: 'editor' });
+  });
+  afterAll(async () => {
+    await t.stop();
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  it('should refuse work on a directory that is not a repository yet', async () => {
+    await vcs('commit', ['too early']).expect(409);
+    await vcs('addAllFiles').expect(409);
+  });
+
+  it('should init, add, commit and push to the bare repository', async () => {
+    await vcs('init').expect(200);
+    await save('home.html', '<h1>Home</h1>');
+    await vcs('addAllFiles').expect(200);
+    await vcs('commit', ['Add home page']).expect(200);
+    await vcs('push').expect(200);
+    expect(git(['--git-dir', bare, 'log', '--format=%an|%s', 'main'])).toBe('editor|Add home page');
+    expect(git(['--git-dir', bare, 'show', 'main:pages/home.html'])).toBe('<h1>Home</h1>');
+  });
+
+  it('should update from commits pushed elsewhere', async () => {
+    const other = join(base, 'other');
+    git(['clone', '-q', bare, other]);
+    writeFileSync(join(other, 'pages', 'home.html'), '<h1>Home v2</h1>');
+    git(['commit', '-qam', 'Edit elsewhere'], other);
+    git(['push', '-q', 'origin', 'main'], other);
+    await vcs('update').expect(200);
+    expect(readFileSync(join(t.config.dataDir, 'sites/default/content/pages/home.html'), 'utf8')).toBe('<h1>Home v2</h1>');
+  });
+
+  it('should refuse a push over commits it does not have, until updated', async () => {
+    const other = join(base, 'other');
+    writeFileSync(join(other, 'other.txt'), 'x');
+    git(['add', '.'], other);
+    git(['commit', '-qm', 'Another edit elsewhere'], other);
+    git(['push', '-q', 'origin', 'main'], other);
+    await save('about.html', 'about');
+    await vcs('addAllFiles').expect(200);
+    await vcs('commit', ['Add about']).expect(200);
+    await vcs('push').expect(409);
+    await vcs('update').expect(200);
+    await vcs('push').expect(200);
+    expect(git(['--git-dir', bare, 'log', '-1', '--format=%s', 'main'])).toMatch(/^Merge/);
+    expect(git(['--git-dir', bare, 'ls-tree', '-r', '--name-only', 'main']).split('\n')).toEqual(['other.txt', 'pages/about.html', 'pages/home.html']);
+  });
+
+  it('should clone into the empty content directory of another site', async () => {
+    await t.app.get<Connection>(getConnectionToken()).collection('sites').insertOne({ _id: 'mirror', name: 'Mirror' } as never);
+    await vcs('cloneRepository', [], 'mirror').expect(200);
+    expect(readFileSync(join(t.config.dataDir, 'sites/mirror/content/pages/about.html'), 'utf8')).toBe('about');
+    await vcs('cloneRepository', [], 'mirror').expect(409);
+  });
+
+  it('should require ADMIN and the right arguments', async () => {
+    await t.callBean('vcsProvider', 'push', []).expect(401);
+    await t.callBean('vcsProvider', 'push', [], { token: t.tokenFor(Role.USER) }).expect(403);
+    await vcs('commit').expect(400);
+  });
+});
