@@ -85,6 +85,12 @@ describe('jobsManagementServiceImpl', () => {
       expect(await ok('toDone', job.id)).toMatchObject({ status: 'DONE', current: 8, progress: 100 });
     });
 
+    it('should move IN_PROGRESS → DONE through saveJob, completing the saved total', async () => {
+      const job = await started(4);
+      const done = await ok('saveJob', { ...job, total: 6, current: 2, status: 'DONE' });
+      expect(done).toMatchObject({ status: 'DONE', total: 6, current: 6, progress: 100 });
+    });
+
     it('should move IN_PROGRESS → FAILED with a reason', async () => {
       const job = await started();
       expect(await ok('toFailed', job.id)).toMatchObject({ status: 'FAILED', reason: expect.any(String) });

@@ -97,10 +97,10 @@ export class JobsService implements OnApplicationBootstrap {
     if (!job.id) return this.createJob(job);
     const { id, type, description = '' } = job;
     const counts = countsOf(job);
-    const view = await this.update(id, (stored) => {
+    const view = await this.compareAndSet(id, (stored) => {
       const status = job.status ?? stored.status;
       assertTransition(id, stored.status, status);
-      return { type, description, ...counts, ...effectsOf(stored, status) };
+      return { type, description, ...counts, ...effectsOf(stored.status, status, counts.total) };
     });
     if (isFinished(view.status)) this.cancellation.abort(id, view.status);
     return view;
@@ -138,9 +138,9 @@ export class JobsService implements OnApplicationBootstrap {
 
   /** Moves the job to a finished status; `reason` is kept for FAILED and CANCELED. */
   async finish(jobId: string, status: JobStatus, reason?: string): Promise<JobView> {
-    const view = await this.update(jobId, (stored) => {
+    const view = await this.compareAndSet(jobId, (stored) => {
       assertTransition(jobId, stored.status, status);
-      return { ...effectsOf(stored, status), ...(reason ? { reason } : {}) };
+      return { ...effectsOf(stored.status, status, stored.total), ...(reason ? { reason } : {}) };
     });
     this.cancellation.abort(jobId, status);
     return view;
@@ -150,7 +150,7 @@ export class JobsService implements OnApplicationBootstrap {
   @Exposed(['String', 'int'])
   async updateProgress(jobId: string, progress: number): Promise<JobView> {
     if (progress < 0 || progress > 100) throw new BadRequestException('progress must be within 0..100');
-    return this.update(jobId, (stored) => ({ ...startIfNew(jobId, stored), progress }));
+    return this.compareAndSet(jobId, (stored) => ({ ...startIfNew(jobId, stored), progress }));
   }
 
   /** Moves `current` up by `step` (≥ 0), stopping at `total`; a NEW job starts. */
@@ -190,6 +190,7 @@ export class JobsService implements OnApplicationBootstrap {
     this.removed(jobId);
   }
 
+  /** The job as the API shows it; 404 when it does not exist. */
   async view(jobId: string): Promise<JobView> {
     return toView(await this.findOrThrow(jobId));
   }
@@ -227,7 +228,7 @@ export class JobsService implements OnApplicationBootstrap {
   }
 
   /** Applies `change` to the job's latest state with compare-and-set on (status, revision). */
-  private async update(jobId: string, change: (stored: StoredJob) => JobPatch): Promise<JobView> {
+  private async compareAndSet(jobId: string, change: (stored: StoredJob) => JobPatch): Promise<JobView> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const stored = await this.findOrThrow(jobId);
       const patch = change(stored);
@@ -284,15 +285,15 @@ function countsOf(job: JobDto): Pick<Job, 'current' | 'total' | 'progress'> {
   return { current: job.current, total: job.total, progress: progressOf(job.current, job.total, job.progress) };
 }
 
-/** The fields a move into `status` sets besides the status itself. */
-function effectsOf(stored: StoredJob, status: JobStatus): JobPatch {
-  if (status === stored.status) return {};
+/** The fields a move from `from` into `status` sets besides the status itself. */
+function effectsOf(from: JobStatus, status: JobStatus, total: number): JobPatch {
+  if (status === from) return {};
   const now = new Date();
   switch (status) {
     case JobStatus.IN_PROGRESS:
       return { status, startedAt: now };
     case JobStatus.DONE:
-      return { status, finishedAt: now, current: stored.total, progress: 100 };
+      return { status, finishedAt: now, current: total, progress: 100 };
     case JobStatus.FAILED:
     case JobStatus.CANCELED:
       return { status, finishedAt: now };
@@ -303,7 +304,7 @@ function effectsOf(stored: StoredJob, status: JobStatus): JobPatch {
 
 function startIfNew(jobId: string, stored: StoredJob): JobPatch {
   assertTransition(jobId, stored.status, JobStatus.IN_PROGRESS);
-  return effectsOf(stored, JobStatus.IN_PROGRESS);
+  return effectsOf(stored.status, JobStatus.IN_PROGRESS, stored.total);
 }
 
 function nonNegative(step: number): number {
