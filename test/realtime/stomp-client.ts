@@ -16,6 +16,7 @@ export class TestStompClient {
   readonly inbox = new Map<string, IMessage[]>();
   private readonly waiters: Array<() => void> = [];
   errors: IFrame[] = [];
+  private stopped = false;
 
   private constructor(readonly client: Client) {}
 
@@ -68,7 +69,7 @@ export class TestStompClient {
     for (;;) {
       const found = this.take<T>(destination, accept);
       if (found !== undefined) return found;
-      if (Date.now() > deadline) throw new Error(`No message on ${destination} within ${timeoutMs} ms`);
+      if (this.stopped || Date.now() > deadline) throw new Error(`No message on ${destination} within ${timeoutMs} ms`);
       await new Promise<void>((resolve) => {
         this.waiters.push(resolve);
         setTimeout(resolve, 50);
@@ -81,6 +82,7 @@ export class TestStompClient {
   }
 
   async disconnect(): Promise<void> {
+    this.stopped = true;
     await this.client.deactivate();
   }
 

@@ -5,12 +5,13 @@ export const USER_PREFIX = '/user';
 export const REQUEST_PREFIX = '/request/';
 
 const DESTINATION = /^(\/[\w\-.~@%+=]+)+$/;
+const DOT_SEGMENT = /\/\.{1,2}(\/|$)/;
 const SEGMENT_PATH = /^[\w-]+(\/[\w-]+)*$/;
 const SITE = /^[\w-]{1,64}$/;
 
-/** A destination made of non-empty segments of URL-safe characters, at most 256 long. */
+/** A destination made of non-empty segments of URL-safe characters (not `.` or `..`), at most 256 long. */
 export function isValidDestination(destination: string): boolean {
-  return destination.length <= 256 && DESTINATION.test(destination);
+  return destination.length <= 256 && DESTINATION.test(destination) && !DOT_SEGMENT.test(destination);
 }
 
 export function isBrokerDestination(destination: string): boolean {
