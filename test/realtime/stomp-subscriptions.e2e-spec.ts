@@ -59,7 +59,7 @@ describe('STOMP subscriptions', () => {
   });
 
   describe('authorization', () => {
-    it.each([
+    it.each<[string, string, Role.USER | undefined]>([
       ['a guest', '/topic/jobs', undefined],
       ['a user', '/topic/jobs', Role.USER],
       ['a user', '/topic/job/42', Role.USER],
@@ -73,7 +73,7 @@ describe('STOMP subscriptions', () => {
       expect(client.client.connected).toBe(true);
     });
 
-    it.each([
+    it.each<[Role.USER | Role.ADMIN, string]>([
       [Role.USER, `/topic/customer/${alice.id}`],
       [Role.ADMIN, '/topic/jobs'],
       [Role.ADMIN, '/topic/job/42'],
