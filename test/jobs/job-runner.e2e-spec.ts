@@ -74,6 +74,23 @@ describe(JobRunner.name, () => {
     expect(all.events.filter((e) => e.id === job.id).map(summary)).toEqual(expected);
   });
 
+  it('should not deliver job events to a USER', async () => {
+    const user = await connectStomp(t.url, t.tokenFor(Role.USER));
+    const received: string[] = [];
+    try {
+      user.subscribe('/topic/jobs', (message) => received.push(message.body));
+      const admins = await subscribe(stomp, '/topic/jobs');
+      const final = await runner.run('report', 2, async (handle) => {
+        await handle.step(2);
+      });
+      await admins.waitFor(2);
+      expect(final).toMatchObject({ status: 'DONE' });
+      expect(received).toEqual([]);
+    } finally {
+      await user.deactivate();
+    }
+  });
+
   it('should stop the work at its next step once the job is canceled through the gateway', async () => {
     const { work, paused, resume, done } = pausingWork(10, 3);
     const { job, finished } = await runner.start('sitemap', 10, work);
