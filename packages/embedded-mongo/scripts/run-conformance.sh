@@ -16,7 +16,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-[ -f "$PKG_DIR/dist/cli.js" ] || (cd "$REPO_DIR" && npm run build -w @ccb/embedded-mongo --silent)
+(cd "$REPO_DIR" && npm run build -w @ccb/embedded-mongo --silent)
 
 node "$PKG_DIR/dist/cli.js" --port 0 > "$WORK_DIR/server.out" &
 SERVER_PID=$!

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { startHarness, tempDir } from './helpers';
+import { startHarness, tempDir, type AnyDoc } from './helpers';
 
 /** Starts the writer and resolves with every acknowledged _id once `count` were acknowledged and it was SIGKILLed. */
 function runWriterUntilKilled(dbPath: string, count: number): Promise<number[]> {
@@ -27,7 +27,7 @@ describe('crash safety', () => {
       const acknowledged = await runWriterUntilKilled(dir.path, 300);
       const harness = await startHarness({ dbPath: dir.path });
       try {
-        const docs = harness.client.db('crash').collection('docs');
+        const docs = harness.client.db('crash').collection<AnyDoc>('docs');
         const stored = new Set((await docs.find({}, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id as number));
         expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
         await docs.insertOne({ _id: 'after-restart' });

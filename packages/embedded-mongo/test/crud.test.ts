@@ -1,5 +1,5 @@
 import { Long, MongoBulkWriteError, MongoServerError, UUID, type Db } from 'mongodb';
-import { startHarness, type Harness } from './helpers';
+import { startHarness, type AnyDoc, type Harness } from './helpers';
 
 let harness: Harness;
 let db: Db;
@@ -21,7 +21,7 @@ async function serverError(promise: Promise<unknown>): Promise<MongoServerError>
 
 describe('CRUD', () => {
   it('inserts, finds with filter/sort/projection/skip/limit, updates and deletes', async () => {
-    const items = db.collection('items');
+    const items = db.collection<{ _id: number; n: number; tag: string; created?: boolean }>('items');
     await items.insertMany([1, 2, 3, 4, 5].map((n) => ({ _id: n, n, tag: n % 2 ? 'odd' : 'even' })));
     const found = await items.find({ tag: 'odd' }, { projection: { n: 1 } }).sort({ n: -1 }).skip(1).limit(1).toArray();
     expect(found).toEqual([{ _id: 3, n: 3 }]);
@@ -36,18 +36,18 @@ describe('CRUD', () => {
   });
 
   it('runs aggregation pipelines with $lookup and $out', async () => {
-    await db.collection('authors').insertMany([{ _id: 'a1', name: 'Ann' }]);
-    await db.collection('books').insertMany([{ title: 'T1', author: 'a1' }, { title: 'T2', author: 'a1' }]);
+    await db.collection<AnyDoc>('authors').insertMany([{ _id: 'a1', name: 'Ann' }]);
+    await db.collection<AnyDoc>('books').insertMany([{ title: 'T1', author: 'a1' }, { title: 'T2', author: 'a1' }]);
     const [joined] = await db
       .collection('books')
       .aggregate([{ $group: { _id: '$author', count: { $sum: 1 } } }, { $lookup: { from: 'authors', localField: '_id', foreignField: '_id', as: 'who' } }, { $out: 'summary' }])
       .toArray()
-      .then(() => db.collection('summary').find().toArray());
+      .then(() => db.collection<AnyDoc>('summary').find().toArray());
     expect(joined).toMatchObject({ _id: 'a1', count: 2, who: [{ name: 'Ann' }] });
   });
 
   it('enforces unique, compound, sparse and partial indexes', async () => {
-    const users = db.collection('users');
+    const users = db.collection<AnyDoc>('users');
     await users.createIndex({ email: 1 }, { unique: true });
     await users.createIndex({ org: 1, login: 1 }, { unique: true });
     await users.createIndex({ nick: 1 }, { unique: true, sparse: true });
@@ -68,7 +68,7 @@ describe('CRUD', () => {
   });
 
   it('reports writeErrors with ordered and unordered semantics', async () => {
-    const batch = db.collection('batch');
+    const batch = db.collection<AnyDoc>('batch');
     const docs = [{ _id: 1 }, { _id: 1 }, { _id: 2 }];
     const ordered = (await batch.insertMany(docs).catch((error: unknown) => error)) as MongoBulkWriteError;
     expect(ordered.writeErrors).toHaveLength(1);
@@ -80,7 +80,7 @@ describe('CRUD', () => {
   });
 
   it('uses indexes for equality and range lookups', async () => {
-    const big = db.collection('big');
+    const big = db.collection<AnyDoc>('big');
     await big.insertMany(Array.from({ length: 2000 }, (_, i) => ({ _id: i, k: i % 100, v: i })));
     await big.createIndex({ v: 1 });
     expect(await big.countDocuments({ v: { $gte: 10, $lt: 20 } })).toBe(10);
@@ -96,11 +96,11 @@ describe('errors', () => {
   });
 
   it('answers listIndexes on a missing collection with NamespaceNotFound', async () => {
-    expect((await serverError(db.collection('missing').indexes())).code).toBe(26);
+    expect((await serverError(db.collection<AnyDoc>('missing').indexes())).code).toBe(26);
   });
 
   it('answers unknown query operators with BadValue', async () => {
-    expect((await serverError(db.collection('items').find({ a: { $nope: 1 } }).toArray())).code).toBe(2);
+    expect((await serverError(db.collection<AnyDoc>('items').find({ a: { $nope: 1 } }).toArray())).code).toBe(2);
   });
 
   it('answers getMore on an unknown cursor with CursorNotFound', async () => {
@@ -114,7 +114,7 @@ describe('errors', () => {
 
   it('rejects documents failing the collection validator with DocumentValidationFailure', async () => {
     await db.createCollection('validated', { validator: { qty: { $gte: 0 } } });
-    const validated = db.collection('validated');
+    const validated = db.collection<AnyDoc>('validated');
     expect((await serverError(validated.insertOne({ qty: -1 }))).code).toBe(121);
     await validated.insertOne({ qty: -1 }, { bypassDocumentValidation: true });
     await db.command({ collMod: 'validated', validator: { qty: { $gte: 10 } } });
@@ -122,8 +122,8 @@ describe('errors', () => {
   });
 
   it('rejects documents over 16 MiB produced by an update', async () => {
-    await db.collection('large').insertOne({ _id: 1 });
-    const error = await serverError(db.collection('large').updateOne({ _id: 1 }, { $set: { blob: 'x'.repeat(16 * 1024 * 1024) } }));
+    await db.collection<AnyDoc>('large').insertOne({ _id: 1 });
+    const error = await serverError(db.collection<AnyDoc>('large').updateOne({ _id: 1 }, { $set: { blob: 'x'.repeat(16 * 1024 * 1024) } }));
     expect(error.code).toBe(10334);
   });
 });

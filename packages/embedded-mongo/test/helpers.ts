@@ -27,3 +27,6 @@ export function tempDir(): { path: string; remove(): void } {
   const path = mkdtempSync(join(tmpdir(), 'embedded-mongo-'));
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
+
+/** Documents with numeric or string `_id`s (the driver's default schema assumes ObjectId). */
+export type AnyDoc = { _id?: number | string; [field: string]: unknown };

@@ -1,4 +1,5 @@
-import { Aggregator, ProcessingMode } from 'mingo';
+import { Aggregator } from 'mingo/aggregator';
+import { ProcessingMode } from 'mingo/core';
 import { candidates } from '../indexes/planner';
 import { checkHint } from '../ops/match';
 import { outputTarget, writeMerge, writeOut } from '../ops/output-stages';

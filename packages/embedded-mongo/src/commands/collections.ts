@@ -1,4 +1,4 @@
-import { Query } from 'mingo';
+import { Query } from 'mingo/query';
 import { MongoError } from '../errors';
 import { ID_INDEX } from '../indexes/index-spec';
 import { mingoOptions } from '../query/mingo-options';

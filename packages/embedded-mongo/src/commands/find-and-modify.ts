@@ -4,7 +4,7 @@ import { deleteDocuments, updateDocuments } from '../ops/write-ops';
 import type { Doc } from '../types';
 import type { CommandContext } from './context';
 import { collectionName, commandEnv } from './env';
-import { Query } from 'mingo';
+import { Query } from 'mingo/query';
 import { mingoOptions } from '../query/mingo-options';
 
 function project(doc: Doc | undefined, fields: unknown): Doc | null {

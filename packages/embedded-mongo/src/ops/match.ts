@@ -1,4 +1,4 @@
-import { Query } from 'mingo';
+import { Query } from 'mingo/query';
 import type { SortSpec } from 'mingo/types';
 import { MongoError } from '../errors';
 import { defaultIndexName } from '../indexes/index-spec';

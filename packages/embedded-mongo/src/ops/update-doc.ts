@@ -1,4 +1,5 @@
-import { Aggregator, update as applyModifier } from 'mingo';
+import { Aggregator } from 'mingo/aggregator';
+import { update as applyModifier } from 'mingo/updater';
 import { isEqual, setValue } from 'mingo/util';
 import { MongoError } from '../errors';
 import { effectiveFilter, mingoOptions, type QueryEnv } from '../query/mingo-options';

@@ -1,4 +1,10 @@
-import { Context } from 'mingo';
+import { Context } from 'mingo/core';
+import * as accumulatorOperators from 'mingo/operators/accumulator';
+import * as expressionOperators from 'mingo/operators/expression';
+import * as pipelineOperators from 'mingo/operators/pipeline';
+import * as projectionOperators from 'mingo/operators/projection';
+import * as queryOperators from 'mingo/operators/query';
+import * as windowOperators from 'mingo/operators/window';
 import type { CollationSpec, Options } from 'mingo/types';
 import type { Doc } from '../types';
 import { collateFilter, collationOperators, intlLocale } from './collation';
@@ -12,7 +18,18 @@ export interface QueryEnv {
   resolve?: (name: string) => Doc[];
 }
 
-const CONTEXT = Context.init({ query: collationOperators });
+/**
+ * One context with every mingo operator plus ours, built once. (mingo's default entry point merges
+ * its operator tables into a new context on every query when a custom context is passed.)
+ */
+const CONTEXT = Context.init({
+  accumulator: accumulatorOperators,
+  expression: expressionOperators,
+  pipeline: pipelineOperators,
+  projection: projectionOperators,
+  query: { ...queryOperators, ...collationOperators },
+  window: windowOperators,
+});
 
 export function toCollation(collation: Doc | undefined): CollationSpec | undefined {
   if (!collation || collation.locale === undefined || collation.locale === 'simple') return undefined;
