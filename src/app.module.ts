@@ -9,6 +9,7 @@ import { loggerOptions } from './common/logger.options';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { DocsModule } from './docs/docs.module';
 import { HealthModule } from './health/health.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { CustomerAnalyticsModule } from './services/customer-analytics/customer-analytics.module';
@@ -31,6 +32,7 @@ import { SitesModule } from './sites/sites.module';
     CommonModule,
     DatabaseModule,
     HealthModule,
+    DocsModule,
     SitesModule,
     AuthCoreModule,
     AuthModule,

@@ -7,6 +7,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { assignRequestId } from './common/request-id';
 import { AppConfig, ConfigValidationError } from './config/app-config';
+import { setupApiDocs } from './docs/api-docs';
 
 /**
  * Builds the whole application (not yet listening) from `env`; tests reuse it.
@@ -29,6 +30,7 @@ export async function createApp(
   app.enableCors({ origin: config.corsOrigins.length > 0 ? config.corsOrigins : false, credentials: true });
   app.useBodyParser('json', { limit: config.jsonBodyLimitBytes });
   app.enableShutdownHooks();
+  setupApiDocs(app);
   return app;
 }
 

@@ -1,0 +1,139 @@
+import { INTERFACE_VERSION } from './openapi';
+
+interface RequestDestination {
+  address: `/request/${string}`;
+  key: string;
+  message: string;
+  fields: Record<string, Record<string, unknown>>;
+  required: string[];
+}
+
+interface BrokerDestination {
+  address: string;
+  key: string;
+  description: string;
+}
+
+const ROUTING_FIELDS = {
+  actionId: { type: ['string', 'number'], description: 'correlation id, echoed in the reply' },
+  eventType: { type: 'string', enum: ['USER', 'GLOBAL', 'SHARED'], default: 'USER', description: 'where the reply goes' },
+  sharedEndpoint: { type: 'string', description: 'with SHARED: the reply goes to /topic/<sharedEndpoint>' },
+};
+
+/** Application destinations clients SEND to (DESIGN §5). Only those the running app handles are documented. */
+const REQUEST_DESTINATIONS: readonly RequestDestination[] = [
+  {
+    address: '/request/bean',
+    key: 'requestBean',
+    message: 'BeanRequestMessage',
+    fields: { beanId: { type: 'string' }, functionName: { type: 'string' }, args: { type: 'array' }, scope: { type: 'string', enum: ['PROTOTYPE', 'SINGLETON'] } },
+    required: ['beanId', 'functionName', 'args'],
+  },
+  {
+    address: '/request/repository',
+    key: 'requestRepository',
+    message: 'RepositoryRequestMessage',
+    fields: { repositoryId: { type: 'string' }, requestType: { type: 'string' }, page: { type: 'integer' }, size: { type: 'integer' }, id: { type: 'string' }, entity: { type: 'object' } },
+    required: ['repositoryId', 'requestType'],
+  },
+  {
+    address: '/request/document',
+    key: 'requestDocument',
+    message: 'DocumentRequestMessage',
+    fields: { databaseName: { type: 'string' }, collectionName: { type: 'string' }, requestType: { type: 'string' }, filter: { type: 'object' }, document: { type: 'object' } },
+    required: ['databaseName', 'collectionName', 'requestType'],
+  },
+  ...(['json', 'render'] as const).map((channel) => ({
+    address: `/request/${channel}` as const,
+    key: `request${channel === 'json' ? 'Json' : 'Render'}`,
+    message: 'BasicRequestMessage',
+    fields: { path: { type: 'string' }, payload: {}, elements: { type: 'array' } },
+    required: [],
+  })),
+];
+
+/** Broker destinations clients SUBSCRIBE to. */
+const BROKER_DESTINATIONS: readonly BrokerDestination[] = [
+  { address: '/user/topic/{site}/json', key: 'userJson', description: "Replies to the sender's requests (eventType USER, and every error reply)" },
+  { address: '/user/topic/{site}/render', key: 'userRender', description: "Rendered pages for the sender's /request/render" },
+  { address: '/topic/{site}/json', key: 'siteJson', description: 'Replies of requests sent with eventType GLOBAL' },
+  { address: '/topic/{site}/render', key: 'siteRender', description: 'Rendered pages sent with eventType GLOBAL' },
+  { address: '/topic/{sharedEndpoint}', key: 'shared', description: 'Replies of requests sent with eventType SHARED' },
+  { address: '/topic/jobs', key: 'jobs', description: 'Every job change (ADMIN)' },
+  { address: '/topic/job/{id}', key: 'job', description: 'Changes of one job (ADMIN)' },
+  { address: '/topic/order/{id}', key: 'order', description: "Status of one order (the order's buyer, seller or an ADMIN)" },
+  { address: '/topic/customer/{id}', key: 'customer', description: 'Activity of one customer (that customer or an ADMIN)' },
+];
+
+/**
+ * The AsyncAPI 3.0 document of the STOMP interface, from the server's point of view: it receives on `/request/**`
+ * and sends on broker destinations.
+ * @param handles whether the running app serves an application destination
+ * @param host `host:port` clients connect to
+ */
+export function buildAsyncApiDocument(handles: (destination: string) => boolean, host: string): Record<string, unknown> {
+  const requests = REQUEST_DESTINATIONS.filter((d) => handles(d.address));
+  return {
+    asyncapi: '3.0.0',
+    info: {
+      title: 'Content and Commerce Backend: STOMP destinations',
+      version: INTERFACE_VERSION,
+      license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
+      description: 'STOMP 1.0-1.2. CONNECT may carry `Authorization: Bearer <token>` (else GUEST); `Lang-Context` and `Site-Context` come from SEND, else CONNECT.',
+    },
+    defaultContentType: 'application/json',
+    servers: {
+      websocket: { host, pathname: '/ws', protocol: 'ws', description: 'native WebSocket' },
+      sockjs: { host, pathname: '/sock', protocol: 'http', description: 'SockJS fallback' },
+    },
+    channels: Object.fromEntries([...requests.map(requestChannel), ...BROKER_DESTINATIONS.map(brokerChannel)]),
+    operations: Object.fromEntries([
+      ...requests.map((d) => [`receive${capitalize(d.key)}`, { action: 'receive', channel: { $ref: `#/channels/${d.key}` } }]),
+      ...BROKER_DESTINATIONS.map((d) => [`send${capitalize(d.key)}`, { action: 'send', channel: { $ref: `#/channels/${d.key}` } }]),
+    ]),
+    components: { messages: messages(requests) },
+  };
+}
+
+function requestChannel(d: RequestDestination): [string, object] {
+  return [d.key, { address: d.address, messages: { [d.message]: { $ref: `#/components/messages/${d.message}` } } }];
+}
+
+function brokerChannel(d: BrokerDestination): [string, object] {
+  const names = [...d.address.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+  const event = d.address.startsWith('/topic/{') || d.address.startsWith('/user/') ? 'Reply' : 'LiveEvent';
+  return [
+    d.key,
+    {
+      address: d.address,
+      description: d.description,
+      ...(names.length ? { parameters: Object.fromEntries(names.map((n) => [n, {}])) } : {}),
+      messages: { [event]: { $ref: `#/components/messages/${event}` } },
+    },
+  ];
+}
+
+function messages(requests: RequestDestination[]): Record<string, object> {
+  const requestMessages = requests.map((d) => [
+    d.message,
+    { payload: { type: 'object', required: d.required, properties: { ...d.fields, ...ROUTING_FIELDS } } },
+  ]);
+  return {
+    ...Object.fromEntries(requestMessages),
+    Reply: {
+      description: 'Success `{actionId, status, payload}`; failure `{actionId, status, error, message, ...}` as the REST error body',
+      payload: { type: 'object', required: ['status'], properties: { actionId: {}, status: { type: 'integer' }, payload: {}, error: { type: 'string' }, message: { type: 'string' } } },
+    },
+    LiveEvent: {
+      payload: {
+        type: 'object',
+        required: ['event', 'id', 'data', 'timestamp'],
+        properties: { event: { type: 'string', examples: ['job.updated', 'order.status', 'customer.activity'] }, id: { type: 'string' }, data: {}, timestamp: { type: 'string', format: 'date-time' } },
+      },
+    },
+  };
+}
+
+function capitalize(text: string): string {
+  return text[0].toUpperCase() + text.slice(1);
+}
