@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { Principal } from '../common/principal';
 
@@ -18,20 +17,4 @@ export abstract class TokenRevocationCheck {
 export abstract class SessionAuthenticator {
   /** The principal of the request's session, or null for a guest; throws UnauthorizedException for a bad session. */
   abstract authenticate(request: Request): Promise<Principal | null>;
-}
-
-/** Default until the identity module is bound: nothing is revoked. */
-@Injectable()
-export class NoTokenRevocation extends TokenRevocationCheck {
-  isRevoked(): Promise<boolean> {
-    return Promise.resolve(false);
-  }
-}
-
-/** Default until the identity module is bound: no sessions, callers without a token are guests. */
-@Injectable()
-export class NoSessions extends SessionAuthenticator {
-  authenticate(): Promise<Principal | null> {
-    return Promise.resolve(null);
-  }
 }
