@@ -71,7 +71,8 @@ describe('customerAnalyticsServiceImpl', () => {
       expect(res.body.content.map((a: { type: string }) => a.type)).toEqual([CART_CHANGE, PRODUCT_VIEW]);
 
       const second = await call('getCustomerActivity', [{ query: { customerId: alice }, limit: 2, page: 1 }]);
-      expect(second.body).toMatchObject({ numberOfElements: 1, last: true, content: [{ type: LOGIN, customerId: alice }] });
+      const oldest = { type: LOGIN, customerId: alice };
+      expect(second.body).toMatchObject({ numberOfElements: 1, last: true, content: [oldest] });
     });
 
     it('should filter by type and sort ascending on request', async () => {
@@ -99,12 +100,13 @@ describe('customerAnalyticsServiceImpl', () => {
   describe('activity from real actions', () => {
     it('should record a customer login, and no administrator login', async () => {
       const users = t.app.get(UsersService);
-      const customer = await users.create({ username: 'carol', email: 'carol@example.test', password: 'Secret-pass-1' });
-      await users.create({ username: 'root2', email: 'root2@example.test', password: 'Secret-pass-1', role: Role.ADMIN });
+      const password = 'Secret-pass-1';
+      const customer = await users.create({ username: 'carol', email: 'carol@example.test', password });
+      await users.create({ username: 'root2', email: 'root2@example.test', password, role: Role.ADMIN });
       const topic = await subscribe(stomp, `/topic/customer/${customer.id}`);
 
       for (const username of ['carol', 'root2']) {
-        const login = await t.http.post('/api/v1/auth/token').send({ username, password: 'Secret-pass-1' });
+        const login = await t.http.post('/api/v1/auth/token').send({ username, password });
         expect(login.status).toBe(200);
       }
 
@@ -183,7 +185,8 @@ describe('customerAnalyticsServiceImpl', () => {
     await db.collection('users').insertMany(
       users.map(([role, createdAt]) => {
         const name = `u${new Types.ObjectId().toString()}`;
-        return { username: name, email: `${name}@example.test`, passwordHash: 'x', role, createdAt, updatedAt: createdAt };
+        const email = `${name}@example.test`;
+        return { username: name, email, passwordHash: 'x', role, createdAt, updatedAt: createdAt };
       }),
     );
   }

@@ -43,7 +43,8 @@ describe('jobsManagementServiceImpl', () => {
 
   describe('creating', () => {
     it('should start a job IN_PROGRESS at 0', async () => {
-      expect(await started(4)).toMatchObject({ type: 'import', status: 'IN_PROGRESS', current: 0, total: 4, progress: 0 });
+      const job = await started(4);
+      expect(job).toMatchObject({ type: 'import', status: 'IN_PROGRESS', current: 0, total: 4, progress: 0 });
     });
 
     it('should create a NEW job with the defaults current/total/progress 0', async () => {
@@ -121,7 +122,7 @@ describe('jobsManagementServiceImpl', () => {
       expect(body.error).toBe('Conflict');
     });
 
-    it.each(['toDone', 'toFailed', 'toCanceled'])('should refuse every change of a job finished by %s', async (finish) => {
+    it.each(['toDone', 'toFailed', 'toCanceled'])('should refuse changes to a job finished by %s', async (finish) => {
       const job = await started();
       await ok(finish, job.id);
       await refused(409, 'toDone', job.id);

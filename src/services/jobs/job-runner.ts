@@ -22,7 +22,10 @@ export type JobWork = (job: JobHandle) => Promise<void>;
 export interface StartedJob {
   /** The job as started (IN_PROGRESS). */
   job: JobView;
-  /** The job once the work ended: DONE, FAILED (with the error as its reason) or CANCELED; null if it was removed. */
+  /**
+   * The job once the work ended: DONE, FAILED (with the error as its reason) or CANCELED; null if it was removed or
+   * its outcome could not be stored. Never rejects.
+   */
   finished: Promise<JobView | null>;
 }
 
@@ -50,7 +53,13 @@ export class JobRunner {
   async start(type: string, total: number, work: JobWork): Promise<StartedJob> {
     const job = await this.jobs.startJob(type, total);
     const signal = this.cancellation.register(job.id);
-    const finished = this.execute(this.handle(job.id, signal), work).finally(() => this.cancellation.release(job.id));
+    const finished = this.execute(this.handle(job.id, signal), work)
+      .catch((error: unknown) => {
+        // Callers may never await `finished`: it must not reject, even when the outcome could not be stored.
+        this.logger.error(`Job ${job.id}: recording its outcome failed`, error instanceof Error ? error.stack : error);
+        return null;
+      })
+      .finally(() => this.cancellation.release(job.id));
     return { job, finished };
   }
 
