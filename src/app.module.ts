@@ -14,6 +14,7 @@ import { HealthModule } from './health/health.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { CustomerAnalyticsModule } from './services/customer-analytics/customer-analytics.module';
 import { DummyTreeModule } from './services/dummy-tree/dummy-tree.module';
+import { SitemapModule } from './services/sitemap/sitemap.module';
 import { ContentContainersModule } from './services/content-containers/content-containers.module';
 import { BlogViewerModule } from './services/blog-viewer/blog-viewer.module';
 import { PdfModule } from './services/pdf/pdf.module';
@@ -40,6 +41,7 @@ import { SitesModule } from './sites/sites.module';
     BeanModule,
     RealtimeModule,
     DummyTreeModule,
+    SitemapModule,
     ContentContainersModule,
     BlogViewerModule,
     PdfModule,

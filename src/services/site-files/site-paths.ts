@@ -4,7 +4,7 @@ import { AppConfig } from '../../config';
 
 const SITE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
-/** Where each site's files live under `DATA_DIR`: `sites/<site>/content` (under version control) and `sites/<site>/assets`. */
+/** Where each site's files live under `DATA_DIR`: `sites/<site>/content` (under version control), `assets` and `sitemap`. */
 @Injectable()
 export class SitePaths {
   constructor(private readonly config: AppConfig) {}
@@ -15,6 +15,10 @@ export class SitePaths {
 
   assetsDir(site: string): string {
     return join(this.siteDir(site), 'assets');
+  }
+
+  sitemapDir(site: string): string {
+    return join(this.siteDir(site), 'sitemap');
   }
 
   private siteDir(site: string): string {
