@@ -26,6 +26,10 @@ import { JobsModule } from './services/jobs/jobs.module';
 import { ProfileSearchModule } from './services/profile-search/profile-search.module';
 import { TokenModule } from './services/token/token.module';
 import { SitesModule } from './sites/sites.module';
+import { GeolocationModule } from './services/geolocation/geolocation.module';
+import { ProductSearchModule } from './services/product-search/product-search.module';
+import { ShoppingCartModule } from './services/shopping-cart/shopping-cart.module';
+import { SeedModule } from './seed/seed.module';
 
 /** The application. Feature modules (one per service component) are listed in `imports`. */
 @Module({
@@ -53,6 +57,10 @@ import { SitesModule } from './sites/sites.module';
     CustomerAnalyticsModule,
     TokenModule,
     ProfileSearchModule,
+    GeolocationModule,
+    ProductSearchModule,
+    ShoppingCartModule,
+    SeedModule,
   ],
 })
 export class AppModule {

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { Attribute, AttributeSchema } from './attribute.schema';
+import { ProductController } from './product.controller';
 import { Product, ProductSchema } from './product.schema';
 import { ProductService } from './product.service';
 import { SellerSku, SellerSkuSchema } from './seller-sku.schema';
@@ -20,6 +21,7 @@ import { Sku, SkuSchema } from './sku.schema';
       { name: Seller.name, schema: SellerSchema },
     ]),
   ],
+  controllers: [ProductController],
   providers: [ProductService],
   exports: [MongooseModule, ProductService],
 })

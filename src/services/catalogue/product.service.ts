@@ -4,6 +4,7 @@ import { Model, Types } from 'mongoose';
 import { NewPlantWebhook } from '../webhooks/new-plant-webhook.service';
 import { CreateProductDto } from './product.dto';
 import { Product, ProductDocument } from './product.schema';
+import { toProductView } from './product.view';
 
 /** Creates products and announces the published ones as New Plants. */
 @Injectable()
@@ -22,20 +23,7 @@ export class ProductService {
       })),
     });
     // Drafts are not announced: subscribers would learn of plants that are not for sale yet.
-    if (product.published) this.newPlantWebhook.announce(toPlantPayload(product));
+    if (product.published) this.newPlantWebhook.announce({ ...toProductView(product) });
     return product;
   }
-}
-
-export function toPlantPayload(product: ProductDocument): Record<string, unknown> {
-  return {
-    id: product.id,
-    name: product.name,
-    description: product.description,
-    images: product.images,
-    categories: product.categories,
-    geneticType: product.geneticType ?? null,
-    countryOfOrigin: product.countryOfOrigin ?? null,
-    published: product.published,
-  };
 }
