@@ -50,7 +50,8 @@ export class OneTimeTokensService {
   /** The live token record, optionally only when it belongs to `username`; null otherwise. */
   async find(kind: OneTimeTokenKind, token: string, username?: string): Promise<OneTimeTokenRecord | null> {
     const filter = { tokenHash: secretHash(token), kind, expiresAt: { $gt: new Date() } };
-    const found = await this.tokens.findOne(username === undefined ? filter : { ...filter, username: username.trim().toLowerCase() }).lean().exec();
+    const owner = username === undefined ? {} : { username: username.trim().toLowerCase() };
+    const found = await this.tokens.findOne({ ...filter, ...owner }).lean().exec();
     if (!found) return null;
     return { id: String(found._id), token, username: found.username, expiryDate: found.expiresAt.toISOString() };
   }

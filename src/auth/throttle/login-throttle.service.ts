@@ -3,6 +3,8 @@ import { AppConfig } from '../../config';
 import { TtlCache } from '../ttl-cache';
 
 const WINDOW_MS = 60_000;
+/** Room for many usernames, so that spraying new ones cannot push a victim's counters out early. */
+const MAX_TRACKED = 100_000;
 
 interface Counter {
   count: number;
@@ -15,13 +17,13 @@ interface Counter {
  */
 @Injectable()
 export class LoginThrottle {
-  private readonly attempts = new TtlCache<Counter>(WINDOW_MS);
+  private readonly attempts = new TtlCache<Counter>(WINDOW_MS, MAX_TRACKED);
   private readonly failures: TtlCache<Counter>;
   private readonly lockouts: TtlCache<true>;
 
   constructor(private readonly config: AppConfig) {
-    this.failures = new TtlCache(config.authLockoutSeconds * 1000);
-    this.lockouts = new TtlCache(config.authLockoutSeconds * 1000);
+    this.failures = new TtlCache(config.authLockoutSeconds * 1000, MAX_TRACKED);
+    this.lockouts = new TtlCache(config.authLockoutSeconds * 1000, MAX_TRACKED);
   }
 
   /** Counts one attempt. @throws HttpException 429 when over the rate or while the username is locked out. */
