@@ -1,4 +1,3 @@
-import { Client } from '@stomp/stompjs';
 import { getConnectionToken } from '@nestjs/mongoose';
 import { Connection, Types } from 'mongoose';
 import { UsersService } from '../../src/auth/users/users.service';
@@ -6,7 +5,7 @@ import { Role } from '../../src/common/principal';
 import { CustomerActivityRecorder } from '../../src/services/customer-analytics/customer-activity-recorder';
 import { CustomerActivityType } from '../../src/services/customer-analytics/customer-activity.schema';
 import { monthLabels, startOfMonthUtc } from '../../src/services/customer-analytics/monthly-chart';
-import { connectStomp, subscribe } from '../jobs/stomp-events';
+import { TestStompClient } from '../realtime/stomp-client';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const BEAN = 'customerAnalyticsServiceImpl';
@@ -22,7 +21,7 @@ describe('customerAnalyticsServiceImpl', () => {
   let admin: string;
   let db: Connection;
   let recorder: CustomerActivityRecorder;
-  let stomp: Client;
+  let stomp: TestStompClient;
 
   const call = (fn: string, args: unknown[] = [], token: string | null = admin) =>
     t.callBean(BEAN, fn, args, { token: token ?? undefined });
@@ -32,16 +31,18 @@ describe('customerAnalyticsServiceImpl', () => {
     return res.body as T;
   };
 
+  const next = (topic: string) => stomp.next<{ event: string; id: string; data: { type: string } }>(topic);
+
   beforeAll(async () => {
     t = await startTestApp();
     admin = t.tokenFor(Role.ADMIN);
     db = t.app.get<Connection>(getConnectionToken());
     recorder = t.app.get(CustomerActivityRecorder);
-    stomp = await connectStomp(t.url, admin);
+    stomp = await TestStompClient.connect(t.url, { token: admin });
   });
 
   afterAll(async () => {
-    await stomp.deactivate();
+    await stomp.disconnect();
     await t.stop();
   });
 
@@ -50,13 +51,14 @@ describe('customerAnalyticsServiceImpl', () => {
     const bob = new Types.ObjectId().toString();
 
     it('should publish each recorded activity on the customer topic', async () => {
-      const topic = await subscribe(stomp, `/topic/customer/${alice}`);
+      const topic = `/topic/customer/${alice}`;
+      await stomp.subscribe(topic);
       await recorder.record(alice, LOGIN);
       await recorder.record(alice, PRODUCT_VIEW, { productId: 'p-1', note: 'a.b*(c' });
       await recorder.record(alice, CART_CHANGE, { productId: 'p-1', quantity: 2 });
       await recorder.record(bob, CHECKOUT, { orderId: 'o-1' });
 
-      const events = await topic.waitFor(3);
+      const events = [await next(topic), await next(topic), await next(topic)];
       expect(events.map((e) => [e.event, e.id, e.data.type])).toEqual([
         ['customer.activity', alice, LOGIN],
         ['customer.activity', alice, PRODUCT_VIEW],
@@ -103,14 +105,15 @@ describe('customerAnalyticsServiceImpl', () => {
       const password = 'Secret-pass-1';
       const customer = await users.create({ username: 'carol', email: 'carol@example.test', password });
       await users.create({ username: 'root2', email: 'root2@example.test', password, role: Role.ADMIN });
-      const topic = await subscribe(stomp, `/topic/customer/${customer.id}`);
+      const topic = `/topic/customer/${customer.id}`;
+      await stomp.subscribe(topic);
 
       for (const username of ['carol', 'root2']) {
         const login = await t.http.post('/api/v1/auth/token').send({ username, password });
         expect(login.status).toBe(200);
       }
 
-      expect((await topic.waitFor(1))[0]).toMatchObject({ event: 'customer.activity', data: { type: LOGIN } });
+      expect(await next(topic)).toMatchObject({ event: 'customer.activity', data: { type: LOGIN } });
       const res = await call('getCustomerActivity', [{ query: { type: LOGIN }, limit: 200 }]);
       const ids = res.body.content.map((activity: { customerId: string }) => activity.customerId);
       expect(ids).toContain(customer.id);

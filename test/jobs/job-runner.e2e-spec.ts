@@ -1,12 +1,18 @@
-import { Client } from '@stomp/stompjs';
 import { getConnectionToken } from '@nestjs/mongoose';
 import { Connection, Types } from 'mongoose';
 import { Role } from '../../src/common/principal';
 import { JobHandle, JobRunner } from '../../src/services/jobs/job-runner';
 import { startTestApp, TestApp } from '../support/test-app';
-import { connectStomp, subscribe } from './stomp-events';
+import { TestStompClient } from '../realtime/stomp-client';
+
+interface LiveEvent {
+  event: string;
+  id: string;
+  data: { status: string; current: number; progress: number };
+}
 
 const BEAN = 'jobsManagementServiceImpl';
+const REPLIES = '/user/topic/default/json';
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
@@ -18,19 +24,27 @@ describe(JobRunner.name, () => {
   let t: TestApp;
   let admin: string;
   let runner: JobRunner;
-  let stomp: Client;
+  let stomp: TestStompClient;
 
   beforeAll(async () => {
     t = await startTestApp();
     admin = t.tokenFor(Role.ADMIN);
     runner = t.app.get(JobRunner);
-    stomp = await connectStomp(t.url, admin);
+    stomp = await TestStompClient.connect(t.url, { token: admin });
+    await stomp.subscribe('/topic/jobs');
   });
 
   afterAll(async () => {
-    await stomp.deactivate();
+    await stomp.disconnect();
     await t.stop();
   });
+
+  /** The next `count` events on `destination` (that `accept` takes), in arrival order. */
+  async function events(destination: string, count: number, accept?: (e: LiveEvent) => boolean): Promise<LiveEvent[]> {
+    const received: LiveEvent[] = [];
+    while (received.length < count) received.push(await stomp.next<LiveEvent>(destination, accept));
+    return received;
+  }
 
   /** Work that takes `steps` steps, pausing before step `pauseAt` until `resume` resolves. */
   function pausingWork(steps: number, pauseAt: number) {
@@ -53,8 +67,7 @@ describe(JobRunner.name, () => {
   it('should publish every progress event of a running job, in order, on both topics', async () => {
     const { work, resume } = pausingWork(5, 0);
     const { job, finished } = await runner.start('report', 5, work);
-    const own = await subscribe(stomp, `/topic/job/${job.id}`);
-    const all = await subscribe(stomp, '/topic/jobs');
+    await stomp.subscribe(`/topic/job/${job.id}`);
     resume();
 
     expect(await finished).toMatchObject({ status: 'DONE', current: 5, progress: 100 });
@@ -62,32 +75,23 @@ describe(JobRunner.name, () => {
       ...[1, 2, 3, 4, 5].map((current) => ['job.updated', job.id, 'IN_PROGRESS', current, current * 20]),
       ['job.updated', job.id, 'DONE', 5, 100],
     ];
-    const summary = (e: { event: string; id: string; data: any }) => [
-      e.event,
-      e.id,
-      e.data.status,
-      e.data.current,
-      e.data.progress,
-    ];
-    expect((await own.waitFor(6)).map(summary)).toEqual(expected);
-    await all.waitFor(6);
-    expect(all.events.filter((e) => e.id === job.id).map(summary)).toEqual(expected);
+    const summary = (e: LiveEvent) => [e.event, e.id, e.data.status, e.data.current, e.data.progress];
+    expect((await events(`/topic/job/${job.id}`, 6)).map(summary)).toEqual(expected);
+    const withStart = [['job.updated', job.id, 'IN_PROGRESS', 0, 0], ...expected];
+    expect((await events('/topic/jobs', 7, (e) => e.id === job.id)).map(summary)).toEqual(withStart);
   });
 
-  it('should not deliver job events to a USER', async () => {
-    const user = await connectStomp(t.url, t.tokenFor(Role.USER));
-    const received: string[] = [];
+  it('should refuse a USER subscription to job events', async () => {
+    const user = await TestStompClient.connect(t.url, { token: t.tokenFor(Role.USER) });
     try {
-      user.subscribe('/topic/jobs', (message) => received.push(message.body));
-      const admins = await subscribe(stomp, '/topic/jobs');
-      const final = await runner.run('report', 2, async (handle) => {
-        await handle.step(2);
-      });
-      await admins.waitFor(2);
-      expect(final).toMatchObject({ status: 'DONE' });
-      expect(received).toEqual([]);
+      await user.subscribe(REPLIES);
+      user.client.subscribe('/topic/jobs', () => undefined, { receipt: 'user-jobs' });
+      expect(await user.next(REPLIES)).toMatchObject({ actionId: 'user-jobs', status: 403, error: 'Access denied' });
+      const job = await runner.run('report', 1, (handle) => handle.step().then(() => undefined));
+      await events('/topic/jobs', 2, (e) => e.id === job?.id);
+      expect(user.messages('/topic/jobs')).toEqual([]);
     } finally {
-      await user.deactivate();
+      await user.disconnect();
     }
   });
 
