@@ -54,10 +54,6 @@ export class UsersService implements OnModuleInit {
     return this.users.findOne({ email: normalize(email) }).exec();
   }
 
-  async findById(id: string): Promise<UserDocument | null> {
-    return isAccountId(id) ? this.users.findById(id).exec() : null;
-  }
-
   /** The user's access state, or null when there is no such user. */
   async accessState(id: string): Promise<AccessState | null> {
     const cached = this.accessStates.get(id);
@@ -95,7 +91,6 @@ export class UsersService implements OnModuleInit {
 
   async markVerified(id: string): Promise<void> {
     await this.users.updateOne({ _id: id }, { verified: true }).exec();
-    this.accessStates.delete(id);
   }
 
   async setDisabled(id: string, disabled: boolean): Promise<void> {
