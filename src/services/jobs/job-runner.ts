@@ -1,6 +1,6 @@
 import { ConflictException, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { JobCancellation, JobCanceledError } from './job-cancellation';
-import { JobView } from './job.dto';
+import { JobView } from './job.view';
 import { isFinished, JobStatus } from './job-lifecycle';
 import { JobsService } from './jobs.service';
 

@@ -34,25 +34,3 @@ export class JobDto {
   @Max(100)
   progress = 0;
 }
-
-/** A job as the API returns it. */
-export interface JobView {
-  id: string;
-  type: string;
-  description: string;
-  status: JobStatus;
-  current: number;
-  total: number;
-  progress: number;
-  reason: string | null;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-/** `searchJobs` answer: one page of jobs and the number of all matches. */
-export interface JobSearchResponse {
-  items: JobView[];
-  total: number;
-}

@@ -7,18 +7,18 @@ import {
   OnApplicationBootstrap,
 } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { isValidObjectId, Model, Types } from 'mongoose';
+import { isValidObjectId, Model } from 'mongoose';
 import { Bean, Exposed, MapOf } from '../../bean';
 import { Role } from '../../common/principal';
 import { parseSearchRequest, planSearch, runSearch, SearchSpec } from '../../common/search';
 import { EventPublisher, LiveEvent } from '../../realtime/event-publisher';
 import { JobCancellation } from './job-cancellation';
-import { JobDto, JobSearchResponse, JobView } from './job.dto';
+import { JobDto } from './job.dto';
 import { assertTransition, isFinished, JobStatus, progressOf, UNFINISHED_STATUSES } from './job-lifecycle';
 import { Job } from './job.schema';
 import { stepUpdate } from './job-step.update';
+import { JobSearchResponse, JobView, StoredJob, toView } from './job.view';
 
-type StoredJob = Job & { _id: Types.ObjectId };
 type JobPatch = Partial<Omit<Job, 'revision' | 'createdAt' | 'updatedAt'>>;
 
 /** Compare-and-set retries before giving up on a job that many writers change at once. */
@@ -260,23 +260,6 @@ export class JobsService implements OnApplicationBootstrap {
     this.events.publish(`/topic/job/${jobId}`, event);
     this.events.publish('/topic/jobs', event);
   }
-}
-
-function toView(job: StoredJob): JobView {
-  return {
-    id: job._id.toString(),
-    type: job.type,
-    description: job.description ?? '',
-    status: job.status,
-    current: job.current,
-    total: job.total,
-    progress: job.progress,
-    reason: job.reason ?? null,
-    startedAt: job.startedAt ?? null,
-    finishedAt: job.finishedAt ?? null,
-    createdAt: job.createdAt,
-    updatedAt: job.updatedAt,
-  };
 }
 
 /** current/total/progress of a job map: `current` within `0..total`, progress derived when total > 0. */
