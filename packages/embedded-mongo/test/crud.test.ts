@@ -1,4 +1,4 @@
-import { Long, MongoBulkWriteError, MongoServerError, UUID, type Db } from 'mongodb';
+import { Decimal128, Double, Int32, Long, MongoBulkWriteError, MongoServerError, ObjectId, UUID, type Db } from 'mongodb';
 import { startHarness, type AnyDoc, type Harness } from './helpers';
 
 let harness: Harness;
@@ -77,6 +77,24 @@ describe('CRUD', () => {
     const unordered = (await batch.insertMany(docs, { ordered: false }).catch((error: unknown) => error)) as MongoBulkWriteError;
     expect(unordered.code).toBe(11000);
     expect(await batch.countDocuments()).toBe(2);
+  });
+
+  it('keeps BSON number types and answers $type queries by BSON type name', async () => {
+    const typed = db.collection<{ _id: number; i: Int32; d: Double; l: Long; dec: Decimal128; o: ObjectId }>('typed');
+    await typed.insertOne({ _id: 1, i: new Int32(1), d: new Double(1), l: Long.fromNumber(1), dec: Decimal128.fromString('1.5'), o: new ObjectId() });
+    await typed.updateOne({ _id: 1 }, { $inc: { l: 1, d: 1 } });
+    const raw = await typed.findOne({ _id: 1 }, { promoteValues: false });
+    expect(raw).toMatchObject({ i: new Int32(1), d: new Double(2), l: Long.fromNumber(2) });
+    const fieldsOfType = async (type: string): Promise<string[]> => {
+      const fields = ['i', 'd', 'l', 'dec', 'o'];
+      const counts = await Promise.all(fields.map((field) => typed.countDocuments({ [field]: { $type: type } })));
+      return fields.filter((_, index) => counts[index] > 0);
+    };
+    expect(await fieldsOfType('int')).toEqual(['i']);
+    expect(await fieldsOfType('double')).toEqual(['d']);
+    expect(await fieldsOfType('long')).toEqual(['l']);
+    expect(await fieldsOfType('number')).toEqual(['i', 'd', 'l', 'dec']);
+    expect(await fieldsOfType('objectId')).toEqual(['o']);
   });
 
   it('uses indexes for equality and range lookups', async () => {

@@ -1,33 +1,39 @@
 import { Aggregator } from 'mingo/aggregator';
 import { ProcessingMode } from 'mingo/core';
-import { candidates } from '../indexes/planner';
-import { checkHint } from '../ops/match';
+import { checkHint, findMatches } from '../ops/match';
 import { outputTarget, writeMerge, writeOut } from '../ops/output-stages';
-import { mingoOptions } from '../query/mingo-options';
+import { effectiveFilter, mingoOptions, type QueryEnv } from '../query/mingo-options';
 import { isDoc, type Doc } from '../types';
 import type { CommandContext } from './context';
 import { commandEnv } from './env';
 
-/** Input documents: `$listLocalSessions` sessions, nothing for `aggregate: 1`, else the collection (narrowed by a leading $match). */
-function source(command: Doc, context: CommandContext, pipeline: Doc[]): { docs: Doc[]; stages: Doc[] } {
+/**
+ * Input documents: `$listLocalSessions` sessions, nothing for `aggregate: 1`, else the collection.
+ * A leading $match runs as a find (index candidates, stored documents uncloned).
+ */
+function source(command: Doc, context: CommandContext, pipeline: Doc[], env: QueryEnv): { docs: Doc[]; stages: Doc[] } {
   if (pipeline[0] && '$listLocalSessions' in pipeline[0]) return { docs: context.sessions.list(), stages: pipeline.slice(1) };
   if (typeof command.aggregate !== 'string') return { docs: [], stages: pipeline };
   const collection = context.engine.collection(context.db, command.aggregate);
-  checkHint(collection, command.hint);
-  if (!collection) return { docs: [], stages: pipeline };
   const firstMatch = pipeline[0]?.$match;
-  const docs = isDoc(firstMatch) ? candidates(collection, firstMatch, command.collation as Doc | undefined) : collection.docs.values();
-  return { docs: Array.from(docs), stages: pipeline };
+  if (isDoc(firstMatch)) return { docs: findMatches(collection, firstMatch, env, { hint: command.hint }), stages: pipeline.slice(1) };
+  checkHint(collection, command.hint);
+  return { docs: collection ? [...collection.docs.values()] : [], stages: pipeline };
+}
+
+/** `$match` stages get the same filter rewrites as find ($type, collation). */
+function rewriteMatch(stage: Doc, env: QueryEnv): Doc {
+  return isDoc(stage.$match) ? { $match: effectiveFilter(stage.$match, env) } : stage;
 }
 
 export async function aggregate(command: Doc, context: CommandContext): Promise<Doc> {
   const pipeline = (command.pipeline ?? []) as Doc[];
   const last = pipeline.at(-1);
   const output = last && ('$out' in last || '$merge' in last) ? last : undefined;
-  const { docs, stages } = source(command, context, output ? pipeline.slice(0, -1) : pipeline);
   const env = commandEnv(context, command);
+  const { docs, stages } = source(command, context, output ? pipeline.slice(0, -1) : pipeline, env);
   const options = { ...mingoOptions(env), processingMode: ProcessingMode.CLONE_INPUT };
-  const results = new Aggregator(stages, options).run<Doc>(docs);
+  const results = new Aggregator(stages.map((stage) => rewriteMatch(stage, env)), options).run<Doc>(docs);
   const ns = typeof command.aggregate === 'string' ? `${context.db}.${command.aggregate}` : `${context.db}.$cmd.aggregate`;
   const cursorOptions = (command.cursor ?? {}) as Doc;
   const batchSize = cursorOptions.batchSize === undefined ? undefined : Number(cursorOptions.batchSize);

@@ -1,16 +1,13 @@
 import { MongoError } from '../errors';
-import { findMatches } from '../ops/match';
+import { findMatches, project } from '../ops/match';
 import { deleteDocuments, updateDocuments } from '../ops/write-ops';
-import type { Doc } from '../types';
+import { isDoc, type Doc } from '../types';
 import type { CommandContext } from './context';
 import { collectionName, commandEnv } from './env';
-import { Query } from 'mingo/query';
-import { mingoOptions } from '../query/mingo-options';
 
-function project(doc: Doc | undefined, fields: unknown): Doc | null {
+function projectOne(doc: Doc | undefined, fields: unknown): Doc | null {
   if (!doc) return null;
-  if (!fields || Object.keys(fields).length === 0) return doc;
-  return new Query({}, mingoOptions()).find<Doc>([doc], fields as Doc).all()[0];
+  return isDoc(fields) && Object.keys(fields).length > 0 ? project([doc], fields)[0] : doc;
 }
 
 export async function findAndModify(command: Doc, context: CommandContext): Promise<Doc> {
@@ -23,7 +20,7 @@ export async function findAndModify(command: Doc, context: CommandContext): Prom
     const collection = context.engine.collection(context.db, name);
     const removed = collection ? deleteDocuments(collection, filter, env, { limit: 1, sort, hint: command.hint }) : findMatches(undefined, filter, env, { hint: command.hint });
     await context.engine.flush();
-    return { lastErrorObject: { n: removed.length }, value: project(removed[0], command.fields) };
+    return { lastErrorObject: { n: removed.length }, value: projectOne(removed[0], command.fields) };
   }
   if (command.update === undefined) throw new MongoError('FailedToParse', 'Either an update or remove=true must be specified');
   const collection = context.engine.ensure(context.db, name);
@@ -43,5 +40,5 @@ export async function findAndModify(command: Doc, context: CommandContext): Prom
   const lastErrorObject: Doc = { n: upserted ? 1 : outcome.matched, updatedExisting: outcome.matched > 0 };
   if (upserted) lastErrorObject.upserted = outcome.upsertedId;
   const value = command.new ? outcome.after : upserted ? undefined : outcome.before;
-  return { lastErrorObject, value: project(value, command.fields) };
+  return { lastErrorObject, value: projectOne(value, command.fields) };
 }

@@ -1,6 +1,6 @@
 import { Query } from 'mingo/query';
 import { compare } from 'mingo/util';
-import { mingoOptions } from '../query/mingo-options';
+import { effectiveFilter, mingoOptions } from '../query/mingo-options';
 import type { Doc } from '../types';
 import { duplicateKeyError } from './duplicate-key';
 import { extractKeys, hasNoIndexedField } from './key-extractor';
@@ -33,7 +33,7 @@ export class Index {
 
   constructor(readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
-    if (spec.partialFilterExpression) this.partial = new Query(spec.partialFilterExpression, mingoOptions());
+    if (spec.partialFilterExpression) this.partial = new Query(effectiveFilter(spec.partialFilterExpression, {}), mingoOptions());
   }
 
   get name(): string {

@@ -1,16 +1,24 @@
-import { deserialize, ObjectId, serialize } from 'bson';
+import { ObjectId } from 'bson';
+import { fromBson, toBson } from '../bson/codec';
+import { copyNumberTypes } from '../bson/number-types';
 import type { Doc } from '../types';
 
 /** A deep copy that keeps BSON classes (ObjectId, Binary, Long, ...) intact. */
 export function cloneDoc(doc: Doc): Doc {
-  return deserialize(serialize(doc, { ignoreUndefined: true }));
+  return fromBson(toBson(doc));
 }
 
 /** MongoDB stores `_id` as the first field and generates an ObjectId when it is missing. */
 export function withIdFirst(doc: Doc): Doc {
   if (Object.keys(doc)[0] === '_id' && doc._id !== undefined) return doc;
   const { _id, ...rest } = doc;
-  return { _id: _id ?? new ObjectId(), ...rest };
+  return withNumberTypesOf(doc, { _id: _id ?? new ObjectId(), ...rest });
+}
+
+/** `copy` (built by spreading `source`) keeps the BSON number types of `source`. */
+export function withNumberTypesOf(source: Doc, copy: Doc): Doc {
+  copyNumberTypes(source, copy);
+  return copy;
 }
 
 export function isOperatorDoc(value: unknown): value is Doc {

@@ -6,6 +6,7 @@ import { candidates } from '../indexes/planner';
 import { effectiveFilter, mingoOptions, type QueryEnv } from '../query/mingo-options';
 import type { Collection } from '../storage/collection';
 import { isDoc, type Doc } from '../types';
+import { withNumberTypesOf } from './documents';
 
 export interface MatchOptions {
   sort?: Doc;
@@ -30,10 +31,16 @@ export function findMatches(collection: Collection | undefined, filter: Doc, env
   // Built first so an invalid filter fails even when the collection does not exist.
   const query = new Query(effectiveFilter(filter, env), mingoOptions(env));
   if (!collection) return [];
-  const hasProjection = options.projection && Object.keys(options.projection).length > 0;
-  let cursor = query.find<Doc>(Array.from(candidates(collection, filter, env.collation)), hasProjection ? options.projection : undefined);
+  let cursor = query.find<Doc>(Array.from(candidates(collection, filter, env.collation)));
   if (options.sort && Object.keys(options.sort).length) cursor = cursor.sort(options.sort as SortSpec);
   if (options.skip) cursor = cursor.skip(options.skip);
   if (options.limit) cursor = cursor.limit(Math.abs(options.limit));
-  return cursor.all();
+  const docs = cursor.all();
+  return options.projection && Object.keys(options.projection).length ? project(docs, options.projection, env) : docs;
+}
+
+/** mingo's projection, keeping the BSON number types of the top-level fields it copies. */
+export function project(docs: Doc[], projection: Doc, env: QueryEnv = {}): Doc[] {
+  const projected = new Query({}, mingoOptions(env)).find<Doc>(docs, projection).all();
+  return projected.map((doc, i) => withNumberTypesOf(docs[i], doc));
 }

@@ -4,7 +4,7 @@ import { isEqual, setValue } from 'mingo/util';
 import { MongoError } from '../errors';
 import { effectiveFilter, mingoOptions, type QueryEnv } from '../query/mingo-options';
 import { isDoc, type Doc } from '../types';
-import { cloneDoc, isOperatorDoc } from './documents';
+import { cloneDoc, isOperatorDoc, withNumberTypesOf } from './documents';
 
 export type UpdateSpec = Doc | Doc[];
 
@@ -40,9 +40,10 @@ export function applyUpdate(current: Doc, input: UpdateInput, filter: Doc, inser
     if (Object.keys(modifier).length) applyModifier(next, modifier, input.arrayFilters, inserting ? undefined : effectiveFilter(filter, input.env), { queryOptions: mingoOptions(input.env) });
     if (inserting && isDoc($setOnInsert)) applyModifier(next, { $set: $setOnInsert }, undefined, undefined, { queryOptions: mingoOptions(input.env) });
   } else {
-    next = { _id: current._id, ...cloneDoc(update) };
+    const replacement = cloneDoc(update);
+    next = withNumberTypesOf(replacement, { _id: current._id, ...replacement });
   }
-  if (next._id === undefined && current._id !== undefined) next = { _id: current._id, ...next };
+  if (next._id === undefined && current._id !== undefined) next = withNumberTypesOf(next, { _id: current._id, ...next });
   if (!inserting && !isEqual(next._id, current._id)) {
     throw new MongoError('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
   }

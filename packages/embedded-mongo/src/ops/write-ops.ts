@@ -1,4 +1,4 @@
-import { toBson } from '../bson-buffer';
+import { toBson } from '../bson/codec';
 import type { QueryEnv } from '../query/mingo-options';
 import type { Collection } from '../storage/collection';
 import type { Doc } from '../types';

@@ -1,6 +1,6 @@
 import type { Options } from 'mingo/types';
 import { resolve } from 'mingo/util';
-import { isDoc, type Doc } from '../types';
+import type { Doc } from '../types';
 
 /** MongoDB locales use `_` (en_US); Intl wants BCP 47 tags (en-US). */
 export function intlLocale(locale: string): string {
@@ -33,34 +33,9 @@ function matcher(selector: string, values: unknown[], options: Options): (obj: D
 
 /**
  * mingo applies collation to sorting only. These operators give string equality collation semantics;
- * `collateFilter` rewrites string equality conditions to use them when a command has a collation.
+ * `rewriteFilter` maps string equality conditions onto them when a command has a collation.
  */
 export const collationOperators = {
   $collatedEq: (selector: string, value: unknown, options: Options) => matcher(selector, [value], options),
   $collatedIn: (selector: string, value: unknown, options: Options) => matcher(selector, value as unknown[], options),
 };
-
-function collateCondition(condition: unknown): unknown {
-  if (typeof condition === 'string') return { $collatedEq: condition };
-  if (!isDoc(condition)) return condition;
-  const rewritten: Doc = {};
-  for (const [op, operand] of Object.entries(condition)) {
-    if (op === '$eq' && typeof operand === 'string') rewritten.$collatedEq = operand;
-    else if (op === '$ne' && typeof operand === 'string') rewritten.$not = { $collatedEq: operand };
-    else if (op === '$in' && Array.isArray(operand) && operand.some((v) => typeof v === 'string')) rewritten.$collatedIn = operand;
-    else rewritten[op] = operand;
-  }
-  return rewritten;
-}
-
-export function collateFilter(filter: Doc): Doc {
-  const rewritten: Doc = {};
-  for (const [key, condition] of Object.entries(filter)) {
-    if (['$and', '$or', '$nor'].includes(key) && Array.isArray(condition)) {
-      rewritten[key] = condition.map((clause) => (isDoc(clause) ? collateFilter(clause) : clause));
-    } else {
-      rewritten[key] = key.startsWith('$') ? condition : collateCondition(condition);
-    }
-  }
-  return rewritten;
-}

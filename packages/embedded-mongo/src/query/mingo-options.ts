@@ -7,7 +7,9 @@ import * as queryOperators from 'mingo/operators/query';
 import * as windowOperators from 'mingo/operators/window';
 import type { CollationSpec, Options } from 'mingo/types';
 import type { Doc } from '../types';
-import { collateFilter, collationOperators, intlLocale } from './collation';
+import { $bsonType } from './bson-type';
+import { collationOperators, intlLocale } from './collation';
+import { rewriteFilter } from './filter-rewrite';
 
 /** Per-command inputs that change query/aggregation semantics. */
 export interface QueryEnv {
@@ -27,7 +29,7 @@ const CONTEXT = Context.init({
   expression: expressionOperators,
   pipeline: pipelineOperators,
   projection: projectionOperators,
-  query: { ...queryOperators, ...collationOperators },
+  query: { ...queryOperators, ...collationOperators, $bsonType },
   window: windowOperators,
 });
 
@@ -49,5 +51,5 @@ export function mingoOptions(env: QueryEnv = {}): Partial<Options> {
 
 /** The filter as mingo should evaluate it under the command's collation. */
 export function effectiveFilter(filter: Doc, env: QueryEnv): Doc {
-  return toCollation(env.collation) ? collateFilter(filter) : filter;
+  return rewriteFilter(filter, toCollation(env.collation) !== undefined);
 }

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { deserialize } from 'bson';
-import { toBson } from '../bson-buffer';
+import { fromBson, toBson } from '../bson/codec';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { Doc } from '../types';
 import type { CollectionMeta, Store, StoredCollection } from './store';
@@ -36,11 +35,11 @@ export class LmdbStore implements Store {
   load(): StoredCollection[] {
     const collections = new Map<string, StoredCollection>();
     for (const { key, value } of this.catalog.getRange()) {
-      collections.set(key, { ...(deserialize(value) as CollectionMeta), docs: [] });
+      collections.set(key, { ...(fromBson(value) as unknown as CollectionMeta), docs: [] });
     }
     for (const { key, value } of this.docs.getRange()) {
       const ns = key.toString('utf8', 0, key.indexOf(0));
-      collections.get(ns)?.docs.push(deserialize(value));
+      collections.get(ns)?.docs.push(fromBson(value));
     }
     return [...collections.values()];
   }

@@ -1,5 +1,4 @@
-import { deserialize } from 'bson';
-import { toBson } from '../bson-buffer';
+import { fromBson, toBson } from '../bson/codec';
 import type { Doc } from '../types';
 import { HEADER_SIZE } from './framer';
 
@@ -49,7 +48,7 @@ function readDocument(message: Buffer, offset: number, end: number): { doc: Doc;
   if (offset + 5 > end) throw new ProtocolError('truncated BSON document');
   const size = message.readInt32LE(offset);
   if (size < 5 || offset + size > end) throw new ProtocolError('invalid BSON document length');
-  return { doc: deserialize(message.subarray(offset, offset + size)), next: offset + size };
+  return { doc: fromBson(message.subarray(offset, offset + size)), next: offset + size };
 }
 
 function readCString(message: Buffer, offset: number, end: number): { value: string; next: number } {

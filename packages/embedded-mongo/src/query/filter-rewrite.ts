@@ -1,0 +1,32 @@
+import { isDoc, type Doc } from '../types';
+
+/**
+ * Rewrites the parts of a filter whose MongoDB semantics mingo lacks onto our custom query operators:
+ * `$type` → `$bsonType` always, and string equality → `$collatedEq`/`$collatedIn` under a collation.
+ */
+export function rewriteFilter(filter: Doc, collated: boolean): Doc {
+  const rewritten: Doc = {};
+  for (const [key, condition] of Object.entries(filter)) {
+    if (['$and', '$or', '$nor'].includes(key) && Array.isArray(condition)) {
+      rewritten[key] = condition.map((clause) => (isDoc(clause) ? rewriteFilter(clause, collated) : clause));
+    } else {
+      rewritten[key] = key.startsWith('$') ? condition : rewriteCondition(condition, collated);
+    }
+  }
+  return rewritten;
+}
+
+function rewriteCondition(condition: unknown, collated: boolean): unknown {
+  if (typeof condition === 'string' && collated) return { $collatedEq: condition };
+  if (!isDoc(condition) || !Object.keys(condition).some((key) => key.startsWith('$'))) return condition;
+  const rewritten: Doc = {};
+  for (const [op, operand] of Object.entries(condition)) {
+    if (op === '$type') rewritten.$bsonType = operand;
+    else if (op === '$not' && isDoc(operand)) rewritten.$not = rewriteCondition(operand, collated);
+    else if (collated && op === '$eq' && typeof operand === 'string') rewritten.$collatedEq = operand;
+    else if (collated && op === '$ne' && typeof operand === 'string') rewritten.$not = { $collatedEq: operand };
+    else if (collated && op === '$in' && Array.isArray(operand) && operand.some((v) => typeof v === 'string')) rewritten.$collatedIn = operand;
+    else rewritten[op] = operand;
+  }
+  return rewritten;
+}
