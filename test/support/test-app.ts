@@ -21,7 +21,10 @@ export interface TestAppOptions {
 
 export interface TokenOptions {
   username?: string;
-  /** The `sub` claim; a fresh id by default. */
+  /**
+   * The `sub` claim; a fresh id by default. An account id (24 hex digits) is checked like a real login: the account
+   * must exist with this username and role, else the token is refused (401).
+   */
   id?: string;
 }
 
