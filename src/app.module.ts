@@ -14,6 +14,8 @@ import { HealthModule } from './health/health.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { CustomerAnalyticsModule } from './services/customer-analytics/customer-analytics.module';
 import { DummyTreeModule } from './services/dummy-tree/dummy-tree.module';
+import { DocumentStorageModule } from './services/document-storage/document-storage.module';
+import { FilesModule } from './services/files/files.module';
 import { SitemapModule } from './services/sitemap/sitemap.module';
 import { ContentContainersModule } from './services/content-containers/content-containers.module';
 import { BlogViewerModule } from './services/blog-viewer/blog-viewer.module';
@@ -45,6 +47,8 @@ import { SeedModule } from './seed/seed.module';
     BeanModule,
     RealtimeModule,
     DummyTreeModule,
+    DocumentStorageModule,
+    FilesModule,
     SitemapModule,
     ContentContainersModule,
     BlogViewerModule,

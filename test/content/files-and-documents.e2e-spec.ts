@@ -1,0 +1,176 @@
+import { getConnectionToken } from '@nestjs/mongoose';
+import { Connection } from 'mongoose';
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { Role } from '../../src/common/principal';
+import { startTestApp, TestApp } from '../support/test-app';
+
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(64)]);
+const STORAGE = 'documentStorageServiceImpl';
+
+const binaryParser = (res: request.Response, done: (error: Error | null, body: Buffer) => void) => {
+  const chunks: Buffer[] = [];
+  res.on('data', (chunk: Buffer) => chunks.push(chunk));
+  res.on('end', () => done(null, Buffer.concat(chunks)));
+};
+
+describe('files REST and documentStorageServiceImpl (e2e)', () => {
+  let t: TestApp;
+  let admin: string;
+  let user: string;
+  let dbName: string;
+
+  const upload = (content: Buffer, filename: string, site = 'default') =>
+    t.http.post('/api/v1/files').set('Authorization', `Bearer ${admin}`).set('Site-Context', site).attach('file', content, filename);
+  const download = (id: string) => t.http.get(`/api/v1/files/${id}`).buffer(true).parse(binaryParser);
+  const storage = (fn: string, args: unknown[], token = admin) => t.callBean(STORAGE, fn, args, { token });
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { UPLOAD_MAX_BYTES: String(24 * 1024 * 1024) } });
+    admin = t.tokenFor(Role.ADMIN, { username: 'editor' });
+    user = t.tokenFor(Role.USER);
+    const connection = t.app.get<Connection>(getConnectionToken());
+    dbName = connection.db!.databaseName;
+    await connection.collection('sites').insertOne({ _id: 'outlet', name: 'Outlet' } as never);
+  });
+  afterAll(() => t.stop());
+
+  describe('upload and download', () => {
+    it('should stream a 20 MB upload back byte for byte, and serve a Range', async () => {
+      const big = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(20 * 1024 * 1024)]);
+      const created = (await upload(big, 'catalogue.pdf').expect(201)).body;
+      expect(created).toMatchObject({ filename: 'catalogue.pdf', contentType: 'application/pdf', length: big.length, site: 'default' });
+
+      const full = await download(created.id).expect(200).expect('Content-Type', 'application/pdf').expect('Accept-Ranges', 'bytes');
+      expect(Buffer.compare(full.body as Buffer, big)).toBe(0);
+      expect(full.headers['content-disposition']).toBe('inline; filename="catalogue.pdf"; filename*=UTF-8\'\'catalogue.pdf');
+
+      const part = await download(created.id).set('Range', 'bytes=1000-1999').expect(206);
+      expect(part.headers['content-range']).toBe(`bytes 1000-1999/${big.length}`);
+      expect(Buffer.compare(part.body as Buffer, big.subarray(1000, 2000))).toBe(0);
+      const tail = await download(created.id).set('Range', 'bytes=-10').expect(206);
+      expect(Buffer.compare(tail.body as Buffer, big.subarray(big.length - 10))).toBe(0);
+      await download(created.id).set('Range', `bytes=${big.length + 5}-`).expect(416).expect('Content-Range', `bytes */${big.length}`);
+
+      await download(created.id).set('If-None-Match', full.headers.etag).expect(304);
+    });
+
+    it('should refuse an upload over the size limit with 413', async () => {
+      const res = await upload(Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(25 * 1024 * 1024)]), 'huge.pdf');
+      expect(res.status).toBe(413);
+    });
+
+    it.each([
+      [Buffer.from('%PDF-1.7 pretending'), 'photo.png', 'content that does not match the name'],
+      [Buffer.from('MZ\x90\x00\x03'), 'tool.exe', 'an executable'],
+      [Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'), 'logo.svg', 'SVG'],
+      [Buffer.from('<html><script>alert(1)</script></html>'), 'notes.txt', 'HTML in a text file'],
+    ])('should refuse %s as %s (%s) with 415', async (content, name) => {
+      await upload(content as Buffer, name as string).expect(415);
+    });
+
+    it('should store a sanitized name for a hostile one', async () => {
+      const created = (await upload(PNG, '../../etc/"evil"\r\nX-Injected: 1;.png').expect(201)).body;
+      expect(created.filename).toBe('_evil_X-Injected_ 1_.png');
+      const res = await download(created.id).expect(200);
+      expect(res.headers['x-injected']).toBeUndefined();
+      expect(res.headers['content-type']).toBe('image/png');
+    });
+
+    it('should require a file, ADMIN, and a known site', async () => {
+      await t.http.post('/api/v1/files').set('Authorization', `Bearer ${admin}`).field('note', 'x').expect(400);
+      await t.http.post('/api/v1/files').attach('file', PNG, 'a.png').expect(401);
+      await t.http.post('/api/v1/files').set('Authorization', `Bearer ${user}`).attach('file', PNG, 'a.png').expect(403);
+      await upload(PNG, 'a.png', 'nowhere').expect(400);
+    });
+
+    it('should answer 404 for unknown files and 400 for bad ids', async () => {
+      await t.http.get('/api/v1/files/0123456789abcdef01234567').expect(404);
+      await t.http.get('/api/v1/files/..%2F..%2Fetc%2Fpasswd').expect(400);
+    });
+  });
+
+  describe('asset listing and removal per site', () => {
+    it('should list and remove the assets of the site only', async () => {
+      const outlet = (await upload(PNG, 'outlet-logo.png', 'outlet').expect(201)).body;
+      const list = (site: string) => t.http.get('/api/v1/assets').set('Authorization', `Bearer ${admin}`).set('Site-Context', site).expect(200);
+      expect((await list('outlet')).body.map((a: { filename: string }) => a.filename)).toEqual(['outlet-logo.png']);
+      expect((await list('default')).body.map((a: { filename: string }) => a.filename)).not.toContain('outlet-logo.png');
+      await t.http.get('/api/v1/assets').set('Authorization', `Bearer ${user}`).expect(403);
+
+      await t.http.delete(`/api/v1/files/${outlet.id}`).set('Authorization', `Bearer ${admin}`).set('Site-Context', 'default').expect(404);
+      await t.http.delete(`/api/v1/files/${outlet.id}`).set('Authorization', `Bearer ${user}`).set('Site-Context', 'outlet').expect(403);
+      await t.http.delete(`/api/v1/files/${outlet.id}`).set('Authorization', `Bearer ${admin}`).set('Site-Context', 'outlet').expect(204);
+      await t.http.get(`/api/v1/files/${outlet.id}`).expect(404);
+    });
+  });
+
+  describe('documentStorageServiceImpl', () => {
+    it('should describe the application database, its collections and buckets', async () => {
+      const database = (await storage('getDatabase', [dbName]).expect(200)).body;
+      expect(database.name).toBe(dbName);
+      expect(database.collections).toEqual(expect.arrayContaining(['sites', 'assets.files']));
+      expect(database.buckets).toContain('assets');
+      const collections = (await storage('getCollections', [dbName]).expect(200)).body;
+      expect(collections).toContainEqual({ name: 'sites', type: 'collection' });
+    });
+
+    it('should show a collection with secrets redacted', async () => {
+      const sites = (await storage('getCollection', [dbName, 'sites']).expect(200)).body;
+      expect(sites).toMatchObject({ database: dbName, name: 'sites', count: 2 });
+      const users = (await storage('getCollection', [dbName, 'users']).expect(200)).body;
+      for (const document of users.documents) expect(JSON.stringify(document)).not.toMatch(/\$argon2/);
+    });
+
+    it('should refuse MongoDB system databases with 403 and other databases with 404', async () => {
+      for (const name of ['admin', 'local', 'config', 'ADMIN']) {
+        const res = await storage('getCollections', [name]).expect(403);
+        expect(res.body.error).toBe('Access denied');
+        await storage('getCollection', [name, 'system.users']).expect(403);
+      }
+      await storage('getDatabase', ['someone-elses-db']).expect(404);
+      await storage('getCollection', [dbName, 'system.views']).expect(403);
+      await storage('getCollection', [dbName, 'no_such_collection']).expect(404);
+      await storage('getCollection', [dbName, '$cmd']).expect(400);
+    });
+
+    it('should remove a document by id', async () => {
+      const connection = t.app.get<Connection>(getConnectionToken());
+      const { insertedId } = await connection.collection('scratch').insertOne({ note: 'temporary' });
+      await storage('removeDocument', [dbName, 'scratch', insertedId.toHexString()]).expect(200);
+      await storage('removeDocument', [dbName, 'scratch', insertedId.toHexString()]).expect(404);
+      await storage('removeDocument', [dbName, 'assets.files', insertedId.toHexString()]).expect(400);
+      await storage('removeDocument', ['local', 'startup_log', 'x']).expect(403);
+    });
+
+    it('should download and remove binaries, one by id or several by filter', async () => {
+      const one = (await upload(PNG, 'one.png').expect(201)).body;
+      const bytes = (await storage('downloadBinary', [one.id]).expect(200)).body;
+      expect(Buffer.compare(Buffer.from(bytes, 'base64'), PNG)).toBe(0);
+      const raw = await t.callBean(STORAGE, 'downloadBinary', [one.id], { token: admin, accept: 'application/octet-stream' }).buffer(true).parse(binaryParser).expect(200);
+      expect(Buffer.compare(raw.body as Buffer, PNG)).toBe(0);
+
+      const bucket = (await storage('getBinaryStorage', [dbName, 'assets']).expect(200)).body;
+      expect(bucket.files.map((f: { filename: string }) => f.filename)).toContain('one.png');
+      await storage('getBinaryStorage', [dbName, 'nothing']).expect(404);
+      await storage('getBinaryStorage', ['admin', 'fs']).expect(403);
+
+      await storage('removeBinary', [one.id]).expect(200);
+      await storage('removeBinary', [one.id]).expect(404);
+      await storage('downloadBinary', [one.id]).expect(404);
+
+      await upload(PNG, 'batch.png').expect(201);
+      await upload(PNG, 'batch.png').expect(201);
+      await storage('removeBinary', [dbName, 'assets', JSON.stringify({ filename: { $regex: '.*' } })]).expect(400);
+      await storage('removeBinary', [dbName, 'assets', JSON.stringify({ $where: '1' })]).expect(400);
+      await storage('removeBinary', [dbName, 'assets', '{oops']).expect(400);
+      await storage('removeBinary', [dbName, 'assets', JSON.stringify({ filename: 'batch.png' })]).expect(200);
+      await storage('removeBinary', [dbName, 'assets', JSON.stringify({ filename: 'batch.png' })]).expect(404);
+    });
+
+    it('should require ADMIN', async () => {
+      await storage('getDatabase', [dbName], user).expect(403);
+      await t.callBean(STORAGE, 'getDatabase', [dbName]).expect(401);
+    });
+  });
+});
