@@ -1,10 +1,10 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import { Types } from 'mongoose';
+import { SchemaTypes, Types } from 'mongoose';
 
 /** The values one product or SKU has for one attribute. */
 @Schema({ _id: false })
 export class AttributeValue {
-  @Prop({ type: Types.ObjectId, ref: 'Attribute', required: true }) attribute!: Types.ObjectId;
+  @Prop({ type: SchemaTypes.ObjectId, ref: 'Attribute', required: true }) attribute!: Types.ObjectId;
   @Prop({ type: [String], default: [] }) values!: string[];
 }
 

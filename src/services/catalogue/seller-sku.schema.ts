@@ -1,13 +1,13 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import { HydratedDocument, Types } from 'mongoose';
+import { HydratedDocument, SchemaTypes, Types } from 'mongoose';
 
 /** A seller's offer of one SKU: its price and the quantity in stock. */
 @Schema({ collection: 'seller_skus', timestamps: true })
 export class SellerSku {
-  @Prop({ type: Types.ObjectId, ref: 'Seller', required: true, index: true }) seller!: Types.ObjectId;
-  @Prop({ type: Types.ObjectId, ref: 'Sku', required: true, index: true }) sku!: Types.ObjectId;
+  @Prop({ type: SchemaTypes.ObjectId, ref: 'Seller', required: true, index: true }) seller!: Types.ObjectId;
+  @Prop({ type: SchemaTypes.ObjectId, ref: 'Sku', required: true, index: true }) sku!: Types.ObjectId;
   /** Denormalized from the SKU so facet aggregations reach the product in one lookup. */
-  @Prop({ type: Types.ObjectId, ref: 'Product', required: true, index: true }) product!: Types.ObjectId;
+  @Prop({ type: SchemaTypes.ObjectId, ref: 'Product', required: true, index: true }) product!: Types.ObjectId;
   /** Integer minor units (cents) of `currency` (DESIGN §7). */
   @Prop({ required: true, min: 0, validate: Number.isInteger }) price!: number;
   /** ISO 4217 code. */

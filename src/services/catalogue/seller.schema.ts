@@ -1,5 +1,5 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import { HydratedDocument, Types } from 'mongoose';
+import { HydratedDocument, SchemaTypes, Types } from 'mongoose';
 
 /** A merchant: the account that manages it, its company profile, its country and its shipping addresses. */
 @Schema({ collection: 'sellers', timestamps: true })
@@ -11,7 +11,7 @@ export class Seller {
   @Prop() profileId?: string;
   /** ISO 3166-1 alpha-2 code. */
   @Prop({ required: true, uppercase: true, index: true }) country!: string;
-  @Prop({ type: [{ type: Types.ObjectId, ref: 'Address' }], default: [], index: true })
+  @Prop({ type: [{ type: SchemaTypes.ObjectId, ref: 'Address' }], default: [], index: true })
   shippingAddresses!: Types.ObjectId[];
 }
 

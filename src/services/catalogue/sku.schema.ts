@@ -1,11 +1,11 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import { HydratedDocument, Types } from 'mongoose';
+import { HydratedDocument, SchemaTypes, Types } from 'mongoose';
 import { AttributeValue, AttributeValueSchema } from './attribute-value.schema';
 
 /** A variant of a product (e.g. a pack size or pot size); sellers offer SKUs, never bare products. */
 @Schema({ collection: 'skus', timestamps: true })
 export class Sku {
-  @Prop({ type: Types.ObjectId, ref: 'Product', required: true, index: true }) product!: Types.ObjectId;
+  @Prop({ type: SchemaTypes.ObjectId, ref: 'Product', required: true, index: true }) product!: Types.ObjectId;
   @Prop({ required: true, unique: true }) code!: string;
   @Prop({ required: true }) name!: string;
   @Prop({ type: [AttributeValueSchema], default: [] }) attributes!: AttributeValue[];

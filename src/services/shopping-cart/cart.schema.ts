@@ -1,11 +1,11 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import { HydratedDocument, Types } from 'mongoose';
+import { HydratedDocument, SchemaTypes, Types } from 'mongoose';
 
 /** One line of a cart: a seller's offer (seller SKU) and how many of it. */
 @Schema({ timestamps: { createdAt: 'addedAt', updatedAt: false } })
 export class CartItem {
   _id!: Types.ObjectId;
-  @Prop({ type: Types.ObjectId, ref: 'SellerSku', required: true }) sellerSku!: Types.ObjectId;
+  @Prop({ type: SchemaTypes.ObjectId, ref: 'SellerSku', required: true }) sellerSku!: Types.ObjectId;
   @Prop({ required: true, min: 1, validate: Number.isInteger }) quantity!: number;
 }
 
