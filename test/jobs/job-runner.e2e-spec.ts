@@ -8,7 +8,7 @@ import { TestStompClient } from '../realtime/stomp-client';
 interface LiveEvent {
   event: string;
   id: string;
-  data: { status: string; current: number; progress: number };
+  data: { status: string; current: number; progress: number } | null;
 }
 
 const BEAN = 'jobsManagementServiceImpl';
@@ -75,7 +75,7 @@ describe(JobRunner.name, () => {
       ...[1, 2, 3, 4, 5].map((current) => ['job.updated', job.id, 'IN_PROGRESS', current, current * 20]),
       ['job.updated', job.id, 'DONE', 5, 100],
     ];
-    const summary = (e: LiveEvent) => [e.event, e.id, e.data.status, e.data.current, e.data.progress];
+    const summary = (e: LiveEvent) => [e.event, e.id, e.data?.status, e.data?.current, e.data?.progress];
     expect((await events(`/topic/job/${job.id}`, 6)).map(summary)).toEqual(expected);
     const withStart = [['job.updated', job.id, 'IN_PROGRESS', 0, 0], ...expected];
     expect((await events('/topic/jobs', 7, (e) => e.id === job.id)).map(summary)).toEqual(withStart);
@@ -149,7 +149,7 @@ describe(JobRunner.name, () => {
     expect(final).toMatchObject({ status: 'DONE', progress: 100 });
   });
 
-  it('should stop the work and resolve null when the job is removed', async () => {
+  it('should stop the work, resolve null and publish the removal when the job is removed', async () => {
     const { work, paused, resume, done } = pausingWork(3, 1);
     const { job, finished } = await runner.start('cleanup', 3, work);
     await paused;
@@ -157,6 +157,8 @@ describe(JobRunner.name, () => {
     resume();
     expect(await finished).toBeNull();
     expect(done).toEqual([0]);
+    const removal = await stomp.next<LiveEvent>('/topic/jobs', (e) => e.id === job.id && e.event === 'job.removed');
+    expect(removal.data).toBeNull();
   });
 
   it('should leave running jobs alone when unfinished jobs are failed', async () => {
