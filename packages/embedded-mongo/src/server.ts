@@ -14,25 +14,27 @@ export interface EmbeddedMongoOptions {
   host?: string;
   /** Data directory; unset means in-memory. */
   dbPath?: string;
-  /** How often expired TTL documents are removed (default 60 000 ms, as MongoDB). */
+  /** How often expired TTL documents (and idle cursors) are removed; default 60 000 ms, as MongoDB. */
   ttlIntervalMs?: number;
 }
 
 export class EmbeddedMongoServer {
-  private readonly ttlTimer: NodeJS.Timeout;
+  private readonly maintenance: NodeJS.Timeout;
 
   private constructor(
     private readonly server: Server,
     private readonly sockets: Set<Socket>,
     private readonly engine: Engine,
+    cursors: CursorRegistry,
     readonly host: string,
     readonly port: number,
     ttlIntervalMs: number,
   ) {
-    this.ttlTimer = setInterval(() => {
-      if (sweepExpired(engine) > 0) void engine.flush();
+    this.maintenance = setInterval(() => {
+      sweepExpired(engine);
+      cursors.closeIdle();
     }, ttlIntervalMs);
-    this.ttlTimer.unref();
+    this.maintenance.unref();
   }
 
   get uri(): string {
@@ -51,18 +53,23 @@ export class EmbeddedMongoServer {
       socket.on('close', () => sockets.delete(socket));
       new Connection(socket, nextConnectionId++, context);
     });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 0, host, () => resolve());
-    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(options.port ?? 0, host, () => resolve());
+      });
+    } catch (error) {
+      await engine.close();
+      throw error;
+    }
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
-    return new EmbeddedMongoServer(server, sockets, engine, host, port, options.ttlIntervalMs ?? 60_000);
+    return new EmbeddedMongoServer(server, sockets, engine, context.cursors, host, port, options.ttlIntervalMs ?? 60_000);
   }
 
   /** Stops accepting connections, closes open ones and closes the store after pending writes. */
   async stop(): Promise<void> {
-    clearInterval(this.ttlTimer);
+    clearInterval(this.maintenance);
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     for (const socket of this.sockets) socket.destroy();
     await closed;

@@ -6,10 +6,14 @@ import type { Doc } from '../types';
 const MAX_BATCH_BYTES = 16 * 1024 * 1024 - 16 * 1024;
 const DEFAULT_FIRST_BATCH = 101;
 
+/** MongoDB closes cursors idle for 10 minutes (cursorTimeoutMillis). */
+const CURSOR_TIMEOUT_MS = 10 * 60 * 1000;
+
 interface OpenCursor {
   ns: string;
   docs: Doc[];
   position: number;
+  lastUsed: number;
 }
 
 /** Server-wide open cursors over materialized result arrays (snapshots: stored documents are never mutated). */
@@ -19,7 +23,7 @@ export class CursorRegistry {
 
   /** The `cursor` reply field of find/aggregate/list* commands; keeps the rest open if any remains. */
   open(ns: string, docs: Doc[], batchSize?: number, singleBatch = false): Doc {
-    const cursor: OpenCursor = { ns, docs, position: 0 };
+    const cursor: OpenCursor = { ns, docs, position: 0, lastUsed: Date.now() };
     const firstBatch = this.take(cursor, batchSize ?? DEFAULT_FIRST_BATCH);
     let id = Long.ZERO;
     if (!singleBatch && cursor.position < docs.length) {
@@ -34,6 +38,7 @@ export class CursorRegistry {
     const key = String(id);
     const cursor = this.cursors.get(key);
     if (!cursor || cursor.ns !== ns) throw new MongoError('CursorNotFound', `cursor id ${key} not found`);
+    cursor.lastUsed = Date.now();
     const nextBatch = this.take(cursor, batchSize ?? 0);
     const exhausted = cursor.position >= cursor.docs.length;
     if (exhausted) this.cursors.delete(key);
@@ -43,6 +48,10 @@ export class CursorRegistry {
   kill(ids: Long[]): { killed: Long[]; notFound: Long[] } {
     const killed = ids.filter((id) => this.cursors.delete(id.toString()));
     return { killed, notFound: ids.filter((id) => !killed.includes(id)) };
+  }
+
+  closeIdle(now = Date.now()): void {
+    for (const [id, cursor] of this.cursors) if (now - cursor.lastUsed > CURSOR_TIMEOUT_MS) this.cursors.delete(id);
   }
 
   /** batchSize 0 means "as many as fit". */
