@@ -14,6 +14,7 @@ import { HealthModule } from './health/health.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { CustomerAnalyticsModule } from './services/customer-analytics/customer-analytics.module';
 import { DummyTreeModule } from './services/dummy-tree/dummy-tree.module';
+import { ReportsModule } from './services/reports/reports.module';
 import { DocumentStorageModule } from './services/document-storage/document-storage.module';
 import { FilesModule } from './services/files/files.module';
 import { SitemapModule } from './services/sitemap/sitemap.module';
@@ -47,6 +48,7 @@ import { SeedModule } from './seed/seed.module';
     BeanModule,
     RealtimeModule,
     DummyTreeModule,
+    ReportsModule,
     DocumentStorageModule,
     FilesModule,
     SitemapModule,
