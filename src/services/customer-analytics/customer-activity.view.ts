@@ -1,6 +1,9 @@
 import { Types } from 'mongoose';
 import { CustomerActivity, CustomerActivityType } from './customer-activity.schema';
 
+/** A customer activity as stored (lean). */
+export type StoredActivity = CustomerActivity & { _id: Types.ObjectId };
+
 /** A customer activity as the API and the `/topic/customer/{id}` events return it. */
 export interface CustomerActivityView {
   id: string;
@@ -10,7 +13,7 @@ export interface CustomerActivityView {
   at: Date;
 }
 
-export function toActivityView(activity: CustomerActivity & { _id: Types.ObjectId }): CustomerActivityView {
+export function toActivityView(activity: StoredActivity): CustomerActivityView {
   const { _id, customerId, type, data, at } = activity;
   return { id: _id.toString(), customerId, type, data: data ?? {}, at };
 }

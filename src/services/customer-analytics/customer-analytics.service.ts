@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { Model, PipelineStage, Types } from 'mongoose';
+import { Model, PipelineStage } from 'mongoose';
 import { User } from '../../auth/users/user.schema';
 import { Profile, ProfileType } from '../../auth/profiles/profile.schema';
 import { Bean, Exposed } from '../../bean';
@@ -8,7 +8,7 @@ import { Page, toPage } from '../../common/page';
 import { Role } from '../../common/principal';
 import { parseSearchRequest, planSearch, runSearch, SearchSpec } from '../../common/search';
 import { CustomerActivity } from './customer-activity.schema';
-import { CustomerActivityView, toActivityView } from './customer-activity.view';
+import { CustomerActivityView, StoredActivity, toActivityView } from './customer-activity.view';
 import { ChartData, monthLabels, monthlyChart, startOfMonthUtc } from './monthly-chart';
 
 const CHART_MONTHS = 12;
@@ -44,7 +44,7 @@ export class CustomerAnalyticsService {
   @Exposed(['Map'])
   async getCustomerActivity(request: Record<string, unknown>): Promise<Page<CustomerActivityView>> {
     const plan = planSearch(parseSearchRequest(request), ACTIVITY_SEARCH);
-    const { content, total } = await runSearch<CustomerActivity & { _id: Types.ObjectId }>(this.activities, plan);
+    const { content, total } = await runSearch<StoredActivity>(this.activities, plan);
     return toPage(content.map(toActivityView), total, plan.page, plan.limit);
   }
 
@@ -73,7 +73,7 @@ export class CustomerAnalyticsService {
     return Object.fromEntries(buckets.map(toEntry));
   }
 
-  private count(model: Model<any>, match: Record<string, unknown>, key: unknown): Promise<Bucket[]> {
+  private count<T>(model: Model<T>, match: Record<string, unknown>, key: unknown): Promise<Bucket[]> {
     const pipeline: PipelineStage[] = [
       { $match: match },
       { $group: { _id: key, count: { $sum: 1 } } },
