@@ -14,6 +14,7 @@ import { HealthModule } from './health/health.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { CustomerAnalyticsModule } from './services/customer-analytics/customer-analytics.module';
 import { DummyTreeModule } from './services/dummy-tree/dummy-tree.module';
+import { PageDeliveryModule } from './services/page-delivery/page-delivery.module';
 import { ReportsModule } from './services/reports/reports.module';
 import { DocumentStorageModule } from './services/document-storage/document-storage.module';
 import { FilesModule } from './services/files/files.module';
@@ -48,6 +49,7 @@ import { SeedModule } from './seed/seed.module';
     BeanModule,
     RealtimeModule,
     DummyTreeModule,
+    PageDeliveryModule,
     ReportsModule,
     DocumentStorageModule,
     FilesModule,
