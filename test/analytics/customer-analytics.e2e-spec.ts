@@ -66,6 +66,21 @@ describe('customerAnalyticsServiceImpl', () => {
       ]);
     });
 
+    it('should let the customer follow their own topic', async () => {
+      const account = { username: 'dave', email: 'dave@example.test', password: 'Pw-12345678' };
+      const dave = await t.app.get(UsersService).create(account);
+      const topic = `/topic/customer/${dave.id}`;
+      const token = t.tokenFor(Role.USER, { id: dave.id, username: 'dave' });
+      const own = await TestStompClient.connect(t.url, { token });
+      try {
+        await own.subscribe(topic);
+        await recorder.record(dave.id, PRODUCT_VIEW, { productId: 'p-2' });
+        expect(await own.next(topic)).toMatchObject({ id: dave.id, data: { type: PRODUCT_VIEW } });
+      } finally {
+        await own.disconnect();
+      }
+    });
+
     it("should page one customer's activity, newest first", async () => {
       const res = await call('getCustomerActivity', [{ query: { customerId: alice }, limit: 2 }]);
       expect(res.status).toBe(200);
