@@ -50,43 +50,50 @@ export class BeanRegistry implements OnModuleInit {
       throw new Error(`Bean '${meta.id}' (${String(wrapper.name)}) must be a singleton provider`);
     }
     const className = instance.constructor.name;
-    const methods = this.exposedMethods(instance, meta, className);
-    const functions = groupIntoFunctions(methods);
-    return { id: meta.id, role: meta.role, className, functions, minRole: lowestRole([...functions.values()].map((f) => f.minRole), meta.role) };
+    const functions = groupIntoFunctions(this.exposedMethods(instance, meta));
+    const minRole = lowestRole([...functions.values()].map((fn) => fn.minRole), meta.role);
+    return { id: meta.id, role: meta.role, className, functions, minRole };
   }
 
-  private exposedMethods(instance: object, bean: BeanMeta, className: string): BeanMethod[] {
+  private exposedMethods(instance: object, bean: BeanMeta): BeanMethod[] {
     const prototype = Object.getPrototypeOf(instance) as Record<string, (...args: unknown[]) => unknown>;
     return this.scanner.getAllMethodNames(prototype).flatMap((methodName) => {
       const exposed = this.reflector.get<ExposedMeta | undefined>(EXPOSED_KEY, prototype[methodName]);
-      if (!exposed) return [];
-      const name = exposed.name ?? methodName;
-      const method: BeanMethod = {
-        beanId: bean.id,
-        name,
-        label: `${className}.${methodName}`,
-        role: exposed.role ?? bean.role,
-        params: exposed.params,
-        converters: exposed.params.map(converterFor),
-        signature: `${name}(${exposed.params.map(paramTypeName).join(', ')})`,
-        handler: prototype[methodName].bind(instance),
-      };
-      return [method];
+      return exposed ? [toBeanMethod(instance, methodName, exposed, bean)] : [];
     });
   }
 }
 
+function toBeanMethod(instance: object, methodName: string, exposed: ExposedMeta, bean: BeanMeta): BeanMethod {
+  const name = exposed.name ?? methodName;
+  const method = (instance as Record<string, (...args: unknown[]) => unknown>)[methodName];
+  return {
+    beanId: bean.id,
+    name,
+    label: `${instance.constructor.name}.${methodName}`,
+    role: exposed.role ?? bean.role,
+    params: exposed.params,
+    converters: exposed.params.map(converterFor),
+    signature: `${name}(${exposed.params.map(paramTypeName).join(', ')})`,
+    handler: method.bind(instance),
+  };
+}
+
 function groupIntoFunctions(methods: BeanMethod[]): Map<string, BeanFunction> {
-  const byName = new Map<string, BeanMethod[]>();
-  for (const method of methods) byName.set(method.name, [...(byName.get(method.name) ?? []), method]);
   const functions = new Map<string, BeanFunction>();
-  for (const [name, overloads] of byName) {
+  for (const [name, overloads] of groupBy(methods, (method) => method.name)) {
     assertNoClash(overloads);
-    const overloadsByArity = new Map<number, BeanMethod[]>();
-    for (const method of overloads) overloadsByArity.set(method.params.length, [...(overloadsByArity.get(method.params.length) ?? []), method]);
-    functions.set(name, { name, overloads, overloadsByArity, minRole: lowestRole(overloads.map((m) => m.role), Role.ADMIN) });
+    const overloadsByArity = groupBy(overloads, (method) => method.params.length);
+    const minRole = lowestRole(overloads.map((method) => method.role), Role.ADMIN);
+    functions.set(name, { name, overloads, overloadsByArity, minRole });
   }
   return functions;
+}
+
+function groupBy<K, V>(items: V[], keyOf: (item: V) => K): Map<K, V[]> {
+  const groups = new Map<K, V[]>();
+  for (const item of items) groups.set(keyOf(item), [...(groups.get(keyOf(item)) ?? []), item]);
+  return groups;
 }
 
 /** Two overloads clash when one argument list could match both; then no call could choose between them. */
@@ -94,7 +101,9 @@ function assertNoClash(overloads: BeanMethod[]): void {
   overloads.forEach((a, i) =>
     overloads.slice(i + 1).forEach((b) => {
       const overlap = a.params.length === b.params.length && a.params.every((type, k) => typesOverlap(type, b.params[k]));
-      if (overlap) throw new Error(`Clashing signatures in bean '${a.beanId}': ${a.label} ${a.signature} and ${b.label} ${b.signature}`);
+      if (overlap) {
+        throw new Error(`Clashing signatures in bean '${a.beanId}': ${a.label} ${a.signature} and ${b.label} ${b.signature}`);
+      }
     }),
   );
 }
