@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { startGitHttpServer } from '../../../test/support/git-http-server';
 import { gitRemoteFor } from './git-remote';
 import { GitWorkdir } from './git-workdir';
 
@@ -11,7 +12,7 @@ const author = { name: 'editor', email: 'editor@example.invalid' };
 const gitCli = (args: string[], cwd?: string): string =>
   execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'cli', GIT_AUTHOR_EMAIL: 'cli@x', GIT_COMMITTER_NAME: 'cli', GIT_COMMITTER_EMAIL: 'cli@x' } }).trim();
 
-describe('git working directory and local bare remote', () => {
+describe('git working directory and remotes', () => {
   let base: string;
   let bare: string;
 
@@ -80,5 +81,22 @@ describe('git working directory and local bare remote', () => {
     const workdir = await committedWorkdir('site', { 'x.txt': 'x' });
     await expect(gitRemoteFor(join(base, 'missing.git')).push(workdir)).rejects.toThrow(ConflictException);
     expect(existsSync(join(base, 'missing.git'))).toBe(false);
+  });
+
+  it('should push to and fetch from an http remote', async () => {
+    const server = await startGitHttpServer(base);
+    try {
+      const remote = gitRemoteFor(`${server.url}/remote.git`);
+      await remote.push(await committedWorkdir('site', { 'index.html': 'over http' }));
+      expect(gitCli(['--git-dir', bare, 'show', 'main:index.html'])).toBe('over http');
+
+      const clone = new GitWorkdir(join(base, 'clone'), 'main');
+      await clone.init();
+      await remote.fetch(clone);
+      await clone.mergeRemote(author);
+      expect(readFileSync(join(clone.dir, 'index.html'), 'utf8')).toBe('over http');
+    } finally {
+      await server.close();
+    }
   });
 });

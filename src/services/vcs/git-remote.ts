@@ -22,8 +22,10 @@ export function gitRemoteFor(url: string): GitRemote {
 class HttpRemote implements GitRemote {
   constructor(private readonly url: string) {}
 
+  /** Fetches through a configured `origin`, which isomorphic-git needs for its remote-tracking refspec. */
   async fetch(workdir: GitWorkdir): Promise<void> {
-    await git.fetch({ fs, http, dir: workdir.dir, url: this.url, ref: workdir.branch, singleBranch: true });
+    await git.addRemote({ fs, dir: workdir.dir, remote: 'origin', url: this.url, force: true });
+    await git.fetch({ fs, http, dir: workdir.dir, remote: 'origin', ref: workdir.branch, singleBranch: true });
   }
 
   async push(workdir: GitWorkdir): Promise<void> {
