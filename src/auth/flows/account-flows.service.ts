@@ -1,7 +1,8 @@
-import { BadRequestException, Injectable, UnauthorizedException } from '@nestjs/common';
+import { BadRequestException, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
 import { Principal } from '../../common/principal';
 import { CredentialsService } from '../login/credentials.service';
 import { SessionsService } from '../sessions/sessions.service';
+import { UserDocument } from '../users/user.schema';
 import { UsersService } from '../users/users.service';
 import { FlowMailsService } from './flow-mails.service';
 import { ChangePasswordDto, RegisterDto, ResetPasswordDto, SavePasswordDto } from './flows.dto';
@@ -11,6 +12,8 @@ import { OneTimeTokensService } from './one-time-tokens.service';
 /** Register, verify, reset, save and change password. */
 @Injectable()
 export class AccountFlowsService {
+  private readonly logger = new Logger(AccountFlowsService.name);
+
   constructor(
     private readonly users: UsersService,
     private readonly tokens: OneTimeTokensService,
@@ -33,12 +36,14 @@ export class AccountFlowsService {
     return { verified: true };
   }
 
-  /** Always the same answer, so nobody learns which addresses are registered. */
+  /**
+   * Always the same answer, in the same time: the token is issued and mailed after answering, so neither the body
+   * nor the timing tells whether the address is registered. A failure is only logged.
+   */
   async resetPassword(dto: ResetPasswordDto): Promise<{ message: string }> {
     const user = await this.users.findByEmail(dto.email);
     if (user && !user.disabled) {
-      const token = await this.tokens.issue(OneTimeTokenKind.PASSWORD_RESET, user);
-      this.mails.sendPasswordResetInBackground(user.email, user.username, token);
+      this.mailResetToken(user).catch((error: unknown) => this.logger.error({ err: error }, 'Password reset mail failed'));
     }
     return { message: 'If the address is registered, a message with a reset token has been sent' };
   }
@@ -59,6 +64,11 @@ export class AccountFlowsService {
     await this.users.setPassword(user.id, dto.newPassword);
     await this.sessions.destroyAllOf(user.id);
     return { passwordChanged: true };
+  }
+
+  private async mailResetToken(user: UserDocument): Promise<void> {
+    const token = await this.tokens.issue(OneTimeTokenKind.PASSWORD_RESET, user);
+    await this.mails.sendPasswordReset(user.email, user.username, token);
   }
 
   private async consume(kind: OneTimeTokenKind, token: string): Promise<string> {

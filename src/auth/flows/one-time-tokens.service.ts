@@ -6,7 +6,7 @@ import { secretHash } from '../secret-hash';
 import { UserDocument } from '../users/user.schema';
 import { OneTimeToken, OneTimeTokenKind } from './one-time-token.schema';
 
-const LIFETIME_MS: Record<OneTimeTokenKind, number> = {
+export const ONE_TIME_TOKEN_LIFETIME_MS: Record<OneTimeTokenKind, number> = {
   [OneTimeTokenKind.VERIFICATION]: 24 * 3600 * 1000,
   [OneTimeTokenKind.PASSWORD_RESET]: 3600 * 1000,
 };
@@ -33,7 +33,7 @@ export class OneTimeTokensService {
       kind,
       userId: user._id,
       username: user.username,
-      expiresAt: new Date(Date.now() + LIFETIME_MS[kind]),
+      expiresAt: new Date(Date.now() + ONE_TIME_TOKEN_LIFETIME_MS[kind]),
     });
     return token;
   }
