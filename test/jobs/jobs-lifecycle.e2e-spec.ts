@@ -256,6 +256,8 @@ describe('jobsManagementServiceImpl', () => {
       await refused(400, 'incrementJob', 'x', true);
       await refused(400, 'createJob', 'not a map');
       await refused(400, 'createJob', { type: 'x', total: 'many' });
+      await refused(400, 'createJob', { type: 'x', status: 'PAUSED' });
+      await refused(400, 'createJob', JSON.parse('{"type": "x", "__proto__": {"admin": true}}'));
       await refused(400, 'removeJobsByIds', 'x');
     });
   });
