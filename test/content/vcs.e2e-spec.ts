@@ -91,3 +91,20 @@ describe('vcsProvider (e2e)', () => {
     await vcs('commit').expect(400);
   });
 });
+
+describe('vcsProvider without a configured remote (e2e)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => (t = await startTestApp()));
+  afterAll(() => t.stop());
+
+  it('should commit locally but answer 409 to push, clone and update', async () => {
+    const token = t.tokenFor(Role.ADMIN);
+    await t.callBean('vcsProvider', 'init', [], { token }).expect(200);
+    await t.callBean('vcsProvider', 'commit', ['Empty start'], { token }).expect(200);
+    for (const fn of ['push', 'update', 'cloneRepository']) {
+      const res = await t.callBean('vcsProvider', fn, [], { token }).expect(409);
+      expect(res.body.message).toMatch(/VCS_REMOTE_URL|not empty/);
+    }
+  });
+});
