@@ -2,7 +2,6 @@ import { deleteDocuments } from '../ops/write-ops';
 import type { Doc } from '../types';
 import type { CommandContext } from './context';
 import { collectionName, commandEnv } from './env';
-import { checkHint } from '../ops/match';
 import { runBatch, withWriteErrors } from './write-result';
 
 export async function deleteCommand(command: Doc, context: CommandContext): Promise<Doc> {
@@ -10,10 +9,9 @@ export async function deleteCommand(command: Doc, context: CommandContext): Prom
   const statements = (command.deletes ?? []) as Doc[];
   let n = 0;
   const writeErrors = runBatch(statements, command.ordered !== false, (statement) => {
-    checkHint(collection, statement.hint);
-    if (!collection) return;
     const env = commandEnv(context, { collation: statement.collation, let: command.let });
-    n += deleteDocuments(collection, (statement.q ?? {}) as Doc, env, { limit: Number(statement.limit ?? 0) }).length;
+    const options = { limit: Number(statement.limit ?? 0), hint: statement.hint };
+    n += deleteDocuments(collection, (statement.q ?? {}) as Doc, env, options).length;
   });
   await context.engine.flush();
   return withWriteErrors({ n }, writeErrors);

@@ -62,15 +62,33 @@ export class Index {
   }
 
   add(doc: Doc, id: string): void {
+    for (const entry of this.hashEntries(doc, id)) this.sorted.splice(this.position(entry), 0, entry);
+  }
+
+  /**
+   * Indexes many documents at once (index creation, opening a store): one sort instead of a sorted
+   * insertion per entry. Throws DuplicateKey on the first collision; the index is then discarded.
+   */
+  build(docs: Iterable<[string, Doc]>, ns: string): void {
+    for (const [id, doc] of docs) {
+      this.checkUnique(doc, id, ns);
+      this.sorted.push(...this.hashEntries(doc, id));
+    }
+    this.sorted.sort((a, b) => this.compareEntries(a, b));
+  }
+
+  /** Records the document's keys in the hash and returns the entries that are new. */
+  private hashEntries(doc: Doc, id: string): Entry[] {
+    const entries: Entry[] = [];
     for (const key of this.keysOf(doc)) {
       const hash = keyString(key);
       const holders = this.byKey.get(hash) ?? new Set<string>();
       if (holders.has(id)) continue;
       holders.add(id);
       this.byKey.set(hash, holders);
-      const entry = { key, id };
-      this.sorted.splice(this.position(entry), 0, entry);
+      entries.push({ key, id });
     }
+    return entries;
   }
 
   remove(doc: Doc, id: string): void {

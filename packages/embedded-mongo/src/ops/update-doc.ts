@@ -22,27 +22,39 @@ function checkModifier(modifier: Doc): void {
   }
 }
 
+function applyOperators(current: Doc, modifier: Doc, input: UpdateInput, filter: Doc, inserting: boolean): Doc {
+  checkModifier(modifier);
+  const { $setOnInsert, ...operators } = modifier;
+  const next = cloneDoc(current);
+  const options = { queryOptions: mingoOptions(input.env) };
+  // mingo re-checks the filter (it resolves the positional `$` from it), so it gets the collated form;
+  // an upsert's seed need not match a range filter, so inserts skip the check.
+  const condition = inserting ? undefined : effectiveFilter(filter, input.env);
+  if (Object.keys(operators).length) applyModifier(next, operators, input.arrayFilters, condition, options);
+  if (inserting && isDoc($setOnInsert)) applyModifier(next, { $set: $setOnInsert }, undefined, undefined, options);
+  return next;
+}
+
+function applyPipeline(current: Doc, pipeline: Doc[], env: QueryEnv): Doc {
+  return new Aggregator(pipeline, mingoOptions(env)).run([cloneDoc(current)])[0] ?? {};
+}
+
+function replace(current: Doc, replacement: Doc): Doc {
+  const copy = cloneDoc(replacement);
+  return withNumberTypesOf(copy, { _id: current._id, ...copy });
+}
+
 /**
- * The document after applying an update (operators via mingo, pipeline via mingo's Aggregator, or a
- * replacement). Never mutates `current`. `inserting` applies `$setOnInsert` (upserts).
+ * The document after applying an update: operators (mingo updater), a pipeline (mingo Aggregator) or a
+ * replacement. Never mutates `current`. `inserting` (upserts) applies `$setOnInsert`.
  */
 export function applyUpdate(current: Doc, input: UpdateInput, filter: Doc, inserting: boolean): Doc {
   const { update } = input;
-  let next: Doc;
-  if (Array.isArray(update)) {
-    next = new Aggregator(update, mingoOptions(input.env)).run([cloneDoc(current)])[0] ?? {};
-  } else if (isOperatorDoc(update)) {
-    checkModifier(update);
-    const { $setOnInsert, ...modifier } = update;
-    next = cloneDoc(current);
-    // mingo re-checks the filter (it resolves the positional `$` from it), so it gets the collated form;
-    // an upsert's seed need not match a range filter, so inserts skip the check.
-    if (Object.keys(modifier).length) applyModifier(next, modifier, input.arrayFilters, inserting ? undefined : effectiveFilter(filter, input.env), { queryOptions: mingoOptions(input.env) });
-    if (inserting && isDoc($setOnInsert)) applyModifier(next, { $set: $setOnInsert }, undefined, undefined, { queryOptions: mingoOptions(input.env) });
-  } else {
-    const replacement = cloneDoc(update);
-    next = withNumberTypesOf(replacement, { _id: current._id, ...replacement });
-  }
+  let next = Array.isArray(update)
+    ? applyPipeline(current, update, input.env)
+    : isOperatorDoc(update)
+      ? applyOperators(current, update, input, filter, inserting)
+      : replace(current, update);
   if (next._id === undefined && current._id !== undefined) next = withNumberTypesOf(next, { _id: current._id, ...next });
   if (!inserting && !isEqual(next._id, current._id)) {
     throw new MongoError('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");

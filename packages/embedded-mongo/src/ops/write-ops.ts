@@ -62,8 +62,9 @@ export function updateDocuments(collection: Collection, statement: UpdateStateme
   return outcome;
 }
 
-export function deleteDocuments(collection: Collection, filter: Doc, env: QueryEnv, options: { limit?: number; sort?: Doc; hint?: unknown }): Doc[] {
+/** Removes and returns the matching documents (validating filter and hint even without a collection). */
+export function deleteDocuments(collection: Collection | undefined, filter: Doc, env: QueryEnv, options: { limit?: number; sort?: Doc; hint?: unknown }): Doc[] {
   const matches = findMatches(collection, filter, env, options);
-  for (const doc of matches) collection.remove(doc);
+  for (const doc of matches) collection?.remove(doc);
   return matches;
 }

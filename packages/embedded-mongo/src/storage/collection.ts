@@ -1,7 +1,7 @@
 import { calculateObjectSize } from 'bson';
 import { MongoError } from '../errors';
 import { Index } from '../indexes/index';
-import { defaultIndexName, ID_INDEX, type IndexSpec } from '../indexes/index-spec';
+import { ID_INDEX, type IndexSpec } from '../indexes/index-spec';
 import { keyString } from '../indexes/key-string';
 import type { Doc } from '../types';
 import type { CollectionMeta, Store } from './store';
@@ -73,20 +73,17 @@ export class Collection {
     this.store.deleteDocument(this.ns, id);
   }
 
-  /** Adds a document read back from the store (already validated when it was written). */
-  restore(doc: Doc): void {
-    const id = idOf(doc);
-    this.addToIndexes(doc, id);
-    this.docs.set(id, doc);
+  /** Opens a stored collection: documents (validated when written) first, then each index in bulk. */
+  load(docs: Doc[], specs: IndexSpec[]): void {
+    for (const doc of docs) this.docs.set(idOf(doc), doc);
+    this.indexes.clear();
+    for (const spec of specs) this.createIndex(spec);
   }
 
   /** Builds the index over existing documents; throws (leaving nothing behind) on a duplicate. */
   createIndex(spec: IndexSpec): void {
-    const index = new Index({ ...spec, name: spec.name ?? defaultIndexName(spec.key) });
-    for (const [id, doc] of this.docs) {
-      index.checkUnique(doc, id, this.ns);
-      index.add(doc, id);
-    }
+    const index = new Index(spec);
+    index.build(this.docs, this.ns);
     this.indexes.set(index.name, index);
   }
 

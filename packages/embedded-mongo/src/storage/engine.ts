@@ -10,8 +10,7 @@ export class Engine {
   constructor(private readonly store: Store) {
     for (const stored of store.load()) {
       const collection = new Collection(stored.db, stored.name, stored.options, store);
-      for (const spec of stored.indexes) if (spec.name !== '_id_') collection.createIndex(spec);
-      for (const doc of stored.docs) collection.restore(doc);
+      collection.load(stored.docs, stored.indexes);
       this.collections.set(collection.ns, collection);
     }
   }
