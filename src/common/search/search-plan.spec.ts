@@ -18,6 +18,7 @@ describe('search requests', () => {
       expect(() => parseSearchRequest('[1]')).toThrow(BadRequestException);
       expect(() => parseSearchRequest({ limit: 'many' })).toThrow(BadRequestException);
       expect(() => parseSearchRequest({ sortDirection: 'UP' })).toThrow(BadRequestException);
+      expect(() => parseSearchRequest({ searchTerm: 'x'.repeat(257) })).toThrow(BadRequestException);
     });
 
     it('should refuse operators and prototype keys at any depth', () => {
