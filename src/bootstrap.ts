@@ -22,6 +22,7 @@ export async function createApp(
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, extraModules), {
     bufferLogs: true,
     rawBody: true,
+    abortOnError: false,
   });
   app.useLogger(app.get(Logger));
   app.use(assignRequestId);
