@@ -3,7 +3,7 @@ import type { SortSpec } from 'mingo/types';
 import { MongoError } from '../errors';
 import { defaultIndexName } from '../indexes/index-spec';
 import { candidates } from '../indexes/planner';
-import { effectiveFilter, mingoOptions, type QueryEnv } from '../query/mingo-options';
+import { effectiveFilter, filterOptions, type QueryEnv } from '../query/mingo-options';
 import type { Collection } from '../storage/collection';
 import { isDoc, type Doc } from '../types';
 import { withNumberTypesOf } from './documents';
@@ -29,7 +29,7 @@ export function checkHint(collection: Collection | undefined, hint: unknown): vo
 export function findMatches(collection: Collection | undefined, filter: Doc, env: QueryEnv, options: MatchOptions = {}): Doc[] {
   checkHint(collection, options.hint);
   // Built first so an invalid filter fails even when the collection does not exist.
-  const query = new Query(effectiveFilter(filter, env), mingoOptions(env));
+  const query = new Query(effectiveFilter(filter, env), filterOptions(env, filter));
   if (!collection) return [];
   let cursor = query.find<Doc>(Array.from(candidates(collection, filter, env.collation)));
   if (options.sort && Object.keys(options.sort).length) cursor = cursor.sort(options.sort as SortSpec);
@@ -41,6 +41,6 @@ export function findMatches(collection: Collection | undefined, filter: Doc, env
 
 /** mingo's projection, keeping the BSON number types of the top-level fields it copies. */
 export function project(docs: Doc[], projection: Doc, env: QueryEnv = {}): Doc[] {
-  const projected = new Query({}, mingoOptions(env)).find<Doc>(docs, projection).all();
+  const projected = new Query({}, filterOptions(env, {}, projection)).find<Doc>(docs, projection).all();
   return projected.map((doc, i) => withNumberTypesOf(docs[i], doc));
 }

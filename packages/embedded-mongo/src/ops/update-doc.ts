@@ -2,7 +2,7 @@ import { Aggregator } from 'mingo/aggregator';
 import { update as applyModifier } from 'mingo/updater';
 import { isEqual, setValue } from 'mingo/util';
 import { MongoError } from '../errors';
-import { effectiveFilter, mingoOptions, type QueryEnv } from '../query/mingo-options';
+import { effectiveFilter, mingoOptions, updaterOptions, type QueryEnv } from '../query/mingo-options';
 import { isDoc, type Doc } from '../types';
 import { cloneDoc, isOperatorDoc, withNumberTypesOf } from './documents';
 
@@ -22,14 +22,19 @@ function checkModifier(modifier: Doc): void {
   }
 }
 
+/** Whether an update path uses the positional `$` (resolved from the filter), e.g. `items.$.qty`. */
+function usesPositional(operators: Doc): boolean {
+  return Object.values(operators).some((fields) => isDoc(fields) && Object.keys(fields).some((path) => /(^|\.)\$(\.|$)/.test(path)));
+}
+
 function applyOperators(current: Doc, modifier: Doc, input: UpdateInput, filter: Doc, inserting: boolean): Doc {
   checkModifier(modifier);
   const { $setOnInsert, ...operators } = modifier;
   const next = cloneDoc(current);
-  const options = { queryOptions: mingoOptions(input.env) };
-  // mingo re-checks the filter (it resolves the positional `$` from it), so it gets the collated form;
-  // an upsert's seed need not match a range filter, so inserts skip the check.
-  const condition = inserting ? undefined : effectiveFilter(filter, input.env);
+  const options = { queryOptions: updaterOptions(input.env) };
+  // mingo re-checks the filter when given one, only needed to resolve the positional `$` (so it
+  // gets the collated form); an upsert's seed need not match a range filter.
+  const condition = inserting || !usesPositional(operators) ? undefined : effectiveFilter(filter, input.env);
   if (Object.keys(operators).length) applyModifier(next, operators, input.arrayFilters, condition, options);
   if (inserting && isDoc($setOnInsert)) applyModifier(next, { $set: $setOnInsert }, undefined, undefined, options);
   return next;

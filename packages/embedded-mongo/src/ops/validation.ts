@@ -1,6 +1,6 @@
 import { Query } from 'mingo/query';
 import { MongoError } from '../errors';
-import { effectiveFilter, mingoOptions } from '../query/mingo-options';
+import { effectiveFilter, filterOptions } from '../query/mingo-options';
 import type { Collection } from '../storage/collection';
 import type { Doc } from '../types';
 
@@ -10,7 +10,7 @@ export interface WriteOptions {
 }
 
 function passes(validator: Doc, doc: Doc): boolean {
-  return new Query(effectiveFilter(validator, {}), mingoOptions()).test(doc);
+  return new Query(effectiveFilter(validator, {}), filterOptions({}, validator)).test(doc);
 }
 
 /**

@@ -6,7 +6,7 @@ import * as projectionOperators from 'mingo/operators/projection';
 import * as queryOperators from 'mingo/operators/query';
 import * as windowOperators from 'mingo/operators/window';
 import type { CollationSpec, Options } from 'mingo/types';
-import type { Doc } from '../types';
+import { isDoc, type Doc } from '../types';
 import { $bsonType } from './bson-type';
 import { collationOperators, intlLocale } from './collation';
 import { rewriteFilter } from './filter-rewrite';
@@ -20,18 +20,34 @@ export interface QueryEnv {
   resolve?: (name: string) => Doc[];
 }
 
+const OUR_QUERY_OPERATORS = { ...collationOperators, $bsonType };
+
 /**
- * One context with every mingo operator plus ours, built once. (mingo's default entry point merges
- * its operator tables into a new context on every query when a custom context is passed.)
+ * mingo copies the operator tables of the context on every query, update and pipeline it compiles,
+ * so contexts are built once and kept as small as the work allows: the full one for pipelines and
+ * expressions, a query-only one for plain filters, and only our additions for the updater (which
+ * adds the operators it needs itself). This dominated the latency of single-document commands.
  */
-const CONTEXT = Context.init({
+const FULL_CONTEXT = Context.init({
   accumulator: accumulatorOperators,
   expression: expressionOperators,
   pipeline: pipelineOperators,
   projection: projectionOperators,
-  query: { ...queryOperators, ...collationOperators, $bsonType },
+  query: { ...queryOperators, ...OUR_QUERY_OPERATORS },
   window: windowOperators,
 });
+const QUERY_CONTEXT = Context.init({ projection: projectionOperators, query: { ...queryOperators, ...OUR_QUERY_OPERATORS } });
+const UPDATER_CONTEXT = Context.init({ query: OUR_QUERY_OPERATORS });
+
+/** Query operators that evaluate aggregation expressions, and projection operators that do not. */
+const EXPRESSION_QUERY_OPERATORS = new Set(['$expr', '$where', '$jsonSchema', '$function']);
+const PLAIN_PROJECTION_OPERATORS = new Set(['$slice', '$elemMatch']);
+
+function mentions(value: unknown, isExpressionKey: (key: string) => boolean): boolean {
+  if (Array.isArray(value)) return value.some((item) => mentions(item, isExpressionKey));
+  if (!isDoc(value)) return false;
+  return Object.entries(value).some(([key, item]) => isExpressionKey(key) || mentions(item, isExpressionKey));
+}
 
 export function toCollation(collation: Doc | undefined): CollationSpec | undefined {
   if (!collation || collation.locale === undefined || collation.locale === 'simple') return undefined;
@@ -42,11 +58,23 @@ export function mingoOptions(env: QueryEnv = {}): Partial<Options> {
   return {
     idKey: '_id',
     useStrictMode: true,
-    context: CONTEXT,
+    context: FULL_CONTEXT,
     collation: toCollation(env.collation),
     variables: env.variables,
     collectionResolver: env.resolve,
   };
+}
+
+/** Options for a filter (and projection): the small query context unless they use expressions. */
+export function filterOptions(env: QueryEnv, filter: Doc, projection?: Doc): Partial<Options> {
+  const expressions =
+    mentions(filter, (key) => EXPRESSION_QUERY_OPERATORS.has(key)) ||
+    mentions(projection, (key) => key.startsWith('$') && !PLAIN_PROJECTION_OPERATORS.has(key));
+  return expressions ? mingoOptions(env) : { ...mingoOptions(env), context: QUERY_CONTEXT };
+}
+
+export function updaterOptions(env: QueryEnv = {}): Partial<Options> {
+  return { ...mingoOptions(env), context: UPDATER_CONTEXT };
 }
 
 /** The filter as mingo should evaluate it under the command's collation. */
