@@ -20,7 +20,8 @@ function remove(command: Doc, context: CommandContext, name: string): Doc {
 
 function update(command: Doc, context: CommandContext, name: string): Doc {
   if (command.update === undefined) throw new MongoError('FailedToParse', 'Either an update or remove=true must be specified');
-  const outcome = updateDocuments(context.engine.ensure(context.db, name), {
+  const collection = context.engine.collection(context.db, name);
+  const outcome = updateDocuments(collection, {
     filter: (command.query ?? {}) as Doc,
     update: command.update as Doc,
     multi: false,
@@ -30,7 +31,7 @@ function update(command: Doc, context: CommandContext, name: string): Doc {
     hint: command.hint,
     env: commandEnv(context, command),
     write: { bypassDocumentValidation: command.bypassDocumentValidation === true },
-  });
+  }, () => context.engine.ensure(context.db, name));
   const upserted = outcome.upsertedId !== undefined;
   const lastErrorObject: Doc = { n: upserted ? 1 : outcome.matched, updatedExisting: outcome.matched > 0 };
   if (upserted) lastErrorObject.upserted = outcome.upsertedId;

@@ -1,18 +1,21 @@
 import { updateDocuments } from '../ops/write-ops';
+import type { Collection } from '../storage/collection';
 import type { Doc } from '../types';
 import type { CommandContext } from './context';
 import { collectionName, commandEnv } from './env';
 import { runBatch, withWriteErrors } from './write-result';
 
 export async function update(command: Doc, context: CommandContext): Promise<Doc> {
-  const collection = context.engine.ensure(context.db, collectionName(command, 'update'));
+  const name = collectionName(command, 'update');
+  const collection = (): Collection | undefined => context.engine.collection(context.db, name);
+  const create = (): Collection => context.engine.ensure(context.db, name);
   const statements = (command.updates ?? []) as Doc[];
   const write = { bypassDocumentValidation: command.bypassDocumentValidation === true };
   let n = 0;
   let nModified = 0;
   const upserted: Doc[] = [];
   const writeErrors = runBatch(statements, command.ordered !== false, (statement, index) => {
-    const outcome = updateDocuments(collection, {
+    const outcome = updateDocuments(collection(), {
       filter: (statement.q ?? {}) as Doc,
       update: statement.u as Doc,
       multi: statement.multi === true,
@@ -21,7 +24,7 @@ export async function update(command: Doc, context: CommandContext): Promise<Doc
       hint: statement.hint,
       env: commandEnv(context, { collation: statement.collation, let: command.let }),
       write,
-    });
+    }, create);
     n += outcome.matched;
     nModified += outcome.modified;
     if (outcome.upsertedId !== undefined) {

@@ -73,10 +73,21 @@ function run(collection: Collection, index: Index, plan: Plan): Doc[] {
  */
 export function candidates(collection: Collection, filter: Doc, collation?: Doc): Iterable<Doc> {
   const collated = collation !== undefined && collation.locale !== 'simple';
+  const conditions = topLevelConditions(filter);
   for (const index of collection.indexes.values()) {
-    if (!usable(index) || !(index.fields[0] in filter)) continue;
-    const plan = planCondition(filter[index.fields[0]], collated);
+    const condition = conditions.get(index.fields[0]);
+    const plan = usable(index) && condition !== undefined ? planCondition(condition, collated) : undefined;
     if (plan) return run(collection, index, plan);
   }
   return collection.docs.values();
+}
+
+/** Field conditions that every match must satisfy: the filter's own and those of its `$and` clauses. */
+function topLevelConditions(filter: Doc): Map<string, unknown> {
+  const conditions = new Map<string, unknown>();
+  const clauses = Array.isArray(filter.$and) ? [filter, ...filter.$and.filter(isDoc)] : [filter];
+  for (const clause of clauses) {
+    for (const [field, condition] of Object.entries(clause)) if (!field.startsWith('$') && !conditions.has(field)) conditions.set(field, condition);
+  }
+  return conditions;
 }

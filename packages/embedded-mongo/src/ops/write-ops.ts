@@ -40,14 +40,17 @@ function upsert(collection: Collection, statement: UpdateStatement): UpdateOutco
   return { matched: 0, modified: 0, upsertedId: doc._id, after: doc };
 }
 
-/** Applies one update statement (update command entry or findAndModify) to the collection. */
-export function updateDocuments(collection: Collection, statement: UpdateStatement): UpdateOutcome {
+/**
+ * Applies one update statement (update command entry or findAndModify). A missing collection is
+ * created (by `create`) only when an upsert inserts, as MongoDB does.
+ */
+export function updateDocuments(collection: Collection | undefined, statement: UpdateStatement, create: () => Collection): UpdateOutcome {
   const matches = findMatches(collection, statement.filter, statement.env, {
     sort: statement.sort,
     limit: statement.multi ? undefined : 1,
     hint: statement.hint,
   });
-  if (matches.length === 0) return statement.upsert ? upsert(collection, statement) : { matched: 0, modified: 0 };
+  if (!collection || matches.length === 0) return statement.upsert ? upsert(collection ?? create(), statement) : { matched: 0, modified: 0 };
   const input = { update: statement.update, arrayFilters: statement.arrayFilters, env: statement.env };
   const outcome: UpdateOutcome = { matched: 0, modified: 0, before: matches[0] };
   for (const current of matches) {
