@@ -20,6 +20,33 @@ function runWriterUntilKilled(dbPath: string, count: number): Promise<number[]> 
   });
 }
 
+describe('persistence', () => {
+  it('keeps indexes, validators and documents across a clean restart', async () => {
+    const dir = tempDir();
+    try {
+      const first = await startHarness({ dbPath: dir.path });
+      const db = first.client.db('persist');
+      await db.createCollection('people', { validator: { age: { $gte: 0 } } });
+      await db.collection('people').createIndex({ email: 1 }, { unique: true });
+      await db.collection('people').insertMany([{ email: 'a', age: 1 }, { email: 'b', age: 2 }]);
+      await db.collection('people').deleteOne({ email: 'b' });
+      await first.stop();
+
+      const second = await startHarness({ dbPath: dir.path });
+      try {
+        const people = second.client.db('persist').collection('people');
+        expect(await people.find({}, { projection: { _id: 0 } }).toArray()).toEqual([{ email: 'a', age: 1 }]);
+        await expect(people.insertOne({ email: 'a', age: 3 })).rejects.toMatchObject({ code: 11000 });
+        await expect(people.insertOne({ email: 'c', age: -1 })).rejects.toMatchObject({ code: 121 });
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      dir.remove();
+    }
+  });
+});
+
 describe('crash safety', () => {
   it('keeps every acknowledged insert after SIGKILL and reopens the data directory', async () => {
     const dir = tempDir();

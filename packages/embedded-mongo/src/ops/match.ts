@@ -20,7 +20,7 @@ export interface MatchOptions {
 export function checkHint(collection: Collection | undefined, hint: unknown): void {
   if (hint === undefined || hint === null || !collection) return;
   const name = typeof hint === 'string' ? hint : isDoc(hint) ? defaultIndexName(hint) : undefined;
-  if (name === undefined || Object.keys(hint as object).length === 0) return;
+  if (name === undefined || Object.keys(hint as object).length === 0 || name.startsWith('$natural')) return;
   const exists = collection.indexes.has(name) || [...collection.indexes.values()].some((index) => isDoc(hint) && defaultIndexName(index.spec.key) === name);
   if (!exists) throw new MongoError('BadValue', 'error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index');
 }
