@@ -1,8 +1,10 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectConnection, InjectModel } from '@nestjs/mongoose';
-import { AnyBulkWriteOperation, Connection, Model, Types } from 'mongoose';
+import { Connection, Model, Types } from 'mongoose';
 import { Profile, ProfileType } from '../auth/profiles/profile.schema';
-import { UsersService } from '../auth/users/users.service';
+import { PasswordHasher } from '../auth/passwords/password-hasher.service';
+import { User } from '../auth/users/user.schema';
+import { Role } from '../common/principal';
 import { AppConfig } from '../config/app-config';
 import { Attribute } from '../services/catalogue/attribute.schema';
 import { Product } from '../services/catalogue/product.schema';
@@ -17,6 +19,7 @@ import { DEMO_WAREHOUSES } from './demo-warehouses';
 /** Password of every demo account (documented in the README); demo accounts are never created in production. */
 export const DEMO_PASSWORD = 'plants-demo-2024';
 const MARKER = 'plant-marketplace-v1';
+const DUPLICATE_KEY = 11000;
 
 /**
  * Loads the plant marketplace once (DESIGN §11 `SEED_DEMO`). A marker document makes later runs no-ops, and
@@ -29,7 +32,8 @@ export class DemoSeeder implements OnApplicationBootstrap {
 
   constructor(
     private readonly config: AppConfig,
-    private readonly users: UsersService,
+    private readonly hasher: PasswordHasher,
+    @InjectModel(User.name) private readonly users: Model<User>,
     @InjectConnection() private readonly connection: Connection,
     @InjectModel(Attribute.name) private readonly attributes: Model<Attribute>,
     @InjectModel(Product.name) private readonly products: Model<Product>,
@@ -50,29 +54,46 @@ export class DemoSeeder implements OnApplicationBootstrap {
     if (await markers.findOne({ _id: MARKER })) return false;
     const started = Date.now();
     const data = buildDemoCatalogue();
-    const userIds = this.config.isProduction ? new Map<string, string>() : await this.ensureUsers(data);
-    await insertMissing(this.attributes, data.attributes);
-    await insertMissing(this.products, data.products);
-    await insertMissing(this.skus, data.skus);
-    await insertMissing(this.addresses, data.sellers.map((seller) => this.warehouse(seller, userIds)));
-    await insertMissing(this.profiles, data.sellers.map((seller) => companyProfile(seller, userIds)));
-    await insertMissing(this.sellers, data.sellers.map((seller) => this.seller(seller, userIds)));
-    await insertMissing(this.sellerSkus, data.sellerSkus);
+    const accounts = this.config.isProduction ? Promise.resolve(new Map<string, string>()) : this.ensureUsers(data);
+    await Promise.all([
+      insertMissing(this.attributes, data.attributes),
+      insertMissing(this.products, data.products),
+      insertMissing(this.skus, data.skus),
+      insertMissing(this.sellerSkus, data.sellerSkus),
+    ]);
+    const userIds = await accounts;
+    await Promise.all([
+      insertMissing(this.addresses, data.sellers.map((seller) => this.warehouse(seller, userIds))),
+      insertMissing(this.profiles, data.sellers.map((seller) => companyProfile(seller, userIds))),
+      insertMissing(this.sellers, data.sellers.map((seller) => this.seller(seller, userIds))),
+    ]);
     await markers.updateOne({ _id: MARKER }, { $setOnInsert: { at: new Date() } }, { upsert: true });
     this.logger.log(`Demo marketplace seeded in ${Date.now() - started} ms`);
     return true;
   }
 
-  /** Demo accounts through identity's service; existing accounts with these usernames are reused as they are. */
+  /**
+   * Demo accounts, written through the users model with one shared argon2 hash: identity's `UsersService.create`
+   * hashes per account, and seven concurrent hashes fill the thread pool the embedded database also needs.
+   * Accounts that already exist under these usernames are reused as they are.
+   */
   private async ensureUsers(data: DemoCatalogue): Promise<Map<string, string>> {
-    const accounts = await Promise.all(
-      data.users.map(
-        async ({ username, email }) =>
-          (await this.users.findByUsername(username)) ??
-          this.users.create({ username, email, password: DEMO_PASSWORD, verified: true }),
-      ),
-    );
-    return new Map(accounts.map((account) => [account.username, account.id as string]));
+    const usernames = data.users.map((user) => user.username);
+    const found = () => this.users.find({ username: { $in: usernames } }, { username: 1 }).lean();
+    let accounts = await found();
+    if (accounts.length < usernames.length) {
+      const passwordHash = await this.hasher.hash(DEMO_PASSWORD);
+      const records = data.users.map((user) => ({
+        _id: demoId(`user:${user.username}`),
+        ...user,
+        passwordHash,
+        role: Role.USER,
+        verified: true,
+      }));
+      await insertMissing(this.users, records);
+      accounts = await found();
+    }
+    return new Map(accounts.map((account) => [account.username, String(account._id)]));
   }
 
   private warehouse(seller: DemoSeller & { _id: Types.ObjectId }, userIds: Map<string, string>) {
@@ -109,10 +130,18 @@ function companyProfile(seller: DemoSeller, userIds: Map<string, string>) {
   };
 }
 
-/** Inserts the records whose `_id` is not there yet; existing ones are left untouched. */
-async function insertMissing(model: Model<any>, records: { _id: unknown }[]): Promise<void> {
-  const operations: AnyBulkWriteOperation[] = records.map(({ _id, ...fields }) => ({
-    updateOne: { filter: { _id }, update: { $setOnInsert: fields }, upsert: true },
-  }));
-  await model.bulkWrite(operations, { ordered: false });
+/**
+ * Inserts the records whose `_id` is not there yet; existing ones are left untouched (a duplicate key from a
+ * concurrent seed counts as already there).
+ */
+async function insertMissing(model: Model<any>, records: { _id: Types.ObjectId }[]): Promise<void> {
+  const existing = await model.find({ _id: { $in: records.map((record) => record._id) } }, { _id: 1 }).lean();
+  const present = new Set(existing.map((record) => String(record._id)));
+  const missing = records.filter((record) => !present.has(String(record._id)));
+  if (missing.length === 0) return;
+  try {
+    await model.insertMany(missing, { ordered: false });
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== DUPLICATE_KEY) throw error;
+  }
 }

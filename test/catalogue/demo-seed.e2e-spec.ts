@@ -1,0 +1,53 @@
+import { getConnectionToken } from '@nestjs/mongoose';
+import { Connection } from 'mongoose';
+import { DemoSeeder } from '../../src/seed/demo-seeder.service';
+import { startTestApp, TestApp } from '../support/test-app';
+import { demo } from './support/demo-facets';
+
+const COLLECTIONS = ['attributes', 'products', 'skus', 'seller_skus', 'sellers', 'addresses', 'profiles', 'users'];
+
+describe(DemoSeeder.name, () => {
+  let t: TestApp;
+  let db: Connection;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { SEED_DEMO: 'true' } });
+    db = t.app.get<Connection>(getConnectionToken());
+  });
+
+  afterAll(() => t.stop());
+
+  const snapshot = async () =>
+    Object.fromEntries(
+      await Promise.all(
+        COLLECTIONS.map(async (name) => [name, await db.collection(name).find().sort({ _id: 1 }).toArray()]),
+      ),
+    );
+
+  it('should load a plant marketplace on first start', async () => {
+    expect(await db.collection('products').countDocuments()).toBe(50);
+    const sellers = await db.collection('sellers').find().toArray();
+    expect(new Set(sellers.map((seller) => seller.country)).size).toBeGreaterThanOrEqual(3);
+    expect(sellers.every((seller) => seller.userId && seller.profileId && seller.shippingAddresses.length === 1)).toBe(true);
+    expect(await db.collection('skus').countDocuments()).toBe(demo.skus.length);
+    expect(await db.collection('seller_skus').countDocuments({ quantity: { $gt: 0 } })).toBeGreaterThan(50);
+    const usernames = (await db.collection('users').find().toArray()).map((user) => user.username);
+    expect(usernames).toEqual(expect.arrayContaining(demo.users.map((user) => user.username)));
+  });
+
+  it('should change nothing when run again, even without its marker', async () => {
+    const before = await snapshot();
+    expect(await t.app.get(DemoSeeder).seed()).toBe(false);
+    await db.collection('seed_runs').deleteMany({});
+    expect(await t.app.get(DemoSeeder).seed()).toBe(true);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('should seed an empty database in under two seconds', async () => {
+    await Promise.all([...COLLECTIONS, 'seed_runs'].map((name) => db.collection(name).deleteMany({})));
+    const started = Date.now();
+    expect(await t.app.get(DemoSeeder).seed()).toBe(true);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(await db.collection('products').countDocuments()).toBe(50);
+  });
+});
