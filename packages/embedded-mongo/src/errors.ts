@@ -2,19 +2,13 @@ import type { Doc } from './types';
 
 /** MongoDB error codes used by this server (see mongo/base/error_codes.yml). */
 export const ErrorCodes = {
-  InternalError: 1,
   BadValue: 2,
-  NoSuchKey: 4,
   FailedToParse: 9,
-  TypeMismatch: 14,
-  InvalidLength: 16,
   IllegalOperation: 20,
   NamespaceNotFound: 26,
   IndexNotFound: 27,
-  ConflictingUpdateOperators: 40,
   CursorNotFound: 43,
   NamespaceExists: 48,
-  DollarPrefixedFieldName: 52,
   InvalidIdField: 53,
   CommandNotFound: 59,
   ImmutableField: 66,
@@ -23,8 +17,6 @@ export const ErrorCodes = {
   IndexOptionsConflict: 85,
   IndexKeySpecsConflict: 86,
   DocumentValidationFailure: 121,
-  Location40324: 40324,
-  Location15974: 15974,
   BSONObjectTooLarge: 10334,
   DuplicateKey: 11000,
 } as const;
@@ -51,10 +43,6 @@ export class MongoError extends Error {
   toWriteError(index: number): Doc {
     return { index, code: this.code, codeName: this.codeName, errmsg: this.message, ...this.extra };
   }
-}
-
-export function badValue(message: string): MongoError {
-  return new MongoError('BadValue', message);
 }
 
 /** Any thrown value as a MongoError: mingo and bson errors are user-input errors (BadValue). */

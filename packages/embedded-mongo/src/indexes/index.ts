@@ -91,6 +91,15 @@ export class Index {
     return entries;
   }
 
+  /** Re-indexes a replaced document; a no-op when its keys did not change (the common update). */
+  replace(current: Doc, next: Doc, id: string): void {
+    const before = this.keysOf(current).map(keyString);
+    const after = this.keysOf(next).map(keyString);
+    if (before.length === after.length && before.every((key, i) => key === after[i])) return;
+    this.remove(current, id);
+    this.add(next, id);
+  }
+
   remove(doc: Doc, id: string): void {
     for (const key of this.keysOf(doc)) {
       const hash = keyString(key);

@@ -2,7 +2,7 @@ import { MongoError } from '../errors';
 import type { QueryEnv } from '../query/mingo-options';
 import type { Engine } from '../storage/engine';
 import { isDoc, type Doc } from '../types';
-import { cloneDoc, withIdFirst } from './documents';
+import { cloneDoc, withIdFirst, withNumberTypesOf } from './documents';
 import { findMatches } from './match';
 import { applyUpdate } from './update-doc';
 import { validateDocument, type WriteOptions } from './validation';
@@ -50,18 +50,19 @@ function parseMerge(spec: Doc): MergeSpec {
 function mergeMatched(existing: Doc, incoming: Doc, spec: MergeSpec, env: QueryEnv): Doc | undefined {
   switch (spec.whenMatched) {
     case 'replace':
-      return { ...incoming, _id: existing._id };
+      return withNumberTypesOf(incoming, { ...incoming, _id: existing._id });
     case 'keepExisting':
       return undefined;
     case 'merge':
-      return { ...existing, ...incoming, _id: existing._id };
+      return withNumberTypesOf(incoming, { ...existing, ...incoming, _id: existing._id });
     case 'fail': {
       const keyPattern = Object.fromEntries(spec.on.map((field) => [field, 1]));
       const keyValue = Object.fromEntries(spec.on.map((field) => [field, incoming[field]]));
       throw new MongoError('DuplicateKey', `E11000 duplicate key error: $merge found a matching document (whenMatched: fail)`, { keyPattern, keyValue });
     }
   }
-  const variables = { ...(spec.variables ?? { new: '$$ROOT' }), new: incoming };
+  // A pipeline sees the incoming document as $$new (its `let` values are taken literally).
+  const variables = { ...spec.variables, new: incoming };
   return applyUpdate(existing, { update: spec.whenMatched as Doc[], env: { ...env, variables } }, {}, false);
 }
 

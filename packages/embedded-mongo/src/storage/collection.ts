@@ -48,6 +48,9 @@ export class Collection {
 
   insert(doc: Doc): void {
     checkSize(doc);
+    if (Array.isArray(doc._id) || doc._id instanceof RegExp) {
+      throw new MongoError('InvalidIdField', `The '_id' value cannot be of type ${Array.isArray(doc._id) ? 'array' : 'regex'}`);
+    }
     const id = idOf(doc);
     // A new document owns no index entries yet, so any holder of its keys is a duplicate.
     for (const index of this.indexes.values()) index.checkUnique(doc, '', this.ns);
@@ -60,8 +63,7 @@ export class Collection {
     checkSize(next);
     const id = idOf(current);
     for (const index of this.indexes.values()) index.checkUnique(next, id, this.ns);
-    for (const index of this.indexes.values()) index.remove(current, id);
-    this.addToIndexes(next, id);
+    for (const index of this.indexes.values()) index.replace(current, next, id);
     this.docs.set(id, next);
     this.store.putDocument(this.ns, id, next);
   }
