@@ -204,3 +204,22 @@ describe('STOMP /request/** destinations', () => {
     });
   });
 });
+
+describe('STOMP bean call rate limit', () => {
+  let t: TestApp;
+  beforeAll(async () => (t = await startTestApp({ env: { BEAN_RATE_LIMIT: '3' } })));
+  afterAll(async () => t.stop());
+
+  it('should share the per-principal budget of REST bean calls', async () => {
+    const token = t.tokenFor(Role.ADMIN);
+    await t.callBean('dummyTree', 'getElements', [], { token }).expect(200);
+    await t.callBean('dummyTree', 'getElements', [], { token }).expect(200);
+    const admin = await TestStompClient.connect(t.url, { token });
+    await admin.subscribe(USER_REPLIES);
+    admin.send('/request/bean', dummyTreeCall('third'));
+    expect(await admin.next<Reply>(USER_REPLIES, byAction('third'))).toMatchObject({ status: 200 });
+    admin.send('/request/bean', dummyTreeCall('fourth'));
+    expect(await admin.next<Reply>(USER_REPLIES, byAction('fourth'))).toMatchObject({ status: 429 });
+    await admin.disconnect();
+  });
+});

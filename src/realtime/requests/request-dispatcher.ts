@@ -57,7 +57,8 @@ export class RequestDispatcher {
     const handler = this.registry.find(request.destination);
     if (!handler) throw new NotFoundException(`Unknown destination ${request.destination}`);
     const context = { requestId: request.requestId, lang: header(frame.headers, 'Lang-Context') ?? request.session.lang, site: request.site, principal: request.session.principal };
-    const payload = await RequestContext.run(context, () => handler.handle(message));
+    const origin = { remoteAddress: request.session.remoteAddress };
+    const payload = await RequestContext.run(context, () => handler.handle(message, origin));
     route({ actionId: request.actionId, status: 200, payload: toJsonValue(payload) });
   }
 

@@ -3,6 +3,11 @@ import { Injectable } from '@nestjs/common';
 /** Reply topics end in this segment: `/topic/<site>/json` or `/topic/<site>/render`. */
 export type ReplyChannel = 'json' | 'render';
 
+/** Where a request comes from, beyond the principal in `RequestContext`. */
+export interface RequestOrigin {
+  remoteAddress: string;
+}
+
 /** Serves one application destination under `/request/`. */
 export interface StompRequestHandler {
   readonly channel: ReplyChannel;
@@ -10,7 +15,7 @@ export interface StompRequestHandler {
    * Runs inside the request's `RequestContext` (principal, lang, site); the result becomes the reply's
    * `payload`. Throw Nest `HttpException`s to answer with an error.
    */
-  handle(message: Record<string, unknown>): Promise<unknown>;
+  handle(message: Record<string, unknown>, origin: RequestOrigin): Promise<unknown>;
 }
 
 /** Application destinations; modules register theirs at start-up (`onModuleInit`). */

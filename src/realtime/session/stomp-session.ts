@@ -68,6 +68,10 @@ export class StompSession implements BrokerSubscriber, HeartbeatTarget {
     this.parser.version = version;
   }
 
+  get remoteAddress(): string {
+    return this.transport.remoteAddress;
+  }
+
   get isOpen(): boolean {
     return !this.closed;
   }

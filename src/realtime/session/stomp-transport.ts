@@ -7,4 +7,6 @@ export interface StompTransport {
   close(): void;
   /** Bytes accepted by {@link send} but not yet written to the network. */
   readonly bufferedAmount: number;
+  /** The client's address, for limits that count guests per address. */
+  readonly remoteAddress: string;
 }

@@ -18,6 +18,10 @@ export class SockJsTransport implements StompTransport {
     this.connection.close();
   }
 
+  get remoteAddress(): string {
+    return this.connection.remoteAddress;
+  }
+
   /** SockJS exposes no send-queue size. */
   get bufferedAmount(): number {
     return 0;

@@ -56,12 +56,12 @@ export class StompServer implements OnApplicationBootstrap, BeforeApplicationShu
     // Registered before SockJS, which passes on the upgrades that are not under its prefix.
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       if (pathOf(request) !== WS_PATH) return void socket.destroy();
-      webSockets.handleUpgrade(request, socket, head, (ws) => this.openWebSocket(ws));
+      webSockets.handleUpgrade(request, socket, head, (ws) => this.openWebSocket(ws, request.socket.remoteAddress ?? ''));
     });
   }
 
-  private openWebSocket(ws: WebSocket): void {
-    const session = this.protocol.open(new WsTransport(ws));
+  private openWebSocket(ws: WebSocket, remoteAddress: string): void {
+    const session = this.protocol.open(new WsTransport(ws, remoteAddress));
     ws.on('message', (data: Buffer) => session.receive(data));
     ws.on('close', () => session.close());
     ws.on('error', () => session.close());

@@ -7,7 +7,10 @@ const BINARY = { binary: true };
 
 /** A native WebSocket; frames whose body is not UTF-8 go as binary messages. */
 export class WsTransport implements StompTransport {
-  constructor(private readonly socket: WebSocket) {}
+  constructor(
+    private readonly socket: WebSocket,
+    readonly remoteAddress: string,
+  ) {}
 
   send(frame: EncodedFrame): void {
     this.socket.send(frame.bytes, frame.binary ? BINARY : TEXT);
