@@ -1,0 +1,116 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+
+/**
+ * `npm run bench:gateway [-- --rounds 5 --seconds 3 --connections 10 --cpu-prof DIR]`
+ * The tree through `POST /api/v1/bean/request` against a plain controller returning the same tree, without and
+ * with an ADMIN bearer token. The server runs in its own process (one core), autocannon here (the other).
+ * Scenarios alternate within each round, so drift on a noisy machine hits all alike; figures are medians.
+ */
+interface AutocannonResult {
+  requests: { average: number };
+  non2xx: number;
+  errors: number;
+}
+type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
+// autocannon ships no types
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const autocannon = require('autocannon') as Autocannon;
+
+interface Scenario {
+  name: string;
+  path: string;
+  body: object;
+  withToken: boolean;
+}
+
+const ROOT = join(__dirname, '..', '..');
+const HEADERS = { 'content-type': 'application/json', 'lang-context': 'en', 'site-context': 'default' };
+const SCENARIOS: Scenario[] = [
+  { name: 'gateway, no token', path: '/api/v1/bean/request', body: { beanId: 'benchTree', functionName: 'getElements', args: [] }, withToken: false },
+  { name: 'plain, no token', path: '/bench/tree', body: {}, withToken: false },
+  { name: 'gateway, ADMIN token', path: '/api/v1/bean/request', body: { beanId: 'dummyTree', functionName: 'getElements', args: [] }, withToken: true },
+  { name: 'plain, ADMIN token', path: '/bench/tree/admin', body: {}, withToken: true },
+];
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '5' },
+    seconds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '10' },
+    'cpu-prof': { type: 'string' },
+  },
+});
+
+function startServer(dataDir: string): Promise<{ server: ChildProcess; url: string; token: string }> {
+  const profile = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : [];
+  const server = spawn(process.execPath, [...profile, 'test/support/run-ts.js', 'bench/gateway/server.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    server.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+    createInterface({ input: server.stdout! }).once('line', (line) => resolve({ server, ...(JSON.parse(line) as { url: string; token: string }) }));
+  });
+}
+
+async function measure(url: string, token: string, scenario: Scenario, seconds: number): Promise<number> {
+  const headers = scenario.withToken ? { ...HEADERS, authorization: `Bearer ${token}` } : HEADERS;
+  const result = await autocannon({
+    url: url + scenario.path,
+    method: 'POST',
+    headers,
+    body: JSON.stringify(scenario.body),
+    connections: Number(values.connections),
+    duration: seconds,
+  });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${scenario.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+function report(rates: Map<string, number[]>): void {
+  const medians = new Map([...rates].map(([name, list]) => [name, median(list)]));
+  for (const [name, list] of rates) {
+    process.stdout.write(`${name.padEnd(22)} median ${Math.round(medians.get(name)!)} req/s   rounds: ${list.map(Math.round).join(', ')}\n`);
+  }
+  for (const auth of ['no token', 'ADMIN token']) {
+    const ratio = medians.get(`gateway, ${auth}`)! / medians.get(`plain, ${auth}`)!;
+    process.stdout.write(`gateway/plain, ${auth}: ${(ratio * 100).toFixed(1)} %\n`);
+  }
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ccb-bench-'));
+  const { server, url, token } = await startServer(dataDir);
+  try {
+    for (const scenario of SCENARIOS) await measure(url, token, scenario, 1); // warm-up (JIT, caches)
+    const rates = new Map(SCENARIOS.map((s) => [s.name, [] as number[]]));
+    for (let round = 0; round < Number(values.rounds); round++) {
+      const order = SCENARIOS.map((_, i) => SCENARIOS[(i + round) % SCENARIOS.length]);
+      for (const scenario of order) rates.get(scenario.name)!.push(await measure(url, token, scenario, Number(values.seconds)));
+    }
+    report(rates);
+  } finally {
+    server.removeAllListeners('exit');
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});
