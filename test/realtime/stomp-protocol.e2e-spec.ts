@@ -83,6 +83,17 @@ describe('STOMP protocol', () => {
     });
   });
 
+  describe('framing over WebSocket messages', () => {
+    it('should take a frame split across messages and several frames in one message', async () => {
+      const socket = await open();
+      socket.send('CONNECT\naccept-');
+      socket.send('version:1.2\n\n\0');
+      expect((await socket.next()).command).toBe('CONNECTED');
+      socket.send('SUBSCRIBE\nid:0\ndestination:/topic/a\nreceipt:1\n\n\0\nSUBSCRIBE\nid:1\ndestination:/topic/b\nreceipt:2\n\n\0');
+      expect([(await socket.next()).headers['receipt-id'], (await socket.next()).headers['receipt-id']]).toEqual(['1', '2']);
+    });
+  });
+
   describe('header escaping', () => {
     it('should escape the subscription id of MESSAGE frames in 1.2', async () => {
       const socket = await open();
