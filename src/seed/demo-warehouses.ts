@@ -1,5 +1,7 @@
 /** One shipping (warehouse) address per demo seller country. */
-export const DEMO_WAREHOUSES: Record<string, { street: string; houseNumber: string; city: string; postalCode: string }> = {
+type Warehouse = { street: string; houseNumber: string; city: string; postalCode: string };
+
+export const DEMO_WAREHOUSES: Record<string, Warehouse> = {
   NL: { street: 'Kwekerijweg', houseNumber: '12', city: 'Boskoop', postalCode: '2771 AB' },
   FR: { street: 'Rue des Serres', houseNumber: '4', city: 'Angers', postalCode: '49000' },
   JP: { street: 'Omiya Bonsai-cho', houseNumber: '2-24', city: 'Saitama', postalCode: '331-0805' },

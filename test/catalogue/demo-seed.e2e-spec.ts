@@ -28,7 +28,10 @@ describe(DemoSeeder.name, () => {
     expect(await db.collection('products').countDocuments()).toBe(50);
     const sellers = await db.collection('sellers').find().toArray();
     expect(new Set(sellers.map((seller) => seller.country)).size).toBeGreaterThanOrEqual(3);
-    expect(sellers.every((seller) => seller.userId && seller.profileId && seller.shippingAddresses.length === 1)).toBe(true);
+    for (const seller of sellers) {
+      expect(seller).toMatchObject({ userId: expect.any(String), profileId: expect.any(String) });
+      expect(seller.shippingAddresses).toHaveLength(1);
+    }
     expect(await db.collection('skus').countDocuments()).toBe(demo.skus.length);
     expect(await db.collection('seller_skus').countDocuments({ quantity: { $gt: 0 } })).toBeGreaterThan(50);
     const usernames = (await db.collection('users').find().toArray()).map((user) => user.username);

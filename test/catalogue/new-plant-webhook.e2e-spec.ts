@@ -77,7 +77,10 @@ describe('New Plant webhook', () => {
     await until(() => flaky.deliveries.length === 3 && steady.deliveries.length === 1);
     for (const delivery of [...flaky.deliveries, ...steady.deliveries]) {
       expect(delivery.authorization).toBe(`Bearer ${TOKEN}`);
-      expect(delivery.body).toMatchObject({ event: 'New Plant', data: { id: created.body.id, name: 'Begonia maculata' } });
+      expect(delivery.body).toMatchObject({
+        event: 'New Plant',
+        data: { id: created.body.id, name: 'Begonia maculata' },
+      });
     }
     expect(new Set(flaky.deliveries.map((delivery) => delivery.body.id)).size).toBe(1);
     const [first, second, third] = flaky.deliveries.map((delivery) => delivery.at);
