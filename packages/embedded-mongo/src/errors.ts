@@ -17,6 +17,7 @@ export const ErrorCodes = {
   IndexOptionsConflict: 85,
   IndexKeySpecsConflict: 86,
   DocumentValidationFailure: 121,
+  CommandNotSupportedOnView: 166,
   BSONObjectTooLarge: 10334,
   DuplicateKey: 11000,
 } as const;

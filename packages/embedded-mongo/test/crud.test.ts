@@ -97,6 +97,20 @@ describe('CRUD', () => {
     expect(await fieldsOfType('objectId')).toEqual(['o']);
   });
 
+  it('serves read-only views and refuses writes to them', async () => {
+    await db.collection<AnyDoc>('source').insertMany([{ _id: 1, x: 11 }, { _id: 2, x: 22 }, { _id: 3, x: 33 }]);
+    await db.createCollection('bigX', { viewOn: 'source', pipeline: [{ $match: { x: { $gt: 11 } } }] });
+    const view = db.collection<AnyDoc>('bigX');
+    expect(await view.estimatedDocumentCount()).toBe(2);
+    expect(await view.find({ x: 33 }).toArray()).toEqual([{ _id: 3, x: 33 }]);
+    expect((await serverError(view.insertOne({ x: 1 }))).code).toBe(166);
+  });
+
+  it('accepts null as an _id, also from an upsert', async () => {
+    await db.collection<{ _id: null }>('nullIds').updateOne({ _id: null }, { $set: { seen: true } }, { upsert: true });
+    expect(await db.collection('nullIds').find().toArray()).toEqual([{ _id: null, seen: true }]);
+  });
+
   it('uses indexes for equality and range lookups', async () => {
     const big = db.collection<AnyDoc>('big');
     await big.insertMany(Array.from({ length: 2000 }, (_, i) => ({ _id: i, k: i % 100, v: i })));

@@ -1,11 +1,12 @@
 import { Aggregator } from 'mingo/aggregator';
 import { ProcessingMode } from 'mingo/core';
-import { checkHint, findMatches } from '../ops/match';
+import { findMatches } from '../ops/match';
 import { outputTarget, writeMerge, writeOut } from '../ops/output-stages';
 import { effectiveFilter, mingoOptions, type QueryEnv } from '../query/mingo-options';
 import { isDoc, type Doc } from '../types';
 import type { CommandContext } from './context';
 import { commandEnv } from './env';
+import { readSource } from './read-source';
 
 /**
  * Input documents: `$listLocalSessions` sessions, nothing for `aggregate: 1`, else the collection.
@@ -14,11 +15,10 @@ import { commandEnv } from './env';
 function source(command: Doc, context: CommandContext, pipeline: Doc[], env: QueryEnv): { docs: Doc[]; stages: Doc[] } {
   if (pipeline[0] && '$listLocalSessions' in pipeline[0]) return { docs: context.sessions.list(), stages: pipeline.slice(1) };
   if (typeof command.aggregate !== 'string') return { docs: [], stages: pipeline };
-  const collection = context.engine.collection(context.db, command.aggregate);
+  const input = readSource(context, command.aggregate);
   const firstMatch = pipeline[0]?.$match;
-  if (isDoc(firstMatch)) return { docs: findMatches(collection, firstMatch, env, { hint: command.hint }), stages: pipeline.slice(1) };
-  checkHint(collection, command.hint);
-  return { docs: collection ? [...collection.docs.values()] : [], stages: pipeline };
+  if (isDoc(firstMatch)) return { docs: findMatches(input, firstMatch, env, { hint: command.hint }), stages: pipeline.slice(1) };
+  return { docs: findMatches(input, {}, env, { hint: command.hint }), stages: pipeline };
 }
 
 /** `$match` stages get the same filter rewrites as find ($type, collation). */

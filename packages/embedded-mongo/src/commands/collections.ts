@@ -7,17 +7,13 @@ import type { Doc } from '../types';
 import type { CommandContext, CommandTable } from './context';
 import { collectionName } from './env';
 
-const CREATE_OPTION_KEYS = ['validator', 'validationLevel', 'validationAction', 'capped', 'size', 'max', 'collation', 'timeseries', 'expireAfterSeconds', 'clusteredIndex', 'changeStreamPreAndPostImages'];
+const CREATE_OPTION_KEYS = ['viewOn', 'pipeline', 'validator', 'validationLevel', 'validationAction', 'capped', 'size', 'max', 'collation', 'timeseries', 'expireAfterSeconds', 'clusteredIndex', 'changeStreamPreAndPostImages'];
 
 function collectionInfo(collection: Collection, nameOnly: boolean): Doc {
-  if (nameOnly) return { name: collection.name, type: 'collection' };
-  return {
-    name: collection.name,
-    type: 'collection',
-    options: collection.options,
-    info: { readOnly: false },
-    idIndex: ID_INDEX,
-  };
+  const type = collection.isView ? 'view' : 'collection';
+  if (nameOnly) return { name: collection.name, type };
+  if (collection.isView) return { name: collection.name, type, options: collection.options, info: { readOnly: true } };
+  return { name: collection.name, type, options: collection.options, info: { readOnly: false }, idIndex: ID_INDEX };
 }
 
 function listCollections(command: Doc, context: CommandContext): Doc {

@@ -6,9 +6,10 @@ import { toCollation } from '../query/mingo-options';
 import type { Doc } from '../types';
 import type { CommandContext, CommandTable } from './context';
 import { collectionName, commandEnv } from './env';
+import { readSource } from './read-source';
 
 function count(command: Doc, context: CommandContext): Doc {
-  const collection = context.engine.collection(context.db, collectionName(command, 'count'));
+  const collection = readSource(context, collectionName(command, 'count'));
   const matches = findMatches(collection, (command.query ?? {}) as Doc, commandEnv(context, command), {
     skip: Number(command.skip ?? 0),
     limit: Number(command.limit ?? 0),
@@ -28,7 +29,7 @@ function dedupeCollated(values: unknown[], compare: Intl.Collator): unknown[] {
 }
 
 function distinct(command: Doc, context: CommandContext): Doc {
-  const collection = context.engine.collection(context.db, collectionName(command, 'distinct'));
+  const collection = readSource(context, collectionName(command, 'distinct'));
   const key = String(command.key);
   const matches = findMatches(collection, (command.query ?? {}) as Doc, commandEnv(context, command), { hint: command.hint });
   const values = new Map<string, unknown>();

@@ -5,7 +5,7 @@ import { collectionName, commandEnv } from './env';
 import { runBatch, withWriteErrors } from './write-result';
 
 export async function deleteCommand(command: Doc, context: CommandContext): Promise<Doc> {
-  const collection = context.engine.collection(context.db, collectionName(command, 'delete'));
+  const collection = context.engine.writable(context.db, collectionName(command, 'delete'));
   const statements = (command.deletes ?? []) as Doc[];
   let n = 0;
   const writeErrors = runBatch(statements, command.ordered !== false, (statement) => {

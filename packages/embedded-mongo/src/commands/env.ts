@@ -1,13 +1,17 @@
 import type { QueryEnv } from '../query/mingo-options';
 import type { Doc } from '../types';
 import type { CommandContext } from './context';
+import { readSource } from './read-source';
 
 /** The query environment of a command: its collation, `let` variables and same-database lookups. */
 export function commandEnv(context: CommandContext, options: { collation?: unknown; let?: unknown }): QueryEnv {
   return {
     collation: options.collation as Doc | undefined,
     variables: options.let as Doc | undefined,
-    resolve: (name) => [...(context.engine.collection(context.db, name)?.docs.values() ?? [])],
+    resolve: (name) => {
+      const source = readSource(context, name);
+      return Array.isArray(source) ? source : [...(source?.docs.values() ?? [])];
+    },
   };
 }
 

@@ -12,7 +12,7 @@ function projectOne(doc: Doc | undefined, fields: unknown): Doc | null {
 
 function remove(command: Doc, context: CommandContext, name: string): Doc {
   if (command.update !== undefined) throw new MongoError('FailedToParse', 'Cannot specify both an update and remove=true');
-  const collection = context.engine.collection(context.db, name);
+  const collection = context.engine.writable(context.db, name);
   const options = { limit: 1, sort: command.sort as Doc | undefined, hint: command.hint };
   const removed = deleteDocuments(collection, (command.query ?? {}) as Doc, commandEnv(context, command), options);
   return { lastErrorObject: { n: removed.length }, value: projectOne(removed[0], command.fields) };
@@ -20,7 +20,7 @@ function remove(command: Doc, context: CommandContext, name: string): Doc {
 
 function update(command: Doc, context: CommandContext, name: string): Doc {
   if (command.update === undefined) throw new MongoError('FailedToParse', 'Either an update or remove=true must be specified');
-  const collection = context.engine.collection(context.db, name);
+  const collection = context.engine.writable(context.db, name);
   const outcome = updateDocuments(collection, {
     filter: (command.query ?? {}) as Doc,
     update: command.update as Doc,

@@ -3,11 +3,12 @@ import { findMatches } from '../ops/match';
 import type { Doc } from '../types';
 import type { CommandContext, CommandTable } from './context';
 import { collectionName, commandEnv } from './env';
+import { readSource } from './read-source';
 
 function find(command: Doc, context: CommandContext): Doc {
   const name = collectionName(command, 'find');
   const limit = Number(command.limit ?? 0);
-  const docs = findMatches(context.engine.collection(context.db, name), (command.filter ?? {}) as Doc, commandEnv(context, command), {
+  const docs = findMatches(readSource(context, name), (command.filter ?? {}) as Doc, commandEnv(context, command), {
     sort: command.sort as Doc | undefined,
     projection: command.projection as Doc | undefined,
     skip: Number(command.skip ?? 0),

@@ -7,7 +7,7 @@ import { runBatch, withWriteErrors } from './write-result';
 
 export async function update(command: Doc, context: CommandContext): Promise<Doc> {
   const name = collectionName(command, 'update');
-  const collection = (): Collection | undefined => context.engine.collection(context.db, name);
+  const collection = (): Collection | undefined => context.engine.writable(context.db, name);
   const create = (): Collection => context.engine.ensure(context.db, name);
   const statements = (command.updates ?? []) as Doc[];
   const write = { bypassDocumentValidation: command.bypassDocumentValidation === true };

@@ -8,11 +8,11 @@ export function cloneDoc(doc: Doc): Doc {
   return fromBson(toBson(doc));
 }
 
-/** MongoDB stores `_id` as the first field and generates an ObjectId when it is missing. */
+/** MongoDB stores `_id` as the first field and generates an ObjectId when it is missing (null is a valid `_id`). */
 export function withIdFirst(doc: Doc): Doc {
   if (Object.keys(doc)[0] === '_id' && doc._id !== undefined) return doc;
   const { _id, ...rest } = doc;
-  return withNumberTypesOf(doc, { _id: _id ?? new ObjectId(), ...rest });
+  return withNumberTypesOf(doc, { _id: _id === undefined ? new ObjectId() : _id, ...rest });
 }
 
 /** `copy` (built by spreading `source`) keeps the BSON number types of `source`. */

@@ -25,18 +25,22 @@ export function checkHint(collection: Collection | undefined, hint: unknown): vo
   if (!exists) throw new MongoError('BadValue', 'error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index');
 }
 
-/** Documents of the collection matching the filter, with sort/skip/limit/projection applied by mingo. */
-export function findMatches(collection: Collection | undefined, filter: Doc, env: QueryEnv, options: MatchOptions = {}): Doc[] {
-  checkHint(collection, options.hint);
+/** What reads run over: a collection (with its indexes), a view's documents, or nothing. */
+export type ReadSource = Collection | Doc[] | undefined;
+
+/** Documents of the source matching the filter, with sort/skip/limit/projection applied by mingo. */
+export function findMatches(source: ReadSource, filter: Doc, env: QueryEnv, options: MatchOptions = {}): Doc[] {
+  if (!Array.isArray(source)) checkHint(source, options.hint);
   // Built first so an invalid filter fails even when the collection does not exist.
   const query = new Query(effectiveFilter(filter, env), filterOptions(env, filter));
-  if (!collection) return [];
-  let cursor = query.find<Doc>(Array.from(candidates(collection, filter, env.collation)));
+  if (!source) return [];
+  const docs = Array.isArray(source) ? source : Array.from(candidates(source, filter, env.collation));
+  let cursor = query.find<Doc>(docs);
   if (options.sort && Object.keys(options.sort).length) cursor = cursor.sort(options.sort as SortSpec);
   if (options.skip) cursor = cursor.skip(options.skip);
   if (options.limit) cursor = cursor.limit(Math.abs(options.limit));
-  const docs = cursor.all();
-  return options.projection && Object.keys(options.projection).length ? project(docs, options.projection, env) : docs;
+  const matches = cursor.all();
+  return options.projection && Object.keys(options.projection).length ? project(matches, options.projection, env) : matches;
 }
 
 /** mingo's projection, keeping the BSON number types of the top-level fields it copies. */

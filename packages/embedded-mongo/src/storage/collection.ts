@@ -30,6 +30,11 @@ export class Collection {
     this.indexes.set(ID_INDEX.name, new Index(ID_INDEX));
   }
 
+  /** A read-only view: `options.viewOn` names its source, `options.pipeline` computes it. */
+  get isView(): boolean {
+    return typeof this.options.viewOn === 'string';
+  }
+
   get ns(): string {
     return `${this.db}.${this.name}`;
   }

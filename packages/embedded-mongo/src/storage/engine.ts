@@ -19,9 +19,18 @@ export class Engine {
     return this.collections.get(`${db}.${name}`);
   }
 
-  /** The collection, created implicitly (as inserts and createIndexes do) when missing. */
+  /** An existing collection that may be written to (views are read-only). */
+  writable(db: string, name: string): Collection | undefined {
+    const collection = this.collection(db, name);
+    if (collection?.isView) {
+      throw new MongoError('CommandNotSupportedOnView', `Namespace ${collection.ns} is a view, not a collection`);
+    }
+    return collection;
+  }
+
+  /** The collection to write to, created implicitly (as inserts and createIndexes do) when missing. */
   ensure(db: string, name: string): Collection {
-    return this.collection(db, name) ?? this.create(db, name, {});
+    return this.writable(db, name) ?? this.create(db, name, {});
   }
 
   create(db: string, name: string, options: Doc): Collection {
