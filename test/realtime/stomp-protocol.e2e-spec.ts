@@ -1,3 +1,4 @@
+import { JwtService } from '@nestjs/jwt';
 import { Role } from '../../src/common/principal';
 import { EventPublisher } from '../../src/realtime/event-publisher';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -61,6 +62,14 @@ describe('STOMP protocol', () => {
     it('should name the user of a valid token', async () => {
       const { connected } = await TestStompClient.connect(t.url, { token: t.tokenFor(Role.USER, { username: 'alice' }) });
       expect(connected.headers['user-name']).toBe('alice');
+    });
+
+    it('should end the session when its token expires', async () => {
+      const token = t.app.get(JwtService).sign({ sub: 'u-exp', username: 'brief', role: Role.USER, jti: 'j-exp' }, { expiresIn: 2 });
+      const socket = await open();
+      expect((await socket.connect(`accept-version:1.2\nAuthorization:Bearer ${token}\n`)).command).toBe('CONNECTED');
+      await withinMs(socket.closed, 4000);
+      expect((await socket.next()).headers.message).toBe('Token expired');
     });
 
     it('should offer the default heart-beats of 10000,10000', async () => {

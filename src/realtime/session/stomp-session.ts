@@ -91,12 +91,14 @@ export class StompSession implements BrokerSubscriber, HeartbeatTarget {
   startHeartbeats(sendEvery: number, expectEvery: number): void {
     this.sendEvery = sendEvery;
     this.expectEvery = expectEvery;
-    if (!sendEvery && !expectEvery) this.monitor.remove(this);
   }
 
+  /** Also ends sessions that never CONNECT and those whose token expires: a session lasts no longer than its token. */
   onHeartbeatTick(now: number): void {
     if (!this.connected && now - this.openedAt > CONNECT_TIMEOUT_MS) {
       this.fail('No CONNECT frame in time');
+    } else if (this.principal?.exp !== undefined && now >= this.principal.exp * 1000) {
+      this.fail('Token expired');
     } else if (this.expectEvery && now - this.lastRead > this.expectEvery * HEARTBEAT_GRACE) {
       this.fail('Heart-beat timeout');
     } else if (this.sendEvery && now - this.lastWrite >= this.sendEvery) {

@@ -31,16 +31,17 @@ export class SubscriptionHandler {
     const id = frame.headers.id ?? (session.version === '1.0' ? destination : undefined);
     if (destination === undefined || id === undefined) return session.fail('SUBSCRIBE needs destination and id headers', '', frame);
     if (!ACK_MODES.includes(ack)) return session.fail(`Unknown ack mode ${ack}`, '', frame);
+    const ackMode = ack as AckMode;
     if (session.subscriptions.has(id)) return session.fail(`Subscription id ${id} is already in use`, '', frame);
     const problem = this.problem(session, destination);
     if (problem) return this.refuse(session, frame, problem);
     const allowed = userTarget(destination) !== null || this.authorizer.mayFollow(session.principal, destination);
-    if (typeof allowed === 'boolean') return this.decide(session, frame, id, ack as AckMode, allowed);
+    if (typeof allowed === 'boolean') return this.decide(session, frame, id, ackMode, allowed);
     return allowed.then(
-      (ok) => this.decide(session, frame, id, ack as AckMode, ok),
+      (ok) => this.decide(session, frame, id, ackMode, ok),
       (error: unknown) => {
         this.logger.error(`Authorizing ${destination} failed`, error instanceof Error ? error.stack : error);
-        this.decide(session, frame, id, ack as AckMode, false);
+        this.decide(session, frame, id, ackMode, false);
       },
     );
   }
