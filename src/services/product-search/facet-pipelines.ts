@@ -16,12 +16,14 @@ export interface FacetCount {
 }
 
 /**
- * In-stock offers (optionally of one SKU) joined to their published product: the base of every facet.
- * `product` and `sku` become the joined documents.
+ * In-stock offers (optionally of one SKU) grouped per SKU and joined to their published product: the base of every
+ * facet. Grouping first keeps the joins and unwinds that follow to one row per SKU instead of one per offer.
+ * Each row: `_id` (the SKU id), `product` (the product document), `sellers` (ids) and `offers` (their number).
  */
 export function offersInStock(skuId?: Types.ObjectId): PipelineStage[] {
   return [
     { $match: { quantity: { $gt: 0 }, ...(skuId ? { sku: skuId } : {}) } },
+    { $group: { _id: '$sku', product: { $first: '$product' }, sellers: { $addToSet: '$seller' }, offers: { $sum: 1 } } },
     { $lookup: { from: 'products', localField: 'product', foreignField: '_id', as: 'product' } },
     { $unwind: '$product' },
     { $match: { 'product.published': true } },
@@ -39,7 +41,7 @@ export function countProductsBy(field: string): PipelineStage[] {
 
 export function withSellers(): PipelineStage[] {
   return [
-    { $lookup: { from: 'sellers', localField: 'seller', foreignField: '_id', as: 'sellerDoc' } },
+    { $lookup: { from: 'sellers', localField: 'sellers', foreignField: '_id', as: 'sellerDoc' } },
     { $unwind: '$sellerDoc' },
   ];
 }
@@ -47,7 +49,7 @@ export function withSellers(): PipelineStage[] {
 /** One document per (product, attribute, value), from the product's attributes and the offered SKU's own. */
 export function attributeValues(): PipelineStage[] {
   return [
-    { $lookup: { from: 'skus', localField: 'sku', foreignField: '_id', as: 'skuDoc' } },
+    { $lookup: { from: 'skus', localField: '_id', foreignField: '_id', as: 'skuDoc' } },
     { $unwind: '$skuDoc' },
     { $project: { product: 1, attributes: { $concatArrays: ['$product.attributes', '$skuDoc.attributes'] } } },
     { $unwind: '$attributes' },
@@ -62,6 +64,6 @@ export function productsMatching(searchTerm?: string): PipelineStage[] {
   return [
     ...offersInStock(),
     ...(term ? [{ $match: { 'product.name': literalMatch(term) } }] : []),
-    { $group: { _id: '$product._id', label: { $first: '$product.name' }, count: { $sum: 1 } } },
+    { $group: { _id: '$product._id', label: { $first: '$product.name' }, count: { $sum: '$offers' } } },
   ];
 }
