@@ -23,7 +23,9 @@ export interface FacetCount {
 export function offersInStock(skuId?: Types.ObjectId): PipelineStage[] {
   return [
     { $match: { quantity: { $gt: 0 }, ...(skuId ? { sku: skuId } : {}) } },
-    { $group: { _id: '$sku', product: { $first: '$product' }, sellers: { $addToSet: '$seller' }, offers: { $sum: 1 } } },
+    {
+      $group: { _id: '$sku', product: { $first: '$product' }, sellers: { $addToSet: '$seller' }, offers: { $sum: 1 } },
+    },
     { $lookup: { from: 'products', localField: 'product', foreignField: '_id', as: 'product' } },
     { $unwind: '$product' },
     { $match: { 'product.published': true } },
