@@ -49,6 +49,15 @@ export class RawStompSocket {
     }
   }
 
+  /** Stops reading from the network, so that the server's send queue fills up. */
+  pause(): void {
+    this.ws.pause();
+  }
+
+  resume(): void {
+    this.ws.resume();
+  }
+
   get isOpen(): boolean {
     return this.ws.readyState === WebSocket.OPEN;
   }

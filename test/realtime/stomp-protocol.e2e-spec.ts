@@ -139,13 +139,13 @@ describe('STOMP protocol', () => {
   });
 });
 
-describe('STOMP heart-beats and client SEND prefixes', () => {
+describe('STOMP heart-beats, slow consumers and client SEND prefixes', () => {
   let t: TestApp;
   const saved = { ...process.env };
 
   beforeAll(async () => {
     // The test harness passes only the app's own variables; the STOMP settings are read from process.env.
-    Object.assign(process.env, { STOMP_HEARTBEAT: '1000,1000', STOMP_CLIENT_SEND_PREFIXES: '/topic/open/' });
+    Object.assign(process.env, { STOMP_HEARTBEAT: '1000,1000', STOMP_CLIENT_SEND_PREFIXES: '/topic/open/', STOMP_MAX_BUFFERED_BYTES: '1048576' });
     t = await startTestApp();
   });
   afterAll(async () => {
@@ -176,6 +176,23 @@ describe('STOMP heart-beats and client SEND prefixes', () => {
     await new Promise((resolve) => setTimeout(resolve, 3000));
     expect(client.client.connected).toBe(true);
     await client.disconnect();
+  });
+
+  it('should close a consumer that stops reading once its send queue passes the limit', async () => {
+    const socket = await RawStompSocket.open(t.url);
+    await socket.connect();
+    socket.send('SUBSCRIBE\nid:0\ndestination:/topic/firehose\nreceipt:r\n\n\0');
+    await socket.next('RECEIPT');
+    socket.pause();
+    const events = t.app.get(EventPublisher);
+    const data = 'x'.repeat(32 * 1024);
+    for (let i = 0; i < 2000; i++) {
+      events.publish('/topic/firehose', { event: 'flood', id: String(i), data });
+      if (i % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    socket.resume();
+    await withinMs(socket.closed, 10_000);
+    expect(socket.frames.at(-1)?.headers.message).toBe('Slow consumer: too many undelivered messages');
   });
 
   it('should carry binary bodies sent to an open prefix byte for byte', async () => {
