@@ -9,6 +9,7 @@ export const ErrorCodes = {
   IndexNotFound: 27,
   CursorNotFound: 43,
   NamespaceExists: 48,
+  DollarPrefixedFieldName: 52,
   InvalidIdField: 53,
   CommandNotFound: 59,
   ImmutableField: 66,

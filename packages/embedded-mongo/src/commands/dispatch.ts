@@ -10,6 +10,7 @@ import { findAndModify } from './find-and-modify';
 import { handshakeCommands } from './handshake';
 import { indexCommands } from './indexes';
 import { insert } from './insert';
+import { statsCommands } from './stats';
 import { update } from './update';
 
 const COMMANDS: CommandTable = {
@@ -18,6 +19,7 @@ const COMMANDS: CommandTable = {
   ...countCommands,
   ...collectionCommands,
   ...indexCommands,
+  ...statsCommands,
   insert,
   update,
   delete: deleteCommand,

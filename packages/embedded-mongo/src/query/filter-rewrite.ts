@@ -3,11 +3,16 @@ import { isDoc, type Doc } from '../types';
 /**
  * Rewrites the parts of a filter whose MongoDB semantics mingo lacks onto our custom query operators:
  * `$type` → `$bsonType` always, and string equality → `$collatedEq`/`$collatedIn` under a collation.
+ * Top-level operators mingo does not know are mapped too: `$comment` (an annotation) is dropped,
+ * `$alwaysTrue`/`$alwaysFalse` become constant `$expr`s.
  */
 export function rewriteFilter(filter: Doc, collated: boolean): Doc {
   const rewritten: Doc = {};
   for (const [key, condition] of Object.entries(filter)) {
-    if (['$and', '$or', '$nor'].includes(key) && Array.isArray(condition)) {
+    if (key === '$comment') continue;
+    if (key === '$alwaysTrue' || key === '$alwaysFalse') {
+      rewritten.$expr = key === '$alwaysTrue';
+    } else if (['$and', '$or', '$nor'].includes(key) && Array.isArray(condition)) {
       rewritten[key] = condition.map((clause) => (isDoc(clause) ? rewriteFilter(clause, collated) : clause));
     } else {
       rewritten[key] = key.startsWith('$') ? condition : rewriteCondition(condition, collated);

@@ -3,7 +3,7 @@ import { MongoError } from '../errors';
 import { Index } from '../indexes/index';
 import { ID_INDEX, type IndexSpec } from '../indexes/index-spec';
 import { keyString } from '../indexes/key-string';
-import type { Doc } from '../types';
+import { isDoc, type Doc } from '../types';
 import type { CollectionMeta, Store } from './store';
 
 export const MAX_BSON_SIZE = 16 * 1024 * 1024;
@@ -53,9 +53,7 @@ export class Collection {
 
   insert(doc: Doc): void {
     checkSize(doc);
-    if (Array.isArray(doc._id) || doc._id instanceof RegExp) {
-      throw new MongoError('InvalidIdField', `The '_id' value cannot be of type ${Array.isArray(doc._id) ? 'array' : 'regex'}`);
-    }
+    checkId(doc._id);
     const id = idOf(doc);
     // A new document owns no index entries yet, so any holder of its keys is a duplicate.
     for (const index of this.indexes.values()) index.checkUnique(doc, '', this.ns);
@@ -100,6 +98,16 @@ export class Collection {
 
   private addToIndexes(doc: Doc, id: string): void {
     for (const index of this.indexes.values()) index.add(doc, id);
+  }
+}
+
+function checkId(id: unknown): void {
+  if (Array.isArray(id) || id instanceof RegExp) {
+    throw new MongoError('InvalidIdField', `The '_id' value cannot be of type ${Array.isArray(id) ? 'array' : 'regex'}`);
+  }
+  const dollarKey = isDoc(id) ? Object.keys(id).find((key) => key.startsWith('$')) : undefined;
+  if (dollarKey) {
+    throw new MongoError('DollarPrefixedFieldName', `_id fields may not contain '$'-prefixed fields: ${dollarKey} is not valid for storage.`);
   }
 }
 

@@ -1,0 +1,53 @@
+import { calculateObjectSize } from 'bson';
+import { MongoError } from '../errors';
+import type { Collection } from '../storage/collection';
+import type { Doc } from '../types';
+import type { CommandContext, CommandTable } from './context';
+import { collectionName } from './env';
+
+function dataSize(collection: Collection): number {
+  let size = 0;
+  for (const doc of collection.docs.values()) size += calculateObjectSize(doc, { ignoreUndefined: true });
+  return size;
+}
+
+function collStats(command: Doc, context: CommandContext): Doc {
+  const name = collectionName(command, 'collStats');
+  const collection = context.engine.collection(context.db, name);
+  if (!collection) throw new MongoError('NamespaceNotFound', `Collection [${context.db}.${name}] not found.`);
+  const size = dataSize(collection);
+  const count = collection.docs.size;
+  const capped = collection.options.capped === true;
+  return {
+    ns: collection.ns,
+    count,
+    size,
+    avgObjSize: count ? Math.round(size / count) : 0,
+    storageSize: size,
+    nindexes: collection.indexes.size,
+    indexSizes: Object.fromEntries([...collection.indexes.keys()].map((index) => [index, 0])),
+    totalIndexSize: 0,
+    capped,
+    ...(capped ? { maxSize: collection.options.size, max: collection.options.max } : {}),
+  };
+}
+
+function dbStats(_command: Doc, context: CommandContext): Doc {
+  const collections = context.engine.list(context.db);
+  const dataSizes = collections.map(dataSize);
+  const objects = collections.reduce((sum, collection) => sum + collection.docs.size, 0);
+  const totalSize = dataSizes.reduce((sum, size) => sum + size, 0);
+  return {
+    db: context.db,
+    collections: collections.filter((collection) => !collection.isView).length,
+    views: collections.filter((collection) => collection.isView).length,
+    objects,
+    avgObjSize: objects ? totalSize / objects : 0,
+    dataSize: totalSize,
+    storageSize: totalSize,
+    indexes: collections.reduce((sum, collection) => sum + collection.indexes.size, 0),
+    indexSize: 0,
+  };
+}
+
+export const statsCommands: CommandTable = { collStats, dbStats };
