@@ -1,4 +1,5 @@
 import { Aggregator } from 'mingo/aggregator';
+import * as updateOperators from 'mingo/operators/update';
 import { update as applyModifier } from 'mingo/updater';
 import { isEqual, setValue } from 'mingo/util';
 import { MongoError } from '../errors';
@@ -16,7 +17,7 @@ export interface UpdateInput {
 
 function checkModifier(modifier: Doc): void {
   for (const key of Object.keys(modifier)) {
-    if (!key.startsWith('$')) {
+    if (!(key in updateOperators) && key !== '$setOnInsert') {
       throw new MongoError('FailedToParse', `Unknown modifier: ${key}. Expected a valid update modifier or pipeline-style update specified as an array`);
     }
   }
