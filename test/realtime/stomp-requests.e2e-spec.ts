@@ -25,7 +25,11 @@ describe('STOMP /request/** destinations', () => {
     return client;
   };
 
-  beforeAll(async () => (t = await startTestApp()));
+  beforeAll(async () => {
+    t = await startTestApp();
+    const sites = t.app.get(RepositoryRegistry).find('sites')!.model;
+    await sites.create([{ _id: 'shop2', name: 'Second shop' }, { _id: 'shop3', name: 'Third shop' }]);
+  });
   afterEach(async () => Promise.all(clients.splice(0).map((c) => c.disconnect())));
   afterAll(async () => t.stop());
 
@@ -61,6 +65,13 @@ describe('STOMP /request/** destinations', () => {
       await admin.subscribe('/user/topic/shop2/json');
       admin.send('/request/bean', dummyTreeCall('site1'), { 'Site-Context': 'shop2' });
       expect(await admin.next<Reply>('/user/topic/shop2/json', byAction('site1'))).toMatchObject({ status: 200 });
+    });
+
+    it('should answer a request for an unknown site with 400 on the session site topic', async () => {
+      const admin = await connect(t.url, { token: t.tokenFor(Role.ADMIN) });
+      await admin.subscribe(USER_REPLIES);
+      admin.send('/request/bean', dummyTreeCall('nosite'), { 'Site-Context': 'nowhere' });
+      expect(await admin.next<Reply>(USER_REPLIES, byAction('nosite'))).toMatchObject({ status: 400 });
     });
 
     it('should answer a GUEST calling an ADMIN bean with Access denied', async () => {
@@ -120,11 +131,6 @@ describe('STOMP /request/** destinations', () => {
   });
 
   describe('/request/repository', () => {
-    beforeAll(async () => {
-      const model = t.app.get(RepositoryRegistry).find('sites')!.model;
-      await model.create([{ _id: 'shop2', name: 'Second shop' }, { _id: 'shop3', name: 'Third shop' }]);
-    });
-
     it('should page through the sites as a guest', async () => {
       const guest = await connect(t.url);
       await guest.subscribe(USER_REPLIES);

@@ -1,13 +1,14 @@
 import { BadRequestException, ForbiddenException, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { RequestContext } from '../../common/request-context';
+import { SitesService } from '../../sites/sites.service';
 import { TopicAuthorizer } from '../auth/topic-authorizer';
 import { isSafePath, isValidSite, TOPIC_PREFIX } from '../broker/destinations';
 import { header } from '../session/negotiation';
 import { StompSession } from '../session/stomp-session';
 import { StompFrame } from '../stomp/frame';
 import { ActionId, errorReply, ReplySender } from './reply-sender';
-import { ReplyChannel, RequestHandlerRegistry } from './request-handler-registry';
+import { ReplyChannel, RequestHandlerRegistry, StompRequestHandler } from './request-handler-registry';
 
 type Route = (body: object) => void;
 
@@ -33,6 +34,7 @@ export class RequestDispatcher {
     private readonly registry: RequestHandlerRegistry,
     private readonly replies: ReplySender,
     private readonly authorizer: TopicAuthorizer,
+    private readonly sites: SitesService,
   ) {}
 
   dispatch(session: StompSession, frame: StompFrame): void {
@@ -46,20 +48,27 @@ export class RequestDispatcher {
       site: session.site,
       actionId: null,
     };
-    this.process(request, frame).catch((error: unknown) => this.fail(request, error));
+    this.process(request, frame, handler).catch((error: unknown) => this.fail(request, error));
   }
 
-  private async process(request: Request, frame: StompFrame): Promise<void> {
+  private async process(request: Request, frame: StompFrame, handler: StompRequestHandler | undefined): Promise<void> {
+    const { session, requestId } = request;
     const message = parseMessage(frame.body);
     request.actionId = actionIdOf(message);
-    request.site = siteOf(frame, request.session);
+    request.site = await this.siteOf(frame, session);
     const route = this.route(request, message);
-    const handler = this.registry.find(request.destination);
     if (!handler) throw new NotFoundException(`Unknown destination ${request.destination}`);
-    const context = { requestId: request.requestId, lang: header(frame.headers, 'Lang-Context') ?? request.session.lang, site: request.site, principal: request.session.principal };
-    const origin = { remoteAddress: request.session.remoteAddress };
-    const payload = await RequestContext.run(context, () => handler.handle(message, origin));
+    const lang = header(frame.headers, 'Lang-Context') ?? session.lang;
+    const context = { requestId, lang, site: request.site, principal: session.principal };
+    const payload = await RequestContext.run(context, () => handler.handle(message, { remoteAddress: session.remoteAddress }));
     route({ actionId: request.actionId, status: 200, payload: toJsonValue(payload) });
+  }
+
+  /** The SEND frame's site, else the session's; an unknown one is a 400, answered on the session's site. */
+  private async siteOf(frame: StompFrame, session: StompSession): Promise<string> {
+    const site = header(frame.headers, 'Site-Context') ?? session.site;
+    if (!isValidSite(site) || !(await this.sites.exists(site))) throw new BadRequestException(`Unknown site '${site}' in Site-Context`);
+    return site;
   }
 
   private route(request: Request, message: Record<string, unknown>): Route {
@@ -100,13 +109,6 @@ function parseMessage(body: Buffer): Record<string, unknown> {
 function actionIdOf(message: Record<string, unknown>): ActionId {
   const { actionId } = message;
   return typeof actionId === 'string' || typeof actionId === 'number' ? actionId : null;
-}
-
-function siteOf(frame: StompFrame, session: StompSession): string {
-  const site = header(frame.headers, 'Site-Context');
-  if (site === undefined) return session.site;
-  if (!isValidSite(site)) throw new BadRequestException('Malformed Site-Context header');
-  return site;
 }
 
 /** Bytes travel as base64, as over REST. */
