@@ -2,13 +2,13 @@ import { Injectable, OnModuleDestroy } from '@nestjs/common';
 
 const TICK_MS = 250;
 
-/** What the monitor drives: a session with negotiated heart-beat intervals. */
+/** What the monitor drives: a session, for its heart-beats and deadlines. */
 export interface HeartbeatTarget {
   onHeartbeatTick(now: number): void;
 }
 
 /**
- * One timer for all sessions instead of two per session, and a coarse clock sessions stamp their reads and
+ * One timer for all sessions instead of timers per session, and a coarse clock sessions stamp their reads and
  * writes with, so that the hot path makes no clock call. Precision is the tick (a quarter second).
  */
 @Injectable()

@@ -32,7 +32,7 @@ export interface SessionOptions {
  * while an earlier one is still being processed asynchronously), writes frames and keeps heart-beats.
  */
 export class StompSession implements BrokerSubscriber, HeartbeatTarget {
-  private static readonly logger = new Logger('StompSession');
+  private static readonly logger = new Logger(StompSession.name);
   readonly id = randomUUID();
   readonly subscriptions = new Map<string, Subscription>();
   connected = false;
