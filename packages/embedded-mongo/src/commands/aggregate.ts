@@ -1,8 +1,7 @@
-import { Aggregator } from 'mingo/aggregator';
-import { ProcessingMode } from 'mingo/core';
 import { findMatches } from '../ops/match';
 import { outputTarget, writeMerge, writeOut } from '../ops/output-stages';
-import { effectiveFilter, mingoOptions, type QueryEnv } from '../query/mingo-options';
+import { runPipeline } from '../ops/pipeline';
+import { effectiveFilter, type QueryEnv } from '../query/mingo-options';
 import { isDoc, type Doc } from '../types';
 import type { CommandContext } from './context';
 import { commandEnv } from './env';
@@ -32,8 +31,7 @@ export async function aggregate(command: Doc, context: CommandContext): Promise<
   const output = last && ('$out' in last || '$merge' in last) ? last : undefined;
   const env = commandEnv(context, command);
   const { docs, stages } = source(command, context, output ? pipeline.slice(0, -1) : pipeline, env);
-  const options = { ...mingoOptions(env), processingMode: ProcessingMode.CLONE_INPUT };
-  const results = new Aggregator(stages.map((stage) => rewriteMatch(stage, env)), options).run<Doc>(docs);
+  const results = runPipeline(stages.map((stage) => rewriteMatch(stage, env)), docs, env);
   const ns = typeof command.aggregate === 'string' ? `${context.db}.${command.aggregate}` : `${context.db}.$cmd.aggregate`;
   const cursorOptions = (command.cursor ?? {}) as Doc;
   const batchSize = cursorOptions.batchSize === undefined ? undefined : Number(cursorOptions.batchSize);

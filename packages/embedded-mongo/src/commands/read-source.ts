@@ -1,7 +1,5 @@
-import { Aggregator } from 'mingo/aggregator';
-import { ProcessingMode } from 'mingo/core';
 import type { ReadSource } from '../ops/match';
-import { mingoOptions } from '../query/mingo-options';
+import { runPipeline } from '../ops/pipeline';
 import type { Doc } from '../types';
 import type { CommandContext } from './context';
 
@@ -15,5 +13,5 @@ export function readSource(context: CommandContext, name: string): ReadSource {
   const source = readSource(context, String(collection.options.viewOn));
   const docs = Array.isArray(source) ? source : [...(source?.docs.values() ?? [])];
   const pipeline = (collection.options.pipeline ?? []) as Doc[];
-  return new Aggregator(pipeline, { ...mingoOptions(), processingMode: ProcessingMode.CLONE_INPUT }).run<Doc>(docs);
+  return runPipeline(pipeline, docs, {});
 }
