@@ -1,0 +1,77 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { SchemaTypes, Types } from 'mongoose';
+import { OrderStatus } from './order-status';
+
+const integer = { validate: { validator: Number.isInteger, message: '{PATH} must be a whole number' } };
+
+/** One bought line, frozen at checkout: later price or name changes of the offer do not alter the order. */
+@Schema()
+export class CommerceItem {
+  _id!: Types.ObjectId;
+  @Prop({ type: SchemaTypes.ObjectId, required: true, index: true }) sellerSku!: Types.ObjectId;
+  @Prop({ type: SchemaTypes.ObjectId }) sku?: Types.ObjectId;
+  @Prop({ type: SchemaTypes.ObjectId }) product?: Types.ObjectId;
+  @Prop({ required: true }) name!: string;
+  @Prop() skuName?: string;
+  @Prop({ required: true, min: 0, ...integer }) quantity!: number;
+  /** Integer minor units of the order's currency. */
+  @Prop({ required: true, min: 0, ...integer }) unitPrice!: number;
+  /** `unitPrice × quantity`, integer minor units. */
+  @Prop({ required: true, min: 0, ...integer }) total!: number;
+}
+export const CommerceItemSchema = SchemaFactory.createForClass(CommerceItem);
+
+/** The seller as it was when the order was placed. */
+@Schema({ _id: false })
+export class EmbeddedVendor {
+  @Prop({ required: true }) sellerId!: string;
+  @Prop({ required: true }) name!: string;
+  /** ISO 3166-1 alpha-2. */
+  @Prop() country?: string;
+  /** The user account acting for the seller: it may follow the order's topic. */
+  @Prop() userId?: string;
+  @Prop() profileId?: string;
+}
+export const EmbeddedVendorSchema = SchemaFactory.createForClass(EmbeddedVendor);
+
+/** The buyer as it was when the order was placed. */
+@Schema({ _id: false })
+export class EmbeddedBuyer {
+  @Prop({ required: true }) userId!: string;
+  @Prop({ required: true }) username!: string;
+  @Prop() email?: string;
+}
+export const EmbeddedBuyerSchema = SchemaFactory.createForClass(EmbeddedBuyer);
+
+/** One transition of the order: the status entered, when, and by whom (a user id, or `system:<provider>`). */
+@Schema({ _id: false })
+export class OrderTimeLine {
+  @Prop({ type: String, enum: Object.values(OrderStatus), required: true }) status!: OrderStatus;
+  @Prop({ required: true }) at!: Date;
+  @Prop({ required: true }) by!: string;
+}
+export const OrderTimeLineSchema = SchemaFactory.createForClass(OrderTimeLine);
+
+/** The parcel's dimensions and weight, for logistics rates and booking. */
+@Schema({ _id: false })
+export class PackageItem {
+  @Prop({ min: 0, ...integer }) weightGrams?: number;
+  @Prop({ min: 0, ...integer }) lengthCm?: number;
+  @Prop({ min: 0, ...integer }) widthCm?: number;
+  @Prop({ min: 0, ...integer }) heightCm?: number;
+}
+export const PackageItemSchema = SchemaFactory.createForClass(PackageItem);
+
+/** Where the parcel goes: a street address, or a pickup point of the logistics provider. */
+@Schema({ _id: false })
+export class ShippingAddress {
+  @Prop() name?: string;
+  @Prop() street?: string;
+  @Prop() houseNumber?: string;
+  @Prop() city?: string;
+  @Prop() postalCode?: string;
+  /** ISO 3166-1 alpha-2. */
+  @Prop({ uppercase: true }) country?: string;
+  @Prop() pickupPointId?: string;
+}
+export const ShippingAddressSchema = SchemaFactory.createForClass(ShippingAddress);

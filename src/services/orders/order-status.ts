@@ -1,0 +1,11 @@
+/** States of an order (DESIGN §7). */
+export enum OrderStatus {
+  NEW = 'NEW',
+  APPROVED = 'APPROVED',
+  PAYMENT_PENDING = 'PAYMENT_PENDING',
+  PAYMENT_FAILED = 'PAYMENT_FAILED',
+  PAID = 'PAID',
+  SHIPPED = 'SHIPPED',
+  DELIVERED = 'DELIVERED',
+  CANCELED = 'CANCELED',
+}

@@ -1,0 +1,77 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { HydratedDocument, Types } from 'mongoose';
+import {
+  CommerceItem,
+  CommerceItemSchema,
+  EmbeddedBuyer,
+  EmbeddedBuyerSchema,
+  EmbeddedVendor,
+  EmbeddedVendorSchema,
+  OrderTimeLine,
+  OrderTimeLineSchema,
+  PackageItem,
+  PackageItemSchema,
+  ShippingAddress,
+  ShippingAddressSchema,
+} from './order-parts.schema';
+import { OrderStatus } from './order-status';
+
+export { CommerceItem, EmbeddedBuyer, EmbeddedVendor, OrderTimeLine, PackageItem, ShippingAddress, OrderStatus };
+
+const integer = { validate: { validator: Number.isInteger, message: '{PATH} must be a whole number' } };
+
+/**
+ * An order of one buyer from one seller (checkout splits a cart per seller). Money is integer minor units of
+ * `currencyCode`; tax rates are percentages (21 means 21 %). `status` is the last entry of `orderTimeLines`, kept
+ * as a field so transitions can be conditional updates on it (DESIGN §7).
+ */
+@Schema({ collection: 'orders', timestamps: true })
+export class Order {
+  @Prop({ type: String, enum: Object.values(OrderStatus), required: true, default: OrderStatus.NEW, index: true })
+  status!: OrderStatus;
+
+  @Prop() contactProfileId?: string;
+  @Prop({ type: EmbeddedVendorSchema, required: true }) embeddedVendor!: EmbeddedVendor;
+  @Prop({ type: EmbeddedBuyerSchema, required: true }) embeddedBuyer!: EmbeddedBuyer;
+  @Prop({ type: [OrderTimeLineSchema], default: [] }) orderTimeLines!: OrderTimeLine[];
+  @Prop({ type: [CommerceItemSchema], default: [] }) commerceItems!: Types.DocumentArray<CommerceItem>;
+
+  /** Sum of the items' totals, before tax. */
+  @Prop({ required: true, min: 0, default: 0, ...integer }) subtotal!: number;
+  /** Tax charged to the buyer: `round(subtotal × buyerTaxRate / 100)`. */
+  @Prop({ required: true, min: 0, default: 0, ...integer }) tax!: number;
+  /** What the buyer pays: `subtotal + tax`. */
+  @Prop({ required: true, min: 0, default: 0, ...integer }) total!: number;
+  /** ISO 4217 code; every item of an order is in this currency. */
+  @Prop({ required: true, uppercase: true }) currencyCode!: string;
+  @Prop() currencySymbol?: string;
+
+  /** VAT rate of the seller's invoices (payout), in percent. */
+  @Prop({ min: 0, max: 100, default: 0 }) sellerTaxRate!: number;
+  /** VAT rate charged to the buyer on the items, in percent. */
+  @Prop({ min: 0, max: 100, default: 0 }) buyerTaxRate!: number;
+  /** The marketplace's service fee (commission) on the subtotal, in percent. */
+  @Prop({ min: 0, max: 100, default: 0 }) serviceTaxRate!: number;
+
+  @Prop({ type: PackageItemSchema }) packageItem?: PackageItem;
+  @Prop({ type: ShippingAddressSchema }) shippingAddress?: ShippingAddress;
+  /** A digital order has nothing to ship: it is complete once PAID. */
+  @Prop({ default: false }) digital!: boolean;
+
+  /** The card (payment method) the buyer chose; `pay` charges it. */
+  @Prop() paymentMethodId?: string;
+  /** The card provider's payment intent of the last charge attempt. */
+  @Prop({ index: true }) paymentIntentId?: string;
+  /** The logistics provider's parcel, set by `ship`. */
+  @Prop({ index: true }) parcelId?: string;
+  /** The connect-account payout to the seller (accounting). */
+  @Prop() payoutId?: string;
+
+  createdAt?: Date;
+  updatedAt?: Date;
+}
+
+export type OrderDocument = HydratedDocument<Order>;
+export const OrderSchema = SchemaFactory.createForClass(Order);
+OrderSchema.index({ 'embeddedBuyer.userId': 1, createdAt: -1 });
+OrderSchema.index({ 'embeddedVendor.sellerId': 1 });

@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model } from 'mongoose';
+import { ProcessedWebhook } from './processed-webhook.schema';
+
+const DUPLICATE_KEY = 11000;
+
+/**
+ * Runs each webhook event at most once per source, also when the same event arrives twice at the same moment: the
+ * event id is claimed with a unique insert before handling, and released if handling fails so a retry can run.
+ */
+@Injectable()
+export class WebhookReplayGuard {
+  constructor(@InjectModel(ProcessedWebhook.name) private readonly processed: Model<ProcessedWebhook>) {}
+
+  /** @returns whether `handle` ran (false: the event was handled before). */
+  async once(source: string, eventId: string, handle: () => Promise<void>): Promise<boolean> {
+    if (!(await this.claim(source, eventId))) return false;
+    try {
+      await handle();
+      return true;
+    } catch (error) {
+      await this.processed.deleteOne({ source, eventId }).exec();
+      throw error;
+    }
+  }
+
+  private async claim(source: string, eventId: string): Promise<boolean> {
+    try {
+      await this.processed.create({ source, eventId });
+      return true;
+    } catch (error) {
+      if ((error as { code?: unknown }).code === DUPLICATE_KEY) return false;
+      throw error;
+    }
+  }
+}
