@@ -103,6 +103,19 @@ describe('STOMP protocol', () => {
     });
   });
 
+  describe('SockJS request bodies', () => {
+    const post = (size: number) =>
+      fetch(`${t.url}/sock/000/limitcheck/xhr_send`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(['x'.repeat(size)]) }).then(
+        (response) => response.status,
+        () => 'dropped',
+      );
+
+    it('should drop a POST body beyond the limit and still answer small ones', async () => {
+      expect(await post(2 * 1024 * 1024)).toBe('dropped');
+      expect(await post(100)).toBe(404);
+    });
+  });
+
   describe('header escaping', () => {
     it('should escape the subscription id of MESSAGE frames in 1.2', async () => {
       const socket = await open();

@@ -1,8 +1,8 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { IncomingMessage, Server } from 'node:http';
+import { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Duplex } from 'node:stream';
-import { createServer as createSockJsServer } from 'sockjs';
+import { createServer as createSockJsServer, ServerOptions } from 'sockjs';
 import { WebSocket, WebSocketServer } from 'ws';
 import { REALTIME_CONFIG, RealtimeConfig } from '../realtime-config';
 import { StompProtocol } from '../session/stomp-protocol';
@@ -68,7 +68,14 @@ export class StompServer implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   private serveSockJs(server: Server): void {
-    const sockJs = createSockJsServer({ prefix: SOCKJS_PREFIX, log: () => undefined });
+    const maxMessageBytes = this.config.maxFrameBytes * 4;
+    // faye_server_options (the WebSocket transport's message limit, default 64 MiB) is missing from @types/sockjs.
+    const options: ServerOptions & { faye_server_options: { maxLength: number } } = {
+      prefix: SOCKJS_PREFIX,
+      log: () => undefined,
+      faye_server_options: { maxLength: maxMessageBytes },
+    };
+    const sockJs = createSockJsServer(options);
     sockJs.on('connection', (connection) => {
       if (!connection) return;
       const session = this.protocol.open(new SockJsTransport(connection));
@@ -76,7 +83,27 @@ export class StompServer implements OnApplicationBootstrap, BeforeApplicationShu
       connection.on('close', () => session.close());
     });
     sockJs.installHandlers(server, { prefix: SOCKJS_PREFIX });
+    limitPostBodies(server, SOCKJS_PREFIX, maxMessageBytes);
   }
+}
+
+/**
+ * SockJS buffers the whole body of its xhr_send/jsonp_send POSTs without a limit; the request is dropped once
+ * it passes `maxBytes`. Runs ahead of the listeners in place (SockJS's among them), as SockJS itself does.
+ */
+function limitPostBodies(server: Server, prefix: string, maxBytes: number): void {
+  const listeners = server.listeners('request') as Array<(request: IncomingMessage, response: ServerResponse) => void>;
+  server.removeAllListeners('request');
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    if (request.method === 'POST' && request.url?.startsWith(`${prefix}/`)) {
+      let received = 0;
+      request.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (received > maxBytes) request.destroy();
+      });
+    }
+    for (const listener of listeners) listener.call(server, request, response);
+  });
 }
 
 function pathOf(request: IncomingMessage): string {
