@@ -17,6 +17,7 @@ const SEARCH_FIELDS = ['code', 'alpha3', 'numeric', 'name'];
 export class CountryDirectory implements OnModuleInit {
   private readonly records = buildCountryRecords();
   private readonly byCode = new Map(this.records.map((record) => [record.code, record]));
+  private readonly sortedByLanguage = new Map<string, CountryView[]>();
 
   constructor(@InjectModel(Country.name) private readonly countries: Model<Country>) {}
 
@@ -29,11 +30,17 @@ export class CountryDirectory implements OnModuleInit {
     );
   }
 
+  /** Sorted by name in the request language; computed once per language (the dataset is static). */
   list(): CountryView[] {
     const lang = this.language();
-    return this.records
-      .map((record) => toCountryView(record, lang))
-      .sort((a, b) => a.name.localeCompare(b.name, lang));
+    let sorted = this.sortedByLanguage.get(lang);
+    if (!sorted) {
+      const collator = new Intl.Collator(lang);
+      const views = this.records.map((record) => toCountryView(record, lang));
+      sorted = views.sort((a, b) => collator.compare(a.name, b.name));
+      this.sortedByLanguage.set(lang, sorted);
+    }
+    return sorted;
   }
 
   /** @throws 400 for a blank code, 404 for an unknown one. */
