@@ -56,6 +56,9 @@ export class AppConfig {
   readonly vcsBranch: string;
   readonly uploadMaxBytes: number;
   readonly newPlantWebhook: { urls: string[]; token: string; maxAttempts: number; backoffMs: number };
+  readonly webhookSecrets: { cardPayment: string; delivery: string };
+  readonly publicUrl: string | undefined;
+  readonly orderRates: { taxPercent: number; serviceFeePercent: number };
 
   private constructor(env: EnvironmentVariables) {
     this.nodeEnv = env.NODE_ENV;
@@ -92,6 +95,9 @@ export class AppConfig {
       maxAttempts: env.NEW_PLANT_WEBHOOK_MAX_ATTEMPTS,
       backoffMs: env.NEW_PLANT_WEBHOOK_BACKOFF_MS,
     };
+    this.webhookSecrets = { cardPayment: env.CARD_PAYMENT_WEBHOOK_SECRET, delivery: env.DELIVERY_WEBHOOK_SECRET };
+    this.publicUrl = env.PUBLIC_URL;
+    this.orderRates = { taxPercent: env.ORDER_TAX_RATE, serviceFeePercent: env.ORDER_SERVICE_FEE_RATE };
   }
 
   /**

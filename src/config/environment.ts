@@ -160,4 +160,24 @@ export class EnvironmentVariables {
 
   @Transform(toInt) @IsInt() @Min(1)
   NEW_PLANT_WEBHOOK_BACKOFF_MS = 1000;
+
+  /** HMAC secret of the card payment webhooks (`/api/v1/cardpayment`), shared with the provider. */
+  @IsString() @MinLength(16)
+  CARD_PAYMENT_WEBHOOK_SECRET = 'dev-only-card-payment-webhook-secret';
+
+  /** HMAC secret of the logistics tracking webhooks (`/api/v1/delivery/webhook`). */
+  @IsString() @MinLength(16)
+  DELIVERY_WEBHOOK_SECRET = 'dev-only-delivery-webhook-secret';
+
+  /** Base URL clients reach this server at (3-D Secure challenge links); unset: the listening address. */
+  @IsOptional() @Matches(/^https?:\/\/[^\s/]+$/, { message: 'PUBLIC_URL must be an http(s) origin without a path' })
+  PUBLIC_URL?: string = undefined;
+
+  /** VAT charged to buyers and on sellers' invoices, in percent. */
+  @Transform(toInt) @IsInt() @Min(0) @Max(100)
+  ORDER_TAX_RATE = 0;
+
+  /** The marketplace's commission on an order's subtotal, in percent. */
+  @Transform(toInt) @IsInt() @Min(0) @Max(100)
+  ORDER_SERVICE_FEE_RATE = 0;
 }
