@@ -52,7 +52,7 @@ describe('report export (e2e)', () => {
     const res = await report('customers?format=xlsx').buffer(true).parse(binaryParser).expect(200)
       .expect('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(res.body as Buffer);
+    await workbook.xlsx.load(Uint8Array.from(res.body as Buffer).buffer);
     const sheet = workbook.getWorksheet('customers')!;
     expect(sheet.getRow(1).values).toEqual([undefined, 'id', 'username', 'email', 'verified', 'disabled', 'createdAt']);
     expect(sheet.getRow(2).getCell(2).value).toBe('alice');
