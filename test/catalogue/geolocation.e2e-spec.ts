@@ -51,6 +51,8 @@ describe('geoLocationServiceImpl', () => {
       expect((await call('getCountryCodeValue', ['276']).expect(200)).body).toBe('DE');
       expect((await call('getCountryCodeValue', ['Allemagne'], { lang: 'fr' }).expect(200)).body).toBe('DE');
       await call('getCountryCodeValue', ['Atlantis']).expect(404);
+      await call('getCountryCodeValue', [' ']).expect(400);
+      await call('getCountries', ['extra']).expect(400);
     });
 
     it('should search countries literally in the request language, paged', async () => {
@@ -75,6 +77,7 @@ describe('geoLocationServiceImpl', () => {
       const stages = body.map((stage: object) => Object.keys(stage)[0]);
       expect(stages).toEqual(['$project', '$match', '$sort', '$skip', '$limit']);
       expect(JSON.stringify(body[1])).toContain('a\\\\+b');
+      await call('getPaginationFilter', ['{"limit":"all"}']).expect(400);
     });
   });
 
@@ -96,6 +99,7 @@ describe('geoLocationServiceImpl', () => {
       expect(body[0].userId).toBeUndefined();
       expect((await call('getSellersByCountryCode', ['DE']).expect(200)).body).toEqual([]);
       await call('getSellersByCountryCode', ['ZZZ']).expect(404);
+      await call('getSellersByCountryCode', ['']).expect(400);
     });
   });
 
@@ -156,6 +160,7 @@ describe('geoLocationServiceImpl', () => {
       expect(body.count).toBeGreaterThanOrEqual(demo.sellers.length);
       await call('getAddressRepository', [], { token: user }).expect(403);
       await call('getAddressRepository', []).expect(401);
+      await call('getAddressRepository', ['x'], { token: admin }).expect(400);
     });
   });
 
@@ -168,12 +173,15 @@ describe('geoLocationServiceImpl', () => {
       expect(body).toEqual([expect.objectContaining({ city: 'Boskoop', country: 'NL' })]);
       expect((await call('getAddressById', [body[0].id], { token: other }).expect(200)).body.city).toBe('Boskoop');
       await call('getShippingAddresses', [MISSING_ID]).expect(404);
+      await call('getShippingAddresses', ['seller-1']).expect(400);
     });
 
     it('should let only the seller\'s own user or an ADMIN change them, and clean every reference', async () => {
       const seller = String(nl._id);
       await call('addShippingAddress', [seller, address], { token: user }).expect(403);
       await call('addShippingAddress', [seller, address]).expect(401);
+      await call('addShippingAddress', [MISSING_ID, address], { token: admin }).expect(404);
+      await call('addShippingAddress', [seller, { city: 'Leiden' }], { token: admin }).expect(400);
       const added = await call('addShippingAddress', [seller, address], { token: sellerToken() }).expect(200);
       const id = added.body.id;
       expect((await call('getShippingAddresses', [seller])).body.map((a: { id: string }) => a.id)).toContain(id);

@@ -108,6 +108,18 @@ describe('shoppingCartServiceImpl', () => {
       expect(items(await cartOf('getCartDTO', [], buyer))[0].quantity).toBe(eur.quantity);
     });
 
+    it('should stay within stock under concurrent additions', async () => {
+      const buyer = newBuyer();
+      const responses = await Promise.all(
+        Array.from({ length: eur.quantity + 4 }, () => call('addCommerceItem', [id(eur)], buyer)),
+      );
+      const added = responses.filter((response) => response.status === 200).length;
+      expect(responses.every((response) => [200, 409].includes(response.status))).toBe(true);
+      const cart = await cartOf('getCartDTO', [], buyer);
+      expect(items(cart)[0].quantity).toBe(added);
+      expect(added).toBeLessThanOrEqual(eur.quantity);
+    });
+
     it('should refuse sold-out, unpublished and unknown offers, as canAddItem predicts', async () => {
       const buyer = newBuyer();
       for (const [offerId, status] of [[id(soldOut), 409], [id(draft), 404], [MISSING_ID, 404]] as const) {
