@@ -6,9 +6,9 @@ import { Double, Long } from 'bson';
  * doubles and int64s, are remembered per container (object or array) under this symbol and restored
  * on serialization through a `toBSON` hook. Both are non-enumerable, invisible to mingo.
  */
-export const NUMBER_TYPES = Symbol('numberTypes');
+const NUMBER_TYPES = Symbol('numberTypes');
 
-export type NumberType = 'double' | 'long';
+type NumberType = 'double' | 'long';
 type Container = Record<string, unknown> | unknown[];
 type Hints = Record<string, NumberType>;
 

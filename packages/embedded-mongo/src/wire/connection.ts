@@ -9,8 +9,8 @@ export type ServerContext = Omit<CommandContext, 'db' | 'connectionId'>;
 
 /**
  * One client connection. Requests are answered strictly in order (a queue of promises), so a slow
- * write never lets a later reply overtake it. A framing error closes the connection; a message that
- * frames correctly but cannot be parsed gets an error reply when it is an OP_MSG/OP_QUERY.
+ * write never lets a later reply overtake it. Malformed input (bad length, unknown opcode, truncated
+ * or corrupt BSON) closes this connection only; command errors are replies, never exceptions.
  */
 export class Connection {
   private readonly framer = new MessageFramer();
