@@ -3,6 +3,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { AppConfig } from '../config/app-config';
 import { BeanController } from './bean.controller';
 import { BeanThrottlerGuard } from './bean-throttler.guard';
+import { SlidingWindowStorage } from './sliding-window.storage';
 
 const ONE_MINUTE_MS = 60_000;
 
@@ -12,6 +13,7 @@ const ONE_MINUTE_MS = 60_000;
     ThrottlerModule.forRootAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
+        storage: new SlidingWindowStorage(),
         throttlers: [{ name: 'bean-calls', ttl: ONE_MINUTE_MS, limit: config.beanRateLimitPerMinute }],
         errorMessage: `Too many calls: at most ${config.beanRateLimitPerMinute} per minute`,
       }),
