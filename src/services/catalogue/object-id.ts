@@ -1,9 +1,9 @@
 import { BadRequestException } from '@nestjs/common';
-import { isValidObjectId, Types } from 'mongoose';
+import { Types } from 'mongoose';
 
 /** Parses a client-supplied id; anything but a 24-hex-digit ObjectId is a 400 naming the argument. */
 export function toObjectId(value: string, name: string): Types.ObjectId {
-  if (typeof value !== 'string' || !/^[0-9a-f]{24}$/i.test(value) || !isValidObjectId(value)) {
+  if (!/^[0-9a-f]{24}$/i.test(value)) {
     throw new BadRequestException(`${name} must be a 24-character hexadecimal id`);
   }
   return new Types.ObjectId(value);

@@ -89,7 +89,7 @@ export class CountryDirectory implements OnModuleInit {
   }
 
   private record(code: string): CountryRecord {
-    if (typeof code !== 'string' || code.trim() === '') throw new BadRequestException('A country code is required');
+    if (code.trim() === '') throw new BadRequestException('A country code is required');
     const alpha2 = resolveCountryCode(code, this.language());
     const record = alpha2 ? this.byCode.get(alpha2) : undefined;
     if (!record) throw new NotFoundException(`Country "${code}" not found`);

@@ -60,6 +60,18 @@ export function attributeValues(): PipelineStage[] {
   ];
 }
 
+/** All offers of one seller (also sold out or unpublished), labelled "product – SKU", counting their stock. */
+export function offersOfSeller(sellerId: Types.ObjectId): PipelineStage[] {
+  return [
+    { $match: { seller: sellerId } },
+    { $lookup: { from: 'products', localField: 'product', foreignField: '_id', as: 'product' } },
+    { $lookup: { from: 'skus', localField: 'sku', foreignField: '_id', as: 'sku' } },
+    { $unwind: '$product' },
+    { $unwind: '$sku' },
+    { $project: { label: { $concat: ['$product.name', ' – ', '$sku.name'] }, count: '$quantity' } },
+  ];
+}
+
 /** Products with in-stock offers whose name contains `searchTerm` literally (any case); blank: all. */
 export function productsMatching(searchTerm?: string): PipelineStage[] {
   const term = searchTerm?.trim();

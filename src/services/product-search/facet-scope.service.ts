@@ -15,7 +15,7 @@ export class FacetScope {
 
   /** A blank `skuId` means the whole catalogue; otherwise the SKU must exist (404). */
   async sku(skuId: string): Promise<Types.ObjectId | undefined> {
-    if (skuId === undefined || skuId === null || skuId.trim() === '') return undefined;
+    if (skuId.trim() === '') return undefined;
     const id = toObjectId(skuId.trim(), 'skuId');
     if (!(await this.skus.exists({ _id: id }))) throw new NotFoundException(`SKU ${skuId} not found`);
     return id;
@@ -31,7 +31,7 @@ export class FacetScope {
   }
 
   filterType(filterType: string): AttributeType {
-    const type = String(filterType ?? '').trim().toUpperCase();
+    const type = filterType.trim().toUpperCase();
     if (type === AttributeType.OPTION || type === AttributeType.VALUE) return type;
     throw new BadRequestException(`filterType must be ${AttributeType.OPTION} or ${AttributeType.VALUE}`);
   }

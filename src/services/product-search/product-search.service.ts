@@ -15,6 +15,7 @@ import {
   Facet,
   FacetCount,
   offersInStock,
+  offersOfSeller,
   productsMatching,
   withSellers,
 } from './facet-pipelines';
@@ -46,16 +47,7 @@ export class ProductSearchService {
     const principal = RequestContext.principal();
     const seller = principal && (await this.sellers.findOne({ userId: principal.id }, { _id: 1 }).lean());
     if (!seller) return [];
-    return toFacets(
-      await this.run([
-        { $match: { seller: seller._id } },
-        { $lookup: { from: 'products', localField: 'product', foreignField: '_id', as: 'product' } },
-        { $lookup: { from: 'skus', localField: 'sku', foreignField: '_id', as: 'skuDoc' } },
-        { $unwind: '$product' },
-        { $unwind: '$skuDoc' },
-        { $project: { label: { $concat: ['$product.name', ' – ', '$skuDoc.name'] }, count: '$quantity' } },
-      ]),
-    );
+    return toFacets(await this.run(offersOfSeller(seller._id)));
   }
 
   @Exposed(['String'])
@@ -109,7 +101,7 @@ export class ProductSearchService {
   /** Like `getProductsListFilter`, for names containing `searchTerm` as literal text, ignoring case. */
   @Exposed(['String'])
   async getProductsListByRequestFilter(searchTerm: string): Promise<Facet[]> {
-    if ((searchTerm ?? '').length > MAX_SEARCH_TERM) {
+    if (searchTerm.length > MAX_SEARCH_TERM) {
       throw new BadRequestException(`searchTerm must be at most ${MAX_SEARCH_TERM} characters`);
     }
     return toFacets(await this.run(productsMatching(searchTerm)));

@@ -29,7 +29,7 @@ export class ShoppingCartService {
   /** @throws 404 when the buyer has never had a cart. */
   @Exposed(['String'], { name: 'getCartDTO', role: Role.ADMIN })
   async getCartDtoOfBuyer(buyerId: string): Promise<ShoppingCartView> {
-    if (!buyerId?.trim()) throw new BadRequestException('buyerId is required');
+    if (!buyerId.trim()) throw new BadRequestException('buyerId is required');
     if (!(await this.store.exists(buyerId))) throw new NotFoundException(`No cart for buyer ${buyerId}`);
     return this.store.view(buyerId);
   }
@@ -112,7 +112,7 @@ export class ShoppingCartService {
 }
 
 function parseQuantity(quantity: string): number {
-  if (!/^\s*\d{1,9}\s*$/.test(String(quantity))) {
+  if (!/^\s*\d{1,9}\s*$/.test(quantity)) {
     throw new BadRequestException('quantity must be a whole number of at least 0');
   }
   return Number(quantity);
