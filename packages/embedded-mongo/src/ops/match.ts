@@ -43,8 +43,8 @@ export function findMatches(source: ReadSource, filter: Doc, env: QueryEnv, opti
   return options.projection && Object.keys(options.projection).length ? project(matches, options.projection, env) : matches;
 }
 
-/** mingo's projection, keeping the BSON number types of the top-level fields it copies. */
+/** mingo's projection, with `_id` first as MongoDB returns it and the BSON number types kept. */
 export function project(docs: Doc[], projection: Doc, env: QueryEnv = {}): Doc[] {
   const projected = new Query({}, filterOptions(env, {}, projection)).find<Doc>(docs, projection).all();
-  return projected.map((doc, i) => withNumberTypesOf(docs[i], doc));
+  return projected.map((doc, i) => withNumberTypesOf(docs[i], '_id' in doc ? { _id: doc._id, ...doc } : doc));
 }

@@ -3,6 +3,7 @@ import * as updateOperators from 'mingo/operators/update';
 import { update as applyModifier } from 'mingo/updater';
 import { isEqual, setValue } from 'mingo/util';
 import { MongoError } from '../errors';
+import { keyString } from '../indexes/key-string';
 import { effectiveFilter, mingoOptions, updaterOptions, type QueryEnv } from '../query/mingo-options';
 import { isDoc, type Doc } from '../types';
 import { cloneDoc, isOperatorDoc, withNumberTypesOf } from './documents';
@@ -28,9 +29,21 @@ function usesPositional(operators: Doc): boolean {
   return Object.values(operators).some((fields) => isDoc(fields) && Object.keys(fields).some((path) => /(^|\.)\$(\.|$)/.test(path)));
 }
 
+/** mingo keeps duplicates of an `$addToSet: {$each}` list when the array field is missing; MongoDB does not. */
+function dedupeAddToSet(operators: Doc): Doc {
+  if (!isDoc(operators.$addToSet)) return operators;
+  const fields = Object.entries(operators.$addToSet).map(([path, value]) => {
+    if (!isDoc(value) || !Array.isArray(value.$each)) return [path, value];
+    const unique = new Map(value.$each.map((item: unknown) => [keyString([item]), item]));
+    return [path, { ...value, $each: [...unique.values()] }];
+  });
+  return { ...operators, $addToSet: Object.fromEntries(fields) };
+}
+
 function applyOperators(current: Doc, modifier: Doc, input: UpdateInput, filter: Doc, inserting: boolean): Doc {
   checkModifier(modifier);
-  const { $setOnInsert, ...operators } = modifier;
+  const { $setOnInsert, ...rest } = modifier;
+  const operators = dedupeAddToSet(rest);
   const next = cloneDoc(current);
   const options = { queryOptions: updaterOptions(input.env) };
   // mingo re-checks the filter when given one, only needed to resolve the positional `$` (so it
