@@ -7,7 +7,7 @@ import { CartStore } from './cart-store.service';
 import { OfferCatalog } from './offer-catalog.service';
 import { ShoppingCartService } from './shopping-cart.service';
 
-/** Exports `CartStore` and the cart model so checkout can read and clear a buyer's cart. */
+/** Exports `CartStore`, `OfferCatalog` and the cart model: checkout reads and clears carts and prices offers. */
 @Module({
   imports: [
     CatalogueModule,
@@ -15,6 +15,6 @@ import { ShoppingCartService } from './shopping-cart.service';
     MongooseModule.forFeature([{ name: Cart.name, schema: CartSchema }]),
   ],
   providers: [OfferCatalog, CartStore, ShoppingCartService],
-  exports: [CartStore, MongooseModule],
+  exports: [CartStore, OfferCatalog, MongooseModule],
 })
 export class ShoppingCartModule {}
