@@ -71,7 +71,10 @@ export class CartStore {
       const line = findLine(cart, id, itemId);
       const quantity = next(line.quantity);
       if (quantity < 0) throw new BadRequestException('quantity must not be negative');
-      if (quantity === 0) return void cart.items.pull(id);
+      if (quantity === 0) {
+        cart.items.pull(id);
+        return;
+      }
       assertWithinStock(quantity, await this.offers.forSale(line.sellerSku));
       line.quantity = quantity;
     });
@@ -80,12 +83,15 @@ export class CartStore {
 
   async remove(buyerId: string, itemId: string): Promise<ShoppingCartView> {
     const id = toObjectId(itemId, 'itemId');
-    await this.mutate(buyerId, async (cart) => void cart.items.pull(findLine(cart, id, itemId)._id));
+    await this.mutate(buyerId, async (cart) => {
+      cart.items.pull(findLine(cart, id, itemId)._id);
+    });
     return this.view(buyerId);
   }
 
+  /** Bumps the version too, so a change racing with the clearing is retried instead of restoring the items. */
   async clear(buyerId: string): Promise<void> {
-    await this.carts.updateOne({ buyerId }, { $set: { items: [] } });
+    await this.carts.updateOne({ buyerId }, { $set: { items: [] }, $inc: { __v: 1 } });
   }
 
   private offersOf(cart: CartDocument): Promise<Map<string, OfferDetails>> {
