@@ -90,6 +90,12 @@ describe('files REST and documentStorageServiceImpl (e2e)', () => {
     });
   });
 
+  it('should document the file endpoints in OpenAPI', async () => {
+    const { paths } = (await t.http.get('/api/v1/openapi.json').expect(200)).body;
+    expect(Object.keys(paths)).toEqual(expect.arrayContaining(['/api/v1/files', '/api/v1/files/{id}', '/api/v1/assets', '/api/v1/reports/{report}', '/api/v1/sites/{site}/{file}']));
+    expect(Object.keys(paths['/api/v1/files'].post.requestBody.content)).toEqual(['multipart/form-data']);
+  });
+
   describe('asset listing and removal per site', () => {
     it('should list and remove the assets of the site only', async () => {
       const outlet = (await upload(PNG, 'outlet-logo.png', 'outlet').expect(201)).body;

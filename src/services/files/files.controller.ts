@@ -14,6 +14,7 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { Roles } from '../../auth/roles.decorator';
@@ -33,6 +34,7 @@ const INLINE = /^(image\/(png|jpeg|gif|webp)|application\/pdf|video\/mp4)$/;
  * Site assets in the `assets` GridFS bucket. Uploading, listing and removing need ADMIN and act on the
  * `Site-Context` site; downloads are public, as pages embed them.
  */
+@ApiTags('Files')
 @Controller('api/v1')
 export class FilesController {
   constructor(
@@ -45,6 +47,10 @@ export class FilesController {
   @Post('files')
   @HttpCode(201)
   @UseInterceptors(FileInterceptor('file'))
+  @ApiBearerAuth('bearer')
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } } })
+  @ApiOperation({ summary: 'Uploads an asset of the Site-Context site: 201 with the asset; 413 too large, 415 type not allowed or not matching its name' })
   async upload(@UploadedFile() file: Express.Multer.File | undefined): Promise<AssetView> {
     if (!file) throw new BadRequestException('A multipart field "file" is required');
     const filename = sanitizeFileName(file.originalname);
@@ -57,6 +63,8 @@ export class FilesController {
 
   @Roles(Role.ADMIN)
   @Get('assets')
+  @ApiBearerAuth('bearer')
+  @ApiOperation({ summary: 'The assets of the Site-Context site, newest first' })
   async list(): Promise<AssetView[]> {
     return (await this.binaries.list({ 'metadata.site': await this.site() })).map(toAssetView);
   }
@@ -64,6 +72,8 @@ export class FilesController {
   @Roles(Role.ADMIN)
   @Delete('files/:id')
   @HttpCode(204)
+  @ApiBearerAuth('bearer')
+  @ApiOperation({ summary: 'Removes an asset of the Site-Context site; 404 for an unknown one or one of another site' })
   async remove(@Param('id') id: string): Promise<void> {
     const file = await this.binaries.get(toObjectId(id, 'id'), undefined, { 'metadata.site': await this.site() });
     await this.binaries.remove(file._id);
@@ -71,6 +81,7 @@ export class FilesController {
 
   /** Streams the bytes; answers conditional requests (ETag) and single byte ranges (206, 416). */
   @Get('files/:id')
+  @ApiOperation({ summary: 'Downloads an asset (public): ETag and If-None-Match (304), one byte Range (206, 416)' })
   async download(@Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const file = await this.binaries.get(toObjectId(id, 'id'));
     const view = toAssetView(file);

@@ -1,5 +1,6 @@
 import { BadRequestException, Controller, Get, NotFoundException, Param, Query, Res } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Connection } from 'mongoose';
 import { Roles } from '../../auth/roles.decorator';
@@ -16,12 +17,15 @@ const FORMATS = {
  * `GET /api/v1/reports/{orders|customers|jobs}?format=csv|xlsx&from=<ISO date>&to=<ISO date>` (ADMIN): the report
  * as a download, rows in creation order, optionally limited to documents created in `[from, to)`.
  */
+@ApiTags('Reports')
 @Controller('api/v1/reports')
 export class ReportsController {
   constructor(@InjectConnection() private readonly connection: Connection) {}
 
   @Roles(Role.ADMIN)
   @Get(':report')
+  @ApiBearerAuth('bearer')
+  @ApiOperation({ summary: 'Exports orders, customers or jobs as CSV or XLSX (format=csv|xlsx, from/to: ISO dates bounding createdAt)' })
   async export(
     @Param('report') report: string,
     @Query('format') format = 'csv',
