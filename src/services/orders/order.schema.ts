@@ -55,7 +55,7 @@ export class Order {
 
   @Prop({ type: PackageItemSchema }) packageItem?: PackageItem;
   @Prop({ type: ShippingAddressSchema }) shippingAddress?: ShippingAddress;
-  /** A digital order has nothing to ship: it is complete once PAID. */
+  /** Created by `digitalOrderCheckout` rather than from the cart. */
   @Prop({ default: false }) digital!: boolean;
 
   /** The card (payment method) the buyer chose; `pay` charges it. */

@@ -18,6 +18,8 @@ export interface ChargeRequest {
   description?: string;
   /** Connect account that receives the funds (the seller), if any. */
   destinationAccountId?: string;
+  /** Flat key/text pairs the provider keeps with the charge. */
+  metadata?: Record<string, string>;
 }
 
 export interface PaymentIntent {

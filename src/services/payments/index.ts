@@ -20,3 +20,10 @@ export {
   WebhookSignatureError,
 } from './webhook-signature';
 export { WebhookReplayGuard } from './webhook-replay-guard';
+export { CardPaymentEvents } from './card-payment-events';
+export type { CardPaymentEventHandler } from './card-payment-events';
+export { verifiedPayload } from './verified-payload';
+export type { WebhookReceipt } from './card-payment-webhook.controller';
+export { SelfUrl } from './self-url';
+export { SignedWebhookSender } from './signed-webhook-sender';
+export { PaymentsModule } from './payments.module';

@@ -1,0 +1,50 @@
+import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { isValidObjectId, Model } from 'mongoose';
+import { hasRole, Principal, Role } from '../../common/principal';
+import { Order } from './order.schema';
+import { StoredOrder } from './order.view';
+
+/** Reads orders, and decides whose they are: a USER sees their own, an ADMIN everyone's. */
+@Injectable()
+export class OrderStore {
+  constructor(@InjectModel(Order.name) private readonly orders: Model<Order>) {}
+
+  get model(): Model<Order> {
+    return this.orders;
+  }
+
+  /** 404 for a malformed or unknown id. */
+  async find(orderId: string): Promise<StoredOrder> {
+    const order = isValidObjectId(orderId) ? await this.orders.findById(String(orderId)).lean<StoredOrder>().exec() : null;
+    if (!order) throw new NotFoundException(`Order ${orderId} not found`);
+    return order;
+  }
+
+  /** The order if `principal` bought it or is an ADMIN; 403 for another buyer's order. */
+  async findOwn(orderId: string, principal: Principal): Promise<StoredOrder> {
+    const order = await this.find(orderId);
+    if (!isAdmin(principal) && order.embeddedBuyer.userId !== principal.id) {
+      throw new ForbiddenException('You may only act on your own orders');
+    }
+    return order;
+  }
+
+  /** The buyer's orders, newest first; `ids` narrows them (other buyers' ids are silently left out). */
+  async ofBuyer(buyerId: string, ids?: string[]): Promise<StoredOrder[]> {
+    const filter: Record<string, unknown> = { 'embeddedBuyer.userId': buyerId };
+    if (ids) filter._id = { $in: ids.filter((id) => isValidObjectId(id)) };
+    return this.orders.find(filter).sort({ createdAt: -1, _id: -1 }).lean<StoredOrder[]>().exec();
+  }
+
+  /** Whether `userId` is the order's buyer or acts for its seller (topic subscriptions). */
+  async isParty(orderId: string, userId: string): Promise<boolean> {
+    if (!isValidObjectId(orderId)) return false;
+    const filter = { _id: orderId, $or: [{ 'embeddedBuyer.userId': userId }, { 'embeddedVendor.userId': userId }] };
+    return Boolean(await this.orders.exists(filter).exec());
+  }
+}
+
+export function isAdmin(principal: Principal): boolean {
+  return hasRole(principal.role, Role.ADMIN);
+}

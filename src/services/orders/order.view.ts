@@ -1,0 +1,87 @@
+import { Types } from 'mongoose';
+import { Order, OrderStatus } from './order.schema';
+
+export type StoredOrder = Order & { _id: Types.ObjectId; commerceItems: (Order['commerceItems'][number] & { _id: Types.ObjectId })[] };
+
+export interface CommerceItemView {
+  id: string;
+  sellerSkuId: string;
+  skuId: string | null;
+  productId: string | null;
+  name: string;
+  skuName: string | null;
+  quantity: number;
+  unitPrice: number;
+  total: number;
+}
+
+/** The OrderDTO: the order as clients see it; money in integer minor units of `currencyCode`, dates ISO-8601. */
+export interface OrderView {
+  id: string;
+  status: OrderStatus;
+  contactProfileId: string | null;
+  embeddedVendor: Order['embeddedVendor'];
+  embeddedBuyer: Order['embeddedBuyer'];
+  orderTimeLines: { status: OrderStatus; at: string; by: string }[];
+  commerceItems: CommerceItemView[];
+  subtotal: number;
+  tax: number;
+  total: number;
+  currencyCode: string;
+  currencySymbol: string | null;
+  sellerTaxRate: number;
+  buyerTaxRate: number;
+  serviceTaxRate: number;
+  packageItem: Order['packageItem'] | null;
+  shippingAddress: Order['shippingAddress'] | null;
+  digital: boolean;
+  paymentMethodId: string | null;
+  paymentIntentId: string | null;
+  parcelId: string | null;
+  payoutId: string | null;
+  createdAt: string | null;
+  updatedAt: string | null;
+}
+
+export function toOrderView(order: StoredOrder): OrderView {
+  return {
+    id: String(order._id),
+    status: order.status,
+    contactProfileId: order.contactProfileId ?? null,
+    embeddedVendor: order.embeddedVendor,
+    embeddedBuyer: order.embeddedBuyer,
+    orderTimeLines: order.orderTimeLines.map(({ status, at, by }) => ({ status, at: at.toISOString(), by })),
+    commerceItems: order.commerceItems.map(toItemView),
+    subtotal: order.subtotal,
+    tax: order.tax,
+    total: order.total,
+    currencyCode: order.currencyCode,
+    currencySymbol: order.currencySymbol ?? null,
+    sellerTaxRate: order.sellerTaxRate,
+    buyerTaxRate: order.buyerTaxRate,
+    serviceTaxRate: order.serviceTaxRate,
+    packageItem: order.packageItem ?? null,
+    shippingAddress: order.shippingAddress ?? null,
+    digital: order.digital,
+    paymentMethodId: order.paymentMethodId ?? null,
+    paymentIntentId: order.paymentIntentId ?? null,
+    parcelId: order.parcelId ?? null,
+    payoutId: order.payoutId ?? null,
+    createdAt: order.createdAt?.toISOString() ?? null,
+    updatedAt: order.updatedAt?.toISOString() ?? null,
+  };
+}
+
+function toItemView(item: StoredOrder['commerceItems'][number]): CommerceItemView {
+  return {
+    id: String(item._id),
+    sellerSkuId: String(item.sellerSku),
+    skuId: item.sku ? String(item.sku) : null,
+    productId: item.product ? String(item.product) : null,
+    name: item.name,
+    skuName: item.skuName ?? null,
+    quantity: item.quantity,
+    unitPrice: item.unitPrice,
+    total: item.total,
+  };
+}

@@ -1,0 +1,132 @@
+import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model } from 'mongoose';
+import { randomBytes } from 'node:crypto';
+import {
+  CardDetails,
+  CardPaymentProvider,
+  ChargeRequest,
+  PaymentIntent,
+  PaymentIntentStatus,
+  PaymentMethod,
+} from '../card-payment.provider';
+import { SelfUrl } from '../self-url';
+import { SandboxPaymentIntent } from './sandbox-payment-intent.schema';
+import { SandboxPaymentMethod } from './sandbox-payment-method.schema';
+import { CardBehaviour, FAILURE_CODES, TEST_CARDS, TEST_PAYMENT_METHODS } from './test-cards';
+
+const DUPLICATE_KEY = 11000;
+export const CHALLENGE_PATH = '/api/v1/cardpayment/sandbox/3ds';
+
+const STATUS_OF: Record<CardBehaviour, PaymentIntentStatus> = {
+  [CardBehaviour.SUCCEED]: PaymentIntentStatus.SUCCEEDED,
+  [CardBehaviour.DECLINE]: PaymentIntentStatus.FAILED,
+  [CardBehaviour.INSUFFICIENT_FUNDS]: PaymentIntentStatus.FAILED,
+  [CardBehaviour.THREE_D_SECURE]: PaymentIntentStatus.REQUIRES_ACTION,
+};
+
+/** The built-in card provider: test cards only (see `test-cards.ts`), intents kept in the database. */
+@Injectable()
+export class CardPaymentSandbox extends CardPaymentProvider {
+  readonly name = 'card-sandbox';
+
+  constructor(
+    @InjectModel(SandboxPaymentMethod.name) private readonly methods: Model<SandboxPaymentMethod>,
+    @InjectModel(SandboxPaymentIntent.name) private readonly intents: Model<SandboxPaymentIntent>,
+    private readonly self: SelfUrl,
+  ) {
+    super();
+  }
+
+  async createPaymentMethod(card: CardDetails): Promise<PaymentMethod> {
+    const testCard = TEST_CARDS.get(card.number);
+    if (!testCard) throw new BadRequestException('The sandbox accepts its test card numbers only');
+    assertNotExpired(card);
+    const created = await this.methods.create({
+      methodId: newId('pm'),
+      brand: testCard.brand,
+      last4: card.number.slice(-4),
+      expMonth: card.expMonth,
+      expYear: card.expYear,
+      behaviour: testCard.behaviour,
+    });
+    return toPaymentMethod(created);
+  }
+
+  async charge(request: ChargeRequest): Promise<PaymentIntent> {
+    const previous = await this.intents.findOne({ idempotencyKey: request.idempotencyKey }).lean().exec();
+    if (previous) return toIntent(previous);
+    const behaviour = await this.behaviourOf(request.paymentMethodId);
+    try {
+      const created = await this.intents.create({
+        ...request,
+        intentId: newId('pi'),
+        status: STATUS_OF[behaviour],
+        failureCode: FAILURE_CODES[behaviour],
+      });
+      return toIntent(created);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== DUPLICATE_KEY) throw error;
+      return this.charge(request);
+    }
+  }
+
+  async retrieve(paymentIntentId: string): Promise<PaymentIntent> {
+    const intent = await this.intents.findOne({ intentId: String(paymentIntentId) }).lean().exec();
+    if (!intent) throw new NotFoundException(`Payment intent ${paymentIntentId} not found`);
+    return toIntent(intent);
+  }
+
+  async threeDSecureLink(paymentIntentId: string): Promise<string> {
+    const intent = await this.retrieve(paymentIntentId);
+    if (intent.status !== PaymentIntentStatus.REQUIRES_ACTION) {
+      throw new ConflictException(`Payment intent ${intent.id} needs no 3-D Secure challenge (it is ${intent.status})`);
+    }
+    return `${this.self.public()}${CHALLENGE_PATH}/${intent.id}`;
+  }
+
+  /** The buyer's answer to the challenge: the intent succeeds or fails, once (409 when already settled). */
+  async completeChallenge(paymentIntentId: string, passed: boolean): Promise<PaymentIntent> {
+    const status = passed ? PaymentIntentStatus.SUCCEEDED : PaymentIntentStatus.FAILED;
+    const settled = await this.intents
+      .findOneAndUpdate(
+        { intentId: String(paymentIntentId), status: PaymentIntentStatus.REQUIRES_ACTION },
+        { $set: { status, ...(passed ? {} : { failureCode: 'authentication_failed' }) } },
+        { returnDocument: 'after' },
+      )
+      .lean()
+      .exec();
+    if (settled) return toIntent(settled);
+    const intent = await this.retrieve(paymentIntentId);
+    throw new ConflictException(`Payment intent ${intent.id} is already ${intent.status}`);
+  }
+
+  private async behaviourOf(paymentMethodId: string): Promise<CardBehaviour> {
+    const alias = TEST_PAYMENT_METHODS.get(paymentMethodId);
+    if (alias) return TEST_CARDS.get(alias)!.behaviour;
+    const method = await this.methods.findOne({ methodId: String(paymentMethodId) }).lean().exec();
+    if (!method) throw new BadRequestException(`No such payment method: ${paymentMethodId}`);
+    return method.behaviour;
+  }
+}
+
+function assertNotExpired({ expMonth, expYear }: CardDetails): void {
+  const now = new Date();
+  if (expYear < now.getUTCFullYear() || (expYear === now.getUTCFullYear() && expMonth < now.getUTCMonth() + 1)) {
+    throw new BadRequestException('The card has expired');
+  }
+}
+
+function newId(prefix: string): string {
+  return `${prefix}_${randomBytes(12).toString('hex')}`;
+}
+
+function toPaymentMethod(method: SandboxPaymentMethod): PaymentMethod {
+  const { methodId, brand, last4, expMonth, expYear } = method;
+  return { id: methodId, brand, last4, expMonth, expYear };
+}
+
+function toIntent(intent: SandboxPaymentIntent): PaymentIntent {
+  const { intentId, orderId, amount, currency, paymentMethodId, status, failureCode } = intent;
+  return { id: intentId, orderId, amount, currency, paymentMethodId, status, ...(failureCode ? { failureCode } : {}) };
+}

@@ -1,0 +1,52 @@
+import { Body, Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
+import { IsIn } from 'class-validator';
+import { randomBytes } from 'node:crypto';
+import { AppConfig } from '../../../config/app-config';
+import { CardPaymentEvent, CardPaymentEventType, PaymentIntentStatus } from '../card-payment.provider';
+import { SignedWebhookSender } from '../signed-webhook-sender';
+import { CardPaymentSandbox, CHALLENGE_PATH } from './card-payment-sandbox';
+
+export class ChallengeAnswerDto {
+  @IsIn(['complete', 'fail']) outcome!: 'complete' | 'fail';
+}
+
+/**
+ * The sandbox's 3-D Secure challenge page. The intent id in the URL is a random capability, as on a real
+ * provider's page; answering it settles the intent and sends the signed webhook to `/api/v1/cardpayment`.
+ */
+@Controller(CHALLENGE_PATH.slice(1))
+export class ThreeDSecureController {
+  constructor(
+    private readonly sandbox: CardPaymentSandbox,
+    private readonly sender: SignedWebhookSender,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get(':intentId')
+  @Header('content-type', 'text/html; charset=utf-8')
+  async page(@Param('intentId') intentId: string): Promise<string> {
+    const intent = await this.sandbox.retrieve(intentId);
+    const amount = `${(intent.amount / 100).toFixed(2)} ${intent.currency}`;
+    return `<!doctype html><html><head><title>3-D Secure (sandbox)</title></head><body>
+<h1>Confirm your payment of ${amount}</h1><p>Status: ${intent.status}</p>
+<form method="post"><button name="outcome" value="complete">Complete</button>
+<button name="outcome" value="fail">Fail</button></form></body></html>`;
+  }
+
+  @Post(':intentId')
+  @HttpCode(200)
+  async answer(
+    @Param('intentId') intentId: string,
+    @Body() { outcome }: ChallengeAnswerDto,
+  ): Promise<{ paymentIntentId: string; status: PaymentIntentStatus }> {
+    const intent = await this.sandbox.completeChallenge(intentId, outcome === 'complete');
+    const event: CardPaymentEvent = {
+      id: `evt_${randomBytes(12).toString('hex')}`,
+      type: intent.status === PaymentIntentStatus.SUCCEEDED ? CardPaymentEventType.SUCCEEDED : CardPaymentEventType.FAILED,
+      created: Math.floor(Date.now() / 1000),
+      data: intent,
+    };
+    await this.sender.send('/api/v1/cardpayment', event, this.config.webhookSecrets.cardPayment);
+    return { paymentIntentId: intent.id, status: intent.status };
+  }
+}
