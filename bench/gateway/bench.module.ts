@@ -1,4 +1,4 @@
-import { Controller, HttpCode, Injectable, Module, Post } from '@nestjs/common';
+import { Controller, Get, HttpCode, Injectable, Module, Post } from '@nestjs/common';
 import { Roles } from '../../src/auth/roles.decorator';
 import { Bean, Exposed } from '../../src/bean';
 import { Role } from '../../src/common/principal';
@@ -36,5 +36,14 @@ export class PlainTreeController {
   }
 }
 
-@Module({ imports: [DummyTreeModule], controllers: [PlainTreeController], providers: [BenchTreeBean] })
+/** The server's CPU time so far: per request it is a steadier measure than req/s on a shared machine. */
+@Controller('bench/cpu')
+export class CpuController {
+  @Get()
+  usage(): NodeJS.CpuUsage {
+    return process.cpuUsage();
+  }
+}
+
+@Module({ imports: [DummyTreeModule], controllers: [PlainTreeController, CpuController], providers: [BenchTreeBean] })
 export class BenchModule {}
