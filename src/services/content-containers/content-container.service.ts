@@ -7,7 +7,7 @@ import { Role } from '../../common/principal';
 import { runSearch } from '../../common/search';
 import { Article, ContentContainer } from '../content/container.schema';
 import { ContentQueries } from '../content/content-queries';
-import { ContainerView, toContainerView } from '../content/content-views';
+import { ContainerView, Stored, toContainerView } from '../content/content-views';
 import { toObjectId } from '../content/object-id';
 import { pickDefined } from '../content/pick';
 import { Route } from '../content/route.schema';
@@ -15,7 +15,7 @@ import { contentScope } from '../content/scope';
 import { ArticleDto, ContainerDto } from './container.dto';
 import { containerPipeline, planContainerSearch } from './container-search';
 
-type StoredContainer = ContentContainer & { _id: Types.ObjectId; articles: (Article & { _id: Types.ObjectId })[] };
+type StoredContainer = Stored<ContentContainer> & { articles: Stored<Article>[] };
 
 /** Container types offered to editors; types in use by existing containers are listed too. */
 export const CONTAINER_TYPES: Record<string, string> = { blog: 'Blog', news: 'News', faq: 'FAQ', gallery: 'Gallery', landing: 'Landing page' };

@@ -1,13 +1,13 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { Model, Types } from 'mongoose';
+import { Model } from 'mongoose';
 import { escapeRegex, literalMatch } from '../../common/search';
 import { Article, ContentContainer } from './container.schema';
-import { articleAsStrings } from './content-views';
+import { articleAsStrings, Stored } from './content-views';
 import { toObjectId } from './object-id';
 import { contentScope } from './scope';
+import { isReleased } from './visibility';
 
-type Stored<T> = T & { _id: Types.ObjectId };
 type StoredContainer = Stored<ContentContainer> & { articles: Stored<Article>[] };
 
 /** Whether a query sees everything (editors) or only what is published (visitors). */
@@ -85,8 +85,7 @@ function visible(audience: Audience): Record<string, unknown> {
 
 function articlesFor(container: StoredContainer, audience: Audience): Stored<Article>[] {
   if (audience === 'editor') return container.articles;
-  const now = new Date();
-  return container.articles.filter((a) => a.published && (!a.releaseDate || a.releaseDate <= now));
+  return container.articles.filter((a) => a.published && isReleased(a.releaseDate));
 }
 
 function articleSummary(article: Stored<Article>, container: StoredContainer): Record<string, unknown> {

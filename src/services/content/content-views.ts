@@ -2,7 +2,8 @@ import { Types } from 'mongoose';
 import { Article, ContentContainer } from './container.schema';
 import { Page } from './page.schema';
 
-type Stored<T> = T & { _id: Types.ObjectId };
+/** A document as read with `lean()`. */
+export type Stored<T> = T & { _id: Types.ObjectId };
 
 export interface PageView {
   id: string;

@@ -1,13 +1,14 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { Model, Types } from 'mongoose';
+import { Model } from 'mongoose';
+import { Stored } from '../content/content-views';
 import { conflictOnDuplicate } from '../content/mongo-errors';
 import { toObjectId } from '../content/object-id';
 import { Page } from '../content/page.schema';
 import { contentScope } from '../content/scope';
 import { PageCopyRequestDto } from './page.dto';
 
-type StoredPage = Page & { _id: Types.ObjectId };
+type StoredPage = Stored<Page>;
 
 /** Duplicates pages and copies content between them, across languages for translations. */
 @Injectable()

@@ -1,22 +1,21 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { Model, Types } from 'mongoose';
+import { Model } from 'mongoose';
 import { Bean, Exposed } from '../../bean';
 import { Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
 import { SitesService } from '../../sites/sites.service';
 import { Article, ContentContainer } from '../content/container.schema';
-import { toContainerView, toPageView } from '../content/content-views';
+import { ContainerView, Stored, toContainerView, toPageView } from '../content/content-views';
 import { Page } from '../content/page.schema';
 import { Route } from '../content/route.schema';
 import { canonicalUri } from '../content/uri';
+import { isReleased, livePageFilter } from '../content/visibility';
 import { SPARoute } from './sp-route';
 
 /** By convention a site's login and 404 pages are the pages with these pageUrls; unpublished: these URIs. */
 export const LOGIN_PAGE = { pageUrl: 'login', fallback: '/login' };
 export const NOT_FOUND_PAGE = { pageUrl: '404', fallback: '/404' };
-
-type Stored<T> = T & { _id: Types.ObjectId };
 
 /** Resolves request URIs of a site to what the single-page application shows, in the request's language. */
 @Injectable()
@@ -77,22 +76,18 @@ export class RouterService {
     return { site, lang: lang(), uri, status: 301, page: null, container: null, redirect: to };
   }
 
-  /** A page visitors may see: published, and released unless its release date is still ahead. */
   private livePage(site: string, filter: Record<string, unknown>): Promise<Stored<Page> | null> {
-    const released = { $or: [{ releaseDate: { $exists: false } }, { releaseDate: null }, { releaseDate: { $lte: new Date() } }] };
-    return this.pages
-      .findOne({ ...filter, site, lang: lang(), published: true, emailTemplate: { $ne: true }, ...released })
-      .lean<Stored<Page>>()
-      .exec();
+    return this.pages.findOne({ ...filter, site, lang: lang(), ...livePageFilter() }).lean<Stored<Page>>().exec();
   }
 
-  private async liveContainer(site: string, containerId: string) {
+  /** The published container with its published, released articles. */
+  private async liveContainer(site: string, containerId: string): Promise<ContainerView | null> {
     const container = await this.containers
       .findOne({ _id: containerId, site, lang: lang(), published: true })
       .lean<Stored<ContentContainer>>()
       .exec();
     if (!container) return null;
-    const articles = (container.articles as unknown as Stored<Article>[]).filter((article) => article.published);
+    const articles = (container.articles as unknown as Stored<Article>[]).filter((a) => a.published && isReleased(a.releaseDate));
     return toContainerView(container, articles);
   }
 

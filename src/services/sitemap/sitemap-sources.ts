@@ -4,6 +4,7 @@ import { Model } from 'mongoose';
 import { Page } from '../content/page.schema';
 import { Route } from '../content/route.schema';
 import { canonicalUri } from '../content/uri';
+import { livePageFilter } from '../content/visibility';
 import { SitemapEntry } from './sitemap-builder';
 import { SitemapRequestDto } from './sitemap.dto';
 
@@ -25,9 +26,8 @@ export class SitemapSources {
 
   /** The entries of those routes whose page visitors can see, without duplicate paths. */
   async entries(site: string, routes: Pick<Route, 'uri' | 'pageId'>[], sitePrefix = ''): Promise<SitemapEntry[]> {
-    const released = { $or: [{ releaseDate: { $exists: false } }, { releaseDate: null }, { releaseDate: { $lte: new Date() } }] };
     const live = await this.pages
-      .find({ _id: { $in: routes.map((r) => r.pageId) }, site, published: true, emailTemplate: { $ne: true }, ...released }, { updatedAt: 1 })
+      .find({ _id: { $in: routes.map((r) => r.pageId) }, site, ...livePageFilter() }, { updatedAt: 1 })
       .lean()
       .exec();
     const updated = new Map(live.map((page) => [page._id.toHexString(), page.updatedAt]));
