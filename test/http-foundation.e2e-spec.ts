@@ -131,17 +131,23 @@ describe('HTTP foundation', () => {
       expect(result.stderr).toContain('Invalid configuration');
       expect(result.stderr).toMatch(/- PORT: /);
       expect(result.stderr).toMatch(/- LOG_LEVEL: /);
-    });
+    }, 120_000);
 
     it('should shut down on SIGTERM', async () => {
       const child = startServerProcess({ PORT: '0', DATA_DIR: dataDir, EMBEDDED_DB_IN_MEMORY: 'true', SEED_DEMO: 'false' });
       const exited = waitForExit(child);
-      await new Promise<void>((resolve) =>
-        child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('Listening on') && resolve()),
-      );
-      child.kill('SIGTERM');
-      // Nest closes the app, then re-raises the signal so the process ends as "killed by SIGTERM".
-      expect((await exited).signal).toBe('SIGTERM');
-    });
+      const listening = new Promise<boolean>((resolve) => {
+        child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('Listening on') && resolve(true));
+        child.on('exit', () => resolve(false));
+      });
+      try {
+        expect(await listening).toBe(true);
+        child.kill('SIGTERM');
+        // Nest closes the app, then re-raises the signal so the process ends as "killed by SIGTERM".
+        expect((await exited).signal).toBe('SIGTERM');
+      } finally {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }
+    }, 120_000);
   });
 });
