@@ -1,4 +1,5 @@
 import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiCookieAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthenticatedRequest } from '../authenticated-request';
 import { clientAddress } from '../login/client-address';
 import { LoginThrottle } from '../throttle/login-throttle.service';
@@ -7,6 +8,7 @@ import { EmailFlowsEnabledGuard } from './email-flows-enabled.guard';
 import { ChangePasswordDto, OneTimeTokenDto, RegisterDto, ResetPasswordDto, SavePasswordDto } from './flows.dto';
 
 /** Registration and password flows (DESIGN §4), rate limited like the credential endpoints. */
+@ApiTags('Authentication')
 @Controller('api/v1/auth')
 @UseGuards(EmailFlowsEnabledGuard)
 export class AccountFlowsController {
@@ -16,6 +18,7 @@ export class AccountFlowsController {
   ) {}
 
   @Post('register')
+  @ApiOperation({ summary: 'Creates an unverified USER and mails a verification token (AUTH_EMAIL_FLOWS)' })
   register(@Body() dto: RegisterDto, @Req() request: AuthenticatedRequest) {
     this.throttle.registerAttempt(clientAddress(request), dto.username);
     return this.flows.register(dto);
@@ -23,6 +26,7 @@ export class AccountFlowsController {
 
   @Post('verify')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Verifies the address with the mailed token (single use)' })
   verify(@Body() dto: OneTimeTokenDto, @Req() request: AuthenticatedRequest) {
     this.throttle.registerAttempt(clientAddress(request), ':verify');
     return this.flows.verify(dto.token);
@@ -30,6 +34,7 @@ export class AccountFlowsController {
 
   @Post('reset-password')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Mails a password-reset token if the address is registered; always 200' })
   resetPassword(@Body() dto: ResetPasswordDto, @Req() request: AuthenticatedRequest) {
     this.throttle.registerAttempt(clientAddress(request), dto.email);
     return this.flows.resetPassword(dto);
@@ -37,6 +42,7 @@ export class AccountFlowsController {
 
   @Post('save-password')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Sets a new password with the mailed reset token (single use)' })
   savePassword(@Body() dto: SavePasswordDto, @Req() request: AuthenticatedRequest) {
     this.throttle.registerAttempt(clientAddress(request), ':save-password');
     return this.flows.savePassword(dto);
@@ -44,6 +50,9 @@ export class AccountFlowsController {
 
   @Post('change-password')
   @HttpCode(200)
+  @ApiBearerAuth('bearer')
+  @ApiCookieAuth('session')
+  @ApiOperation({ summary: 'Changes the password of the logged-in user; ends their sessions and older tokens' })
   changePassword(@Body() dto: ChangePasswordDto, @Req() request: AuthenticatedRequest) {
     return this.flows.changePassword(request.principal ?? null, clientAddress(request), dto);
   }

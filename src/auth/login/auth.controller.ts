@@ -1,4 +1,5 @@
 import { Body, Controller, HttpCode, Post, Req, Res, UnauthorizedException } from '@nestjs/common';
+import { ApiBearerAuth, ApiCookieAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AppConfig } from '../../config';
 import { AuthenticatedRequest } from '../authenticated-request';
@@ -12,6 +13,7 @@ import { CredentialsService } from './credentials.service';
 import { TokenIssuer } from './token-issuer.service';
 
 /** Tokens, sessions and logout (DESIGN §4). */
+@ApiTags('Authentication')
 @Controller('api/v1')
 export class AuthController {
   constructor(
@@ -25,6 +27,7 @@ export class AuthController {
 
   @Post('auth/token')
   @HttpCode(200)
+  @ApiOperation({ summary: 'A JWT for username and password: {token, expires (epoch ms)}; 401 bad credentials, 429 throttled' })
   async token(@Body() dto: CredentialsDto, @Req() request: AuthenticatedRequest): Promise<TokenResponse> {
     const user = await this.credentials.check(clientAddress(request), dto.username, dto.password);
     return this.issuer.issue(user);
@@ -32,6 +35,7 @@ export class AuthController {
 
   @Post('auth/validate-token')
   @HttpCode(200)
+  @ApiOperation({ summary: '{valid: true, username, role, expires} or {valid: false, reason}' })
   async validateToken(@Body() dto: ValidateTokenDto): Promise<TokenValidity> {
     try {
       const { username, role, exp = 0 } = await this.verifier.verify(dto.token);
@@ -45,6 +49,7 @@ export class AuthController {
   /** Starts a session in a fresh cookie; a session the request already had is ended (no session fixation). */
   @Post('authenticate')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Starts a session: {username, role} and an HttpOnly SESSION cookie' })
   async authenticate(
     @Body() dto: AuthenticateDto,
     @Req() request: AuthenticatedRequest,
@@ -63,6 +68,9 @@ export class AuthController {
   /** Ends the request's session and revokes its bearer token until that token would expire. */
   @Post('logout')
   @HttpCode(200)
+  @ApiBearerAuth('bearer')
+  @ApiCookieAuth('session')
+  @ApiOperation({ summary: 'Ends the session and revokes the bearer token until it expires' })
   async logout(
     @Body() dto: LogoutDto,
     @Req() request: AuthenticatedRequest,
