@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { EmbeddedMongoServer } from '../src';
 import { startHarness, tempDir, type AnyDoc } from './helpers';
 
 /** Starts the writer and resolves with every acknowledged _id once `count` were acknowledged and it was SIGKILLed. */
@@ -38,6 +39,7 @@ describe('persistence', () => {
         expect(await people.find({}, { projection: { _id: 0 } }).toArray()).toEqual([{ email: 'a', age: 1 }]);
         await expect(people.insertOne({ email: 'a', age: 3 })).rejects.toMatchObject({ code: 11000 });
         await expect(people.insertOne({ email: 'c', age: -1 })).rejects.toMatchObject({ code: 121 });
+        await expect(EmbeddedMongoServer.start({ port: 0, dbPath: dir.path })).rejects.toThrow(/already open/);
       } finally {
         await second.stop();
       }

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { fromBson, toBson } from '../bson/codec';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { Doc } from '../types';
+import { lockDirectory } from './dir-lock';
 import type { CollectionMeta, Store, StoredCollection } from './store';
 
 /** LMDB's maximum key size is 1978 bytes; longer `_id` keys are replaced by their digest. */
@@ -22,14 +23,16 @@ export class LmdbStore implements Store {
     private readonly root: RootDatabase,
     private readonly docs: Database<Buffer, Buffer>,
     private readonly catalog: Database<Buffer, string>,
+    private readonly unlock: () => void,
   ) {}
 
   static open(path: string): LmdbStore {
     mkdirSync(path, { recursive: true });
+    const unlock = lockDirectory(path);
     const root = open({ path, overlappingSync: false, maxDbs: 4 });
     const docs = root.openDB<Buffer, Buffer>({ name: 'docs', encoding: 'binary', keyEncoding: 'binary' });
     const catalog = root.openDB<Buffer, string>({ name: 'catalog', encoding: 'binary' });
-    return new LmdbStore(root, docs, catalog);
+    return new LmdbStore(root, docs, catalog, unlock);
   }
 
   load(): StoredCollection[] {
@@ -70,6 +73,7 @@ export class LmdbStore implements Store {
   async close(): Promise<void> {
     await this.flush();
     await this.root.close();
+    this.unlock();
   }
 }
 

@@ -1,0 +1,40 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const LOCK_FILE = 'embedded-mongo.lock';
+/** Directories held by servers of this process (the pid in the file cannot tell them apart). */
+const heldHere = new Set<string>();
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Claims the data directory (like mongod.lock): two servers on one directory would each keep their
+ * own in-memory view of the same files. A lock left by a process that is gone is taken over (a
+ * restarted container may even reuse the pid). Returns the release function.
+ */
+export function lockDirectory(path: string): () => void {
+  const dir = resolve(path);
+  if (heldHere.has(dir)) throw new Error(`data directory ${path} is already open in this process`);
+  const file = join(dir, LOCK_FILE);
+  try {
+    writeFileSync(file, String(process.pid), { flag: 'wx' });
+  } catch {
+    const holder = Number(readFileSync(file, 'utf8'));
+    if (holder !== process.pid && Number.isInteger(holder) && holder > 0 && isRunning(holder)) {
+      throw new Error(`data directory ${path} is in use by process ${holder}`);
+    }
+    writeFileSync(file, String(process.pid));
+  }
+  heldHere.add(dir);
+  return () => {
+    heldHere.delete(dir);
+    rmSync(file, { force: true });
+  };
+}
