@@ -69,6 +69,13 @@ describe('files REST and documentStorageServiceImpl (e2e)', () => {
       await upload(content as Buffer, name as string).expect(415);
     });
 
+    it('should serve text as UTF-8 for download, never inline', async () => {
+      const created = (await upload(Buffer.from('name;price\nrosé;3\n'), 'prices.csv').expect(201)).body;
+      const res = await download(created.id).expect(200).expect('Content-Type', 'text/csv; charset=utf-8');
+      expect(res.headers['content-disposition']).toMatch(/^attachment; /);
+      expect((res.body as Buffer).toString('utf8')).toBe('name;price\nrosé;3\n');
+    });
+
     it('should store a sanitized name for a hostile one', async () => {
       const created = (await upload(PNG, '../../etc/"evil"\r\nX-Injected: 1;.png').expect(201)).body;
       expect(created.filename).toBe('_evil_X-Injected_ 1_.png');

@@ -166,6 +166,40 @@ describe('pageManagementServiceImpl and routerServiceImpl (e2e)', () => {
     });
   });
 
+  describe('routes showing a container', () => {
+    const containers = (fn: string, args: unknown[]) => t.callBean('contentContainerServiceImpl', fn, args, { token: admin });
+    const containerNamed = async (name: string) =>
+      (await containers('searchContainersResults', [JSON.stringify({ query: { name }, ignoreRegexWrap: ['name'] })]).expect(200)).body[0];
+
+    it('should route to the page with the published articles of its container', async () => {
+      await containers('createContainer', [{ name: 'News desk', type: 'news', published: true,
+        articles: [{ title: 'Out now', published: true }, { title: 'Draft', published: false }, { title: 'Embargoed', published: true, releaseDate: '2999-01-01T00:00:00Z' }] }]).expect(200);
+      const news = await containerNamed('News desk');
+      await createPage({ pageUrl: 'news', published: true });
+      await page('publishToUrl', [{ pageName: 'news', containerId: news.id, containerType: 'blog' }]).expect(400);
+      await page('publishToUrl', [{ pageName: 'news', containerId: news.id }]).expect(200);
+      const routed = (await route('/news').expect(200)).body;
+      expect(routed.container).toMatchObject({ id: news.id, type: 'news', name: 'News desk' });
+      expect(routed.container.articles.map((a: { title: string }) => a.title)).toEqual(['Out now']);
+    });
+
+    it('should drop the container from routes, or the routes themselves, when the container goes', async () => {
+      await containers('createContainer', [{ name: 'Kept page', type: 'news', published: true }]).expect(200);
+      await containers('createContainer', [{ name: 'Gone page', type: 'news', published: true }]).expect(200);
+      const kept = await containerNamed('Kept page');
+      const gone = await containerNamed('Gone page');
+      await createPage({ pageUrl: 'kept', published: true });
+      await createPage({ pageUrl: 'gone', published: true });
+      await page('publishToUrl', [{ pageName: 'kept', containerId: kept.id }]).expect(200);
+      await page('publishToUrl', [{ pageName: 'gone', containerId: gone.id }]).expect(200);
+
+      await containers('removeContainersByIds', [[kept.id]]).expect(200);
+      expect((await route('/kept').expect(200)).body).toMatchObject({ status: 200, container: null });
+      await containers('removeContainerAndClean', [gone.id]).expect(200);
+      expect((await route('/gone').expect(200)).body.status).toBe(404);
+    });
+  });
+
   describe('login and 404 pages', () => {
     it('should fall back to /login and /404, then follow the published pages', async () => {
       expect((await t.callBean(ROUTER, 'getLoginPage', ['outlet'], { token: admin, site: 'outlet' }).expect(200)).text).toBe('"/login"');

@@ -96,7 +96,8 @@ export class FilesController {
       res.status(416).set('Content-Range', `bytes */${file.length}`).end();
       return;
     }
-    res.set({ 'Content-Type': view.contentType, 'Content-Disposition': contentDisposition(view.filename, INLINE.test(view.contentType)) });
+    const type = /^text\/|json$/.test(view.contentType) ? `${view.contentType}; charset=utf-8` : view.contentType;
+    res.set({ 'Content-Type': type, 'Content-Disposition': contentDisposition(view.filename, INLINE.test(view.contentType)) });
     if (range) res.status(206).set('Content-Range', `bytes ${range.start}-${range.end}/${file.length}`);
     res.set('Content-Length', String(range ? range.end - range.start + 1 : file.length));
     await pipeline(this.binaries.open(file._id, range), res).catch(() => res.destroy());
