@@ -1,4 +1,4 @@
-import { HttpException, HttpStatus, Injectable } from '@nestjs/common';
+import { HttpException, HttpStatus, Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../../config';
 import { TtlCache } from '../ttl-cache';
 
@@ -17,6 +17,7 @@ interface Counter {
  */
 @Injectable()
 export class LoginThrottle {
+  private readonly logger = new Logger(LoginThrottle.name);
   private readonly attempts = new TtlCache<Counter>(WINDOW_MS, MAX_TRACKED);
   private readonly failures: TtlCache<Counter>;
   private readonly lockouts: TtlCache<true>;
@@ -40,6 +41,7 @@ export class LoginThrottle {
     if (this.increment(this.failures, name) < this.config.authLockoutThreshold) return;
     this.failures.delete(name);
     this.lockouts.set(name, true);
+    this.logger.warn(`Username "${name}" locked out for ${this.config.authLockoutSeconds} s after repeated failed logins`);
   }
 
   recordSuccess(username: string): void {
