@@ -10,6 +10,8 @@ export interface RealtimeConfig {
   maxSubscriptionsPerSession: number;
   /** Broker destination prefixes clients may SEND to directly (benchmarks); empty = none. */
   clientSendPrefixes: readonly string[];
+  /** External STOMP broker (WebSocket URL) that broker destinations are relayed through; unset = in-process. */
+  relayUrl?: URL;
 }
 
 export const REALTIME_CONFIG = Symbol('REALTIME_CONFIG');
@@ -26,7 +28,15 @@ export function loadRealtimeConfig(env: NodeJS.ProcessEnv = process.env): Realti
     maxBufferedBytes: integer(env, 'STOMP_MAX_BUFFERED_BYTES', 8 * 1024 * 1024, 64 * 1024),
     maxSubscriptionsPerSession: integer(env, 'STOMP_MAX_SUBSCRIPTIONS', 1000, 1),
     clientSendPrefixes: (env.STOMP_CLIENT_SEND_PREFIXES ?? '').split(',').filter((p) => p !== ''),
+    relayUrl: relayUrl(env.STOMP_RELAY_URL),
   };
+}
+
+function relayUrl(raw: string | undefined): URL | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const url = URL.canParse(raw) ? new URL(raw) : undefined;
+  if (!url || !/^wss?:$/.test(url.protocol)) throw new Error('STOMP_RELAY_URL must be a ws:// or wss:// URL, e.g. ws://user:pass@127.0.0.1:15674/ws');
+  return url;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {

@@ -2,12 +2,13 @@ import { Global, Module } from '@nestjs/common';
 import { TopicAuthorizer } from './auth/topic-authorizer';
 import { InMemoryBroker } from './broker/in-memory-broker';
 import { MessageBroker } from './broker/message-broker';
+import { RelayBroker } from './broker/relay-broker';
 import { DocumentRequestHandler } from './storage/document-request.handler';
 import { RepositoryRegistry } from './storage/repository-registry';
 import { RepositoryRequestHandler } from './storage/repository-request.handler';
 import { SiteRepository } from './storage/site-repository';
 import { EventPublisher } from './event-publisher';
-import { loadRealtimeConfig, REALTIME_CONFIG } from './realtime-config';
+import { loadRealtimeConfig, REALTIME_CONFIG, RealtimeConfig } from './realtime-config';
 import { BeanRequestHandler } from './requests/bean-request.handler';
 import { ReplySender } from './requests/reply-sender';
 import { RequestDispatcher } from './requests/request-dispatcher';
@@ -28,7 +29,11 @@ import { StompServer } from './transport/stomp-server';
 @Module({
   providers: [
     { provide: REALTIME_CONFIG, useFactory: () => loadRealtimeConfig() },
-    { provide: MessageBroker, useClass: InMemoryBroker },
+    {
+      provide: MessageBroker,
+      inject: [REALTIME_CONFIG],
+      useFactory: ({ relayUrl }: RealtimeConfig) => (relayUrl ? new RelayBroker(relayUrl) : new InMemoryBroker()),
+    },
     EventPublisher,
     TopicAuthorizer,
     RequestHandlerRegistry,

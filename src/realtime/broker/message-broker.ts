@@ -4,6 +4,9 @@ import { OutgoingMessage } from './outgoing-message';
 
 export type AckMode = 'auto' | 'client' | 'client-individual';
 
+/** Headers of a publication that names none. */
+export const JSON_HEADERS: HeaderList = [['content-type', 'application/json']];
+
 /** What a broker delivers to: a STOMP session. */
 export interface BrokerSubscriber {
   readonly version: StompVersion;
