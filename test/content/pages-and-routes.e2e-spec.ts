@@ -69,6 +69,9 @@ describe('pageManagementServiceImpl and routerServiceImpl (e2e)', () => {
     it('should update a page, and answer 404 for an unknown or foreign one', async () => {
       const id = await createPage({ pageUrl: 'upd', imageUrl: '/img.png' });
       await page('updatePage', [{ id, pageUrl: 'upd', content: 'new', published: true, imageUrlRemove: true }]).expect(200);
+      const stored = await t.app.get<Connection>(getConnectionToken()).collection('pages').findOne({ pageUrl: 'upd' });
+      expect(stored).toMatchObject({ content: 'new', published: true });
+      expect(stored!.imageUrl).toBeUndefined();
       await page('updatePage', [{ id, content: 'x' }], { lang: 'de' }).expect(404);
       await page('updatePage', [{ id: '0123456789abcdef01234567', content: 'x' }]).expect(404);
       await page('updatePage', [{ id: 'not-an-id' }]).expect(400);

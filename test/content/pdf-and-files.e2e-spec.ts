@@ -1,4 +1,6 @@
-import { existsSync, readFileSync, symlinkSync, mkdirSync } from 'node:fs';
+import { getConnectionToken } from '@nestjs/mongoose';
+import { Connection } from 'mongoose';
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { Role } from '../../src/common/principal';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -58,6 +60,13 @@ describe('PDFServiceImpl and fileManagerServiceMock (e2e)', () => {
     it('should write the file inside the site content directory', async () => {
       await t.callBean('fileManagerServiceMock', 'saveContentToFile', ['post.html', 'blog/2024', '<p>hello</p>'], { token: admin }).expect(200);
       expect(readFileSync(join(contentDir('default'), 'blog/2024/post.html'), 'utf8')).toBe('<p>hello</p>');
+    });
+
+    it('should keep the sites apart', async () => {
+      await t.app.get<Connection>(getConnectionToken()).collection('sites').insertOne({ _id: 'outlet', name: 'Outlet' } as never);
+      await t.callBean('fileManagerServiceMock', 'saveContentToFile', ['post.html', 'blog/2024', 'outlet'], { token: admin, site: 'outlet' }).expect(200);
+      expect(readFileSync(join(contentDir('outlet'), 'blog/2024/post.html'), 'utf8')).toBe('outlet');
+      await t.callBean('fileManagerServiceMock', 'saveContentToFile', ['x.html', '', 'x'], { token: admin, site: 'nowhere' }).expect(400);
     });
 
     it.each([
