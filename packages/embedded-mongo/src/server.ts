@@ -5,7 +5,7 @@ import { Engine } from './storage/engine';
 import { LmdbStore } from './storage/lmdb-store';
 import { MemoryStore } from './storage/store';
 import { sweepExpired } from './ttl';
-import { Connection } from './wire/connection';
+import { Connection, type ServerContext } from './wire/connection';
 
 export interface EmbeddedMongoOptions {
   /** 0 (default) picks a free port. */
@@ -14,7 +14,7 @@ export interface EmbeddedMongoOptions {
   host?: string;
   /** Data directory; unset means in-memory. */
   dbPath?: string;
-  /** How often expired TTL documents (and idle cursors) are removed; default 60 000 ms, as MongoDB. */
+  /** How often expired TTL documents (and idle cursors and sessions) are removed; default 60 000 ms, as MongoDB. */
   ttlIntervalMs?: number;
 }
 
@@ -24,15 +24,15 @@ export class EmbeddedMongoServer {
   private constructor(
     private readonly server: Server,
     private readonly sockets: Set<Socket>,
-    private readonly engine: Engine,
-    cursors: CursorRegistry,
+    private readonly context: ServerContext,
     readonly host: string,
     readonly port: number,
     ttlIntervalMs: number,
   ) {
     this.maintenance = setInterval(() => {
-      sweepExpired(engine);
-      cursors.closeIdle();
+      sweepExpired(context.engine);
+      context.cursors.closeIdle();
+      context.sessions.expireIdle();
     }, ttlIntervalMs);
     this.maintenance.unref();
   }
@@ -44,7 +44,7 @@ export class EmbeddedMongoServer {
   static async start(options: EmbeddedMongoOptions = {}): Promise<EmbeddedMongoServer> {
     const host = options.host ?? '127.0.0.1';
     const engine = new Engine(options.dbPath ? LmdbStore.open(options.dbPath) : new MemoryStore());
-    const context = { engine, cursors: new CursorRegistry(), sessions: new SessionRegistry() };
+    const context: ServerContext = { engine, cursors: new CursorRegistry(), sessions: new SessionRegistry() };
     const sockets = new Set<Socket>();
     let nextConnectionId = 1;
     const server = createServer((socket) => {
@@ -64,7 +64,7 @@ export class EmbeddedMongoServer {
     }
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
-    return new EmbeddedMongoServer(server, sockets, engine, context.cursors, host, port, options.ttlIntervalMs ?? 60_000);
+    return new EmbeddedMongoServer(server, sockets, context, host, port, options.ttlIntervalMs ?? 60_000);
   }
 
   /** Stops accepting connections, closes open ones and closes the store after pending writes. */
@@ -73,7 +73,7 @@ export class EmbeddedMongoServer {
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     for (const socket of this.sockets) socket.destroy();
     await closed;
-    await this.engine.flush();
-    await this.engine.close();
+    await this.context.engine.flush();
+    await this.context.engine.close();
   }
 }

@@ -1,5 +1,8 @@
 import type { Doc } from '../types';
 
+/** hello reports logicalSessionTimeoutMinutes: 30. */
+const SESSION_TIMEOUT_MS = 30 * 60 * 1000;
+
 /** Logical sessions seen in `lsid` fields, for `$listLocalSessions` (sessions are otherwise stateless). */
 export class SessionRegistry {
   private readonly sessions = new Map<string, Doc>();
@@ -12,6 +15,12 @@ export class SessionRegistry {
 
   end(lsids: unknown[]): void {
     for (const lsid of lsids) this.sessions.delete(String((lsid as Doc).id));
+  }
+
+  expireIdle(now = Date.now()): void {
+    for (const [id, session] of this.sessions) {
+      if (now - (session.lastUse as Date).getTime() > SESSION_TIMEOUT_MS) this.sessions.delete(id);
+    }
   }
 
   list(): Doc[] {
