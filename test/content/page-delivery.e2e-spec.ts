@@ -66,4 +66,16 @@ describe('STOMP /request/json and /request/render (e2e)', () => {
   it('should answer redirects without HTML', async () => {
     expect((await ask('/request/render', { path: '/about/', actionId: 'r3' })).payload).toEqual({ uri: '/about', status: 301, redirect: '/about', html: null });
   });
+
+  it('should broadcast a GLOBAL render to every subscriber of the site render topic', async () => {
+    const watcher = await TestStompClient.connect(t.url, { transport: 'sockjs' });
+    try {
+      await watcher.subscribe('/topic/default/render');
+      visitor.send('/request/render', { path: '/about', actionId: 'g1', eventType: 'GLOBAL' });
+      const reply = await watcher.next<Reply>('/topic/default/render', byAction('g1'));
+      expect(reply.payload).toMatchObject({ status: 200, uri: '/about' });
+    } finally {
+      await watcher.disconnect();
+    }
+  });
 });
