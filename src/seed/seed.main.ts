@@ -1,4 +1,3 @@
-import { Logger } from '@nestjs/common';
 import { createApp } from '../bootstrap';
 import { DemoSeeder } from './demo-seeder.service';
 
@@ -7,8 +6,8 @@ async function seed(): Promise<void> {
   const app = await createApp({ ...process.env, SEED_DEMO: 'false' });
   await app.init();
   const seeded = await app.get(DemoSeeder).seed();
-  Logger.log(seeded ? 'Demo marketplace loaded' : 'Demo marketplace already present; nothing changed', 'Seed');
   await app.close();
+  process.stdout.write(seeded ? 'Demo marketplace loaded\n' : 'Demo marketplace already present; nothing changed\n');
 }
 
 void seed();
