@@ -1,3 +1,5 @@
+import { getConnectionToken } from '@nestjs/mongoose';
+import type { Connection } from 'mongoose';
 import { Role } from '../src/common/principal';
 import { ProbeModule } from './support/probe.beans';
 import { startTestApp, TestApp } from './support/test-app';
@@ -210,6 +212,13 @@ describe('Bean gateway (POST /api/v1/bean/request)', () => {
     it('should refuse an unknown site', async () => {
       const res = await t.callBean('probe', 'nothing', [], { site: 'elsewhere' }).expect(400);
       expect(res.body.message).toContain("unknown site 'elsewhere'");
+    });
+
+    it('should accept a site added after start-up', async () => {
+      await t.callBean('probe', 'nothing', [], { site: 'second-shop' }).expect(400);
+      await t.app.get<Connection>(getConnectionToken()).collection('sites').insertOne({ _id: 'second-shop' as never, name: 'Second shop' });
+      const res = await t.callBean('probe', 'context', [], { site: 'second-shop' }).expect(200);
+      expect(res.body.site).toBe('second-shop');
     });
 
     it('should refuse a malformed language code', async () => {
