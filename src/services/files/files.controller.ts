@@ -87,7 +87,8 @@ export class FilesController {
     const view = toAssetView(file);
     const etag = `"${view.id}-${file.length}"`;
     res.set({ ETag: etag, 'Accept-Ranges': 'bytes', 'Last-Modified': file.uploadDate.toUTCString(), 'Cache-Control': 'public, max-age=0, must-revalidate' });
-    if (req.headers['if-none-match'] === etag) {
+    // Express compares If-None-Match (lists, weak tags) and If-Modified-Since against the headers just set
+    if (req.fresh) {
       res.status(304).end();
       return;
     }
