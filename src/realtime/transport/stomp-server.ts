@@ -38,6 +38,14 @@ export class StompServer implements OnApplicationBootstrap, BeforeApplicationShu
     this.serveSockJs(server);
   }
 
+  /**
+   * Larger than a frame may be, so that an oversized frame reaches the parser and is answered with ERROR; SockJS
+   * messages may also batch several frames.
+   */
+  private get maxMessageBytes(): number {
+    return this.config.maxFrameBytes * 4;
+  }
+
   beforeApplicationShutdown(): void {
     this.protocol.closeAll();
     this.webSockets?.close();
@@ -48,8 +56,7 @@ export class StompServer implements OnApplicationBootstrap, BeforeApplicationShu
       noServer: true,
       clientTracking: false,
       perMessageDeflate: false,
-      // Larger than a frame may be, so that an oversized frame is answered with a STOMP ERROR by the parser.
-      maxPayload: this.config.maxFrameBytes * 4,
+      maxPayload: this.maxMessageBytes,
       handleProtocols: (offered) => STOMP_SUBPROTOCOLS.find((p) => offered.has(p)) ?? false,
     });
     this.webSockets = webSockets;
@@ -68,7 +75,7 @@ export class StompServer implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   private serveSockJs(server: Server): void {
-    const maxMessageBytes = this.config.maxFrameBytes * 4;
+    const maxMessageBytes = this.maxMessageBytes;
     // faye_server_options (the WebSocket transport's message limit, default 64 MiB) is missing from @types/sockjs.
     const options: ServerOptions & { faye_server_options: { maxLength: number } } = {
       prefix: SOCKJS_PREFIX,
