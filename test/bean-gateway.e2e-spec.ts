@@ -1,6 +1,7 @@
-import { getConnectionToken } from '@nestjs/mongoose';
-import type { Connection } from 'mongoose';
+import { getModelToken } from '@nestjs/mongoose';
+import type { Model } from 'mongoose';
 import { Role } from '../src/common/principal';
+import { Site } from '../src/sites/site.schema';
 import { ProbeModule } from './support/probe.beans';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -216,7 +217,7 @@ describe('Bean gateway (POST /api/v1/bean/request)', () => {
 
     it('should accept a site added after start-up', async () => {
       await t.callBean('probe', 'nothing', [], { site: 'second-shop' }).expect(400);
-      await t.app.get<Connection>(getConnectionToken()).collection('sites').insertOne({ _id: 'second-shop' as never, name: 'Second shop' });
+      await t.app.get<Model<Site>>(getModelToken(Site.name)).create({ _id: 'second-shop', name: 'Second shop' });
       const res = await t.callBean('probe', 'context', [], { site: 'second-shop' }).expect(200);
       expect(res.body.site).toBe('second-shop');
     });
