@@ -4,6 +4,7 @@ import { Connection } from 'mongoose';
 import { Readable } from 'node:stream';
 import { parseSitemap } from 'sitemap';
 import { Role } from '../../src/common/principal';
+import { TestStompClient } from '../realtime/stomp-client';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const GENERATOR = 'sitemapGeneratorServiceImpl';
@@ -58,6 +59,20 @@ describe('sitemapGeneratorServiceImpl (e2e)', () => {
     ]);
     const jobs = await t.app.get<Connection>(getConnectionToken()).collection('jobs').find({ type: 'sitemap' }).toArray();
     expect(jobs[0]).toMatchObject({ status: 'DONE', progress: 100 });
+  });
+
+  it('should publish the job progress on /topic/jobs', async () => {
+    const watcher = await TestStompClient.connect(t.url, { token: admin });
+    try {
+      await watcher.subscribe('/topic/jobs');
+      await generate({ urlPrefix: 'https://shop.example.com' }).expect(200);
+      type JobEvent = { event: string; data: { type: string; status: string; progress: number } };
+      const done = await watcher.next<JobEvent>('/topic/jobs', (e) => e.data?.type === 'sitemap' && e.data.status === 'DONE');
+      expect(done).toMatchObject({ event: 'job.updated', data: { progress: 100 } });
+      await settled();
+    } finally {
+      await watcher.disconnect();
+    }
   });
 
   it('should keep sites apart', async () => {
