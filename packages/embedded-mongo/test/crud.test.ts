@@ -153,6 +153,15 @@ describe('errors', () => {
     expect((await serverError(validated.insertOne({ qty: 5 }))).code).toBe(121);
   });
 
+  it('enforces $jsonSchema validators with bsonType', async () => {
+    const schema = { bsonType: 'object', required: ['name'], properties: { name: { bsonType: 'string' }, age: { bsonType: 'int', minimum: 0 } } };
+    await db.createCollection('schemed', { validator: { $jsonSchema: schema } });
+    const schemed = db.collection('schemed');
+    await schemed.insertOne({ name: 'ann', age: 3 });
+    expect((await serverError(schemed.insertOne({ age: 3 }))).code).toBe(121);
+    expect((await serverError(schemed.insertOne({ name: 'bob', age: new Double(3) }))).code).toBe(121);
+  });
+
   it('rejects documents over 16 MiB produced by an update', async () => {
     await db.collection<AnyDoc>('large').insertOne({ _id: 1 });
     const error = await serverError(db.collection<AnyDoc>('large').updateOne({ _id: 1 }, { $set: { blob: 'x'.repeat(16 * 1024 * 1024) } }));

@@ -39,7 +39,7 @@ export function bsonTypeOf(value: unknown, remembered?: string): string {
 
 const NUMERIC = new Set(['int', 'long', 'double', 'decimal']);
 
-function matchesType(type: string, wanted: unknown): boolean {
+export function matchesType(type: string, wanted: unknown): boolean {
   const name = ALIASES[String(wanted)] ?? String(wanted);
   return name === 'number' ? NUMERIC.has(type) : name === type;
 }

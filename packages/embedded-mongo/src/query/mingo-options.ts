@@ -10,6 +10,7 @@ import { isDoc, type Doc } from '../types';
 import { $bsonType } from './bson-type';
 import { collationOperators, intlLocale } from './collation';
 import { rewriteFilter } from './filter-rewrite';
+import { jsonSchemaValidator } from './json-schema';
 
 /** Per-command inputs that change query/aggregation semantics. */
 export interface QueryEnv {
@@ -62,6 +63,7 @@ export function mingoOptions(env: QueryEnv = {}): Partial<Options> {
     collation: toCollation(env.collation),
     variables: env.variables,
     collectionResolver: env.resolve,
+    jsonSchemaValidator,
   };
 }
 
