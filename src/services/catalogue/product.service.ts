@@ -1,7 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { BadRequestException, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
+import countries from 'i18n-iso-countries';
 import { Model, Types } from 'mongoose';
 import { NewPlantWebhook } from '../webhooks/new-plant-webhook.service';
+import { Attribute } from './attribute.schema';
 import { CreateProductDto } from './product.dto';
 import { Product, ProductDocument } from './product.schema';
 import { toProductView } from './product.view';
@@ -11,19 +13,32 @@ import { toProductView } from './product.view';
 export class ProductService {
   constructor(
     @InjectModel(Product.name) private readonly products: Model<Product>,
+    @InjectModel(Attribute.name) private readonly attributes: Model<Attribute>,
     private readonly newPlantWebhook: NewPlantWebhook,
   ) {}
 
+  /** @throws 400 for an unknown country of origin or attribute. */
   async create(dto: CreateProductDto): Promise<ProductDocument> {
-    const product = await this.products.create({
-      ...dto,
-      attributes: (dto.attributes ?? []).map(({ attributeId, values }) => ({
-        attribute: new Types.ObjectId(attributeId),
-        values,
-      })),
-    });
+    const country = dto.countryOfOrigin?.toUpperCase();
+    if (country && !countries.isValid(country)) {
+      throw new BadRequestException(`Unknown country of origin "${dto.countryOfOrigin}"`);
+    }
+    const attributes = await this.attributeValues(dto);
+    const product = await this.products.create({ ...dto, countryOfOrigin: country, attributes });
     // Drafts are not announced: subscribers would learn of plants that are not for sale yet.
     if (product.published) this.newPlantWebhook.announce({ ...toProductView(product) });
     return product;
+  }
+
+  private async attributeValues(dto: CreateProductDto): Promise<{ attribute: Types.ObjectId; values: string[] }[]> {
+    const values = (dto.attributes ?? []).map(({ attributeId, values }) => ({
+      attribute: new Types.ObjectId(attributeId),
+      values,
+    }));
+    const ids = values.map((value) => value.attribute);
+    if ((await this.attributes.countDocuments({ _id: { $in: ids } })) !== new Set(ids.map(String)).size) {
+      throw new BadRequestException('Every attributeId must name an existing attribute');
+    }
+    return values;
   }
 }
