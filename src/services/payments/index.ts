@@ -27,3 +27,4 @@ export type { WebhookReceipt } from './card-payment-webhook.controller';
 export { SelfUrl } from './self-url';
 export { SignedWebhookSender } from './signed-webhook-sender';
 export { PaymentsModule } from './payments.module';
+export { formatMoney } from './money';

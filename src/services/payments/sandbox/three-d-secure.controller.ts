@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { AppConfig } from '../../../config/app-config';
 import { CardPaymentEvent, CardPaymentEventType, PaymentIntentStatus } from '../card-payment.provider';
 import { SignedWebhookSender } from '../signed-webhook-sender';
+import { formatMoney } from '../money';
 import { CardPaymentSandbox, CHALLENGE_PATH } from './card-payment-sandbox';
 
 export class ChallengeAnswerDto {
@@ -26,7 +27,7 @@ export class ThreeDSecureController {
   @Header('content-type', 'text/html; charset=utf-8')
   async page(@Param('intentId') intentId: string): Promise<string> {
     const intent = await this.sandbox.retrieve(intentId);
-    const amount = `${(intent.amount / 100).toFixed(2)} ${intent.currency}`;
+    const amount = formatMoney(intent.amount, intent.currency);
     return `<!doctype html><html><head><title>3-D Secure (sandbox)</title></head><body>
 <h1>Confirm your payment of ${amount}</h1><p>Status: ${intent.status}</p>
 <form method="post"><button name="outcome" value="complete">Complete</button>

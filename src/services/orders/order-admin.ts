@@ -1,0 +1,150 @@
+import { BadRequestException, ConflictException, Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { isValidObjectId, Model, Types } from 'mongoose';
+import { EventPublisher } from '../../realtime/event-publisher';
+import { Principal } from '../../common/principal';
+import { amounts } from './order-drafts';
+import { OrderPlacement } from './order-placement';
+import { OrderStore } from './order-store';
+import { OrderTransitions } from './order-transitions';
+import { Order, OrderStatus } from './order.schema';
+import { StoredOrder } from './order.view';
+import { OrderDto } from './order.dto';
+import { StockReservation } from './stock-reservation';
+
+/** Orders whose stock is reserved but not paid for: removing or canceling them gives the stock back. */
+const UNPAID = [OrderStatus.NEW, OrderStatus.APPROVED, OrderStatus.PAYMENT_FAILED];
+/** Status changes `saveOrder` makes; payment, shipping and delivery have their own methods. */
+const SAVEABLE = [OrderStatus.APPROVED, OrderStatus.CANCELED];
+const MAX_ATTEMPTS = 20;
+
+/** ADMIN work on orders: create, change, cancel, remove. */
+@Injectable()
+export class OrderAdmin {
+  constructor(
+    @InjectModel(Order.name) private readonly orders: Model<Order>,
+    private readonly store: OrderStore,
+    private readonly placement: OrderPlacement,
+    private readonly transitions: OrderTransitions,
+    private readonly stock: StockReservation,
+    private readonly events: EventPublisher,
+  ) {}
+
+  /** A NEW order for `embeddedBuyer` of `commerceItems` (one seller and currency), stock reserved. */
+  async create(dto: OrderDto, admin: Principal): Promise<StoredOrder> {
+    if (!dto.embeddedBuyer || !dto.commerceItems) {
+      throw new BadRequestException('A new order needs embeddedBuyer and commerceItems');
+    }
+    const items = dto.commerceItems.map(({ sellerSkuId, quantity = 1 }) => ({ sellerSkuId, quantity }));
+    const [order] = await this.placement.place(items, {
+      buyer: { ...dto.embeddedBuyer },
+      by: admin.id,
+      digital: false,
+      single: true,
+      shippingAddress: dto.shippingAddress,
+      contactProfileId: dto.contactProfileId,
+      paymentMethodId: dto.paymentMethodId,
+      rates: { sellerTaxRate: dto.sellerTaxRate, buyerTaxRate: dto.buyerTaxRate, serviceTaxRate: dto.serviceTaxRate },
+    });
+    return order;
+  }
+
+  /**
+   * Changes the order's details, then its status (APPROVED or CANCELED only, as a legal transition). Tax rates
+   * change only while unpaid, and recompute the amounts. Items are changed by `removeCommerceItem`.
+   */
+  async save(dto: OrderDto, admin: Principal): Promise<StoredOrder> {
+    if (!dto.id) return this.create(dto, admin);
+    const order = await this.store.find(dto.id);
+    await this.applyDetails(order, dto);
+    if (dto.status && dto.status !== order.status) await this.changeStatus(order, dto.status, admin);
+    return this.store.find(dto.id);
+  }
+
+  /** Unpaid orders give their stock back; an order whose payment is under way cannot be removed (409). */
+  async remove(orderId: string): Promise<void> {
+    const order = await this.store.find(orderId);
+    await this.removeFound(order);
+  }
+
+  /** Unknown ids are skipped; nothing is removed when one of the orders is being paid (409). */
+  async removeAll(orderIds: string[]): Promise<void> {
+    const ids = orderIds.filter((id) => isValidObjectId(id));
+    const found = await this.orders.find({ _id: { $in: ids } }).lean<StoredOrder[]>().exec();
+    found.forEach(assertRemovable);
+    for (const order of found) await this.removeFound(order);
+  }
+
+  /** Removes one line of a NEW order and gives its stock back; false when the order has no such line. */
+  async removeItem(orderId: string, itemId: string): Promise<boolean> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const order = await this.store.find(orderId);
+      if (order.status !== OrderStatus.NEW) throw new ConflictException(`Order ${orderId} is ${order.status}; only NEW orders change items`);
+      const item = order.commerceItems.find((line) => String(line._id) === String(itemId));
+      if (!item) return false;
+      const subtotal = order.subtotal - item.total;
+      const removed = await this.orders
+        .updateOne(
+          { _id: order._id, status: OrderStatus.NEW, subtotal: order.subtotal, 'commerceItems._id': item._id },
+          { $pull: { commerceItems: { _id: item._id } }, $set: amounts(subtotal, order.buyerTaxRate) },
+        )
+        .exec();
+      if (removed.modifiedCount === 1) {
+        await this.stock.release([{ sellerSku: item.sellerSku, quantity: item.quantity }]);
+        return true;
+      }
+    }
+    throw new ConflictException(`Order ${orderId} is changing too often; try again`);
+  }
+
+  private async applyDetails(order: StoredOrder, dto: OrderDto): Promise<void> {
+    const set = detailsOf(dto);
+    const rates = ratesOf(dto);
+    if (Object.keys(rates).length > 0) {
+      if (!UNPAID.includes(order.status)) throw new ConflictException(`Order ${String(order._id)} is ${order.status}; its tax rates are fixed`);
+      Object.assign(set, rates, amounts(order.subtotal, rates.buyerTaxRate ?? order.buyerTaxRate));
+    }
+    if (Object.keys(set).length === 0) return;
+    const updated = await this.orders.updateOne({ _id: order._id, status: order.status }, { $set: set }).exec();
+    if (updated.matchedCount !== 1) throw new ConflictException(`Order ${String(order._id)} changed meanwhile; try again`);
+  }
+
+  private async changeStatus(order: StoredOrder, status: OrderStatus, admin: Principal): Promise<void> {
+    if (!SAVEABLE.includes(status)) {
+      throw new ConflictException(`saveOrder sets APPROVED or CANCELED; use pay, ship or deliver for ${status}`);
+    }
+    const moved = await this.transitions.move(String(order._id), status, admin.id);
+    if (status === OrderStatus.CANCELED) await this.stock.release(stockOf(moved));
+  }
+
+  private async removeFound(order: StoredOrder): Promise<void> {
+    assertRemovable(order);
+    const removed = await this.orders.deleteOne({ _id: order._id, status: order.status }).exec();
+    if (removed.deletedCount !== 1) throw new ConflictException(`Order ${String(order._id)} changed meanwhile; try again`);
+    if (UNPAID.includes(order.status)) await this.stock.release(stockOf(order));
+    const id = String(order._id);
+    this.events.publish(`/topic/order/${id}`, { event: 'order.removed', id, data: null });
+  }
+}
+
+function assertRemovable(order: StoredOrder): void {
+  if (order.status === OrderStatus.PAYMENT_PENDING) {
+    throw new ConflictException(`Order ${String(order._id)} is being paid; it cannot be removed now`);
+  }
+}
+
+function stockOf(order: StoredOrder): { sellerSku: Types.ObjectId; quantity: number }[] {
+  return order.commerceItems.map(({ sellerSku, quantity }) => ({ sellerSku, quantity }));
+}
+
+function detailsOf(dto: OrderDto): Partial<Order> {
+  const { contactProfileId, currencySymbol, packageItem, shippingAddress, paymentMethodId, payoutId } = dto;
+  const details = { contactProfileId, currencySymbol, packageItem, shippingAddress, paymentMethodId, payoutId };
+  return Object.fromEntries(Object.entries(details).filter(([, value]) => value !== undefined));
+}
+
+function ratesOf(dto: OrderDto): Partial<Pick<Order, 'sellerTaxRate' | 'buyerTaxRate' | 'serviceTaxRate'>> {
+  const { sellerTaxRate, buyerTaxRate, serviceTaxRate } = dto;
+  const rates = { sellerTaxRate, buyerTaxRate, serviceTaxRate };
+  return Object.fromEntries(Object.entries(rates).filter(([, value]) => value !== undefined));
+}

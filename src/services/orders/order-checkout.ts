@@ -1,0 +1,113 @@
+import { ConflictException, Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model } from 'mongoose';
+import { Principal } from '../../common/principal';
+import { CustomerActivityRecorder } from '../customer-analytics/customer-activity-recorder';
+import { CustomerActivityType } from '../customer-analytics/customer-activity.schema';
+import { CartStore } from '../shopping-cart/cart-store.service';
+import { OrderPayments } from './order-payments';
+import { OrderPlacement } from './order-placement';
+import { OrderStore } from './order-store';
+import { OrderTransitions } from './order-transitions';
+import { Order, OrderStatus } from './order.schema';
+import { StoredOrder } from './order.view';
+import { PaymentRequestDto } from './payment-request.dto';
+
+/** Statuses in which the buyer may still choose the card and the address. */
+const UNPAID = [OrderStatus.NEW, OrderStatus.APPROVED, OrderStatus.PAYMENT_FAILED];
+const DIGITAL_APPROVER = 'system:digital-checkout';
+
+/** The buyer's ways to order: the whole cart, or a payment request (DESIGN §7). */
+@Injectable()
+export class OrderCheckout {
+  constructor(
+    @InjectModel(Order.name) private readonly orders: Model<Order>,
+    private readonly carts: CartStore,
+    private readonly placement: OrderPlacement,
+    private readonly store: OrderStore,
+    private readonly transitions: OrderTransitions,
+    private readonly payments: OrderPayments,
+    private readonly activity: CustomerActivityRecorder,
+  ) {}
+
+  /** One order per seller from the buyer's cart, stock reserved; the cart is emptied. 409 for an empty cart. */
+  async checkout(buyer: Principal): Promise<StoredOrder[]> {
+    const cart = await this.carts.view(buyer.id);
+    const items = cart.sellers.flatMap((seller) => seller.items);
+    if (items.length === 0) throw new ConflictException('The cart is empty');
+    const orders = await this.placement.place(items, {
+      buyer: { userId: buyer.id, username: buyer.username },
+      by: buyer.id,
+      digital: false,
+    });
+    await this.carts.clear(buyer.id);
+    this.recordCheckout(buyer.id, orders);
+    return orders;
+  }
+
+  /**
+   * With `orderId`: sets the card, address and e-mail of the buyer's unpaid order. Without: orders `commerceItems`
+   * directly from one seller. `confirm` then charges; a new digital order is approved by the system first.
+   */
+  async digitalCheckout(buyer: Principal, request: PaymentRequestDto): Promise<StoredOrder> {
+    const order = request.orderId ? await this.prepare(buyer, request) : await this.placeDirect(buyer, request);
+    if (!request.confirm) return order;
+    const id = String(order._id);
+    if (order.digital && order.status === OrderStatus.NEW) await this.transitions.move(id, OrderStatus.APPROVED, DIGITAL_APPROVER);
+    await this.payments.pay(id, buyer, { description: request.description, destinationAccountId: request.toAccountId, metadata: request.metadata });
+    return this.store.find(id);
+  }
+
+  private async placeDirect(buyer: Principal, request: PaymentRequestDto): Promise<StoredOrder> {
+    const items = (request.commerceItems ?? []).map(({ sellerSkuId, quantity }) => ({
+      sellerSkuId,
+      quantity: quantity ?? (request.quantity || 1),
+    }));
+    if (items.length === 0) throw new ConflictException('A payment request without orderId needs commerceItems');
+    const [order] = await this.placement.place(items, {
+      buyer: { userId: buyer.id, username: buyer.username, email: request.email },
+      by: buyer.id,
+      digital: true,
+      single: true,
+      expectedTotal: request.amount,
+      expectedCurrency: request.currencyCode,
+      shippingAddress: request.shippingAddress,
+      paymentMethodId: request.paymentMethodId,
+    });
+    this.recordCheckout(buyer.id, [order]);
+    return order;
+  }
+
+  private async prepare(buyer: Principal, request: PaymentRequestDto): Promise<StoredOrder> {
+    const order = await this.store.findOwn(String(request.orderId), buyer);
+    if (request.amount && request.amount !== order.total) {
+      throw new ConflictException(`The total is ${order.total}, not ${request.amount}`);
+    }
+    assertCurrency(order, request.currencyCode);
+    const updated = await this.orders
+      .findOneAndUpdate({ _id: order._id, status: { $in: UNPAID } }, { $set: preparation(request) }, { returnDocument: 'after' })
+      .lean<StoredOrder>()
+      .exec();
+    if (!updated) throw new ConflictException(`Order ${String(order._id)} is ${order.status}; its payment can no longer change`);
+    return updated;
+  }
+
+  private recordCheckout(buyerId: string, orders: StoredOrder[]): void {
+    const summary = orders.map((order) => ({ orderId: String(order._id), total: order.total, currency: order.currencyCode }));
+    void this.activity.record(buyerId, CustomerActivityType.CHECKOUT, { orders: summary });
+  }
+}
+
+function preparation(request: PaymentRequestDto): Record<string, unknown> {
+  const set: Record<string, unknown> = {};
+  if (request.paymentMethodId) set.paymentMethodId = request.paymentMethodId;
+  if (request.shippingAddress) set.shippingAddress = request.shippingAddress;
+  if (request.email) set['embeddedBuyer.email'] = request.email;
+  return set;
+}
+
+function assertCurrency(order: StoredOrder, currencyCode: string | undefined): void {
+  if (currencyCode && currencyCode.toUpperCase() !== order.currencyCode) {
+    throw new ConflictException(`The order is in ${order.currencyCode}, not ${currencyCode.toUpperCase()}`);
+  }
+}

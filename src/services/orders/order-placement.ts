@@ -1,0 +1,99 @@
+import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model, Types } from 'mongoose';
+import { AppConfig } from '../../config/app-config';
+import { toObjectId } from '../catalogue/object-id';
+import { Seller } from '../catalogue/seller.schema';
+import { OfferCatalog } from '../shopping-cart/offer-catalog.service';
+import { DraftContext, draftOrders, OrderDraft, OrderLine, OrderRates } from './order-drafts';
+import { OrderTransitions } from './order-transitions';
+import { Order } from './order.schema';
+import { StoredOrder } from './order.view';
+import { StockLine, StockReservation } from './stock-reservation';
+
+export interface ItemRequest {
+  sellerSkuId: string;
+  quantity: number;
+}
+
+export type PlacementContext = Omit<DraftContext, 'vendors' | 'rates'> & {
+  rates?: Partial<OrderRates>;
+  /** When above 0, the orders' total must equal it (409): the price the buyer agreed to. */
+  expectedTotal?: number;
+  /** Refuses (400) items that would make more than one order. */
+  single?: boolean;
+  /** When set, every order must be in this currency (409). */
+  expectedCurrency?: string;
+};
+
+/** Turns requested items into NEW orders: priced from the offers, stock reserved, stored and announced. */
+@Injectable()
+export class OrderPlacement {
+  constructor(
+    @InjectModel(Order.name) private readonly orders: Model<Order>,
+    @InjectModel(Seller.name) private readonly sellers: Model<Seller>,
+    private readonly offers: OfferCatalog,
+    private readonly stock: StockReservation,
+    private readonly transitions: OrderTransitions,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** All orders or none: stock taken for them is given back when storing fails. */
+  async place(items: ItemRequest[], context: PlacementContext): Promise<StoredOrder[]> {
+    const lines = await this.linesOf(items);
+    const drafts = draftOrders(lines, { ...context, rates: this.ratesWith(context.rates), vendors: await this.vendorsOf(lines) });
+    assertExpectations(drafts, context);
+    const reserved: StockLine[] = lines.map(({ offer, quantity }) => ({ sellerSku: offer._id, quantity }));
+    await this.stock.reserve(reserved);
+    let created: StoredOrder[];
+    try {
+      created = (await this.orders.insertMany(drafts)).map((order) => order.toObject<StoredOrder>());
+    } catch (error) {
+      await this.stock.release(reserved);
+      throw error;
+    }
+    created.forEach((order) => this.transitions.announce(order, order.orderTimeLines[0]));
+    return created;
+  }
+
+  /** Same offer twice adds up; every offer must exist and be for sale (404). */
+  private async linesOf(items: ItemRequest[]): Promise<OrderLine[]> {
+    const quantities = new Map<string, number>();
+    for (const { sellerSkuId, quantity } of items) {
+      const key = String(toObjectId(sellerSkuId, 'sellerSkuId'));
+      quantities.set(key, (quantities.get(key) ?? 0) + quantity);
+    }
+    const offers = await this.offers.details([...quantities.keys()].map((id) => new Types.ObjectId(id)));
+    return [...quantities].map(([id, quantity]) => {
+      const offer = offers.get(id);
+      if (!offer?.product.published) throw new NotFoundException(`Seller SKU ${id} not found`);
+      return { offer, quantity };
+    });
+  }
+
+  private async vendorsOf(lines: OrderLine[]): Promise<DraftContext['vendors']> {
+    const ids = [...new Set(lines.map(({ offer }) => String(offer.seller._id)))];
+    const sellers = await this.sellers.find({ _id: { $in: ids } }, { userId: 1, profileId: 1 }).lean().exec();
+    return new Map(sellers.map(({ _id, userId, profileId }) => [String(_id), { userId, profileId }]));
+  }
+
+  private ratesWith(overrides: Partial<OrderRates> = {}): OrderRates {
+    const { taxPercent, serviceFeePercent } = this.config.orderRates;
+    const given = Object.fromEntries(Object.entries(overrides).filter(([, rate]) => rate !== undefined));
+    return { sellerTaxRate: taxPercent, buyerTaxRate: taxPercent, serviceTaxRate: serviceFeePercent, ...given };
+  }
+}
+
+function assertExpectations(drafts: OrderDraft[], context: PlacementContext): void {
+  if (context.single && drafts.length !== 1) {
+    throw new BadRequestException('These items make several orders: one seller and one currency per request');
+  }
+  const currency = context.expectedCurrency?.toUpperCase();
+  if (currency && drafts.some((draft) => draft.currencyCode !== currency)) {
+    throw new ConflictException(`The offers are not priced in ${currency}`);
+  }
+  const total = drafts.reduce((sum, draft) => sum + draft.total, 0);
+  if (context.expectedTotal && context.expectedTotal !== total) {
+    throw new ConflictException(`The total is ${total}, not ${context.expectedTotal}: prices have changed`);
+  }
+}

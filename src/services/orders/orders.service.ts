@@ -1,0 +1,204 @@
+import { Injectable, UnauthorizedException } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model, PipelineStage } from 'mongoose';
+import { Bean, Exposed, MapOf } from '../../bean';
+import { Page, toPage } from '../../common/page';
+import { Principal, Role } from '../../common/principal';
+import { RequestContext } from '../../common/request-context';
+import { parseSearchRequest, planSearch, runSearch, SearchPlan, toPipeline } from '../../common/search';
+import { PaymentStatus } from '../payments';
+import { Attachment, BuyerInvoice } from './buyer-invoice';
+import { OrderAdmin } from './order-admin';
+import { OrderCheckout } from './order-checkout';
+import { OrderPayments } from './order-payments';
+import { ORDER_SEARCH } from './order-search';
+import { OrderShipping } from './order-shipping';
+import { OrderStore } from './order-store';
+import { OrderTransitions } from './order-transitions';
+import { Order, OrderStatus } from './order.schema';
+import { OrderDto } from './order.dto';
+import { OrderView, StoredOrder, toOrderView } from './order.view';
+import { PaymentRequestDto } from './payment-request.dto';
+
+/** What `getRepository()` answers: Spring's repository object has no JSON form, so a description of the store. */
+export interface RepositoryDescription {
+  name: string;
+  entity: string;
+  collection: string;
+  count: number;
+}
+
+/**
+ * `orderServiceImpl`, "conditional for USER/ADMIN" (DESIGN §2): the buyer methods are exposed at GUEST level,
+ * answer `null` to a guest and act on the caller's own orders (an ADMIN's on anyone's); the rest needs ADMIN.
+ * Lifecycle in `order-lifecycle.ts`; the work is done by the collaborators below, this class only maps the spec.
+ */
+@Injectable()
+@Bean('orderServiceImpl', Role.ADMIN)
+export class OrdersService {
+  constructor(
+    @InjectModel(Order.name) private readonly orders: Model<Order>,
+    private readonly store: OrderStore,
+    private readonly checkout: OrderCheckout,
+    private readonly payments: OrderPayments,
+    private readonly shipping: OrderShipping,
+    private readonly admin: OrderAdmin,
+    private readonly transitions: OrderTransitions,
+    private readonly invoice: BuyerInvoice,
+  ) {}
+
+  /** Settles PAYMENT_PENDING orders the provider has decided (webhooks that never arrived). */
+  @Exposed()
+  handleNotify(): Promise<void> {
+    return this.payments.reconcile();
+  }
+
+  @Exposed()
+  async getRepository(): Promise<RepositoryDescription> {
+    const count = await this.orders.estimatedDocumentCount().exec();
+    return { name: 'OrderRepository', entity: Order.name, collection: this.orders.collection.collectionName, count };
+  }
+
+  /** Commerce items are embedded in their orders; the count is over all orders. */
+  @Exposed()
+  async getCommerceItemRepository(): Promise<RepositoryDescription> {
+    const [counted] = await this.orders
+      .aggregate<{ count: number }>([{ $project: { n: { $size: '$commerceItems' } } }, { $group: { _id: null, count: { $sum: '$n' } } }])
+      .exec();
+    const collection = this.orders.collection.collectionName;
+    return { name: 'CommerceItemRepository', entity: 'CommerceItem', collection, count: counted?.count ?? 0 };
+  }
+
+  @Exposed([], { role: Role.GUEST })
+  activeLogisticsProvider(): string | null {
+    return RequestContext.principal() ? this.shipping.providerName : null;
+  }
+
+  @Exposed([], { role: Role.GUEST })
+  activePaymentProvider(): string | null {
+    return RequestContext.principal() ? this.payments.providerName : null;
+  }
+
+  @Exposed(['String'])
+  getPaginationFilter(requestJson: string): PipelineStage[] {
+    return toPipeline(plan(requestJson));
+  }
+
+  @Exposed(['String'])
+  async getOrders(requestJson: string): Promise<OrderView[]> {
+    return (await this.search(plan(requestJson))).content;
+  }
+
+  @Exposed(['String'])
+  async getOrdersPaged(requestJson: string): Promise<Page<OrderView>> {
+    const searchPlan = plan(requestJson);
+    const { content, total } = await this.search(searchPlan);
+    return toPage(content, total, searchPlan.page, searchPlan.limit);
+  }
+
+  @Exposed([MapOf(OrderDto)])
+  async createOrder(order: OrderDto): Promise<OrderView> {
+    return toOrderView(await this.admin.create(order, caller()));
+  }
+
+  /** Without `id` it creates; with, it changes details and (APPROVED/CANCELED) status. */
+  @Exposed([MapOf(OrderDto)])
+  async saveOrder(order: OrderDto): Promise<OrderView> {
+    return toOrderView(await this.admin.save(order, caller()));
+  }
+
+  @Exposed([], { role: Role.GUEST })
+  orderCheckout(): Promise<OrderView[] | null> {
+    return asBuyer(async (buyer) => (await this.checkout.checkout(buyer)).map(toOrderView));
+  }
+
+  /** See {@link PaymentRequestDto}: choose the card of an order, or buy items directly; `confirm` pays. */
+  @Exposed([MapOf(PaymentRequestDto)], { role: Role.GUEST })
+  digitalOrderCheckout(request: PaymentRequestDto): Promise<OrderView | null> {
+    return asBuyer(async (buyer) => toOrderView(await this.checkout.digitalCheckout(buyer, request)));
+  }
+
+  @Exposed(['String'])
+  async createInvoiceBuyerToVendor(orderId: string): Promise<Attachment> {
+    return this.invoice.create(await this.store.find(orderId));
+  }
+
+  @Exposed(['String'])
+  removeOrder(orderId: string): Promise<void> {
+    return this.admin.remove(orderId);
+  }
+
+  @Exposed(['IdList'])
+  removeOrdersByIds(orderIds: string[]): Promise<void> {
+    return this.admin.removeAll(orderIds);
+  }
+
+  @Exposed(['String', 'String'])
+  removeCommerceItemFromOrder(orderId: string, commerceItemId: string): Promise<boolean> {
+    return this.admin.removeItem(orderId, commerceItemId);
+  }
+
+  @Exposed([], { role: Role.GUEST })
+  getOrdersFromLoggedUser(): Promise<OrderView[] | null> {
+    return asBuyer(async (buyer) => (await this.store.ofBuyer(buyer.id)).map(toOrderView));
+  }
+
+  @Exposed(['IdList'], { role: Role.GUEST })
+  getOrdersFromLoggedUserByIds(orderIds: string[]): Promise<OrderView[] | null> {
+    return asBuyer(async (buyer) => (await this.store.ofBuyer(buyer.id, orderIds)).map(toOrderView));
+  }
+
+  @Exposed(['String'], { role: Role.GUEST })
+  getOrder(orderId: string): Promise<OrderView | null> {
+    return asBuyer(async (buyer) => toOrderView(await this.store.findOwn(orderId, buyer)));
+  }
+
+  @Exposed(['String'])
+  async approve(orderId: string): Promise<boolean> {
+    await this.transitions.move(orderId, OrderStatus.APPROVED, caller().id);
+    return true;
+  }
+
+  @Exposed(['String'], { role: Role.GUEST })
+  pay(orderId: string): Promise<PaymentStatus | null> {
+    return asBuyer((buyer) => this.payments.pay(orderId, buyer));
+  }
+
+  @Exposed(['String'], { role: Role.GUEST })
+  obtain3DSecureLink(orderId: string): Promise<string | null> {
+    return asBuyer((buyer) => this.payments.threeDSecureLink(orderId, buyer));
+  }
+
+  @Exposed(['String'])
+  async ship(orderId: string): Promise<boolean> {
+    await this.shipping.ship(orderId, caller());
+    return true;
+  }
+
+  @Exposed(['String'])
+  async deliver(orderId: string): Promise<boolean> {
+    await this.shipping.deliver(orderId, caller());
+    return true;
+  }
+
+  private async search(searchPlan: SearchPlan): Promise<{ content: OrderView[]; total: number }> {
+    const { content, total } = await runSearch<StoredOrder>(this.orders, searchPlan);
+    return { content: content.map(toOrderView), total };
+  }
+}
+
+function plan(requestJson: string): SearchPlan {
+  return planSearch(parseSearchRequest(requestJson), ORDER_SEARCH);
+}
+
+async function asBuyer<T>(action: (buyer: Principal) => Promise<T>): Promise<T | null> {
+  const principal = RequestContext.principal();
+  return principal ? action(principal) : null;
+}
+
+/** The ADMIN calling an ADMIN method (the invoker has checked the role already). */
+function caller(): Principal {
+  const principal = RequestContext.principal();
+  if (!principal) throw new UnauthorizedException('Authentication required');
+  return principal;
+}
