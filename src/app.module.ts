@@ -33,6 +33,7 @@ import { SitesModule } from './sites/sites.module';
 import { GeolocationModule } from './services/geolocation/geolocation.module';
 import { ProductSearchModule } from './services/product-search/product-search.module';
 import { ShoppingCartModule } from './services/shopping-cart/shopping-cart.module';
+import { OrdersModule } from './services/orders/orders.module';
 import { SeedModule } from './seed/seed.module';
 
 /** The application. Feature modules (one per service component) are listed in `imports`. */
@@ -68,6 +69,7 @@ import { SeedModule } from './seed/seed.module';
     GeolocationModule,
     ProductSearchModule,
     ShoppingCartModule,
+    OrdersModule,
     SeedModule,
   ],
 })
