@@ -23,7 +23,7 @@ export class AccountFlowsService {
   ) {}
 
   /** Creates an unverified USER and mails the verification token. @throws ConflictException when taken */
-  async register(dto: RegisterDto): Promise<{ username: string; verified: boolean }> {
+  async register(dto: RegisterDto): Promise<{ username: string; verified: false }> {
     const user = await this.users.create({ username: dto.username, email: dto.email, password: dto.password });
     const token = await this.tokens.issue(OneTimeTokenKind.VERIFICATION, user);
     await this.mails.sendVerification(user.email, user.username, token);
