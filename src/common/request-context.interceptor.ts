@@ -1,10 +1,11 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { Observable } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth/authenticated-request';
+import { DEFAULT_SITE_ID } from '../sites/sites.service';
 import { RequestContext } from './request-context';
 
-export const DEFAULT_LANG = 'en';
-export const DEFAULT_SITE = 'default';
+/** Outside the unified call the context headers are optional; these stand in for missing ones. */
+const DEFAULT_LANG = 'en';
 
 /**
  * Runs every HTTP handler inside a `RequestContext` (request id, `Lang-Context`, `Site-Context`, principal).
@@ -19,7 +20,7 @@ export class RequestContextInterceptor implements NestInterceptor {
     const data = {
       requestId: request.id,
       lang: request.header('lang-context') ?? DEFAULT_LANG,
-      site: request.header('site-context') ?? DEFAULT_SITE,
+      site: request.header('site-context') ?? DEFAULT_SITE_ID,
       principal: request.principal ?? null,
     };
     return new Observable((subscriber) => RequestContext.run(data, () => next.handle().subscribe(subscriber)));
