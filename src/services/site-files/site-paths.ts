@@ -4,17 +4,13 @@ import { AppConfig } from '../../config';
 
 const SITE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
-/** Where each site's files live under `DATA_DIR`: `sites/<site>/content` (under version control), `assets` and `sitemap`. */
+/** Where each site's files live under `DATA_DIR`: `sites/<site>/content` (under version control) and `sites/<site>/sitemap`. */
 @Injectable()
 export class SitePaths {
   constructor(private readonly config: AppConfig) {}
 
   contentDir(site: string): string {
     return join(this.siteDir(site), 'content');
-  }
-
-  assetsDir(site: string): string {
-    return join(this.siteDir(site), 'assets');
   }
 
   sitemapDir(site: string): string {
