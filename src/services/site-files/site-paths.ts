@@ -2,7 +2,8 @@ import { BadRequestException, Injectable } from '@nestjs/common';
 import { join } from 'node:path';
 import { AppConfig } from '../../config';
 
-const SITE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+/** As `SitesService` accepts them: no dots or slashes, so a site id is always one safe path segment. */
+const SITE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Where each site's files live under `DATA_DIR`: `sites/<site>/content` (under version control) and `sites/<site>/sitemap`. */
 @Injectable()
