@@ -28,7 +28,7 @@ describe('npm run catalogue', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('should compare the registry of the started app with the spec, ending with the summary', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['test/support/run-ts.js', 'src/catalogue/main.ts', join(dir, 'spec.md')], {
+    const { stdout } = await promisify(execFile)(process.execPath, ['test/support/run-ts.js', 'src/spec-catalogue/main.ts', join(dir, 'spec.md')], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '' },
     });
