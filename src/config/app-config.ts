@@ -59,6 +59,8 @@ export class AppConfig {
   readonly webhookSecrets: { cardPayment: string; delivery: string };
   readonly publicUrl: string | undefined;
   readonly orderRates: { taxPercent: number; serviceFeePercent: number };
+  readonly altPayment: { apiKey: string | undefined; webhookSecret: string };
+  readonly accountingApiKey: string | undefined;
 
   private constructor(env: EnvironmentVariables) {
     this.nodeEnv = env.NODE_ENV;
@@ -98,6 +100,8 @@ export class AppConfig {
     this.webhookSecrets = { cardPayment: env.CARD_PAYMENT_WEBHOOK_SECRET, delivery: env.DELIVERY_WEBHOOK_SECRET };
     this.publicUrl = env.PUBLIC_URL;
     this.orderRates = { taxPercent: env.ORDER_TAX_RATE, serviceFeePercent: env.ORDER_SERVICE_FEE_RATE };
+    this.altPayment = { apiKey: env.ALT_PAYMENT_API_KEY, webhookSecret: env.ALT_PAYMENT_WEBHOOK_SECRET };
+    this.accountingApiKey = env.ACCOUNTING_API_KEY;
   }
 
   /**

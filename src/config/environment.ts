@@ -180,4 +180,16 @@ export class EnvironmentVariables {
   /** The marketplace's commission on an order's subtotal, in percent. */
   @Transform(toInt) @IsInt() @Min(0) @Max(100)
   ORDER_SERVICE_FEE_RATE = 0;
+
+  /** API key of the alternative (redirect) payment provider; unset: alternative payments are off. */
+  @IsOptional() @IsString()
+  ALT_PAYMENT_API_KEY?: string = undefined;
+
+  /** HMAC secret of the alternative payment webhooks (`/api/v1/altpayment/webhook`). */
+  @IsString() @MinLength(16)
+  ALT_PAYMENT_WEBHOOK_SECRET = 'dev-only-alt-payment-webhook-secret';
+
+  /** API key of the accounting provider (contacts, invoices); only reported by `isAccountingKeyDefined`. */
+  @IsOptional() @IsString()
+  ACCOUNTING_API_KEY?: string = undefined;
 }
