@@ -25,6 +25,7 @@ export async function createApp(
     abortOnError: false,
   });
   app.useLogger(app.get(Logger));
+  app.set('trust proxy', config.trustProxy);
   app.use(assignRequestId);
   app.use(helmet());
   app.use(cookieParser());

@@ -43,6 +43,8 @@ export class AppConfig {
   readonly jsonBodyLimitBytes: number;
   readonly beanRateLimitPerMinute: number;
   readonly logLevel: LogLevel;
+  /** Express `trust proxy`: client addresses (rate limits of guests) come from X-Forwarded-For of these proxies. */
+  readonly trustProxy: boolean | number | string;
   readonly adminEmail: string;
   readonly sessionTtlSeconds: number;
   readonly rememberMeTtlSeconds: number;
@@ -79,6 +81,7 @@ export class AppConfig {
     this.jsonBodyLimitBytes = env.JSON_BODY_LIMIT;
     this.beanRateLimitPerMinute = env.BEAN_RATE_LIMIT;
     this.logLevel = env.LOG_LEVEL;
+    this.trustProxy = parseTrustProxy(env.TRUST_PROXY);
     this.adminEmail = env.ADMIN_EMAIL;
     this.sessionTtlSeconds = parseDurationSeconds(env.SESSION_TTL);
     this.rememberMeTtlSeconds = parseDurationSeconds(env.REMEMBER_ME_TTL);
@@ -144,6 +147,11 @@ function smtpSettings(env: EnvironmentVariables): SmtpSettings | undefined {
   if (env.SMTP_URL) return { url: env.SMTP_URL };
   if (!env.SMTP_HOST) return undefined;
   return { host: env.SMTP_HOST, port: env.SMTP_PORT, secure: env.SMTP_SECURE, user: env.SMTP_USER, password: env.SMTP_PASSWORD };
+}
+
+function parseTrustProxy(value: string): boolean | number | string {
+  if (value === 'true' || value === 'false') return value === 'true';
+  return /^\d+$/.test(value) ? Number(value) : value;
 }
 
 function parseDurationSeconds(duration: string): number {

@@ -84,6 +84,12 @@ export class EnvironmentVariables {
   @IsEnum(LogLevel)
   LOG_LEVEL: LogLevel = LogLevel.Info;
 
+  /** Proxies in front of the server whose X-Forwarded-For is trusted: `false`, `true`, a hop count, or addresses. */
+  @Matches(/^(true|false|\d+|[\w.:/]+(,[\w.:/]+)*)$/, {
+    message: 'TRUST_PROXY must be false, true, a number of hops, or comma-separated addresses/subnets',
+  })
+  TRUST_PROXY = 'false';
+
   /** E-mail address of the admin created at first start. */
   @IsString() @IsNotEmpty()
   ADMIN_EMAIL = 'admin@localhost';

@@ -8,6 +8,8 @@ export interface RealtimeConfig {
   /** Undelivered bytes a WebSocket may queue before the session is closed as a slow consumer. */
   maxBufferedBytes: number;
   maxSubscriptionsPerSession: number;
+  /** How often an authenticated session's token is verified again (revocation). */
+  reverifyEveryMs: number;
   /** Broker destination prefixes clients may SEND to directly (benchmarks); empty = none. */
   clientSendPrefixes: readonly string[];
   /** External STOMP broker (WebSocket URL) that broker destinations are relayed through; unset = in-process. */
@@ -27,6 +29,7 @@ export function loadRealtimeConfig(env: NodeJS.ProcessEnv = process.env): Realti
     heartbeat: heartbeat(env.STOMP_HEARTBEAT ?? '10000,10000'),
     maxBufferedBytes: integer(env, 'STOMP_MAX_BUFFERED_BYTES', 8 * 1024 * 1024, 64 * 1024),
     maxSubscriptionsPerSession: integer(env, 'STOMP_MAX_SUBSCRIPTIONS', 1000, 1),
+    reverifyEveryMs: integer(env, 'STOMP_REVERIFY_MS', 60_000, MIN_HEARTBEAT_MS),
     clientSendPrefixes: (env.STOMP_CLIENT_SEND_PREFIXES ?? '').split(',').filter((p) => p !== ''),
     relayUrl: relayUrl(env.STOMP_RELAY_URL),
   };

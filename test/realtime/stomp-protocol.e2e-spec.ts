@@ -158,7 +158,7 @@ describe('STOMP heart-beats, slow consumers and client SEND prefixes', () => {
 
   beforeAll(async () => {
     // The test harness passes only the app's own variables; the STOMP settings are read from process.env.
-    Object.assign(process.env, { STOMP_HEARTBEAT: '1000,1000', STOMP_CLIENT_SEND_PREFIXES: '/topic/open/', STOMP_MAX_BUFFERED_BYTES: '1048576' });
+    Object.assign(process.env, { STOMP_HEARTBEAT: '1000,1000', STOMP_CLIENT_SEND_PREFIXES: '/topic/open/', STOMP_MAX_BUFFERED_BYTES: '1048576', STOMP_REVERIFY_MS: '1000' });
     t = await startTestApp();
   });
   afterAll(async () => {
@@ -189,6 +189,15 @@ describe('STOMP heart-beats, slow consumers and client SEND prefixes', () => {
     await new Promise((resolve) => setTimeout(resolve, 3000));
     expect(client.client.connected).toBe(true);
     await client.disconnect();
+  });
+
+  it('should end a session whose token is revoked by a logout', async () => {
+    const token = t.tokenFor(Role.USER);
+    const socket = await RawStompSocket.open(t.url);
+    expect((await socket.connect(`accept-version:1.2\nheart-beat:0,0\nAuthorization:Bearer ${token}\n`)).command).toBe('CONNECTED');
+    await t.http.post('/api/v1/logout').set('Authorization', `Bearer ${token}`).send({ role: 'user' }).expect(200);
+    await withinMs(socket.closed, 4000);
+    expect((await socket.next()).headers.message).toBe('Token revoked');
   });
 
   it('should close a consumer that stops reading once its send queue passes the limit', async () => {

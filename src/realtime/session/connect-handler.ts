@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { TokenVerifier } from '../../auth/token-verifier.service';
-import { Principal } from '../../common/principal';
 import { isValidSite } from '../broker/destinations';
 import { REALTIME_CONFIG, RealtimeConfig } from '../realtime-config';
 import { STOMP_VERSIONS, StompFrame } from '../stomp/frame';
@@ -28,12 +27,20 @@ export class ConnectHandler {
     if (!heartbeats) return session.fail('Malformed heart-beat header', '', frame);
     if (!this.takeContext(session, frame)) return session.fail('Malformed Site-Context header', '', frame);
     const token = bearerToken(frame.headers);
-    if (token === undefined) return this.accept(session, null, heartbeats);
+    if (token === undefined) return this.accept(session, heartbeats);
     if (token === null) return session.fail('Unauthorized', 'Authorization must be "Bearer <token>"', frame);
     return this.verifier.verify(token).then(
-      (principal) => this.accept(session, principal, heartbeats),
+      (principal) => {
+        session.authenticate(principal, token);
+        this.accept(session, heartbeats);
+      },
       () => session.fail('Unauthorized', 'Invalid or expired token', frame),
     );
+  }
+
+  /** A session whose token was revoked since CONNECT (logout, disabled user, changed role) is closed. */
+  reverify(session: StompSession, token: string): void {
+    this.verifier.verify(token).catch(() => session.fail('Token revoked'));
   }
 
   private takeContext(session: StompSession, frame: StompFrame): boolean {
@@ -44,11 +51,10 @@ export class ConnectHandler {
     return true;
   }
 
-  private accept(session: StompSession, principal: Principal | null, heartbeats: Heartbeats): void {
+  private accept(session: StompSession, heartbeats: Heartbeats): void {
+    const { principal } = session;
     if (!session.isOpen) return;
     session.connected = true;
-    session.principal = principal;
-    if (principal) session.userName = principal.id;
     session.startHeartbeats(heartbeats.sendEvery, heartbeats.expectEvery);
     session.sendFrame('CONNECTED', [
       ['version', session.version],

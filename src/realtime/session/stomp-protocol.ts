@@ -24,6 +24,7 @@ export class StompProtocol implements FrameHandler {
     this.options = {
       limits: { maxFrameBytes: config.maxFrameBytes, maxHeaders: config.maxHeaders },
       maxBufferedBytes: config.maxBufferedBytes,
+      reverifyEveryMs: config.reverifyEveryMs,
     };
   }
 
@@ -60,6 +61,10 @@ export class StompProtocol implements FrameHandler {
       default:
         return session.fail(`Unexpected frame ${frame.command}`, '', frame);
     }
+  }
+
+  onReverify(session: StompSession, token: string): void {
+    this.connector.reverify(session, token);
   }
 
   onClose(session: StompSession): void {

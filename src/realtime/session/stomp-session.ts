@@ -20,11 +20,14 @@ const CONNECT_TIMEOUT_MS = 10_000;
 export interface FrameHandler {
   onFrame(session: StompSession, frame: StompFrame): void | Promise<void>;
   onClose(session: StompSession): void;
+  /** Time to check again that the session's token is still valid (not revoked). */
+  onReverify(session: StompSession, token: string): void;
 }
 
 export interface SessionOptions {
   limits: ParserLimits;
   maxBufferedBytes: number;
+  reverifyEveryMs: number;
 }
 
 /**
@@ -48,6 +51,8 @@ export class StompSession implements BrokerSubscriber, HeartbeatTarget {
   private lastRead: number;
   private lastWrite: number;
   private readonly openedAt: number;
+  private token?: string;
+  private reverifyAt = 0;
 
   constructor(
     private readonly transport: StompTransport,
@@ -93,12 +98,23 @@ export class StompSession implements BrokerSubscriber, HeartbeatTarget {
     this.expectEvery = expectEvery;
   }
 
+  /** The token the principal came from, verified again every `reverifyEveryMs` (spread over the interval). */
+  authenticate(principal: Principal, token: string): void {
+    this.principal = principal;
+    this.userName = principal.id;
+    this.token = token;
+    this.reverifyAt = this.monitor.now + this.options.reverifyEveryMs * (0.5 + Math.random() / 2);
+  }
+
   /** Also ends sessions that never CONNECT and those whose token expires: a session lasts no longer than its token. */
   onHeartbeatTick(now: number): void {
     if (!this.connected && now - this.openedAt > CONNECT_TIMEOUT_MS) {
       this.fail('No CONNECT frame in time');
     } else if (this.principal?.exp !== undefined && now >= this.principal.exp * 1000) {
       this.fail('Token expired');
+    } else if (this.token !== undefined && now >= this.reverifyAt) {
+      this.reverifyAt = now + this.options.reverifyEveryMs;
+      this.handler.onReverify(this, this.token);
     } else if (this.expectEvery && now - this.lastRead > this.expectEvery * HEARTBEAT_GRACE) {
       this.fail('Heart-beat timeout');
     } else if (this.sendEvery && now - this.lastWrite >= this.sendEvery) {
