@@ -1,0 +1,189 @@
+import { Role } from '../../src/common/principal';
+import { signWebhook } from '../../src/services/payments';
+import { startTestApp, TestApp } from '../support/test-app';
+import { Buyer, checkOut, createBuyer, OrderBody, orderCall } from './support/order-calls';
+import { createOffer } from './support/order-fixtures';
+
+const SIGNATURE = 'webhook-signature';
+const now = () => Math.floor(Date.now() / 1000);
+
+describe('signed webhooks', () => {
+  let t: TestApp;
+  let admin: string;
+  let buyer: Buyer;
+  let secret: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { CARD_PAYMENT_WEBHOOK_SECRET: 'card-secret-for-tests', DELIVERY_WEBHOOK_SECRET: 'delivery-secret-for-tests' } });
+    admin = t.tokenFor(Role.ADMIN);
+    buyer = await createBuyer(t);
+    secret = t.config.webhookSecrets.cardPayment;
+  });
+
+  afterAll(() => t.stop());
+
+  const orderOf = async (id: string): Promise<OrderBody> => (await orderCall(t, 'getOrder', [id], admin).expect(200)).body;
+
+  /** An approved order with a card chosen, paid with `paymentMethodId`. */
+  const paidWith = async (paymentMethodId: string) => {
+    const offer = await createOffer(t, { price: 1500 });
+    const [order] = await checkOut(t, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);
+    await orderCall(t, 'approve', [order.id], admin).expect(200);
+    const shippingAddress = { street: 'Main Street', houseNumber: '5', city: 'Utrecht', postalCode: '3511AA', country: 'NL' };
+    await orderCall(t, 'digitalOrderCheckout', [{ orderId: order.id, paymentMethodId, shippingAddress }], buyer.token).expect(200);
+    const { body: payment } = await orderCall(t, 'pay', [order.id], buyer.token).expect(200);
+    return { order, payment };
+  };
+
+  const cardEvent = (payment: { paymentIntentId: string; orderId: string; amount: number; currency: string }, overrides = {}) =>
+    JSON.stringify({
+      id: `evt_${Math.random().toString(16).slice(2)}`,
+      type: 'payment_intent.succeeded',
+      created: now(),
+      data: {
+        id: payment.paymentIntentId,
+        orderId: payment.orderId,
+        amount: payment.amount,
+        currency: payment.currency,
+        paymentMethodId: 'pm_x',
+        status: 'SUCCEEDED',
+      },
+      ...overrides,
+    });
+  const postCard = (body: string, signature?: string) => {
+    const call = t.http.post('/api/v1/cardpayment').set('content-type', 'application/json');
+    return (signature === undefined ? call : call.set(SIGNATURE, signature)).send(body);
+  };
+
+  describe('/api/v1/cardpayment', () => {
+    it('should refuse forged, expired, tampered and malformed signatures with 400 and change nothing', async () => {
+      const { order, payment } = await paidWith('pm_card_threeDSecureRequired');
+      const body = cardEvent(payment);
+      const refusals = [
+        signWebhook(body, 'not-the-secret'),
+        signWebhook(body, secret, now() - 301),
+        signWebhook(body, secret, now() + 301),
+        signWebhook(cardEvent({ ...payment, amount: 1 }), secret),
+        `t=${now()}`,
+        'v1=abc',
+        'garbage',
+        undefined,
+      ];
+      for (const signature of refusals) {
+        const response = await postCard(body, signature).expect(400);
+        expect(response.body).toMatchObject({ status: 400, error: 'Bad Request' });
+      }
+      expect(await orderOf(order.id)).toMatchObject({ status: 'PAYMENT_PENDING' });
+    });
+
+    it('should settle once when the same webhook arrives twice, also at the same moment', async () => {
+      const { order, payment } = await paidWith('pm_card_threeDSecureRequired');
+      const body = cardEvent(payment);
+      const signature = signWebhook(body, secret);
+
+      const first = await Promise.all([postCard(body, signature), postCard(body, signature)]);
+      expect(first.map((response) => response.status)).toEqual([200, 200]);
+      expect(first.map((response) => response.body.duplicate).sort()).toEqual([false, true]);
+      await postCard(body, signature).expect(200, { received: true, duplicate: true });
+
+      const settled = await orderOf(order.id);
+      expect(settled.status).toBe('PAID');
+      expect(settled.orderTimeLines.filter((entry) => entry.status === 'PAID')).toHaveLength(1);
+      await orderCall(t, 'pay', [order.id], buyer.token).expect(409);
+    });
+
+    it('should ignore an authentic event that does not match the order', async () => {
+      const { order, payment } = await paidWith('pm_card_threeDSecureRequired');
+      const body = cardEvent({ ...payment, amount: payment.amount + 1 });
+      await postCard(body, signWebhook(body, secret)).expect(200, { received: true, duplicate: false });
+      expect((await orderOf(order.id)).status).toBe('PAYMENT_PENDING');
+    });
+
+    it('should refuse a signed body that is not a card event', async () => {
+      const body = JSON.stringify({ id: 'evt_1', type: 'account.updated', created: now(), data: {} });
+      await postCard(body, signWebhook(body, secret)).expect(400);
+    });
+
+    it('should fail the order when the challenge fails', async () => {
+      const { order, payment } = await paidWith('pm_card_threeDSecureRequired');
+      await t.http.post(new URL(payment.nextActionUrl).pathname).send({ outcome: 'fail' }).expect(200);
+      expect(await orderOf(order.id)).toMatchObject({ status: 'PAYMENT_FAILED' });
+    });
+
+    it('should charge once when the buyer pays twice at the same moment', async () => {
+      const offer = await createOffer(t);
+      const [order] = await checkOut(t, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);
+      await orderCall(t, 'approve', [order.id], admin).expect(200);
+      await orderCall(t, 'digitalOrderCheckout', [{ orderId: order.id, paymentMethodId: 'pm_card_visa' }], buyer.token).expect(200);
+      const results = await Promise.all([1, 2].map(() => orderCall(t, 'pay', [order.id], buyer.token)));
+      expect(results.map((response) => response.status).sort()).toEqual([200, 409]);
+      expect((await orderOf(order.id)).orderTimeLines.filter((entry) => entry.status === 'PAID')).toHaveLength(1);
+    });
+  });
+
+  describe('/api/v1/delivery', () => {
+    const deliverySecret = () => t.config.webhookSecrets.delivery;
+
+    it('should list pickup points and quote rates', async () => {
+      const { body: points } = await t.http.get('/api/v1/delivery/pickup-points').query({ country: 'nl', postalCode: '1011' }).expect(200);
+      expect(points).toHaveLength(3);
+      expect(points[0]).toMatchObject({ country: 'NL', postalCode: '1011' });
+      const { body: rates } = await t.http
+        .post('/api/v1/delivery/rates')
+        .send({ fromCountry: 'NL', toCountry: 'DE', weightGrams: 1500 })
+        .expect(200);
+      expect(rates).toEqual([
+        { service: 'STANDARD', amount: 1495, currency: 'EUR', estimatedDays: 5 },
+        { service: 'EXPRESS', amount: 2990, currency: 'EUR', estimatedDays: 3 },
+      ]);
+      await t.http.get('/api/v1/delivery/pickup-points').query({ country: 'Netherlands' }).expect(400);
+    });
+
+    it('should ship and deliver a paid order from the carrier\'s signed tracking webhooks', async () => {
+      const { order } = await paidWith('pm_card_visa');
+      const address = { street: 'Main Street', city: 'Utrecht', postalCode: '3511AA', country: 'NL' };
+      await t.http.post('/api/v1/delivery/parcels').set('Authorization', `Bearer ${buyer.token}`).send({ reference: order.id, address }).expect(403);
+      const { body: parcel } = await t.http
+        .post('/api/v1/delivery/parcels')
+        .set('Authorization', `Bearer ${admin}`)
+        .send({ reference: order.id, address })
+        .expect(201);
+      expect(parcel).toMatchObject({ reference: order.id, status: 'BOOKED', trackingNumber: expect.stringMatching(/^SBX/) });
+
+      const scan = (status: string) =>
+        t.http.post(`/api/v1/delivery/sandbox/parcels/${parcel.id}/scan`).set('Authorization', `Bearer ${admin}`).send({ status });
+      await scan('PICKED_UP').expect(200);
+      expect(await orderOf(order.id)).toMatchObject({ status: 'SHIPPED', parcelId: parcel.id });
+      await scan('PICKED_UP').expect(409);
+      await scan('DELIVERED').expect(200);
+      const delivered = await orderOf(order.id);
+      expect(delivered.status).toBe('DELIVERED');
+      expect(delivered.orderTimeLines.slice(-2)).toEqual([
+        expect.objectContaining({ status: 'SHIPPED', by: 'system:logistics-sandbox' }),
+        expect.objectContaining({ status: 'DELIVERED', by: 'system:logistics-sandbox' }),
+      ]);
+    });
+
+    it('should refuse forged tracking webhooks and ignore replays', async () => {
+      const { order } = await paidWith('pm_card_visa');
+      const body = JSON.stringify({
+        id: 'evt_tracking1',
+        type: 'parcel.picked_up',
+        created: now(),
+        data: { parcelId: 'par_forged', reference: order.id, status: 'PICKED_UP', trackingNumber: 'SBX1' },
+      });
+      const post = (signature: string) =>
+        t.http.post('/api/v1/delivery/webhook').set('content-type', 'application/json').set(SIGNATURE, signature).send(body);
+      await post(signWebhook(body, secret)).expect(400);
+      await post(signWebhook(body, deliverySecret(), now() - 600)).expect(400);
+      expect((await orderOf(order.id)).status).toBe('PAID');
+
+      const signature = signWebhook(body, deliverySecret());
+      await post(signature).expect(200, { received: true, duplicate: false });
+      await post(signature).expect(200, { received: true, duplicate: true });
+      const shipped = await orderOf(order.id);
+      expect(shipped.status).toBe('SHIPPED');
+      expect(shipped.orderTimeLines.filter((entry) => entry.status === 'SHIPPED')).toHaveLength(1);
+    });
+  });
+});
