@@ -48,9 +48,18 @@ describe(AppConfig.name, () => {
       });
     });
 
+    it.each([
+      ['false', false],
+      ['true', true],
+      ['2', 2],
+      ['10.0.0.0/8,127.0.0.1', '10.0.0.0/8,127.0.0.1'],
+    ])('should read TRUST_PROXY=%s', (value, expected) => {
+      expect(AppConfig.fromEnvironment({ TRUST_PROXY: value }).trustProxy).toBe(expected);
+    });
+
     it('should list every bad variable by name', () => {
-      const problems = problemsOf({ PORT: 'abc', SEED_DEMO: 'yes', JWT_TTL: '1 hour', CORS_ORIGINS: 'shop', LOG_LEVEL: 'loud' });
-      expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['CORS_ORIGINS', 'JWT_TTL', 'LOG_LEVEL', 'PORT', 'SEED_DEMO']);
+      const problems = problemsOf({ PORT: 'abc', SEED_DEMO: 'yes', JWT_TTL: '1 hour', CORS_ORIGINS: 'shop', LOG_LEVEL: 'loud', TRUST_PROXY: 'a b' });
+      expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['CORS_ORIGINS', 'JWT_TTL', 'LOG_LEVEL', 'PORT', 'SEED_DEMO', 'TRUST_PROXY']);
     });
 
     it('should refuse default secrets in production', () => {
