@@ -53,6 +53,17 @@ describe('API documentation', () => {
       expect(startJob.params.map((p) => p.type)).toEqual(['String', 'int']);
     });
 
+    it('should describe validated maps by their DTO, with the defaults', () => {
+      const jobs = (document['x-bean-catalogue'] as CatalogueBean[]).find((bean) => bean.beanId === 'jobsManagementServiceImpl')!;
+      const [job] = jobs.functions.find((fn) => fn.name === 'createJob')!.overloads[0].params;
+      expect(job.type).toBe('Map<JobDto>');
+      expect(job.schema).toMatchObject({
+        type: 'object',
+        required: ['type'],
+        properties: { type: { type: 'string', minLength: 1, maxLength: 200 }, progress: { type: 'integer', minimum: 0, maximum: 100, default: 0 } },
+      });
+    });
+
     it('should describe the unified call with the catalogue for people and programs', () => {
       const operation = document.paths['/api/v1/bean/request'].post;
       expect(operation.requestBody.content['application/json'].schema.properties.beanId.enum).toContain('dummyTree');

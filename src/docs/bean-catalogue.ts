@@ -1,5 +1,6 @@
 import { BeanDescriptor, BeanMethod, ParamType, paramTypeName } from '../bean';
 import { Role } from '../common/principal';
+import { dtoSchema } from './dto-schema';
 
 /** One parameter of an exposed method as documentation shows it. */
 export interface CatalogueParam {
@@ -59,7 +60,7 @@ function describeOverload(method: BeanMethod): CatalogueOverload {
 
 /** The JSON a caller sends for a parameter type (conversion rules: README, "The bean framework"). */
 export function jsonSchemaOf(type: ParamType): Record<string, unknown> {
-  if (typeof type !== 'string') return { type: 'object', title: type.dto.name, description: `validated as ${type.dto.name}` };
+  if (typeof type !== 'string') return dtoSchema(type.dto);
   switch (type) {
     case 'String':
       return { type: 'string' };
