@@ -34,6 +34,7 @@ import { GeolocationModule } from './services/geolocation/geolocation.module';
 import { ProductSearchModule } from './services/product-search/product-search.module';
 import { ShoppingCartModule } from './services/shopping-cart/shopping-cart.module';
 import { OrdersModule } from './services/orders/orders.module';
+import { ConnectAccountsModule } from './services/connect-accounts/connect-accounts.module';
 import { SeedModule } from './seed/seed.module';
 
 /** The application. Feature modules (one per service component) are listed in `imports`. */
@@ -70,6 +71,7 @@ import { SeedModule } from './seed/seed.module';
     ProductSearchModule,
     ShoppingCartModule,
     OrdersModule,
+    ConnectAccountsModule,
     SeedModule,
   ],
 })

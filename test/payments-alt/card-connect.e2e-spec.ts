@@ -1,0 +1,123 @@
+import { Role } from '../../src/common/principal';
+import { createAccount } from '../auth/support/accounts';
+import { createOffer } from '../orders/support/order-fixtures';
+import { startTestApp, TestApp } from '../support/test-app';
+
+const BEAN = 'cardConnectServiceMock';
+const BACK = { refresh: 'https://shop.example/connect/refresh', return: 'https://shop.example/connect/done' };
+const profile = { businessType: 'company', businessStructure: 'private_company', mcc: '5261', country: 'nl' };
+const bank = { accountHolderName: 'Nursery BV', iban: 'NL91 ABNA 0417 1643 00', currency: 'eur' };
+const debitCard = { holderName: 'Ann Gardener', number: '4000 0566 5566 5556', expMonth: 12, expYear: 2099 };
+
+describe('cardConnectServiceMock', () => {
+  let t: TestApp;
+  let seller: { token: string; sellerId: string };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const { user, username } = await createAccount(t, { role: Role.ADMIN });
+    const id = String(user._id);
+    const { sellerId } = await createOffer(t, { sellerUserId: id });
+    seller = { token: t.tokenFor(Role.ADMIN, { id, username }), sellerId };
+  });
+
+  afterAll(() => t.stop());
+
+  const call = (fn: string, args: unknown[], token = seller.token) => t.callBean(BEAN, fn, args, { token });
+
+  describe('access', () => {
+    it('should refuse callers without a token (401) and users (403)', async () => {
+      await t.callBean(BEAN, 'getBusinessTypes', []).expect(401);
+      const response = await call('getBusinessTypes', [], t.tokenFor(Role.USER)).expect(403);
+      expect(response.body.error).toBe('Access denied');
+    });
+  });
+
+  describe('catalogue', () => {
+    it('should list business types and the structures of one', async () => {
+      expect((await call('getBusinessTypes', []).expect(200)).body).toEqual(['individual', 'company', 'non_profit', 'government_entity']);
+      expect((await call('getBusinessStructures', ['individual']).expect(200)).body).toEqual(['sole_proprietorship', 'single_member_llc']);
+    });
+
+    it('should refuse an unknown business type', async () => {
+      expect((await call('getBusinessStructures', ['pirate']).expect(400)).body.message).toContain('Unknown business type');
+      await call('getBusinessStructures', ['__proto__']).expect(400);
+    });
+
+    it('should give merchant category codes with their names', async () => {
+      const { body } = await call('getMCCs', []).expect(200);
+      expect(body['5261']).toBe('Lawn and Garden Supply Stores, Including Nurseries');
+      expect(Object.keys(body).length).toBeGreaterThan(20);
+    });
+  });
+
+  describe('onboarding', () => {
+    it('should start NOT_CONNECTED and reach ENABLED through profile, hosted page and payout account', async () => {
+      expect((await call('checkConnectAccountStatus', []).expect(200)).body).toBe('NOT_CONNECTED');
+
+      const { body: verified } = await call('verifyAccount', [BACK.refresh, BACK.return, profile]).expect(200);
+      expect(verified).toMatchObject({ sellerId: seller.sellerId, status: 'PENDING', country: 'NL', mcc: '5261', chargesEnabled: false });
+      expect(verified.requirements).toEqual(['tos_acceptance', 'external_account']);
+      const link = new URL(verified.onboardingUrl as string);
+      expect(link.pathname).toMatch(/^\/api\/v1\/connect\/onboarding\/[0-9a-f]{48}$/);
+
+      expect((await t.http.get(link.pathname).expect(200)).text).toContain('Accept and continue');
+      const accepted = await t.http.post(link.pathname).expect(303);
+      expect(accepted.headers.location).toBe(BACK.return);
+      await t.http.post(link.pathname).expect(404);
+      expect((await call('checkConnectAccountStatus', []).expect(200)).body).toBe('PENDING');
+
+      expect((await call('createExternalBankAccount', [bank]).expect(200)).body).toBe(true);
+      expect((await call('checkConnectAccountStatus', []).expect(200)).body).toBe('ENABLED');
+      const { body: done } = await call('verifyAccount', [BACK.refresh, BACK.return, profile]).expect(200);
+      expect(done).toMatchObject({ status: 'ENABLED', payoutsEnabled: true, requirements: [], onboardingUrl: null });
+      expect(done.externalAccounts).toEqual([{ type: 'bank_account', last4: '4300', holderName: 'Nursery BV', currency: 'EUR', country: 'NL' }]);
+    });
+
+    it('should give a link to the sandbox page and refuse non-http URLs', async () => {
+      const { body: url } = await call('obtainConnectOnboardingLink', [BACK.refresh, BACK.return]).expect(200);
+      expect(url).toMatch(new RegExp(`^${t.url}/api/v1/connect/onboarding/`));
+      await call('obtainConnectOnboardingLink', ['javascript:alert(1)', BACK.return]).expect(400);
+      await call('obtainConnectOnboardingLink', [BACK.refresh, 'not a url']).expect(400);
+      await call('verifyAccount', ['ftp://x.example/', BACK.return, profile]).expect(400);
+    });
+
+    it('should validate the business profile', async () => {
+      await call('verifyAccount', [BACK.refresh, BACK.return, { ...profile, mcc: '0000' }]).expect(400);
+      await call('verifyAccount', [BACK.refresh, BACK.return, { ...profile, businessStructure: 'sole_proprietorship' }]).expect(400);
+      await call('verifyAccount', [BACK.refresh, BACK.return, { ...profile, businessType: 'pirate' }]).expect(400);
+    });
+  });
+
+  describe('external accounts', () => {
+    it('should refuse a malformed IBAN with the field named', async () => {
+      const { body } = await call('createExternalBankAccount', [{ ...bank, iban: 'NL91ABNA0417164301' }]).expect(400);
+      expect(JSON.stringify(body.details)).toContain('iban');
+      await call('createExternalBankAccount', [{ iban: 'DE89370400440532013000' }]).expect(400);
+    });
+
+    it('should accept a debit test card, answer false for other cards and 400 for a Luhn failure', async () => {
+      expect((await call('createExternalCardAccount', [debitCard]).expect(200)).body).toBe(true);
+      expect((await call('createExternalCardAccount', [{ ...debitCard, number: '4242424242424242' }]).expect(200)).body).toBe(false);
+      expect((await call('createExternalCardAccount', [{ ...debitCard, expYear: 2001 }]).expect(200)).body).toBe(false);
+      const { body } = await call('createExternalCardAccount', [{ ...debitCard, number: '4000056655665557' }]).expect(400);
+      expect(JSON.stringify(body.details)).toContain('Luhn');
+    });
+  });
+
+  describe('getInitialPerson', () => {
+    it('should prefill the representative from the logged-in account', async () => {
+      const { body } = await call('getInitialPerson', []).expect(200);
+      expect(body).toMatchObject({ relationship: { representative: true, owner: true } });
+      expect(body.email).toMatch(/@example\.com$/);
+    });
+  });
+
+  describe('deleteAccount', () => {
+    it('should delete the seller account, then 404', async () => {
+      await call('deleteAccount', [seller.sellerId]).expect(200);
+      expect((await call('checkConnectAccountStatus', []).expect(200)).body).toBe('NOT_CONNECTED');
+      await call('deleteAccount', [seller.sellerId]).expect(404);
+    });
+  });
+});
