@@ -20,7 +20,10 @@ import { Order, OrderSchema } from './order.schema';
 import { OrdersService } from './orders.service';
 import { StockReservation } from './stock-reservation';
 
-/** `orderServiceImpl` and the order lifecycle. Exports the order model and store for accounting. */
+/**
+ * `orderServiceImpl` and the order lifecycle. Exports the order model and store for accounting, and the transitions
+ * so other payment modules settle orders through the lifecycle.
+ */
 @Module({
   imports: [
     CatalogueModule,
@@ -45,6 +48,6 @@ import { StockReservation } from './stock-reservation';
     StockReservation,
     BuyerInvoice,
   ],
-  exports: [MongooseModule, OrderStore],
+  exports: [MongooseModule, OrderStore, OrderTransitions],
 })
 export class OrdersModule {}
