@@ -1,0 +1,109 @@
+import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { Bean, Exposed, MapOf } from '../../bean';
+import { Role } from '../../common/principal';
+import { BankAccountDto, CardAccountDto, VerificationDto } from './connect-account.dto';
+import { BUSINESS_STRUCTURES, BUSINESS_TYPES, MERCHANT_CATEGORY_CODES } from './business-catalogue';
+import { ConnectAccountStore } from './connect-account-store';
+import { ConnectAccountDTO, requirementsOf, statusOf, toConnectAccountDto } from './connect-account.view';
+import { ExternalAccount } from './connect-account.schema';
+import { ConnectOwners } from './connect-owner';
+import { DEBIT_TEST_CARDS } from './debit-test-cards';
+import { ConnectPersonDTO, InitialPerson } from './initial-person';
+import { httpUrl, OnboardingLinks } from './onboarding-links';
+
+/**
+ * `cardConnectServiceMock`: connect accounts of sellers with the card provider's sandbox. Argument-less methods act
+ * on the logged-in user's account (see `ConnectOwners`).
+ */
+@Injectable()
+@Bean('cardConnectServiceMock', Role.ADMIN)
+export class CardConnectService {
+  constructor(
+    private readonly owners: ConnectOwners,
+    private readonly store: ConnectAccountStore,
+    private readonly links: OnboardingLinks,
+    private readonly person: InitialPerson,
+  ) {}
+
+  /** `NOT_CONNECTED`, `PENDING` (requirements missing) or `ENABLED`. */
+  @Exposed()
+  async checkConnectAccountStatus(): Promise<string> {
+    return statusOf(await this.store.find(await this.owners.current()));
+  }
+
+  @Exposed(['String'])
+  async deleteAccount(sellerId: string): Promise<void> {
+    if (!(await this.store.deleteOfSeller(sellerId))) throw new NotFoundException(`Seller ${sellerId} has no connect account`);
+  }
+
+  @Exposed()
+  async getInitialPerson(): Promise<ConnectPersonDTO> {
+    return this.person.of(await this.owners.current());
+  }
+
+  @Exposed([MapOf(BankAccountDto)])
+  async createExternalBankAccount(bank: BankAccountDto): Promise<boolean> {
+    const country = bank.iban.slice(0, 2);
+    return this.addExternalAccount({ type: 'bank_account', last4: bank.iban.slice(-4), holderName: bank.accountHolderName, currency: bank.currency, country });
+  }
+
+  /** `false` when the sandbox refuses a valid number that is not one of its debit test cards. */
+  @Exposed([MapOf(CardAccountDto)])
+  async createExternalCardAccount(card: CardAccountDto): Promise<boolean> {
+    const brand = DEBIT_TEST_CARDS.get(card.number);
+    if (!brand || isExpired(card.expMonth, card.expYear)) return false;
+    return this.addExternalAccount({ type: 'card', last4: card.number.slice(-4), holderName: card.holderName, currency: card.currency, brand });
+  }
+
+  @Exposed()
+  getBusinessTypes(): string[] {
+    return [...BUSINESS_TYPES];
+  }
+
+  /** An unknown business type is a 400: it is a caller's mistake, not an empty answer. */
+  @Exposed(['String'])
+  getBusinessStructures(businessType: string): string[] {
+    const structures = Object.hasOwn(BUSINESS_STRUCTURES, businessType) ? BUSINESS_STRUCTURES[businessType] : undefined;
+    if (!structures) throw new BadRequestException(`Unknown business type ${businessType}; known: ${BUSINESS_TYPES.join(', ')}`);
+    return [...structures];
+  }
+
+  @Exposed()
+  getMCCs(): Record<string, string> {
+    return { ...MERCHANT_CATEGORY_CODES };
+  }
+
+  @Exposed(['String', 'String'])
+  async obtainConnectOnboardingLink(refreshUrl: string, returnUrl: string): Promise<string> {
+    return (await this.links.create(await this.owners.current(), refreshUrl, returnUrl)).url;
+  }
+
+  /** Records the business profile; while requirements remain, the answer carries a fresh onboarding link. */
+  @Exposed(['String', 'String', MapOf(VerificationDto)])
+  async verifyAccount(refreshUrl: string, returnUrl: string, meta: VerificationDto): Promise<ConnectAccountDTO> {
+    [refreshUrl, returnUrl] = [httpUrl(refreshUrl, 'refreshUrl'), httpUrl(returnUrl, 'returnUrl')];
+    checkStructure(meta);
+    const owner = await this.owners.current();
+    const { businessType, businessStructure, mcc, country, email, website } = meta;
+    const account = await this.store.upsert(owner, { $set: { businessType, businessStructure, mcc, country, email, website } });
+    if (requirementsOf(account).length === 0) return toConnectAccountDto(account, null);
+    const link = await this.links.create(owner, refreshUrl, returnUrl);
+    return toConnectAccountDto(link.account, link.url);
+  }
+
+  private async addExternalAccount(external: ExternalAccount): Promise<boolean> {
+    await this.store.upsert(await this.owners.current(), { $push: { externalAccounts: external } });
+    return true;
+  }
+}
+
+function checkStructure({ businessType, businessStructure }: VerificationDto): void {
+  if (businessStructure !== undefined && !BUSINESS_STRUCTURES[businessType]?.includes(businessStructure)) {
+    throw new BadRequestException(`businessStructure ${businessStructure} does not belong to business type ${businessType}`);
+  }
+}
+
+function isExpired(month: number, year: number): boolean {
+  const now = new Date();
+  return year < now.getUTCFullYear() || (year === now.getUTCFullYear() && month < now.getUTCMonth() + 1);
+}

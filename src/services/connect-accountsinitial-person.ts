@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { isValidObjectId, Model } from 'mongoose';
+import { Profile } from '../../auth/profiles/profile.schema';
+import { UsersService } from '../../auth/users/users.service';
+import { ConnectOwner } from './connect-owner';
+
+/** The representative of a connect account, prefilled for the onboarding form. */
+export interface ConnectPersonDTO {
+  firstName: string;
+  lastName: string | null;
+  email: string | null;
+  phone: string | null;
+  address: { line1: string | null; postalCode: string | null; city: string | null; country: string | null };
+  relationship: { representative: true; owner: boolean };
+}
+
+/** Builds the initial person from the owner's account and profile (seller or company profiles first). */
+@Injectable()
+export class InitialPerson {
+  constructor(
+    private readonly users: UsersService,
+    @InjectModel(Profile.name) private readonly profiles: Model<Profile>,
+  ) {}
+
+  async of(owner: ConnectOwner): Promise<ConnectPersonDTO> {
+    const user = await this.users.findByUsername(owner.principal.username);
+    const profile = isValidObjectId(owner.userId)
+      ? await this.profiles.findOne({ userId: owner.userId }).sort({ type: -1 }).lean().exec()
+      : null;
+    const [firstName, ...rest] = (profile?.displayName ?? owner.principal.username).trim().split(/\s+/);
+    return {
+      firstName: firstName ?? owner.principal.username,
+      lastName: rest.length > 0 ? rest.join(' ') : null,
+      email: profile?.contacts?.email ?? user?.email ?? null,
+      phone: profile?.contacts?.phone ?? null,
+      address: {
+        line1: profile?.contacts?.street ?? null,
+        postalCode: profile?.contacts?.postalCode ?? null,
+        city: profile?.city ?? null,
+        country: profile?.country ?? null,
+      },
+      relationship: { representative: true, owner: owner.sellerId !== undefined },
+    };
+  }
+}
