@@ -1,4 +1,5 @@
 import { Types } from 'mongoose';
+import { ProfileType } from '../auth/profiles/profile.schema';
 import { AttributeType } from '../services/catalogue/attribute.schema';
 import { demoId } from './demo-id';
 import { DEMO_PLANTS } from './demo-plants';
@@ -48,6 +49,7 @@ export interface DemoSellerSku {
 export interface DemoUser {
   username: string;
   email: string;
+  profile: { type: ProfileType; displayName: string; country: string };
 }
 
 export interface DemoCatalogue {
@@ -82,7 +84,11 @@ const SELLERS: DemoSeller[] = [
   { name: 'Tokyo Bonsai Garden', country: 'JP', currency: 'JPY', username: 'seller.jp' },
   { name: 'Prairie Greens Nursery', country: 'US', currency: 'USD', username: 'seller.us' },
 ];
-const BUYERS = ['alice', 'bruno', 'chiara'];
+const BUYERS = [
+  { username: 'alice', displayName: 'Alice', country: 'DE' },
+  { username: 'bruno', displayName: 'Bruno', country: 'IT' },
+  { username: 'chiara', displayName: 'Chiara', country: 'ES' },
+];
 
 /** Minor units per euro cent, per currency (JPY has no minor unit: 1 EUR ≈ 160 JPY). */
 const FROM_EURO_CENTS: Record<string, number> = { EUR: 1, USD: 1.1, JPY: 1.6 };
@@ -100,8 +106,16 @@ export function buildDemoCatalogue(): DemoCatalogue {
   const skus = products.flatMap((item, index) => skusOf(item._id, index));
   const sellerSkus = skus.flatMap((sku, index) => offersOf(sku, index, sellers));
   const users = [
-    ...SELLERS.map(({ username }) => ({ username, email: `${username}@plants.example.com` })),
-    ...BUYERS.map((username) => ({ username, email: `${username}@example.com` })),
+    ...SELLERS.map(({ username, name, country }) => ({
+      username,
+      email: `${username}@plants.example.com`,
+      profile: { type: ProfileType.COMPANY, displayName: name, country },
+    })),
+    ...BUYERS.map(({ username, displayName, country }) => ({
+      username,
+      email: `${username}@example.com`,
+      profile: { type: ProfileType.BUYER, displayName, country },
+    })),
   ];
   return { attributes, products, skus, sellers, sellerSkus, users };
 }

@@ -12,7 +12,7 @@ import { SellerSku } from '../services/catalogue/seller-sku.schema';
 import { Seller } from '../services/catalogue/seller.schema';
 import { Sku } from '../services/catalogue/sku.schema';
 import { Address } from '../services/geolocation/address.schema';
-import { buildDemoCatalogue, DemoCatalogue, DemoSeller } from './demo-data';
+import { buildDemoCatalogue, DemoCatalogue, DemoSeller, DemoUser } from './demo-data';
 import { demoId } from './demo-id';
 import { DEMO_WAREHOUSES } from './demo-warehouses';
 
@@ -64,7 +64,7 @@ export class DemoSeeder implements OnApplicationBootstrap {
     const userIds = await accounts;
     await Promise.all([
       insertMissing(this.addresses, data.sellers.map((seller) => this.warehouse(seller, userIds))),
-      insertMissing(this.profiles, data.sellers.map((seller) => companyProfile(seller, userIds))),
+      insertMissing(this.profiles, profilesOf(data.users, userIds)),
       insertMissing(this.sellers, data.sellers.map((seller) => this.seller(seller, userIds))),
     ]);
     await markers.updateOne({ _id: MARKER }, { $setOnInsert: { at: new Date() } }, { upsert: true });
@@ -83,9 +83,10 @@ export class DemoSeeder implements OnApplicationBootstrap {
     let accounts = await found();
     if (accounts.length < usernames.length) {
       const passwordHash = await this.hasher.hash(DEMO_PASSWORD);
-      const records = data.users.map((user) => ({
-        _id: demoId(`user:${user.username}`),
-        ...user,
+      const records = data.users.map(({ username, email }) => ({
+        _id: demoId(`user:${username}`),
+        username,
+        email,
         passwordHash,
         role: Role.USER,
         verified: true,
@@ -118,16 +119,19 @@ export class DemoSeeder implements OnApplicationBootstrap {
   }
 }
 
-function companyProfile(seller: DemoSeller, userIds: Map<string, string>) {
-  const userId = userIds.get(seller.username);
-  return {
-    _id: demoId(`profile:${seller.username}`),
-    userId: userId ? new Types.ObjectId(userId) : undefined,
-    type: ProfileType.COMPANY,
-    displayName: seller.name,
-    country: seller.country,
-    contacts: {},
-  };
+/** Company profiles of the sellers (also without accounts, in production) and buyer profiles of the accounts. */
+function profilesOf(users: DemoUser[], userIds: Map<string, string>) {
+  return users
+    .filter((user) => user.profile.type === ProfileType.COMPANY || userIds.has(user.username))
+    .map((user) => {
+      const userId = userIds.get(user.username);
+      return {
+        _id: demoId(`profile:${user.username}`),
+        userId: userId ? new Types.ObjectId(userId) : undefined,
+        ...user.profile,
+        contacts: {},
+      };
+    });
 }
 
 /**
