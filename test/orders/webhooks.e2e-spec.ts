@@ -164,6 +164,23 @@ describe('signed webhooks', () => {
       ]);
     });
 
+    it('should acknowledge an authentic event for an unknown or malformed order without changing anything', async () => {
+      for (const reference of ['0123456789abcdef01234567', 'not-an-order']) {
+        const body = JSON.stringify({
+          id: `evt_${reference.replace(/-/g, '')}`,
+          type: 'parcel.delivered',
+          created: now(),
+          data: { parcelId: 'par_x', reference, status: 'DELIVERED', trackingNumber: 'SBX2' },
+        });
+        await t.http
+          .post('/api/v1/delivery/webhook')
+          .set('content-type', 'application/json')
+          .set(SIGNATURE, signWebhook(body, deliverySecret()))
+          .send(body)
+          .expect(200, { received: true, duplicate: false });
+      }
+    });
+
     it('should refuse forged tracking webhooks and ignore replays', async () => {
       const { order } = await paidWith('pm_card_visa');
       const body = JSON.stringify({

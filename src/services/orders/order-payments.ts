@@ -1,4 +1,4 @@
-import { ConflictException, Injectable, Logger, NotFoundException, OnModuleInit } from '@nestjs/common';
+import { ConflictException, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { Principal } from '../../common/principal';
@@ -12,6 +12,7 @@ import {
   PaymentIntentStatus,
   PaymentStatus,
 } from '../payments';
+import { isRefusal } from './refusal';
 import { OrderStore } from './order-store';
 import { OrderTransitions } from './order-transitions';
 import { Order, OrderStatus } from './order.schema';
@@ -143,7 +144,7 @@ export class OrderPayments implements OnModuleInit {
     try {
       await this.transitions.move(intent.orderId, to, `system:${this.provider.name}`, { where });
     } catch (error) {
-      if (!(error instanceof ConflictException || error instanceof NotFoundException)) throw error;
+      if (!isRefusal(error)) throw error;
       this.logger.warn(`Payment intent ${intent.id} not applied to order ${intent.orderId}: ${error.message}`);
     }
   }

@@ -1,7 +1,8 @@
-import { ConflictException, Injectable, Logger, NotFoundException, OnModuleInit } from '@nestjs/common';
+import { ConflictException, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Principal } from '../../common/principal';
 import { LogisticsProvider, TrackingEvent, TrackingEventType } from '../delivery/logistics.provider';
 import { TrackingEvents } from '../delivery/tracking-events';
+import { isRefusal } from './refusal';
 import { OrderStore } from './order-store';
 import { OrderTransitions } from './order-transitions';
 import { OrderStatus } from './order.schema';
@@ -66,7 +67,7 @@ export class OrderShipping implements OnModuleInit {
     try {
       await move();
     } catch (error) {
-      if (!(error instanceof ConflictException || error instanceof NotFoundException)) throw error;
+      if (!isRefusal(error)) throw error;
       this.logger.warn(`Tracking event ${event.id} for ${event.data.reference}: ${error.message}`);
     }
   }

@@ -2,6 +2,7 @@ import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/commo
 import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, Model } from 'mongoose';
 import { hasRole, Principal, Role } from '../../common/principal';
+import { toObjectId } from '../catalogue/object-id';
 import { Order } from './order.schema';
 import { StoredOrder } from './order.view';
 
@@ -14,9 +15,9 @@ export class OrderStore {
     return this.orders;
   }
 
-  /** 404 for a malformed or unknown id. */
+  /** 400 for a malformed id, 404 for an unknown one. */
   async find(orderId: string): Promise<StoredOrder> {
-    const order = isValidObjectId(orderId) ? await this.orders.findById(String(orderId)).lean<StoredOrder>().exec() : null;
+    const order = await this.orders.findById(toObjectId(orderId, 'orderId')).lean<StoredOrder>().exec();
     if (!order) throw new NotFoundException(`Order ${orderId} not found`);
     return order;
   }

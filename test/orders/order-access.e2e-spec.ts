@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import { Role } from '../../src/common/principal';
+import { TestStompClient } from '../realtime/stomp-client';
+import { startTestApp, TestApp } from '../support/test-app';
+import { Buyer, checkOut, createBuyer, OrderBody, orderCall } from './support/order-calls';
+import { createOffer } from './support/order-fixtures';
+
+const REPLIES = '/user/topic/default/json';
+
+describe('orderServiceImpl access', () => {
+  let t: TestApp;
+  let ann: Buyer;
+  let bob: Buyer;
+  let annOrder: OrderBody;
+  const clients: TestStompClient[] = [];
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    [ann, bob] = [await createBuyer(t), await createBuyer(t)];
+    const offer = await createOffer(t);
+    [annOrder] = await checkOut(t, ann, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);
+  });
+
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.disconnect()));
+    await t.stop();
+  });
+
+  describe('as a GUEST', () => {
+    it.each([
+      ['getOrdersFromLoggedUser', []],
+      ['getOrdersFromLoggedUserByIds', [['0123456789abcdef01234567']]],
+      ['getOrder', ['0123456789abcdef01234567']],
+      ['orderCheckout', []],
+      ['digitalOrderCheckout', [{}]],
+      ['pay', ['0123456789abcdef01234567']],
+      ['obtain3DSecureLink', ['0123456789abcdef01234567']],
+      ['activePaymentProvider', []],
+      ['activeLogisticsProvider', []],
+    ])('should get null from %s', async (fn, args) => {
+      expect((await orderCall(t, fn, args).expect(200)).body).toBeNull();
+    });
+
+    it.each([['approve'], ['ship'], ['deliver'], ['removeOrder']])('should need a token for %s', async (fn) => {
+      await orderCall(t, fn, [annOrder.id]).expect(401);
+    });
+  });
+
+  describe('as a USER', () => {
+    it('should see only their own orders', async () => {
+      const own = await orderCall(t, 'getOrdersFromLoggedUser', [], ann.token).expect(200);
+      expect(own.body.map((order: OrderBody) => order.id)).toEqual([annOrder.id]);
+      expect((await orderCall(t, 'getOrdersFromLoggedUser', [], bob.token).expect(200)).body).toEqual([]);
+      const byIds = await orderCall(t, 'getOrdersFromLoggedUserByIds', [[annOrder.id, 'junk']], bob.token).expect(200);
+      expect(byIds.body).toEqual([]);
+      expect((await orderCall(t, 'getOrdersFromLoggedUserByIds', [[annOrder.id]], ann.token).expect(200)).body).toHaveLength(1);
+    });
+
+    it('should neither see nor change another buyer\'s order', async () => {
+      const refused = await orderCall(t, 'getOrder', [annOrder.id], bob.token).expect(403);
+      expect(refused.body.error).toBe('Access denied');
+      await orderCall(t, 'pay', [annOrder.id], bob.token).expect(403);
+      await orderCall(t, 'obtain3DSecureLink', [annOrder.id], bob.token).expect(403);
+      await orderCall(t, 'digitalOrderCheckout', [{ orderId: annOrder.id, paymentMethodId: 'pm_card_visa' }], bob.token).expect(403);
+      const unchanged = await orderCall(t, 'getOrder', [annOrder.id], ann.token).expect(200);
+      expect(unchanged.body).toMatchObject({ status: 'NEW', paymentMethodId: null });
+    });
+
+    it.each([
+      ['approve', ['0123456789abcdef01234567']],
+      ['ship', ['0123456789abcdef01234567']],
+      ['deliver', ['0123456789abcdef01234567']],
+      ['removeOrder', ['0123456789abcdef01234567']],
+      ['getOrders', ['{}']],
+      ['saveOrder', [{}]],
+      ['createInvoiceBuyerToVendor', ['0123456789abcdef01234567']],
+    ])('should be refused ADMIN method %s with 403', async (fn, args) => {
+      await orderCall(t, fn, args, ann.token).expect(403);
+    });
+
+    it('should not pay an order that is not approved or has no card', async () => {
+      await orderCall(t, 'pay', [annOrder.id], ann.token).expect(409);
+      await orderCall(t, 'obtain3DSecureLink', [annOrder.id], ann.token).expect(409);
+    });
+
+    it('should not tokenize cards as a guest, nor numbers that are not test cards', async () => {
+      const card = { number: '4242424242424242', expMonth: 1, expYear: 2099, cvc: '123' };
+      await t.http.post('/api/v1/cardpayment/payment-methods').send(card).expect(401);
+      const post = (body: object) =>
+        t.http.post('/api/v1/cardpayment/payment-methods').set('Authorization', `Bearer ${ann.token}`).send(body);
+      await post({ ...card, number: '4111111111111111' }).expect(400);
+      await post({ ...card, expYear: 2001 }).expect(400);
+      await post({ ...card, number: 4242424242424242 }).expect(400);
+    });
+  });
+
+  describe('the order topic', () => {
+    const connect = async (token: string) => {
+      const client = await TestStompClient.connect(t.url, { token });
+      clients.push(client);
+      await client.subscribe(REPLIES);
+      return client;
+    };
+    const trySubscribe = async (client: TestStompClient, destination: string) => {
+      const receipt = `r-${randomUUID()}`;
+      const confirmed = client.receipt(receipt).then(() => 'subscribed' as const);
+      client.client.subscribe(destination, () => undefined, { receipt });
+      const refused = client.next(REPLIES, (reply) => reply.actionId === receipt);
+      return Promise.race([confirmed, refused]);
+    };
+
+    it('should let the buyer, the seller\'s user and an ADMIN follow it, and refuse anybody else', async () => {
+      const sellerAccount = await createBuyer(t);
+      const offer = await createOffer(t, { sellerUserId: sellerAccount.id });
+      const [order] = await checkOut(t, ann, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);
+      const topic = `/topic/order/${order.id}`;
+
+      expect(await trySubscribe(await connect(ann.token), topic)).toBe('subscribed');
+      expect(await trySubscribe(await connect(sellerAccount.token), topic)).toBe('subscribed');
+      expect(await trySubscribe(await connect(t.tokenFor(Role.ADMIN)), topic)).toBe('subscribed');
+      expect(await trySubscribe(await connect(bob.token), topic)).toMatchObject({ status: 403, error: 'Access denied' });
+    });
+  });
+
+  describe('bad input', () => {
+    it.each([
+      ['an int for a String', 'getOrder', [42]],
+      ['a Map for an IdList', 'getOrdersFromLoggedUserByIds', [{ ids: [] }]],
+      ['a malformed order id', 'getOrder', ['../../etc']],
+      ['a wrong item id', 'digitalOrderCheckout', [{ commerceItems: [{ sellerSkuId: 'x' }] }]],
+      ['a negative quantity', 'digitalOrderCheckout', [{ quantity: -1 }]],
+      ['a text for confirm', 'digitalOrderCheckout', [{ confirm: 'yes' }]],
+      ['a $ key in metadata', 'digitalOrderCheckout', [{ orderId: '0123456789abcdef01234567', metadata: { $where: 'x' } }]],
+      ['a nested metadata value', 'digitalOrderCheckout', [{ orderId: '0123456789abcdef01234567', metadata: { a: { b: 1 } } }]],
+      ['a __proto__ key', 'digitalOrderCheckout', [JSON.parse('{"__proto__": {"admin": true}}')]],
+      ['a constructor key', 'digitalOrderCheckout', [{ constructor: { prototype: {} } }]],
+    ])('should refuse %s with 400', async (_, fn, args) => {
+      const response = await orderCall(t, fn, args, ann.token);
+      expect(response.status).toBe(400);
+    });
+
+    it('should refuse operators in search queries', async () => {
+      const admin = t.tokenFor(Role.ADMIN);
+      await orderCall(t, 'getOrders', [JSON.stringify({ query: { $where: 'sleep(1000)' } })], admin).expect(400);
+      await orderCall(t, 'getOrders', [JSON.stringify({ query: { status: { $ne: 'NEW' } } })], admin).expect(400);
+      await orderCall(t, 'getOrders', [JSON.stringify({ query: { passwordHash: 'x' } })], admin).expect(400);
+      await orderCall(t, 'getOrders', ['not json'], admin).expect(400);
+    });
+
+    it('should refuse an order id that is not the buyer\'s own nor existing with 404', async () => {
+      await orderCall(t, 'getOrder', ['0123456789abcdef01234567'], ann.token).expect(404);
+    });
+  });
+});
