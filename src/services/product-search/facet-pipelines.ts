@@ -48,13 +48,17 @@ export function withSellers(): PipelineStage[] {
   ];
 }
 
-/** One document per (product, attribute, value), from the product's attributes and the offered SKU's own. */
-export function attributeValues(): PipelineStage[] {
+/**
+ * One document per (product, attribute, value), from the product's attributes and the offered SKU's own;
+ * only those of `attribute` when given.
+ */
+export function attributeValues(attribute?: Types.ObjectId): PipelineStage[] {
   return [
     { $lookup: { from: 'skus', localField: '_id', foreignField: '_id', as: 'skuDoc' } },
     { $unwind: '$skuDoc' },
     { $project: { product: 1, attributes: { $concatArrays: ['$product.attributes', '$skuDoc.attributes'] } } },
     { $unwind: '$attributes' },
+    ...(attribute ? [{ $match: { 'attributes.attribute': attribute } }] : []),
     { $unwind: '$attributes.values' },
     { $project: { 'product._id': 1, attribute: '$attributes.attribute', value: '$attributes.values' } },
   ];

@@ -112,8 +112,7 @@ export class ProductSearchService {
     const suffix = attribute.unit ? ` ${attribute.unit}` : '';
     const counts = await this.run([
       ...(await this.inStock(skuId)),
-      ...attributeValues(),
-      { $match: { attribute: attribute._id } },
+      ...attributeValues(attribute._id),
       ...countProductsBy('$value'),
     ]);
     return toFacets(counts, (value) => `${value}${suffix}`);
