@@ -1,0 +1,139 @@
+import { Role } from '../../src/common/principal';
+import { CardPaymentSandbox } from '../../src/services/payments/sandbox/card-payment-sandbox';
+import { pdfPages } from '../support/pdf-text';
+import { startTestApp, TestApp } from '../support/test-app';
+import { Buyer, checkOut, createBuyer, OrderBody, orderCall } from './support/order-calls';
+import { createOffer, stockOf } from './support/order-fixtures';
+
+describe('orderServiceImpl administration', () => {
+  let t: TestApp;
+  let admin: string;
+  let buyer: Buyer;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { ORDER_TAX_RATE: '20', ORDER_SERVICE_FEE_RATE: '10' } });
+    admin = t.tokenFor(Role.ADMIN);
+    buyer = await createBuyer(t);
+  });
+
+  afterAll(() => t.stop());
+
+  const call = (fn: string, args: unknown[]) => orderCall(t, fn, args, admin);
+  const orderOf = async (id: string): Promise<OrderBody> => (await call('getOrder', [id]).expect(200)).body;
+  const newOrder = async (quantity = 2, price = 1000) => {
+    const offer = await createOffer(t, { price });
+    const [order] = await checkOut(t, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity }]);
+    return { offer, order };
+  };
+
+  it('should describe its repositories and providers', async () => {
+    await newOrder();
+    const { body: orders } = await call('getRepository', []).expect(200);
+    expect(orders).toMatchObject({ name: 'OrderRepository', entity: 'Order', collection: 'orders' });
+    expect(orders.count).toBeGreaterThanOrEqual(1);
+    const { body: items } = await call('getCommerceItemRepository', []).expect(200);
+    expect(items).toMatchObject({ name: 'CommerceItemRepository', entity: 'CommerceItem' });
+    expect(items.count).toBeGreaterThanOrEqual(1);
+    expect((await orderCall(t, 'activePaymentProvider', [], buyer.token).expect(200)).body).toBe('card-sandbox');
+    expect((await orderCall(t, 'activeLogisticsProvider', [], buyer.token).expect(200)).body).toBe('logistics-sandbox');
+  });
+
+  it('should refuse illegal transitions with 409', async () => {
+    const { order } = await newOrder();
+    await call('ship', [order.id]).expect(409);
+    await call('deliver', [order.id]).expect(409);
+    await call('approve', [order.id]).expect(200, 'true');
+    const twice = await call('approve', [order.id]).expect(409);
+    expect(twice.body.message).toContain('APPROVED');
+    await call('saveOrder', [{ id: order.id, status: 'PAID' }]).expect(409);
+    await call('approve', ['0123456789abcdef01234567']).expect(404);
+  });
+
+  it('should create an order for a buyer, reserving stock, and refuse one without items', async () => {
+    const offer = await createOffer(t, { price: 500, quantity: 4 });
+    const { body } = await call('createOrder', [
+      { embeddedBuyer: { userId: buyer.id, username: buyer.username }, commerceItems: [{ sellerSkuId: offer.sellerSkuId, quantity: 3 }], buyerTaxRate: 0 },
+    ]).expect(200);
+    expect(body).toMatchObject({ status: 'NEW', subtotal: 1500, tax: 0, total: 1500, buyerTaxRate: 0, serviceTaxRate: 10 });
+    expect(await stockOf(t, offer.sellerSkuId)).toBe(1);
+    await call('createOrder', [{ embeddedBuyer: { userId: buyer.id, username: buyer.username } }]).expect(400);
+    await call('createOrder', [
+      { embeddedBuyer: { userId: buyer.id, username: buyer.username }, commerceItems: [{ sellerSkuId: offer.sellerSkuId, quantity: 2 }] },
+    ]).expect(409);
+  });
+
+  it('should save details, recompute tax from new rates and cancel giving stock back', async () => {
+    const { offer, order } = await newOrder(2, 1000);
+    expect(order).toMatchObject({ subtotal: 2000, tax: 400, total: 2400 });
+    const { body: saved } = await call('saveOrder', [
+      { id: order.id, buyerTaxRate: 9, packageItem: { weightGrams: 800 }, shippingAddress: { city: 'Delft', country: 'nl' } },
+    ]).expect(200);
+    expect(saved).toMatchObject({ tax: 180, total: 2180, packageItem: { weightGrams: 800 }, shippingAddress: { city: 'Delft', country: 'NL' } });
+
+    await call('saveOrder', [{ id: order.id, status: 'CANCELED' }]).expect(200);
+    expect(await stockOf(t, offer.sellerSkuId)).toBe(10);
+    await call('saveOrder', [{ id: order.id, status: 'APPROVED' }]).expect(409);
+  });
+
+  it('should remove a line of a NEW order, giving its stock back', async () => {
+    const fern = await createOffer(t, { price: 1000 });
+    const second = await createOffer(t, { price: 300, sellerId: fern.sellerId });
+    const [order] = await checkOut(t, buyer, [
+      { sellerSkuId: fern.sellerSkuId, quantity: 1 },
+      { sellerSkuId: second.sellerSkuId, quantity: 2 },
+    ]);
+    expect(order.commerceItems).toHaveLength(2);
+    const line = order.commerceItems.find((item) => item.sellerSkuId === second.sellerSkuId)!;
+    await call('removeCommerceItemFromOrder', [order.id, line.id]).expect(200, 'true');
+    await call('removeCommerceItemFromOrder', [order.id, line.id]).expect(200, 'false');
+    expect(await stockOf(t, second.sellerSkuId)).toBe(10);
+    expect(await orderOf(order.id)).toMatchObject({ subtotal: 1000, tax: 200, total: 1200 });
+    await call('approve', [order.id]).expect(200);
+    await call('removeCommerceItemFromOrder', [order.id, order.commerceItems[0].id]).expect(409);
+  });
+
+  it('should remove unpaid orders giving their stock back, and skip unknown ids', async () => {
+    const first = await newOrder(3);
+    const second = await newOrder(4);
+    await call('removeOrder', [first.order.id]).expect(200);
+    expect(await stockOf(t, first.offer.sellerSkuId)).toBe(10);
+    await call('removeOrder', [first.order.id]).expect(404);
+    await call('removeOrdersByIds', [[second.order.id, '0123456789abcdef01234567', 'junk']]).expect(200);
+    expect(await stockOf(t, second.offer.sellerSkuId)).toBe(10);
+    await call('getOrder', [second.order.id]).expect(404);
+  });
+
+  it('should search orders as lists, pages and pipelines', async () => {
+    const { order } = await newOrder();
+    const request = JSON.stringify({ searchTerm: buyer.username, query: { status: 'NEW' }, limit: 1, page: 0 });
+    const { body: page } = await call('getOrdersPaged', [request]).expect(200);
+    expect(page).toMatchObject({ size: 1, number: 0, first: true, numberOfElements: 1 });
+    expect(page.totalElements).toBeGreaterThanOrEqual(1);
+    const { body: list } = await call('getOrders', [JSON.stringify({ query: { 'embeddedBuyer.userId': buyer.id, status: 'NEW' } })]).expect(200);
+    expect(list.map((o: OrderBody) => o.id)).toContain(order.id);
+    const { body: pipeline } = await call('getPaginationFilter', [request]).expect(200);
+    expect(pipeline.map((stage: object) => Object.keys(stage)[0])).toEqual(['$match', '$sort', '$skip', '$limit']);
+  });
+
+  it('should render the buyer-to-vendor invoice as a PDF with the order\'s amounts', async () => {
+    const { order } = await newOrder(3, 1234);
+    const { body: attachment } = await call('createInvoiceBuyerToVendor', [order.id]).expect(200);
+    expect(attachment).toMatchObject({ filename: `invoice-${order.id}.pdf`, contentType: 'application/pdf' });
+    const text = (await pdfPages(Buffer.from(attachment.data, 'base64'))).join('\n');
+    expect(text).toContain('€37.02');
+    expect(text).toContain('€7.40');
+    expect(text).toContain('€44.42');
+  });
+
+  it('should settle pending payments whose webhook never came on handleNotify', async () => {
+    const { order } = await newOrder();
+    await call('approve', [order.id]).expect(200);
+    await orderCall(t, 'digitalOrderCheckout', [{ orderId: order.id, paymentMethodId: 'pm_card_threeDSecureRequired' }], buyer.token).expect(200);
+    const { body: payment } = await orderCall(t, 'pay', [order.id], buyer.token).expect(200);
+    await t.app.get(CardPaymentSandbox).completeChallenge(payment.paymentIntentId, true);
+    expect((await orderOf(order.id)).status).toBe('PAYMENT_PENDING');
+
+    await call('handleNotify', []).expect(200);
+    expect(await orderOf(order.id)).toMatchObject({ status: 'PAID', paymentIntentId: payment.paymentIntentId });
+  });
+});
