@@ -35,6 +35,7 @@ import { ProductSearchModule } from './services/product-search/product-search.mo
 import { ShoppingCartModule } from './services/shopping-cart/shopping-cart.module';
 import { OrdersModule } from './services/orders/orders.module';
 import { ConnectAccountsModule } from './services/connect-accounts/connect-accounts.module';
+import { AltPaymentsModule } from './services/alt-payments/alt-payments.module';
 import { SeedModule } from './seed/seed.module';
 
 /** The application. Feature modules (one per service component) are listed in `imports`. */
@@ -72,6 +73,7 @@ import { SeedModule } from './seed/seed.module';
     ShoppingCartModule,
     OrdersModule,
     ConnectAccountsModule,
+    AltPaymentsModule,
     SeedModule,
   ],
 })
