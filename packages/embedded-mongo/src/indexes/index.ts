@@ -1,4 +1,5 @@
 import { Query } from 'mingo/query';
+import BTree from 'sorted-btree';
 import { compare } from 'mingo/util';
 import { effectiveFilter, mingoOptions } from '../query/mingo-options';
 import type { Doc } from '../types';
@@ -12,6 +13,20 @@ interface Entry {
   id: string;
 }
 
+/**
+ * Entries order by key (MongoDB order, field by field), a key prefix before its extensions (so
+ * `{key: [v], id: ''}` is the first entry whose leading field is v), then by document id.
+ */
+function compareEntries(a: Entry, b: Entry): number {
+  const length = Math.min(a.key.length, b.key.length);
+  for (let i = 0; i < length; i++) {
+    const cmp = compare(a.key[i], b.key[i]);
+    if (cmp !== 0) return cmp;
+  }
+  if (a.key.length !== b.key.length) return a.key.length - b.key.length;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
 export interface Bound {
   value: unknown;
   inclusive: boolean;
@@ -21,14 +36,14 @@ export interface Bound {
 const normalize = (key: unknown[]): unknown[] => key.map((value) => (value === undefined ? null : value));
 
 /**
- * In-memory index: a hash of full keys (uniqueness, equality) plus an array of entries kept sorted
- * by the first key field (range scans). Both are rebuilt from the documents when the store opens, so
- * only the spec is persisted.
+ * In-memory index: a hash of full keys (uniqueness, equality) plus a B+ tree of entries in key order
+ * (range scans, O(log n) updates). Both are rebuilt from the documents when the store opens, so only
+ * the spec is persisted.
  */
 export class Index {
   readonly fields: string[];
   private readonly byKey = new Map<string, Set<string>>();
-  private readonly sorted: Entry[] = [];
+  private readonly sorted = new BTree<Entry, undefined>(undefined, compareEntries);
   private readonly partial?: Query;
 
   constructor(readonly spec: IndexSpec) {
@@ -62,19 +77,17 @@ export class Index {
   }
 
   add(doc: Doc, id: string): void {
-    for (const entry of this.hashEntries(doc, id)) this.sorted.splice(this.position(entry), 0, entry);
+    for (const entry of this.hashEntries(doc, id)) this.sorted.set(entry, undefined);
   }
 
-  /**
-   * Indexes many documents at once (index creation, opening a store): one sort instead of a sorted
-   * insertion per entry. Throws DuplicateKey on the first collision; the index is then discarded.
-   */
+  /** Indexes many documents at once (index creation, opening a store); throws DuplicateKey on a collision. */
   build(docs: Iterable<[string, Doc]>, ns: string): void {
+    const pairs: Array<[Entry, undefined]> = [];
     for (const [id, doc] of docs) {
       this.checkUnique(doc, id, ns);
-      this.sorted.push(...this.hashEntries(doc, id));
+      for (const entry of this.hashEntries(doc, id)) pairs.push([entry, undefined]);
     }
-    this.sorted.sort((a, b) => this.compareEntries(a, b));
+    this.sorted.setPairs(pairs);
   }
 
   /** Records the document's keys in the hash and returns the entries that are new. */
@@ -106,17 +119,14 @@ export class Index {
       const holders = this.byKey.get(hash);
       if (!holders?.delete(id)) continue;
       if (holders.size === 0) this.byKey.delete(hash);
-      const at = this.position({ key, id });
-      if (this.sorted[at]?.id === id) this.sorted.splice(at, 1);
+      this.sorted.delete({ key, id });
     }
   }
 
   /** Ids whose first key field lies within the bounds, in index order, without duplicates. */
   scan(lower: Bound, upper: Bound): string[] {
     const ids = new Set<string>();
-    let at = this.lowerBound(lower.value);
-    for (; at < this.sorted.length; at++) {
-      const { key, id } = this.sorted[at];
+    for (const { key, id } of this.sorted.keys({ key: [lower.value], id: '' })) {
       if (!lower.inclusive && compare(key[0], lower.value) === 0) continue;
       const cmp = compare(key[0], upper.value);
       if (cmp > 0 || (cmp === 0 && !upper.inclusive)) break;
@@ -128,35 +138,5 @@ export class Index {
   /** Ids holding exactly this full key (all fields). */
   lookup(key: unknown[]): string[] {
     return [...(this.byKey.get(keyString(normalize(key))) ?? [])];
-  }
-
-  private compareEntries(a: Entry, b: Entry): number {
-    for (let i = 0; i < a.key.length; i++) {
-      const cmp = compare(a.key[i], b.key[i]);
-      if (cmp !== 0) return cmp;
-    }
-    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-  }
-
-  private position(entry: Entry): number {
-    let low = 0;
-    let high = this.sorted.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (this.compareEntries(this.sorted[mid], entry) < 0) low = mid + 1;
-      else high = mid;
-    }
-    return low;
-  }
-
-  private lowerBound(value: unknown): number {
-    let low = 0;
-    let high = this.sorted.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (compare(this.sorted[mid].key[0], value) < 0) low = mid + 1;
-      else high = mid;
-    }
-    return low;
   }
 }

@@ -1,6 +1,6 @@
 import { Aggregator } from 'mingo/aggregator';
 import * as updateOperators from 'mingo/operators/update';
-import { update as applyModifier } from 'mingo/updater';
+import { updateMany } from 'mingo/updater';
 import { isEqual, setValue } from 'mingo/util';
 import { MongoError } from '../errors';
 import { keyString } from '../indexes/key-string';
@@ -40,22 +40,23 @@ function dedupeAddToSet(operators: Doc): Doc {
   return { ...operators, $addToSet: Object.fromEntries(fields) };
 }
 
-function applyOperators(current: Doc, modifier: Doc, input: UpdateInput, filter: Doc, inserting: boolean): Doc {
+function applyOperators(currents: Doc[], modifier: Doc, input: UpdateInput, filter: Doc, inserting: boolean): Doc[] {
   checkModifier(modifier);
   const { $setOnInsert, ...rest } = modifier;
   const operators = dedupeAddToSet(rest);
-  const next = cloneDoc(current);
-  const options = { queryOptions: updaterOptions(input.env) };
+  const nexts = currents.map(cloneDoc);
+  const options = updaterOptions(input.env);
   // mingo re-checks the filter when given one, only needed to resolve the positional `$` (so it
   // gets the collated form); an upsert's seed need not match a range filter.
-  const condition = inserting || !usesPositional(operators) ? undefined : effectiveFilter(filter, input.env);
-  if (Object.keys(operators).length) applyModifier(next, operators, input.arrayFilters, condition, options);
-  if (inserting && isDoc($setOnInsert)) applyModifier(next, { $set: $setOnInsert }, undefined, undefined, options);
-  return next;
+  const condition = inserting || !usesPositional(operators) ? {} : effectiveFilter(filter, input.env);
+  // One call for all documents: mingo's updater sets up its operator context per call.
+  if (Object.keys(operators).length) updateMany(nexts, condition, operators, { arrayFilters: input.arrayFilters }, options);
+  if (inserting && isDoc($setOnInsert)) updateMany(nexts, {}, { $set: $setOnInsert }, {}, options);
+  return nexts;
 }
 
-function applyPipeline(current: Doc, pipeline: Doc[], env: QueryEnv): Doc {
-  return new Aggregator(pipeline, mingoOptions(env)).run([cloneDoc(current)])[0] ?? {};
+function applyPipeline(currents: Doc[], pipeline: Doc[], env: QueryEnv): Doc[] {
+  return new Aggregator(pipeline, mingoOptions(env)).run(currents.map(cloneDoc));
 }
 
 function replace(current: Doc, replacement: Doc): Doc {
@@ -63,22 +64,30 @@ function replace(current: Doc, replacement: Doc): Doc {
   return withNumberTypesOf(copy, { _id: current._id, ...copy });
 }
 
-/**
- * The document after applying an update: operators (mingo updater), a pipeline (mingo Aggregator) or a
- * replacement. Never mutates `current`. `inserting` (upserts) applies `$setOnInsert`.
- */
-export function applyUpdate(current: Doc, input: UpdateInput, filter: Doc, inserting: boolean): Doc {
-  const { update } = input;
-  let next = Array.isArray(update)
-    ? applyPipeline(current, update, input.env)
-    : isOperatorDoc(update)
-      ? applyOperators(current, update, input, filter, inserting)
-      : replace(current, update);
-  if (next._id === undefined && current._id !== undefined) next = withNumberTypesOf(next, { _id: current._id, ...next });
-  if (!inserting && !isEqual(next._id, current._id)) {
+function keepId(current: Doc, next: Doc, inserting: boolean): Doc {
+  const withId = next._id === undefined && current._id !== undefined ? withNumberTypesOf(next, { _id: current._id, ...next }) : next;
+  if (!inserting && !isEqual(withId._id, current._id)) {
     throw new MongoError('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
   }
-  return next;
+  return withId;
+}
+
+/**
+ * The documents after applying an update: operators (mingo updater), a pipeline (mingo Aggregator) or
+ * a replacement. Never mutates `currents`. `inserting` (upserts) applies `$setOnInsert`.
+ */
+export function applyUpdates(currents: Doc[], input: UpdateInput, filter: Doc, inserting: boolean): Doc[] {
+  const { update } = input;
+  const nexts = Array.isArray(update)
+    ? applyPipeline(currents, update, input.env)
+    : isOperatorDoc(update)
+      ? applyOperators(currents, update, input, filter, inserting)
+      : currents.map((current) => replace(current, update));
+  return nexts.map((next, i) => keepId(currents[i], next, inserting));
+}
+
+export function applyUpdate(current: Doc, input: UpdateInput, filter: Doc, inserting: boolean): Doc {
+  return applyUpdates([current], input, filter, inserting)[0];
 }
 
 /** The equality fields of a filter, which seed the document an upsert inserts. */

@@ -4,7 +4,7 @@ import type { Collection } from '../storage/collection';
 import type { Doc } from '../types';
 import { withIdFirst } from './documents';
 import { findMatches } from './match';
-import { applyUpdate, upsertSeed, type UpdateSpec } from './update-doc';
+import { applyUpdate, applyUpdates, upsertSeed, type UpdateSpec } from './update-doc';
 import { validateDocument, type WriteOptions } from './validation';
 
 export interface UpdateStatement {
@@ -52,9 +52,10 @@ export function updateDocuments(collection: Collection | undefined, statement: U
   });
   if (!collection || matches.length === 0) return statement.upsert ? upsert(collection ?? create(), statement) : { matched: 0, modified: 0 };
   const input = { update: statement.update, arrayFilters: statement.arrayFilters, env: statement.env };
+  const nexts = applyUpdates(matches, input, statement.filter, false);
   const outcome: UpdateOutcome = { matched: 0, modified: 0, before: matches[0] };
-  for (const current of matches) {
-    const next = applyUpdate(current, input, statement.filter, false);
+  for (const [i, current] of matches.entries()) {
+    const next = nexts[i];
     outcome.matched++;
     outcome.after ??= next;
     if (sameBson(current, next)) continue;
