@@ -1,6 +1,6 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,7 +8,7 @@ import { sign } from 'jsonwebtoken';
 import request from 'supertest';
 
 const ROOT = join(__dirname, '..');
-const COPIED = ['src', 'schematics', 'nest-cli.json', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+const COPIED = ['src', 'schematics', 'nest-cli.json', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'jest.config.js'];
 const run = promisify(execFile);
 
 const ANSI_COLOUR = /\x1b\[[\d;]*m/g;
@@ -45,6 +45,7 @@ describe('bean schematic', () => {
     dir = mkdtempSync(join(tmpdir(), 'ccb-schematic-'));
     for (const entry of COPIED) cpSync(join(ROOT, entry), join(dir, entry), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    mkdirSync(join(dir, 'test'));
   });
 
   afterAll(async () => {
@@ -65,6 +66,9 @@ describe('bean schematic', () => {
     const appModule = readFileSync(join(dir, 'src/app.module.ts'), 'utf8');
     expect(appModule).toContain("import { ProductReviewsModule } from './services/product-reviews/product-reviews.module';");
     expect(appModule).toMatch(/imports: \[[^\]]*ProductReviewsModule,?\s*\]/);
+
+    const spec = await node(dir, ['node_modules/jest/bin/jest.js', 'src/services/product-reviews']);
+    expect(spec).toMatch(/Tests:\s+1 passed, 1 total/);
 
     // tsc emits despite type errors; only errors in what the schematic wrote would fail this test.
     const diagnostics = await node(dir, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json']);
