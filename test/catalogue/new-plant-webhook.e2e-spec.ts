@@ -1,6 +1,12 @@
+import { getModelToken } from '@nestjs/mongoose';
+import { Model } from 'mongoose';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Role } from '../../src/common/principal';
+import { DeliveryState, WebhookDelivery } from '../../src/services/webhooks/webhook-delivery.schema';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const TOKEN = 'new-plant-subscriber-token';
@@ -118,5 +124,50 @@ describe('New Plant webhook', () => {
     await createProduct({ name: 'Fern', countryOfOrigin: 'XQ' }).expect(400);
     const unknownAttribute = { attributeId: '0123456789abcdef01234567', values: ['x'] };
     await createProduct({ name: 'Fern', attributes: [unknownAttribute] }).expect(400);
+  });
+});
+
+describe('New Plant webhook across a restart', () => {
+  it('should resume a pending delivery when the server starts again', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ccb-webhook-'));
+    const subscriber = await receiver([{ status: 503 }, { status: 204 }]);
+    const env = {
+      NEW_PLANT_WEBHOOK_URLS: subscriber.url,
+      NEW_PLANT_WEBHOOK_TOKEN: TOKEN,
+      NEW_PLANT_WEBHOOK_BACKOFF_MS: '1500',
+      EMBEDDED_DB_IN_MEMORY: 'false',
+      DATA_DIR: dataDir,
+    };
+    const outbox = (app: TestApp) => app.app.get<Model<WebhookDelivery>>(getModelToken(WebhookDelivery.name));
+    try {
+      const first = await startTestApp({ env });
+      await first.http
+        .post('/api/v1/catalogue/products')
+        .set('Authorization', `Bearer ${first.tokenFor(Role.ADMIN)}`)
+        .send({ name: 'Rhaphidophora tetrasperma', published: true })
+        .expect(201);
+      await until(() => subscriber.deliveries.length === 1);
+      for (let i = 0; i < 250 && !(await outbox(first).findOne({ lastError: { $exists: true } })); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await first.stop();
+
+      const second = await startTestApp({ env });
+      try {
+        await until(() => subscriber.deliveries.length === 2);
+        const [failed, resumed] = subscriber.deliveries;
+        expect(resumed.body.id).toBe(failed.body.id);
+        expect(resumed.authorization).toBe(`Bearer ${TOKEN}`);
+        for (let i = 0; i < 100 && (await outbox(second).findOne())?.state !== DeliveryState.DELIVERED; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        expect(await outbox(second).findOne()).toMatchObject({ state: DeliveryState.DELIVERED, attempts: 2 });
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await subscriber.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
