@@ -24,7 +24,8 @@ export class CursorRegistry {
   /** The `cursor` reply field of find/aggregate/list* commands; keeps the rest open if any remains. */
   open(ns: string, docs: Doc[], batchSize?: number, singleBatch = false): Doc {
     const cursor: OpenCursor = { ns, docs, position: 0, lastUsed: Date.now() };
-    const firstBatch = this.take(cursor, batchSize ?? DEFAULT_FIRST_BATCH);
+    // An initial batchSize of 0 opens the cursor without returning documents (MongoDB semantics).
+    const firstBatch = batchSize === 0 ? [] : this.take(cursor, batchSize ?? DEFAULT_FIRST_BATCH);
     let id = Long.ZERO;
     if (!singleBatch && cursor.position < docs.length) {
       id = Long.fromNumber(this.nextId++);
@@ -54,7 +55,7 @@ export class CursorRegistry {
     for (const [id, cursor] of this.cursors) if (now - cursor.lastUsed > CURSOR_TIMEOUT_MS) this.cursors.delete(id);
   }
 
-  /** batchSize 0 means "as many as fit". */
+  /** batchSize 0 (getMore) means "as many as fit". */
   private take(cursor: OpenCursor, batchSize: number): Doc[] {
     const batch: Doc[] = [];
     let bytes = 0;
