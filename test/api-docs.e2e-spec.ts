@@ -105,6 +105,7 @@ describe('API documentation', () => {
       const addresses = Object.values(res.body.channels as Record<string, { address: string }>).map((c) => c.address);
       expect(addresses).toEqual(expect.arrayContaining(['/request/bean', '/request/repository', '/user/topic/{site}/json', '/topic/job/{id}']));
       expect(res.body.operations.receiveRequestBean).toEqual({ action: 'receive', channel: { $ref: '#/channels/requestBean' } });
+      expect(res.body.channels.job).toMatchObject({ parameters: { id: { description: expect.any(String) } }, messages: { LiveEvent: {} } });
     });
   });
 });

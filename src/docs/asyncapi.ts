@@ -12,7 +12,14 @@ interface BrokerDestination {
   address: string;
   key: string;
   description: string;
+  message: 'Reply' | 'LiveEvent';
 }
+
+const PARAMETERS: Record<string, { description: string }> = {
+  site: { description: 'site id (Site-Context of the request)' },
+  sharedEndpoint: { description: 'the sharedEndpoint of the request' },
+  id: { description: 'id of the job, order or customer' },
+};
 
 const ROUTING_FIELDS = {
   actionId: { type: ['string', 'number'], description: 'correlation id, echoed in the reply' },
@@ -54,15 +61,15 @@ const REQUEST_DESTINATIONS: readonly RequestDestination[] = [
 
 /** Broker destinations clients SUBSCRIBE to. */
 const BROKER_DESTINATIONS: readonly BrokerDestination[] = [
-  { address: '/user/topic/{site}/json', key: 'userJson', description: "Replies to the sender's requests (eventType USER, and every error reply)" },
-  { address: '/user/topic/{site}/render', key: 'userRender', description: "Rendered pages for the sender's /request/render" },
-  { address: '/topic/{site}/json', key: 'siteJson', description: 'Replies of requests sent with eventType GLOBAL' },
-  { address: '/topic/{site}/render', key: 'siteRender', description: 'Rendered pages sent with eventType GLOBAL' },
-  { address: '/topic/{sharedEndpoint}', key: 'shared', description: 'Replies of requests sent with eventType SHARED' },
-  { address: '/topic/jobs', key: 'jobs', description: 'Every job change (ADMIN)' },
-  { address: '/topic/job/{id}', key: 'job', description: 'Changes of one job (ADMIN)' },
-  { address: '/topic/order/{id}', key: 'order', description: "Status of one order (the order's buyer, seller or an ADMIN)" },
-  { address: '/topic/customer/{id}', key: 'customer', description: 'Activity of one customer (that customer or an ADMIN)' },
+  { address: '/user/topic/{site}/json', key: 'userJson', message: 'Reply', description: "Replies to the sender's requests (eventType USER, and every error reply)" },
+  { address: '/user/topic/{site}/render', key: 'userRender', message: 'Reply', description: "Rendered pages for the sender's /request/render" },
+  { address: '/topic/{site}/json', key: 'siteJson', message: 'Reply', description: 'Replies of requests sent with eventType GLOBAL' },
+  { address: '/topic/{site}/render', key: 'siteRender', message: 'Reply', description: 'Rendered pages sent with eventType GLOBAL' },
+  { address: '/topic/{sharedEndpoint}', key: 'shared', message: 'Reply', description: 'Replies of requests sent with eventType SHARED' },
+  { address: '/topic/jobs', key: 'jobs', message: 'LiveEvent', description: 'Every job change (ADMIN)' },
+  { address: '/topic/job/{id}', key: 'job', message: 'LiveEvent', description: 'Changes of one job (ADMIN)' },
+  { address: '/topic/order/{id}', key: 'order', message: 'LiveEvent', description: "Status of one order (the order's buyer, seller or an ADMIN)" },
+  { address: '/topic/customer/{id}', key: 'customer', message: 'LiveEvent', description: 'Activity of one customer (that customer or an ADMIN)' },
 ];
 
 /**
@@ -101,14 +108,13 @@ function requestChannel(d: RequestDestination): [string, object] {
 
 function brokerChannel(d: BrokerDestination): [string, object] {
   const names = [...d.address.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-  const event = d.address.startsWith('/topic/{') || d.address.startsWith('/user/') ? 'Reply' : 'LiveEvent';
   return [
     d.key,
     {
       address: d.address,
       description: d.description,
-      ...(names.length ? { parameters: Object.fromEntries(names.map((n) => [n, {}])) } : {}),
-      messages: { [event]: { $ref: `#/components/messages/${event}` } },
+      ...(names.length ? { parameters: Object.fromEntries(names.map((name) => [name, PARAMETERS[name]])) } : {}),
+      messages: { [d.message]: { $ref: `#/components/messages/${d.message}` } },
     },
   ];
 }
