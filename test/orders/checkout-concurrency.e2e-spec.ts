@@ -24,7 +24,8 @@ describe('orderCheckout under concurrency', () => {
     expect(statuses.filter((status) => status === 200)).toHaveLength(5);
     expect(statuses.filter((status) => status === 409)).toHaveLength(15);
     expect(await stockOf(t, offer.sellerSkuId)).toBe(0);
-    const orders = await t.app.get<Model<Order>>(getModelToken(Order.name)).find({ 'commerceItems.sellerSku': offer.sellerSkuId }).lean();
+    const orderModel = t.app.get<Model<Order>>(getModelToken(Order.name));
+    const orders = await orderModel.find({ 'commerceItems.sellerSku': offer.sellerSkuId }).lean();
     expect(orders.flatMap((order) => order.commerceItems).reduce((sum, item) => sum + item.quantity, 0)).toBe(5);
   });
 

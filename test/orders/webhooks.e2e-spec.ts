@@ -1,7 +1,7 @@
 import { Role } from '../../src/common/principal';
 import { signWebhook } from '../../src/services/payments';
 import { startTestApp, TestApp } from '../support/test-app';
-import { Buyer, checkOut, createBuyer, OrderBody, orderCall } from './support/order-calls';
+import { Buyer, checkOut, chooseCard, createBuyer, OrderBody, orderCall } from './support/order-calls';
 import { createOffer } from './support/order-fixtures';
 
 const SIGNATURE = 'webhook-signature';
@@ -14,7 +14,8 @@ describe('signed webhooks', () => {
   let secret: string;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { CARD_PAYMENT_WEBHOOK_SECRET: 'card-secret-for-tests', DELIVERY_WEBHOOK_SECRET: 'delivery-secret-for-tests' } });
+    const env = { CARD_PAYMENT_WEBHOOK_SECRET: 'card-secret-for-tests', DELIVERY_WEBHOOK_SECRET: 'tracking-secret-x' };
+    t = await startTestApp({ env });
     admin = t.tokenFor(Role.ADMIN);
     buyer = await createBuyer(t);
     secret = t.config.webhookSecrets.cardPayment;
@@ -22,20 +23,23 @@ describe('signed webhooks', () => {
 
   afterAll(() => t.stop());
 
-  const orderOf = async (id: string): Promise<OrderBody> => (await orderCall(t, 'getOrder', [id], admin).expect(200)).body;
+  const orderOf = async (id: string): Promise<OrderBody> => {
+    return (await orderCall(t, 'getOrder', [id], admin).expect(200)).body;
+  };
 
   /** An approved order with a card chosen, paid with `paymentMethodId`. */
   const paidWith = async (paymentMethodId: string) => {
     const offer = await createOffer(t, { price: 1500 });
     const [order] = await checkOut(t, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);
     await orderCall(t, 'approve', [order.id], admin).expect(200);
-    const shippingAddress = { street: 'Main Street', houseNumber: '5', city: 'Utrecht', postalCode: '3511AA', country: 'NL' };
-    await orderCall(t, 'digitalOrderCheckout', [{ orderId: order.id, paymentMethodId, shippingAddress }], buyer.token).expect(200);
+    const shippingAddress = { street: 'Main Street', city: 'Utrecht', postalCode: '3511AA', country: 'NL' };
+    await chooseCard(t, buyer, order.id, paymentMethodId, { shippingAddress }).expect(200);
     const { body: payment } = await orderCall(t, 'pay', [order.id], buyer.token).expect(200);
     return { order, payment };
   };
 
-  const cardEvent = (payment: { paymentIntentId: string; orderId: string; amount: number; currency: string }, overrides = {}) =>
+  type Payment = { paymentIntentId: string; orderId: string; amount: number; currency: string };
+  const cardEvent = (payment: Payment, overrides = {}) =>
     JSON.stringify({
       id: `evt_${Math.random().toString(16).slice(2)}`,
       type: 'payment_intent.succeeded',
@@ -114,7 +118,7 @@ describe('signed webhooks', () => {
       const offer = await createOffer(t);
       const [order] = await checkOut(t, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);
       await orderCall(t, 'approve', [order.id], admin).expect(200);
-      await orderCall(t, 'digitalOrderCheckout', [{ orderId: order.id, paymentMethodId: 'pm_card_visa' }], buyer.token).expect(200);
+      await chooseCard(t, buyer, order.id, 'pm_card_visa').expect(200);
       const results = await Promise.all([1, 2].map(() => orderCall(t, 'pay', [order.id], buyer.token)));
       expect(results.map((response) => response.status).sort()).toEqual([200, 409]);
       expect((await orderOf(order.id)).orderTimeLines.filter((entry) => entry.status === 'PAID')).toHaveLength(1);
@@ -123,9 +127,12 @@ describe('signed webhooks', () => {
 
   describe('/api/v1/delivery', () => {
     const deliverySecret = () => t.config.webhookSecrets.delivery;
+    const pickupPoints = (query: object) => t.http.get('/api/v1/delivery/pickup-points').query(query);
+    const bookParcel = (token: string, body: object) =>
+      t.http.post('/api/v1/delivery/parcels').set('Authorization', `Bearer ${token}`).send(body);
 
     it('should list pickup points and quote rates', async () => {
-      const { body: points } = await t.http.get('/api/v1/delivery/pickup-points').query({ country: 'nl', postalCode: '1011' }).expect(200);
+      const points = (await pickupPoints({ country: 'nl', postalCode: '1011' }).expect(200)).body;
       expect(points).toHaveLength(3);
       expect(points[0]).toMatchObject({ country: 'NL', postalCode: '1011' });
       const { body: rates } = await t.http
@@ -136,22 +143,22 @@ describe('signed webhooks', () => {
         { service: 'STANDARD', amount: 1495, currency: 'EUR', estimatedDays: 5 },
         { service: 'EXPRESS', amount: 2990, currency: 'EUR', estimatedDays: 3 },
       ]);
-      await t.http.get('/api/v1/delivery/pickup-points').query({ country: 'Netherlands' }).expect(400);
+      await pickupPoints({ country: 'Netherlands' }).expect(400);
     });
 
     it('should ship and deliver a paid order from the carrier\'s signed tracking webhooks', async () => {
       const { order } = await paidWith('pm_card_visa');
       const address = { street: 'Main Street', city: 'Utrecht', postalCode: '3511AA', country: 'NL' };
-      await t.http.post('/api/v1/delivery/parcels').set('Authorization', `Bearer ${buyer.token}`).send({ reference: order.id, address }).expect(403);
-      const { body: parcel } = await t.http
-        .post('/api/v1/delivery/parcels')
-        .set('Authorization', `Bearer ${admin}`)
-        .send({ reference: order.id, address })
-        .expect(201);
-      expect(parcel).toMatchObject({ reference: order.id, status: 'BOOKED', trackingNumber: expect.stringMatching(/^SBX/) });
+      await bookParcel(buyer.token, { reference: order.id, address }).expect(403);
+      const { body: parcel } = await bookParcel(admin, { reference: order.id, address }).expect(201);
+      expect(parcel).toMatchObject({ reference: order.id, status: 'BOOKED' });
+      expect(parcel.trackingNumber).toMatch(/^SBX/);
 
       const scan = (status: string) =>
-        t.http.post(`/api/v1/delivery/sandbox/parcels/${parcel.id}/scan`).set('Authorization', `Bearer ${admin}`).send({ status });
+        t.http
+          .post(`/api/v1/delivery/sandbox/parcels/${parcel.id}/scan`)
+          .set('Authorization', `Bearer ${admin}`)
+          .send({ status });
       await scan('PICKED_UP').expect(200);
       expect(await orderOf(order.id)).toMatchObject({ status: 'SHIPPED', parcelId: parcel.id });
       await scan('PICKED_UP').expect(409);
@@ -164,7 +171,7 @@ describe('signed webhooks', () => {
       ]);
     });
 
-    it('should acknowledge an authentic event for an unknown or malformed order without changing anything', async () => {
+    it('should acknowledge an authentic event for an unknown or malformed order', async () => {
       for (const reference of ['0123456789abcdef01234567', 'not-an-order']) {
         const body = JSON.stringify({
           id: `evt_${reference.replace(/-/g, '')}`,
@@ -190,7 +197,11 @@ describe('signed webhooks', () => {
         data: { parcelId: 'par_forged', reference: order.id, status: 'PICKED_UP', trackingNumber: 'SBX1' },
       });
       const post = (signature: string) =>
-        t.http.post('/api/v1/delivery/webhook').set('content-type', 'application/json').set(SIGNATURE, signature).send(body);
+        t.http
+          .post('/api/v1/delivery/webhook')
+          .set('content-type', 'application/json')
+          .set(SIGNATURE, signature)
+          .send(body);
       await post(signWebhook(body, secret)).expect(400);
       await post(signWebhook(body, deliverySecret(), now() - 600)).expect(400);
       expect((await orderOf(order.id)).status).toBe('PAID');

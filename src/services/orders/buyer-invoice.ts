@@ -29,14 +29,16 @@ export class BuyerInvoice {
     const filename = `invoice-${orderId}.pdf`;
     const metadata = { orderId, kind: 'buyer-to-vendor', contentType: 'application/pdf' };
     const stored = await this.binaries.save(content, filename, metadata, INVOICES_BUCKET);
-    return { id: String(stored._id), filename, contentType: 'application/pdf', size: content.length, data: content.toString('base64') };
+    const data = content.toString('base64');
+    return { id: String(stored._id), filename, contentType: 'application/pdf', size: content.length, data };
   }
 }
 
 function invoiceHtml(order: StoredOrder): string {
   const money = (amount: number) => escape(formatMoney(amount, order.currencyCode));
   const rows = order.commerceItems
-    .map((item) => `<tr><td>${escape(item.name)}</td><td>${item.quantity}</td><td>${money(item.unitPrice)}</td><td>${money(item.total)}</td></tr>`)
+    .map((item) => [escape(item.name), String(item.quantity), money(item.unitPrice), money(item.total)])
+    .map((cells) => `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`)
     .join('');
   return `<h1>Invoice ${escape(String(order._id))}</h1>
 <p>Seller: ${escape(order.embeddedVendor.name)}</p><p>Buyer: ${escape(order.embeddedBuyer.username)}</p>

@@ -79,7 +79,9 @@ export class OrderAdmin {
   async removeItem(orderId: string, itemId: string): Promise<boolean> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const order = await this.store.find(orderId);
-      if (order.status !== OrderStatus.NEW) throw new ConflictException(`Order ${orderId} is ${order.status}; only NEW orders change items`);
+      if (order.status !== OrderStatus.NEW) {
+        throw new ConflictException(`Order ${orderId} is ${order.status}; only NEW orders change items`);
+      }
       const item = order.commerceItems.find((line) => String(line._id) === String(itemId));
       if (!item) return false;
       const subtotal = order.subtotal - item.total;
@@ -101,12 +103,14 @@ export class OrderAdmin {
     const set = detailsOf(dto);
     const rates = ratesOf(dto);
     if (Object.keys(rates).length > 0) {
-      if (!UNPAID.includes(order.status)) throw new ConflictException(`Order ${String(order._id)} is ${order.status}; its tax rates are fixed`);
+      if (!UNPAID.includes(order.status)) {
+        throw new ConflictException(`Order ${String(order._id)} is ${order.status}; its tax rates are fixed`);
+      }
       Object.assign(set, rates, amounts(order.subtotal, rates.buyerTaxRate ?? order.buyerTaxRate));
     }
     if (Object.keys(set).length === 0) return;
     const updated = await this.orders.updateOne({ _id: order._id, status: order.status }, { $set: set }).exec();
-    if (updated.matchedCount !== 1) throw new ConflictException(`Order ${String(order._id)} changed meanwhile; try again`);
+    if (updated.matchedCount !== 1) throw changedMeanwhile(order);
   }
 
   private async changeStatus(order: StoredOrder, status: OrderStatus, admin: Principal): Promise<void> {
@@ -120,11 +124,15 @@ export class OrderAdmin {
   private async removeFound(order: StoredOrder): Promise<void> {
     assertRemovable(order);
     const removed = await this.orders.deleteOne({ _id: order._id, status: order.status }).exec();
-    if (removed.deletedCount !== 1) throw new ConflictException(`Order ${String(order._id)} changed meanwhile; try again`);
+    if (removed.deletedCount !== 1) throw changedMeanwhile(order);
     if (UNPAID.includes(order.status)) await this.stock.release(stockOf(order));
     const id = String(order._id);
     this.events.publish(`/topic/order/${id}`, { event: 'order.removed', id, data: null });
   }
+}
+
+function changedMeanwhile(order: StoredOrder): ConflictException {
+  return new ConflictException(`Order ${String(order._id)} changed meanwhile; try again`);
 }
 
 function assertRemovable(order: StoredOrder): void {

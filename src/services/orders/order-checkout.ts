@@ -53,8 +53,11 @@ export class OrderCheckout {
     const order = request.orderId ? await this.prepare(buyer, request) : await this.placeDirect(buyer, request);
     if (!request.confirm) return order;
     const id = String(order._id);
-    if (order.digital && order.status === OrderStatus.NEW) await this.transitions.move(id, OrderStatus.APPROVED, DIGITAL_APPROVER);
-    await this.payments.pay(id, buyer, { description: request.description, destinationAccountId: request.toAccountId, metadata: request.metadata });
+    if (order.digital && order.status === OrderStatus.NEW) {
+      await this.transitions.move(id, OrderStatus.APPROVED, DIGITAL_APPROVER);
+    }
+    const { description, toAccountId: destinationAccountId, metadata } = request;
+    await this.payments.pay(id, buyer, { description, destinationAccountId, metadata });
     return this.store.find(id);
   }
 
@@ -85,15 +88,21 @@ export class OrderCheckout {
     }
     assertCurrency(order, request.currencyCode);
     const updated = await this.orders
-      .findOneAndUpdate({ _id: order._id, status: { $in: UNPAID } }, { $set: preparation(request) }, { returnDocument: 'after' })
+      .findOneAndUpdate(
+        { _id: order._id, status: { $in: UNPAID } },
+        { $set: preparation(request) },
+        { returnDocument: 'after' },
+      )
       .lean<StoredOrder>()
       .exec();
-    if (!updated) throw new ConflictException(`Order ${String(order._id)} is ${order.status}; its payment can no longer change`);
+    if (!updated) {
+      throw new ConflictException(`Order ${String(order._id)} is ${order.status}; its payment can no longer change`);
+    }
     return updated;
   }
 
   private recordCheckout(buyerId: string, orders: StoredOrder[]): void {
-    const summary = orders.map((order) => ({ orderId: String(order._id), total: order.total, currency: order.currencyCode }));
+    const summary = orders.map(({ _id, total, currencyCode: currency }) => ({ orderId: String(_id), total, currency }));
     void this.activity.record(buyerId, CustomerActivityType.CHECKOUT, { orders: summary });
   }
 }

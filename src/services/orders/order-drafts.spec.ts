@@ -2,7 +2,9 @@ import { Types } from 'mongoose';
 import { OfferDetails } from '../shopping-cart/offer-catalog.service';
 import { amounts, currencySymbol, draftOrders, DraftContext } from './order-drafts';
 
-function offerOf(seller: { _id: Types.ObjectId; name: string; country: string }, price: number, currency: string): OfferDetails {
+type SellerRef = OfferDetails['seller'];
+
+function offerOf(seller: SellerRef, price: number, currency: string): OfferDetails {
   return {
     _id: new Types.ObjectId(),
     price,

@@ -1,9 +1,10 @@
 import { OrderStatus } from './order-status';
 
 /**
- * Allowed moves (DESIGN §7): `NEW → APPROVED → PAYMENT_PENDING → PAID → SHIPPED → DELIVERED`, `CANCELED` from NEW
- * or APPROVED, a failed payment back to APPROVED on retry. Every charge passes through PAYMENT_PENDING: entering
- * it is the conditional update that lets exactly one of two concurrent `pay` calls charge.
+ * Allowed moves (DESIGN §7): `NEW → APPROVED → PAYMENT_PENDING → PAID → SHIPPED → DELIVERED`, `CANCELED`
+ * from NEW or APPROVED, a failed payment back to APPROVED on retry. Every charge passes through
+ * PAYMENT_PENDING: entering it is the conditional update that lets exactly one of two concurrent `pay` calls
+ * charge.
  */
 const NEXT: Record<OrderStatus, readonly OrderStatus[]> = {
   [OrderStatus.NEW]: [OrderStatus.APPROVED, OrderStatus.CANCELED],

@@ -51,7 +51,9 @@ export class OrderPayments implements OnModuleInit {
     if (!order.paymentMethodId) {
       throw new ConflictException('Choose a card first: digitalOrderCheckout with orderId and paymentMethodId');
     }
-    if (order.status === OrderStatus.PAYMENT_FAILED) await this.transitions.move(orderId, OrderStatus.APPROVED, payer.id);
+    if (order.status === OrderStatus.PAYMENT_FAILED) {
+      await this.transitions.move(orderId, OrderStatus.APPROVED, payer.id);
+    }
     const pending = await this.transitions.move(orderId, OrderStatus.PAYMENT_PENDING, payer.id);
     const intent = await this.charge(pending, payer, options);
     return this.outcome(pending, intent, payer);
@@ -126,7 +128,8 @@ export class OrderPayments implements OnModuleInit {
   }
 
   private settle(event: CardPaymentEvent): Promise<void> {
-    const expected = event.type === CardPaymentEventType.SUCCEEDED ? PaymentIntentStatus.SUCCEEDED : PaymentIntentStatus.FAILED;
+    const succeeded = event.type === CardPaymentEventType.SUCCEEDED;
+    const expected = succeeded ? PaymentIntentStatus.SUCCEEDED : PaymentIntentStatus.FAILED;
     if (event.data.status !== expected) {
       this.logger.warn(`Ignored card event ${event.id}: ${event.type} with an intent ${event.data.status}`);
       return Promise.resolve();

@@ -41,7 +41,8 @@ export class OrderPlacement {
   /** All orders or none: stock taken for them is given back when storing fails. */
   async place(items: ItemRequest[], context: PlacementContext): Promise<StoredOrder[]> {
     const lines = await this.linesOf(items);
-    const drafts = draftOrders(lines, { ...context, rates: this.ratesWith(context.rates), vendors: await this.vendorsOf(lines) });
+    const vendors = await this.vendorsOf(lines);
+    const drafts = draftOrders(lines, { ...context, rates: this.ratesWith(context.rates), vendors });
     assertExpectations(drafts, context);
     const reserved: StockLine[] = lines.map(({ offer, quantity }) => ({ sellerSku: offer._id, quantity }));
     await this.stock.reserve(reserved);

@@ -31,7 +31,9 @@ export class OrderShipping implements OnModuleInit {
   /** Books the parcel (once per order) and moves the PAID order to SHIPPED; a digital order ships without one. */
   async ship(orderId: string, by: Principal): Promise<StoredOrder> {
     const order = await this.store.find(orderId);
-    if (order.status !== OrderStatus.PAID) throw new ConflictException(`Order ${orderId} is ${order.status}; only PAID orders ship`);
+    if (order.status !== OrderStatus.PAID) {
+      throw new ConflictException(`Order ${orderId} is ${order.status}; only PAID orders ship`);
+    }
     if (order.digital) return this.transitions.move(orderId, OrderStatus.SHIPPED, by.id);
     if (!order.shippingAddress) throw new ConflictException(`Order ${orderId} has no shipping address`);
     const parcel = await this.logistics.bookParcel({

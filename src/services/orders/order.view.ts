@@ -1,7 +1,8 @@
 import { Types } from 'mongoose';
-import { Order, OrderStatus } from './order.schema';
+import { CommerceItem, Order, OrderStatus } from './order.schema';
 
-export type StoredOrder = Order & { _id: Types.ObjectId; commerceItems: (Order['commerceItems'][number] & { _id: Types.ObjectId })[] };
+/** An order as read from the database (lean). */
+export type StoredOrder = Order & { _id: Types.ObjectId; commerceItems: CommerceItem[] };
 
 export interface CommerceItemView {
   id: string;
@@ -72,7 +73,7 @@ export function toOrderView(order: StoredOrder): OrderView {
   };
 }
 
-function toItemView(item: StoredOrder['commerceItems'][number]): CommerceItemView {
+function toItemView(item: CommerceItem): CommerceItemView {
   return {
     id: String(item._id),
     sellerSkuId: String(item.sellerSku),

@@ -63,7 +63,10 @@ export class OrdersService {
   @Exposed()
   async getCommerceItemRepository(): Promise<RepositoryDescription> {
     const [counted] = await this.orders
-      .aggregate<{ count: number }>([{ $project: { n: { $size: '$commerceItems' } } }, { $group: { _id: null, count: { $sum: '$n' } } }])
+      .aggregate<{ count: number }>([
+        { $project: { n: { $size: '$commerceItems' } } },
+        { $group: { _id: null, count: { $sum: '$n' } } },
+      ])
       .exec();
     const collection = this.orders.collection.collectionName;
     return { name: 'CommerceItemRepository', entity: 'CommerceItem', collection, count: counted?.count ?? 0 };

@@ -20,6 +20,8 @@ import { MAX_ITEM_QUANTITY, OrderItemDto, ShippingAddressDto } from './order.dto
 const METADATA_KEY = /^[A-Za-z0-9_-]{1,40}$/;
 const MAX_METADATA_ENTRIES = 20;
 
+const isShortText = (text: unknown): boolean => typeof text === 'string' && text.length <= 500;
+
 /** Flat `{key: text}` metadata, as card providers accept it: no nesting, no `$` or `.` in keys. */
 function IsMetadata(): PropertyDecorator {
   return ValidateBy({
@@ -30,7 +32,7 @@ function IsMetadata(): PropertyDecorator {
         value !== null &&
         !Array.isArray(value) &&
         Object.keys(value).length <= MAX_METADATA_ENTRIES &&
-        Object.entries(value).every(([key, text]) => METADATA_KEY.test(key) && typeof text === 'string' && text.length <= 500),
+        Object.entries(value).every(([key, text]) => METADATA_KEY.test(key) && isShortText(text)),
       defaultMessage: () =>
         `metadata must be at most ${MAX_METADATA_ENTRIES} entries of letters, digits, "_" or "-" keys and text values`,
     },

@@ -5,5 +5,5 @@ import { BadRequestException, ConflictException, NotFoundException } from '@nest
  * order, or a status that does not allow it): such events are logged and acknowledged, not retried.
  */
 export function isRefusal(error: unknown): error is Error {
-  return error instanceof BadRequestException || error instanceof NotFoundException || error instanceof ConflictException;
+  return [BadRequestException, NotFoundException, ConflictException].some((type) => error instanceof type);
 }

@@ -41,7 +41,8 @@ export class StockReservation {
       try {
         await this.offers.updateOne({ _id: line.sellerSku }, { $inc: { quantity: line.quantity } }).exec();
       } catch (error) {
-        this.logger.error(`Could not give back ${line.quantity} of seller SKU ${String(line.sellerSku)}`, (error as Error).stack);
+        const what = `${line.quantity} of seller SKU ${String(line.sellerSku)}`;
+        this.logger.error(`Could not give back ${what}`, (error as Error).stack);
       }
     }
   }

@@ -3,7 +3,11 @@ import { Request } from 'express';
 import { verifyWebhook, WebhookSignatureError } from './webhook-signature';
 
 /** The raw body, once its signature is verified; shared by every signed webhook endpoint. */
-export function verifiedPayload(request: RawBodyRequest<Request>, signature: string | undefined, secret: string): string {
+export function verifiedPayload(
+  request: RawBodyRequest<Request>,
+  signature: string | undefined,
+  secret: string,
+): string {
   const payload = request.rawBody?.toString('utf8') ?? '';
   try {
     verifyWebhook(payload, signature, secret);

@@ -17,7 +17,12 @@ export function signWebhook(payload: string, secret: string, nowSeconds = unixNo
  * constant time.
  * @throws WebhookSignatureError naming what is wrong (never the expected signature)
  */
-export function verifyWebhook(payload: string, header: string | undefined, secret: string, nowSeconds = unixNow()): void {
+export function verifyWebhook(
+  payload: string,
+  header: string | undefined,
+  secret: string,
+  nowSeconds = unixNow(),
+): void {
   const { timestamp, signatures } = parseHeader(header);
   if (Math.abs(nowSeconds - timestamp) > SIGNATURE_TOLERANCE_SECONDS) {
     throw new WebhookSignatureError('Signature timestamp outside the tolerance');

@@ -23,6 +23,11 @@ export function orderCall(t: TestApp, fn: string, args: unknown[], token?: strin
   return t.callBean(ORDERS, fn, args, { token });
 }
 
+/** The buyer chooses the card (and more of the payment request) for their order. */
+export function chooseCard(t: TestApp, buyer: Buyer, orderId: string, paymentMethodId: string, more: object = {}) {
+  return orderCall(t, 'digitalOrderCheckout', [{ orderId, paymentMethodId, ...more }], buyer.token);
+}
+
 /** Fills the buyer's cart and checks out; the created orders. */
 export async function checkOut(t: TestApp, buyer: Buyer, items: { sellerSkuId: string; quantity: number }[]) {
   await t.callBean(CART, 'addCommerceItems', [{ items }], { token: buyer.token }).expect(200);

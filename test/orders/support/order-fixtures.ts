@@ -32,9 +32,7 @@ export async function createOffer(t: TestApp, options: OfferOptions = {}): Promi
   const tag = randomUUID().slice(0, 8);
   const product = await model<Product>(t, Product.name).create({ name: `Fern ${tag}`, published: true });
   const sku = await model<Sku>(t, Sku.name).create({ product: product._id, code: `F-${tag}`, name: 'Young plant' });
-  const sellerId =
-    options.sellerId ??
-    String((await model<Seller>(t, Seller.name).create({ name: `Nursery ${tag}`, country: 'NL', userId: options.sellerUserId }))._id);
+  const sellerId = options.sellerId ?? (await createSeller(t, `Nursery ${tag}`, options.sellerUserId));
   const offer = await model<SellerSku>(t, SellerSku.name).create({
     seller: sellerId,
     sku: sku._id,
@@ -44,6 +42,10 @@ export async function createOffer(t: TestApp, options: OfferOptions = {}): Promi
     quantity,
   });
   return { sellerSkuId: String(offer._id), sellerId, price, currency };
+}
+
+async function createSeller(t: TestApp, name: string, userId?: string): Promise<string> {
+  return String((await model<Seller>(t, Seller.name).create({ name, country: 'NL', userId }))._id);
 }
 
 export async function stockOf(t: TestApp, sellerSkuId: string): Promise<number> {

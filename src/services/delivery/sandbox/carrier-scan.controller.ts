@@ -31,7 +31,12 @@ export class CarrierScanController {
       id: `evt_${randomBytes(12).toString('hex')}`,
       type: EVENT_TYPE[status],
       created: Math.floor(Date.now() / 1000),
-      data: { parcelId: parcel.id, reference: parcel.reference, status: parcel.status, trackingNumber: parcel.trackingNumber },
+      data: {
+        parcelId: parcel.id,
+        reference: parcel.reference,
+        status: parcel.status,
+        trackingNumber: parcel.trackingNumber,
+      },
     };
     await this.sender.send('/api/v1/delivery/webhook', event, this.config.webhookSecrets.delivery);
     return parcel;

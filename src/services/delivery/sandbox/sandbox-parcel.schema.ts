@@ -11,7 +11,8 @@ export class SandboxParcel {
   @Prop({ type: String, enum: Object.values(ParcelStatus), required: true }) status!: ParcelStatus;
   @Prop({ type: SchemaTypes.Mixed, required: true }) address!: ParcelAddress;
   @Prop({ type: SchemaTypes.Mixed, default: {} }) package!: ParcelPackage;
-  @Prop({ type: [{ _id: false, status: String, at: Date }], default: [] }) history!: { status: ParcelStatus; at: Date }[];
+  @Prop({ type: [{ _id: false, status: String, at: Date }], default: [] })
+  history!: { status: ParcelStatus; at: Date }[];
 }
 
 export const SandboxParcelSchema = SchemaFactory.createForClass(SandboxParcel);

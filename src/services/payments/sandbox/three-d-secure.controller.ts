@@ -2,7 +2,7 @@ import { Body, Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/co
 import { IsIn } from 'class-validator';
 import { randomBytes } from 'node:crypto';
 import { AppConfig } from '../../../config/app-config';
-import { CardPaymentEvent, CardPaymentEventType, PaymentIntentStatus } from '../card-payment.provider';
+import { CardPaymentEvent, CardPaymentEventType, PaymentIntent, PaymentIntentStatus } from '../card-payment.provider';
 import { SignedWebhookSender } from '../signed-webhook-sender';
 import { formatMoney } from '../money';
 import { CardPaymentSandbox, CHALLENGE_PATH } from './card-payment-sandbox';
@@ -43,11 +43,15 @@ export class ThreeDSecureController {
     const intent = await this.sandbox.completeChallenge(intentId, outcome === 'complete');
     const event: CardPaymentEvent = {
       id: `evt_${randomBytes(12).toString('hex')}`,
-      type: intent.status === PaymentIntentStatus.SUCCEEDED ? CardPaymentEventType.SUCCEEDED : CardPaymentEventType.FAILED,
+      type: passed(intent) ? CardPaymentEventType.SUCCEEDED : CardPaymentEventType.FAILED,
       created: Math.floor(Date.now() / 1000),
       data: intent,
     };
     await this.sender.send('/api/v1/cardpayment', event, this.config.webhookSecrets.cardPayment);
     return { paymentIntentId: intent.id, status: intent.status };
   }
+}
+
+function passed(intent: PaymentIntent): boolean {
+  return intent.status === PaymentIntentStatus.SUCCEEDED;
 }
