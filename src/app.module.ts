@@ -36,6 +36,7 @@ import { ShoppingCartModule } from './services/shopping-cart/shopping-cart.modul
 import { OrdersModule } from './services/orders/orders.module';
 import { ConnectAccountsModule } from './services/connect-accounts/connect-accounts.module';
 import { AltPaymentsModule } from './services/alt-payments/alt-payments.module';
+import { AccountingModule } from './services/accounting/accounting.module';
 import { SeedModule } from './seed/seed.module';
 
 /** The application. Feature modules (one per service component) are listed in `imports`. */
@@ -74,6 +75,7 @@ import { SeedModule } from './seed/seed.module';
     OrdersModule,
     ConnectAccountsModule,
     AltPaymentsModule,
+    AccountingModule,
     SeedModule,
   ],
 })

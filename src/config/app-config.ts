@@ -63,6 +63,7 @@ export class AppConfig {
   readonly orderRates: { taxPercent: number; serviceFeePercent: number };
   readonly altPayment: { apiKey: string | undefined; webhookSecret: string };
   readonly accountingApiKey: string | undefined;
+  readonly invoiceIssuerName: string;
 
   private constructor(env: EnvironmentVariables) {
     this.nodeEnv = env.NODE_ENV;
@@ -105,6 +106,7 @@ export class AppConfig {
     this.orderRates = { taxPercent: env.ORDER_TAX_RATE, serviceFeePercent: env.ORDER_SERVICE_FEE_RATE };
     this.altPayment = { apiKey: env.ALT_PAYMENT_API_KEY, webhookSecret: env.ALT_PAYMENT_WEBHOOK_SECRET };
     this.accountingApiKey = env.ACCOUNTING_API_KEY;
+    this.invoiceIssuerName = env.INVOICE_ISSUER_NAME;
   }
 
   /**

@@ -198,4 +198,8 @@ export class EnvironmentVariables {
   /** API key of the accounting provider (contacts, invoices); only reported by `isAccountingKeyDefined`. */
   @IsOptional() @IsString()
   ACCOUNTING_API_KEY?: string = undefined;
+
+  /** The marketplace's name as the issuer of payout statements and commission invoices. */
+  @IsString() @IsNotEmpty()
+  INVOICE_ISSUER_NAME = 'Marketplace';
 }

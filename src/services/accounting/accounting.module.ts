@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { AccountsModule } from '../../auth/accounts.module';
+import { ProfilesModule } from '../../auth/profiles/profiles.module';
+import { OrdersModule } from '../orders/orders.module';
+import { AccountingManagerService } from './accounting-manager.service';
+import { AccountingService } from './accounting.service';
+import { ContactBook } from './contact-book';
+import { AccountingContact, AccountingContactSchema } from './contact.schema';
+import { InvoicesModule } from './invoices/invoices.module';
+import { OrderInvoices } from './order-invoices';
+
+/** `accountingServiceImpl` and `accountingManagerServiceImpl`: contacts, payout and commission invoices. */
+@Module({
+  imports: [
+    AccountsModule,
+    ProfilesModule,
+    OrdersModule,
+    InvoicesModule,
+    MongooseModule.forFeature([{ name: AccountingContact.name, schema: AccountingContactSchema }]),
+  ],
+  providers: [AccountingService, AccountingManagerService, ContactBook, OrderInvoices],
+})
+export class AccountingModule {}

@@ -1,0 +1,97 @@
+import { BadRequestException, ConflictException, Injectable } from '@nestjs/common';
+import { AppConfig } from '../../config/app-config';
+import { OrderStore } from '../orders/order-store';
+import { OrderStatus } from '../orders/order.schema';
+import { StoredOrder } from '../orders/order.view';
+import { ContactBook } from './contact-book';
+import { Contact, contactDetails } from './contact.view';
+import { Attachment } from './invoices/attachment';
+import { InvoiceDraft, InvoiceKind, InvoiceLine } from './invoices/invoice';
+import { InvoiceService } from './invoices/invoice.service';
+import { settlementOf } from './settlement-amounts';
+
+/** Money has been collected from the buyer only in these states. */
+const SETTLED = new Set<OrderStatus>([OrderStatus.PAID, OrderStatus.SHIPPED, OrderStatus.DELIVERED]);
+
+/** The marketplace's invoices to a seller about one paid order: the payout statement and the commission invoice. */
+@Injectable()
+export class OrderInvoices {
+  constructor(
+    private readonly orders: OrderStore,
+    private readonly contacts: ContactBook,
+    private readonly invoices: InvoiceService,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** What the seller receives: items, the buyer's tax, less the commission with its VAT. */
+  async payout(orderId: string, profileId: string): Promise<Attachment> {
+    const { order, seller } = await this.parties(orderId, profileId);
+    const { commission, commissionTax, payout } = settlementOf(order);
+    return this.invoices.issue({
+      ...this.header(order, seller, InvoiceKind.PAYOUT, 'PO', 'Payout statement'),
+      lines: itemLines(order),
+      summary: [
+        { label: 'Subtotal', amount: order.subtotal },
+        { label: `Tax (${order.buyerTaxRate}%)`, amount: order.tax },
+        { label: 'Total paid by the buyer', amount: order.total },
+        { label: `Commission (${order.serviceTaxRate}%)`, amount: -commission },
+        { label: `VAT on commission (${order.sellerTaxRate}%)`, amount: -commissionTax },
+        { label: 'Payout', amount: payout },
+      ],
+    });
+  }
+
+  /** The marketplace's fee on the order's subtotal, with VAT at the seller's rate. */
+  async commission(orderId: string, profileId: string): Promise<Attachment> {
+    const { order, seller } = await this.parties(orderId, profileId);
+    const { commission, commissionTax, commissionTotal } = settlementOf(order);
+    const description = `Commission ${order.serviceTaxRate}% on ${order.commerceItems.length} item line(s)`;
+    return this.invoices.issue({
+      ...this.header(order, seller, InvoiceKind.COMMISSION, 'CM', 'Commission invoice'),
+      lines: [{ description, quantity: 1, unitPrice: commission, amount: commission }],
+      summary: [
+        { label: 'Net', amount: commission },
+        { label: `VAT (${order.sellerTaxRate}%)`, amount: commissionTax },
+        { label: 'Total due', amount: commissionTotal },
+      ],
+    });
+  }
+
+  /**
+   * The paid order and the seller's contact. @throws 404 unknown order or profile, 409 unpaid order, 400 a profile
+   * that is not the order's seller
+   */
+  private async parties(orderId: string, profileId: string): Promise<{ order: StoredOrder; seller: Contact }> {
+    const order = await this.orders.find(orderId);
+    const seller = await this.contacts.ofProfile(profileId);
+    if (!SETTLED.has(order.status)) throw new ConflictException(`Order ${orderId} is ${order.status}: nothing has been paid yet`);
+    const vendorProfile = order.embeddedVendor.profileId;
+    if (vendorProfile && vendorProfile !== seller.profileId) {
+      throw new BadRequestException(`Profile ${profileId} is not the seller of order ${orderId}`);
+    }
+    return { order, seller };
+  }
+
+  private header(order: StoredOrder, seller: Contact, kind: InvoiceKind, prefix: string, title: string) {
+    const orderId = String(order._id);
+    return {
+      kind,
+      title,
+      number: `${prefix}-${orderId}`,
+      orderId,
+      issuer: { name: this.config.invoiceIssuerName, details: [] },
+      recipient: { name: seller.name, details: contactDetails(seller) },
+      currency: order.currencyCode,
+      issuedAt: new Date(),
+    } satisfies Omit<InvoiceDraft, 'lines' | 'summary'>;
+  }
+}
+
+function itemLines(order: StoredOrder): InvoiceLine[] {
+  return order.commerceItems.map((item) => ({
+    description: item.skuName ? `${item.name} (${item.skuName})` : item.name,
+    quantity: item.quantity,
+    unitPrice: item.unitPrice,
+    amount: item.total,
+  }));
+}

@@ -1,0 +1,16 @@
+import { settlementOf } from './settlement-amounts';
+
+describe('settlementOf', () => {
+  it('should take the commission on the subtotal and its VAT from the payout', () => {
+    expect(settlementOf({ subtotal: 3702, tax: 777, total: 4479, serviceTaxRate: 10, sellerTaxRate: 21 })).toEqual({
+      commission: 370,
+      commissionTax: 78,
+      commissionTotal: 448,
+      payout: 4031,
+    });
+  });
+
+  it('should pay everything out without a commission', () => {
+    expect(settlementOf({ subtotal: 1000, tax: 0, total: 1000, serviceTaxRate: 0, sellerTaxRate: 21 }).payout).toBe(1000);
+  });
+});
