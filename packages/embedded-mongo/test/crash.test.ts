@@ -24,8 +24,9 @@ function runWriterUntilKilled(dbPath: string, count: number): Promise<number[]> 
 describe('persistence', () => {
   it('keeps indexes, validators and documents across a clean restart', async () => {
     const dir = tempDir();
+    const dbPath = join(dir.path, 'data.v1'); // a dotted directory name must not be taken for a file
     try {
-      const first = await startHarness({ dbPath: dir.path });
+      const first = await startHarness({ dbPath });
       const db = first.client.db('persist');
       await db.createCollection('people', { validator: { age: { $gte: 0 } } });
       await db.collection('people').createIndex({ email: 1 }, { unique: true });
@@ -33,13 +34,13 @@ describe('persistence', () => {
       await db.collection('people').deleteOne({ email: 'b' });
       await first.stop();
 
-      const second = await startHarness({ dbPath: dir.path });
+      const second = await startHarness({ dbPath });
       try {
         const people = second.client.db('persist').collection('people');
         expect(await people.find({}, { projection: { _id: 0 } }).toArray()).toEqual([{ email: 'a', age: 1 }]);
         await expect(people.insertOne({ email: 'a', age: 3 })).rejects.toMatchObject({ code: 11000 });
         await expect(people.insertOne({ email: 'c', age: -1 })).rejects.toMatchObject({ code: 121 });
-        await expect(EmbeddedMongoServer.start({ port: 0, dbPath: dir.path })).rejects.toThrow(/already open/);
+        await expect(EmbeddedMongoServer.start({ port: 0, dbPath })).rejects.toThrow(/already open/);
       } finally {
         await second.stop();
       }

@@ -29,7 +29,8 @@ export class LmdbStore implements Store {
   static open(path: string): LmdbStore {
     mkdirSync(path, { recursive: true });
     const unlock = lockDirectory(path);
-    const root = open({ path, overlappingSync: false, maxDbs: 4 });
+    // noSubdir: false keeps lmdb from treating a directory name with a dot (`db.v1`) as a file name.
+    const root = open({ path, noSubdir: false, overlappingSync: false, maxDbs: 4 });
     const docs = root.openDB<Buffer, Buffer>({ name: 'docs', encoding: 'binary', keyEncoding: 'binary' });
     const catalog = root.openDB<Buffer, string>({ name: 'catalog', encoding: 'binary' });
     return new LmdbStore(root, docs, catalog, unlock);
