@@ -1,3 +1,4 @@
+import { FetchOptions, JSDOM, ResourceLoader } from 'jsdom';
 import { BeanRegistry } from '../src/bean';
 import { Role } from '../src/common/principal';
 import { CatalogueBean } from '../src/docs/bean-catalogue';
@@ -97,6 +98,32 @@ describe('API documentation', () => {
     );
   });
 
+  describe('Swagger UI in a browser (jsdom)', () => {
+    /** Loads every script and stylesheet the page asks for, recording where from. */
+    class RecordingLoader extends ResourceLoader {
+      readonly urls: string[] = [];
+
+      override fetch(url: string, options: FetchOptions) {
+        this.urls.push(url);
+        return super.fetch(url, options);
+      }
+    }
+
+    it('should render the operations from its own assets only', async () => {
+      const loader = new RecordingLoader();
+      const dom = await JSDOM.fromURL(`${t.url}/api/docs`, { runScripts: 'dangerously', resources: loader, pretendToBeVisual: true });
+      try {
+        const rendered = await waitFor(() => dom.window.document.querySelectorAll('.opblock').length > 0);
+        expect(rendered).toBe(true);
+        expect(dom.window.document.querySelector('.title')?.textContent).toContain('1.0.0');
+        expect(loader.urls.length).toBeGreaterThan(2);
+        expect(loader.urls.filter((url) => new URL(url).origin !== t.url)).toEqual([]);
+      } finally {
+        dom.window.close();
+      }
+    });
+  });
+
   describe('AsyncAPI', () => {
     it('should describe the STOMP servers, request destinations and topics', async () => {
       const res = await t.http.get('/api/v1/asyncapi.json').expect(200);
@@ -109,3 +136,10 @@ describe('API documentation', () => {
     });
   });
 });
+
+async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<boolean> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+    if (condition()) return true;
+  }
+  return false;
+}
