@@ -43,28 +43,19 @@ export class EmbeddedMongoServer {
 
   static async start(options: EmbeddedMongoOptions = {}): Promise<EmbeddedMongoServer> {
     const host = options.host ?? '127.0.0.1';
-    const engine = new Engine(options.dbPath ? LmdbStore.open(options.dbPath) : new MemoryStore());
-    const context: ServerContext = { engine, cursors: new CursorRegistry(), sessions: new SessionRegistry() };
-    const sockets = new Set<Socket>();
-    let nextConnectionId = 1;
-    const server = createServer((socket) => {
-      socket.setNoDelay(true);
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-      new Connection(socket, nextConnectionId++, context);
-    });
+    const store = options.dbPath ? LmdbStore.open(options.dbPath) : new MemoryStore();
     try {
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(options.port ?? 0, host, () => resolve());
-      });
+      const context: ServerContext = { engine: new Engine(store), cursors: new CursorRegistry(), sessions: new SessionRegistry() };
+      const sockets = new Set<Socket>();
+      const server = await listen(context, sockets, options.port ?? 0, host);
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
+      return new EmbeddedMongoServer(server, sockets, context, host, port, options.ttlIntervalMs ?? 60_000);
     } catch (error) {
-      await engine.close();
+      // Release the data directory when the store cannot be loaded or the port is taken.
+      await store.close();
       throw error;
     }
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
-    return new EmbeddedMongoServer(server, sockets, context, host, port, options.ttlIntervalMs ?? 60_000);
   }
 
   /** Stops accepting connections, closes open ones and closes the store after pending writes. */
@@ -76,4 +67,18 @@ export class EmbeddedMongoServer {
     await this.context.engine.flush();
     await this.context.engine.close();
   }
+}
+
+function listen(context: ServerContext, sockets: Set<Socket>, port: number, host: string): Promise<Server> {
+  let nextConnectionId = 1;
+  const server = createServer((socket) => {
+    socket.setNoDelay(true);
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    new Connection(socket, nextConnectionId++, context);
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(server));
+  });
 }
