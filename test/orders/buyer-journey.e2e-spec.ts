@@ -135,6 +135,16 @@ describe('orderServiceImpl buyer journey', () => {
     ]);
   });
 
+  it('should fail the payment of a card the provider does not know with 400', async () => {
+    const offer = await createOffer(t);
+    const [order] = await checkOut(t, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);
+    await approve(order.id);
+    await chooseCard(order.id, 'pm_unknown');
+    await orderCall(t, 'pay', [order.id], buyer.token).expect(400);
+    const { body } = await orderCall(t, 'getOrder', [order.id], buyer.token).expect(200);
+    expect(body.status).toBe('PAYMENT_FAILED');
+  });
+
   it('should buy directly with digitalOrderCheckout and confirm', async () => {
     const offer = await createOffer(t, { price: 999 });
     const request = {

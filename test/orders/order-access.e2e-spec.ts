@@ -56,6 +56,9 @@ describe('orderServiceImpl access', () => {
       expect(byIds.body).toEqual([]);
       const own = await orderCall(t, 'getOrdersFromLoggedUserByIds', [[annOrder.id]], ann.token).expect(200);
       expect(own.body).toHaveLength(1);
+      const admin = t.tokenFor(Role.ADMIN);
+      const { body: asAdmin } = await orderCall(t, 'getOrdersFromLoggedUserByIds', [[annOrder.id]], admin);
+      expect(asAdmin.map((order: OrderBody) => order.id)).toEqual([annOrder.id]);
     });
 
     it('should neither see nor change another buyer\'s order', async () => {

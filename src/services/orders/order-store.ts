@@ -1,6 +1,6 @@
 import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { isValidObjectId, Model } from 'mongoose';
+import { Model } from 'mongoose';
 import { hasRole, Principal, Role } from '../../common/principal';
 import { toObjectId } from '../catalogue/object-id';
 import { Order } from './order.schema';
@@ -10,10 +10,6 @@ import { StoredOrder } from './order.view';
 @Injectable()
 export class OrderStore {
   constructor(@InjectModel(Order.name) private readonly orders: Model<Order>) {}
-
-  get model(): Model<Order> {
-    return this.orders;
-  }
 
   /** 400 for a malformed id, 404 for an unknown one. */
   async find(orderId: string): Promise<StoredOrder> {
@@ -31,19 +27,32 @@ export class OrderStore {
     return order;
   }
 
-  /** The buyer's orders, newest first; `ids` narrows them (other buyers' ids are silently left out). */
-  async ofBuyer(buyerId: string, ids?: string[]): Promise<StoredOrder[]> {
-    const filter: Record<string, unknown> = { 'embeddedBuyer.userId': buyerId };
-    if (ids) filter._id = { $in: ids.filter((id) => isValidObjectId(id)) };
+  /** The buyer's orders, newest first. */
+  ofBuyer(buyerId: string): Promise<StoredOrder[]> {
+    return this.list({ 'embeddedBuyer.userId': buyerId });
+  }
+
+  /** The orders of `ids` that `principal` may see (any for an ADMIN); others and malformed ids are left out. */
+  visible(principal: Principal, ids: string[]): Promise<StoredOrder[]> {
+    const filter: Record<string, unknown> = { _id: { $in: ids.filter(isObjectIdText) } };
+    if (!isAdmin(principal)) filter['embeddedBuyer.userId'] = principal.id;
+    return this.list(filter);
+  }
+
+  private list(filter: Record<string, unknown>): Promise<StoredOrder[]> {
     return this.orders.find(filter).sort({ createdAt: -1, _id: -1 }).lean<StoredOrder[]>().exec();
   }
 
   /** Whether `userId` is the order's buyer or acts for its seller (topic subscriptions). */
   async isParty(orderId: string, userId: string): Promise<boolean> {
-    if (!isValidObjectId(orderId)) return false;
+    if (!isObjectIdText(orderId)) return false;
     const filter = { _id: orderId, $or: [{ 'embeddedBuyer.userId': userId }, { 'embeddedVendor.userId': userId }] };
     return Boolean(await this.orders.exists(filter).exec());
   }
+}
+
+function isObjectIdText(id: unknown): id is string {
+  return typeof id === 'string' && /^[0-9a-f]{24}$/i.test(id);
 }
 
 export function isAdmin(principal: Principal): boolean {

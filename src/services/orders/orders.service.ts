@@ -148,7 +148,7 @@ export class OrdersService {
 
   @Exposed(['IdList'], { role: Role.GUEST })
   getOrdersFromLoggedUserByIds(orderIds: string[]): Promise<OrderView[] | null> {
-    return asBuyer(async (buyer) => (await this.store.ofBuyer(buyer.id, orderIds)).map(toOrderView));
+    return asBuyer(async (buyer) => (await this.store.visible(buyer, orderIds)).map(toOrderView));
   }
 
   @Exposed(['String'], { role: Role.GUEST })
