@@ -137,6 +137,25 @@ describe('accountingServiceImpl', () => {
     });
   });
 
+  describe('buyer-to-vendor invoice (orderServiceImpl, through the same invoice builder)', () => {
+    it('should answer the stored invoice for unchanged content and issue a new one when the order changed', async () => {
+      const fern = await createOffer(t, { price: 500 });
+      const moss = await createOffer(t, { price: 700, sellerId: fern.sellerId });
+      const lines = [fern, moss].map(({ sellerSkuId }) => ({ sellerSkuId, quantity: 1 }));
+      const [order] = await checkOut(t, buyer, lines);
+      const invoice = async () => (await orderCall(t, 'createInvoiceBuyerToVendor', [order.id], admin).expect(200)).body;
+      const first = await invoice();
+      expect(first).toMatchObject({ name: `INV-${order.id}.pdf`, kind: 'buyer-to-vendor' });
+      expect((await invoice()).id).toBe(first.id);
+
+      const mossLine = order.commerceItems.find((item) => item.sellerSkuId === moss.sellerSkuId)!;
+      await orderCall(t, 'removeCommerceItemFromOrder', [order.id, mossLine.id], admin).expect(200);
+      const changed = await invoice();
+      expect(changed.id).not.toBe(first.id);
+      expect(await textOf(changed)).toMatch(/Subtotal\s*€5\.00/);
+    });
+  });
+
   describe('retrieveContact', () => {
     it('should give the contact an invoice was addressed to, and 404 for unknown ids', async () => {
       const { body: contact } = await t.callBean('accountingManagerServiceImpl', 'updateContact', [], { token: admin }).expect(200);

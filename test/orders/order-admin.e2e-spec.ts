@@ -119,7 +119,7 @@ describe('orderServiceImpl administration', () => {
   it('should render the buyer-to-vendor invoice as a PDF with the order\'s amounts', async () => {
     const { order } = await newOrder(3, 1234);
     const { body: attachment } = await call('createInvoiceBuyerToVendor', [order.id]).expect(200);
-    expect(attachment).toMatchObject({ filename: `invoice-${order.id}.pdf`, contentType: 'application/pdf' });
+    expect(attachment).toMatchObject({ name: `INV-${order.id}.pdf`, contentType: 'application/pdf', kind: 'buyer-to-vendor' });
     const text = (await pdfPages(Buffer.from(attachment.data, 'base64'))).join('\n');
     expect(text).toContain('€37.02');
     expect(text).toContain('€7.40');

@@ -1,11 +1,10 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
-import { BinariesModule } from '../binaries/binaries.module';
+import { InvoicesModule } from '../accounting/invoices';
 import { CatalogueModule } from '../catalogue/catalogue.module';
 import { CustomerAnalyticsModule } from '../customer-analytics/customer-analytics.module';
 import { DeliveryModule } from '../delivery/delivery.module';
 import { PaymentsModule } from '../payments';
-import { PdfModule } from '../pdf/pdf.module';
 import { ShoppingCartModule } from '../shopping-cart/shopping-cart.module';
 import { BuyerInvoice } from './buyer-invoice';
 import { OrderAdmin } from './order-admin';
@@ -31,8 +30,7 @@ import { StockReservation } from './stock-reservation';
     CustomerAnalyticsModule,
     PaymentsModule,
     DeliveryModule,
-    PdfModule,
-    BinariesModule,
+    InvoicesModule,
     MongooseModule.forFeature([{ name: Order.name, schema: OrderSchema }]),
   ],
   providers: [

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { BinaryStore } from '../../binaries/binary-store';
 import { PdfService } from '../../pdf/pdf.service';
 import { Attachment, toAttachment } from './attachment';
@@ -9,8 +10,9 @@ import { invoiceHtml } from './invoice-html';
 export const INVOICES_BUCKET = 'invoices';
 
 /**
- * Issues invoices: renders a draft to PDF with the PDF service and stores it in GridFS. One invoice per order and
- * kind: issuing it again answers the stored one, so a retried call does not bill twice.
+ * Issues invoices: renders a draft to PDF with the PDF service and stores it in GridFS. Issuing the same content for
+ * the same order and kind again answers the stored invoice, so a retried call does not bill twice; an order whose
+ * amounts changed since gets a new one.
  */
 @Injectable()
 export class InvoiceService {
@@ -20,16 +22,24 @@ export class InvoiceService {
   ) {}
 
   async issue(draft: InvoiceDraft): Promise<Attachment> {
-    const existing = await this.find(draft.orderId, draft.kind);
+    const key = { orderId: draft.orderId, kind: draft.kind, digest: digestOf(draft) };
+    const existing = await this.find(key);
     if (existing) return existing;
     const content = await this.pdf.createPdf(invoiceHtml(draft));
-    const metadata = { orderId: draft.orderId, kind: draft.kind, number: draft.number, contentType: 'application/pdf' };
+    const metadata = { ...key, number: draft.number, contentType: 'application/pdf' };
     const file = await this.binaries.save(content, `${draft.number}.pdf`, metadata, INVOICES_BUCKET);
     return toAttachment(file, content);
   }
 
-  async find(orderId: string, kind: InvoiceKind): Promise<Attachment | null> {
-    const [file] = await this.binaries.list({ 'metadata.orderId': orderId, 'metadata.kind': kind }, INVOICES_BUCKET, 1);
+  private async find(key: { orderId: string; kind: InvoiceKind; digest: string }): Promise<Attachment | null> {
+    const filter = { 'metadata.orderId': key.orderId, 'metadata.kind': key.kind, 'metadata.digest': key.digest };
+    const [file] = await this.binaries.list(filter, INVOICES_BUCKET, 1);
     return file ? toAttachment(file, await this.binaries.read(file._id, INVOICES_BUCKET)) : null;
   }
+}
+
+/** What the invoice says, without the moment it was issued. */
+function digestOf(draft: InvoiceDraft): string {
+  const { issuedAt: _issuedAt, ...content } = draft;
+  return createHash('sha256').update(JSON.stringify(content)).digest('hex');
 }

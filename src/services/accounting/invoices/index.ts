@@ -1,0 +1,6 @@
+/** What other modules (orders) use to issue invoices. */
+export { InvoicesModule } from './invoices.module';
+export { InvoiceService, INVOICES_BUCKET } from './invoice.service';
+export { InvoiceKind } from './invoice';
+export type { InvoiceDraft, InvoiceLine, InvoiceParty, InvoiceSummaryLine } from './invoice';
+export type { Attachment } from './attachment';
