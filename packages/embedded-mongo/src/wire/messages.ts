@@ -62,7 +62,8 @@ function parseOpMsg(header: Header, message: Buffer): CommandMessage {
   const end = message.length - (flags & FLAG_CHECKSUM ? 4 : 0);
   let offset = HEADER_SIZE + 4;
   let body: Doc | undefined;
-  const sequences: Record<string, Doc[]> = {};
+  // A Map, so an identifier such as `__proto__` stays data.
+  const sequences = new Map<string, Doc[]>();
   while (offset < end) {
     const kind = message[offset++];
     if (kind === 0) {
@@ -76,10 +77,10 @@ function parseOpMsg(header: Header, message: Buffer): CommandMessage {
     }
   }
   if (!body) throw new ProtocolError('OP_MSG without a body section');
-  return { header, command: { ...body, ...sequences }, noReply: (flags & FLAG_MORE_TO_COME) !== 0, legacy: false };
+  return { header, command: { ...body, ...Object.fromEntries(sequences) }, noReply: (flags & FLAG_MORE_TO_COME) !== 0, legacy: false };
 }
 
-function readSequence(message: Buffer, start: number, end: number, into: Record<string, Doc[]>): number {
+function readSequence(message: Buffer, start: number, end: number, into: Map<string, Doc[]>): number {
   if (start + 4 > end) throw new ProtocolError('truncated document sequence');
   const sectionEnd = start + message.readInt32LE(start);
   if (sectionEnd > end || sectionEnd < start + 5) throw new ProtocolError('invalid document sequence length');
@@ -90,7 +91,7 @@ function readSequence(message: Buffer, start: number, end: number, into: Record<
     docs.push(read.doc);
     offset = read.next;
   }
-  into[identifier] = docs;
+  into.set(identifier, docs);
   return sectionEnd;
 }
 
