@@ -1,11 +1,13 @@
 import { Role } from '../../src/common/principal';
 import { TestStompClient } from '../realtime/stomp-client';
 import { startTestApp, TestApp } from '../support/test-app';
-import { Buyer, checkOut, chooseCard as chooseCardOf, createBuyer, OrderBody, orderCall } from './support/order-calls';
+import { createAccount, loginToken } from '../auth/support/accounts';
+import { Buyer, checkOut, chooseCard as chooseCardOf, OrderBody, orderCall } from './support/order-calls';
 import { createOffer, stockOf } from './support/order-fixtures';
 
 type LiveEvent = { event: string; id: string; data: OrderBody };
 
+/** The buyer logs in with a password, then uses public interfaces only: bean calls, REST, STOMP, the 3-D Secure page. */
 describe('orderServiceImpl buyer journey', () => {
   let t: TestApp;
   let admin: string;
@@ -15,7 +17,8 @@ describe('orderServiceImpl buyer journey', () => {
   beforeAll(async () => {
     t = await startTestApp({ env: { ORDER_TAX_RATE: '21' } });
     admin = t.tokenFor(Role.ADMIN);
-    buyer = await createBuyer(t);
+    const account = await createAccount(t);
+    buyer = { id: String(account.user._id), username: account.username, token: await loginToken(t, account) };
     stomp = await TestStompClient.connect(t.url, { token: buyer.token });
   });
 
