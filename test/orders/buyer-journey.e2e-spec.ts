@@ -7,7 +7,7 @@ import { createOffer, stockOf } from './support/order-fixtures';
 
 type LiveEvent = { event: string; id: string; data: OrderBody };
 
-/** The buyer logs in with a password, then uses public interfaces only: bean calls, REST, STOMP, the 3-D Secure page. */
+/** The buyer logs in with a password, then uses public interfaces only: bean calls, REST, STOMP, 3-D Secure page. */
 describe('orderServiceImpl buyer journey', () => {
   let t: TestApp;
   let admin: string;
