@@ -36,8 +36,8 @@ export function offersInStock(skuId?: Types.ObjectId): PipelineStage[] {
 export function countProductsBy(field: string): PipelineStage[] {
   return [
     { $match: { [field.slice(1)]: { $nin: [null, ''] } } },
-    { $group: { _id: { value: field, product: '$product._id' } } },
-    { $group: { _id: '$_id.value', count: { $sum: 1 } } },
+    { $group: { _id: field, products: { $addToSet: '$product._id' } } },
+    { $project: { count: { $size: '$products' } } },
   ];
 }
 
