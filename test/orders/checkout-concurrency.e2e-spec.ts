@@ -1,5 +1,6 @@
 import { getModelToken } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
+import { CheckoutLocks } from '../../src/services/orders/checkout-lock';
 import { Order } from '../../src/services/orders/order.schema';
 import { startTestApp, TestApp } from '../support/test-app';
 import { CART, createBuyer, orderCall } from './support/order-calls';
@@ -45,5 +46,29 @@ describe('orderCheckout under concurrency', () => {
     expect(results.map((response) => response.status).sort()).toEqual([200, 409]);
     expect(await stockOf(t, plenty.sellerSkuId)).toBe(7);
     expect(await stockOf(t, scarce.sellerSkuId)).toBe(0);
+  });
+
+  it('should check a buyer\'s cart out once when they check out twice at the same moment', async () => {
+    const offer = await createOffer(t, { quantity: 10 });
+    const buyer = await createBuyer(t);
+    await t.callBean(CART, 'addCommerceItem', [{ sellerSkuId: offer.sellerSkuId, quantity: 2 }], { token: buyer.token });
+
+    const results = await Promise.all([1, 2].map(() => orderCall(t, 'orderCheckout', [], buyer.token)));
+
+    expect(results.map((response) => response.status).sort()).toEqual([200, 409]);
+    expect(await stockOf(t, offer.sellerSkuId)).toBe(8);
+    expect((await orderCall(t, 'getOrdersFromLoggedUser', [], buyer.token).expect(200)).body).toHaveLength(1);
+    await orderCall(t, 'orderCheckout', [], buyer.token).expect(409);
+  });
+
+  it('should refuse a second checkout while the buyer\'s first one runs, and free the lock after', async () => {
+    const locks = t.app.get(CheckoutLocks);
+    let release!: () => void;
+    const first = locks.holding('buyer-x', () => new Promise<void>((resolve) => (release = resolve)));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await expect(locks.holding('buyer-x', async () => 'second')).rejects.toThrow('already running');
+    release();
+    await first;
+    await expect(locks.holding('buyer-x', async () => 'third')).resolves.toBe('third');
   });
 });

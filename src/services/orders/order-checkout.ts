@@ -5,6 +5,7 @@ import { Principal } from '../../common/principal';
 import { CustomerActivityRecorder } from '../customer-analytics/customer-activity-recorder';
 import { CustomerActivityType } from '../customer-analytics/customer-activity.schema';
 import { CartStore } from '../shopping-cart/cart-store.service';
+import { CheckoutLocks } from './checkout-lock';
 import { OrderPayments } from './order-payments';
 import { OrderPlacement } from './order-placement';
 import { OrderStore } from './order-store';
@@ -28,10 +29,15 @@ export class OrderCheckout {
     private readonly transitions: OrderTransitions,
     private readonly payments: OrderPayments,
     private readonly activity: CustomerActivityRecorder,
+    private readonly locks: CheckoutLocks,
   ) {}
 
   /** One order per seller from the buyer's cart, stock reserved; the cart is emptied. 409 for an empty cart. */
-  async checkout(buyer: Principal): Promise<StoredOrder[]> {
+  checkout(buyer: Principal): Promise<StoredOrder[]> {
+    return this.locks.holding(buyer.id, () => this.checkoutCart(buyer));
+  }
+
+  private async checkoutCart(buyer: Principal): Promise<StoredOrder[]> {
     const cart = await this.carts.view(buyer.id);
     const items = cart.sellers.flatMap((seller) => seller.items);
     if (items.length === 0) throw new ConflictException('The cart is empty');

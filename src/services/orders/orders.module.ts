@@ -7,6 +7,7 @@ import { DeliveryModule } from '../delivery/delivery.module';
 import { PaymentsModule } from '../payments';
 import { ShoppingCartModule } from '../shopping-cart/shopping-cart.module';
 import { BuyerInvoice } from './buyer-invoice';
+import { CheckoutLock, CheckoutLocks, CheckoutLockSchema } from './checkout-lock';
 import { OrderAdmin } from './order-admin';
 import { OrderCheckout } from './order-checkout';
 import { OrderPayments } from './order-payments';
@@ -31,7 +32,10 @@ import { StockReservation } from './stock-reservation';
     PaymentsModule,
     DeliveryModule,
     InvoicesModule,
-    MongooseModule.forFeature([{ name: Order.name, schema: OrderSchema }]),
+    MongooseModule.forFeature([
+      { name: Order.name, schema: OrderSchema },
+      { name: CheckoutLock.name, schema: CheckoutLockSchema },
+    ]),
   ],
   providers: [
     OrdersService,
@@ -44,6 +48,7 @@ import { StockReservation } from './stock-reservation';
     OrderAdmin,
     OrderTopic,
     StockReservation,
+    CheckoutLocks,
     BuyerInvoice,
   ],
   exports: [MongooseModule, OrderStore, OrderTransitions],
