@@ -34,14 +34,18 @@ export class ContactBook {
 
   /** The contact of a profile, created or refreshed from it. @throws NotFoundException for an unknown profile */
   async ofProfile(profileId: string): Promise<Contact> {
-    const profile = isValidObjectId(profileId) ? await this.profiles.findById(String(profileId)).lean<StoredProfile>().exec() : null;
+    const profile = isValidObjectId(profileId)
+      ? await this.profiles.findById(String(profileId)).lean<StoredProfile>().exec()
+      : null;
     if (!profile) throw new NotFoundException(`Profile ${profileId} not found`);
     return this.fromProfile(profile);
   }
 
   /** The logged-in user's contact, from their billing profile, else from their account. */
   async ofPrincipal(principal: Principal): Promise<Contact> {
-    const owned = isValidObjectId(principal.id) ? await this.profiles.find({ userId: principal.id }).lean<StoredProfile[]>().exec() : [];
+    const owned = isValidObjectId(principal.id)
+      ? await this.profiles.find({ userId: principal.id }).lean<StoredProfile[]>().exec()
+      : [];
     const profile = owned.sort((a, b) => BILLING_ORDER.indexOf(a.type) - BILLING_ORDER.indexOf(b.type))[0];
     if (profile) return this.fromProfile(profile);
     const user = await this.users.findByUsername(principal.username);

@@ -38,5 +38,6 @@ export function toContact(contact: StoredContact): Contact {
 export function contactDetails(contact: Contact): string[] {
   const { street, postalCode, city, country } = contact.address;
   const place = [postalCode, city, country].filter(Boolean).join(' ');
-  return [street, place, contact.email, contact.taxId ? `Tax id: ${contact.taxId}` : null].filter((line): line is string => Boolean(line));
+  const lines = [street, place, contact.email, contact.taxId ? `Tax id: ${contact.taxId}` : null];
+  return lines.filter((line): line is string => Boolean(line));
 }

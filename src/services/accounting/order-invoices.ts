@@ -64,7 +64,9 @@ export class OrderInvoices {
   private async parties(orderId: string, profileId: string): Promise<{ order: StoredOrder; seller: Contact }> {
     const order = await this.orders.find(orderId);
     const seller = await this.contacts.ofProfile(profileId);
-    if (!SETTLED.has(order.status)) throw new ConflictException(`Order ${orderId} is ${order.status}: nothing has been paid yet`);
+    if (!SETTLED.has(order.status)) {
+      throw new ConflictException(`Order ${orderId} is ${order.status}: nothing has been paid yet`);
+    }
     const vendorProfile = order.embeddedVendor.profileId;
     if (vendorProfile && vendorProfile !== seller.profileId) {
       throw new BadRequestException(`Profile ${profileId} is not the seller of order ${orderId}`);

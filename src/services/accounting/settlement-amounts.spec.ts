@@ -11,6 +11,7 @@ describe('settlementOf', () => {
   });
 
   it('should pay everything out without a commission', () => {
-    expect(settlementOf({ subtotal: 1000, tax: 0, total: 1000, serviceTaxRate: 0, sellerTaxRate: 21 }).payout).toBe(1000);
+    const order = { subtotal: 1000, tax: 0, total: 1000, serviceTaxRate: 0, sellerTaxRate: 21 };
+    expect(settlementOf(order).payout).toBe(1000);
   });
 });

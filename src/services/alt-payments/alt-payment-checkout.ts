@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model } from 'mongoose';
 import { Principal } from '../../common/principal';
 import { SelfUrl } from '../payments';
 import { OrderStore } from '../orders/order-store';
 import { OrderTransitions } from '../orders/order-transitions';
-import { OrderStatus } from '../orders/order.schema';
+import { Order, OrderStatus } from '../orders/order.schema';
 import { AltPayment, AltPaymentProvider } from './alt-payment.provider';
 import { AltPaymentKeys } from './alt-payment-keys';
 
@@ -13,6 +15,7 @@ export const ALT_PAYMENT_RETURN_PATH = '/api/v1/altpayment/return';
 @Injectable()
 export class AltPaymentCheckout {
   constructor(
+    @InjectModel(Order.name) private readonly orderModel: Model<Order>,
     private readonly provider: AltPaymentProvider,
     private readonly keys: AltPaymentKeys,
     private readonly orders: OrderStore,
@@ -27,7 +30,9 @@ export class AltPaymentCheckout {
   async start(orderId: string, buyer: Principal): Promise<AltPayment> {
     this.keys.require();
     const order = await this.orders.findOwn(orderId, buyer);
-    if (order.status === OrderStatus.PAYMENT_FAILED) await this.transitions.move(orderId, OrderStatus.APPROVED, buyer.id);
+    if (order.status === OrderStatus.PAYMENT_FAILED) {
+      await this.transitions.move(orderId, OrderStatus.APPROVED, buyer.id);
+    }
     const pending = await this.transitions.move(orderId, OrderStatus.PAYMENT_PENDING, buyer.id);
     try {
       const payment = await this.provider.create({
@@ -37,7 +42,7 @@ export class AltPaymentCheckout {
         returnUrl: `${this.self.public()}${ALT_PAYMENT_RETURN_PATH}`,
         idempotencyKey: `${orderId}:${pending.orderTimeLines.length}`,
       });
-      await this.orders.model.updateOne({ _id: pending._id }, { $set: { paymentIntentId: payment.id } }).exec();
+      await this.orderModel.updateOne({ _id: pending._id }, { $set: { paymentIntentId: payment.id } }).exec();
       return payment;
     } catch (error) {
       await this.transitions.move(orderId, OrderStatus.PAYMENT_FAILED, buyer.id);

@@ -12,6 +12,8 @@ export class AltPaymentKeys {
 
   /** @throws ServiceUnavailableException when a key is missing */
   require(): void {
-    if (!this.defined()) throw new ServiceUnavailableException('Alternative payments are not configured (ALT_PAYMENT_API_KEY)');
+    if (!this.defined()) {
+      throw new ServiceUnavailableException('Alternative payments are not configured (ALT_PAYMENT_API_KEY)');
+    }
   }
 }

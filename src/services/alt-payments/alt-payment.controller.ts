@@ -1,4 +1,15 @@
-import { Body, Controller, Get, Headers, HttpCode, Post, Query, RawBodyRequest, Req, UnauthorizedException } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Post,
+  Query,
+  RawBodyRequest,
+  Req,
+  UnauthorizedException,
+} from '@nestjs/common';
 import { Request } from 'express';
 import { Roles } from '../../auth/roles.decorator';
 import { Role } from '../../common/principal';
@@ -41,10 +52,14 @@ export class AltPaymentController {
   /** 400 for a missing, malformed, expired or wrong signature, before anything is read or changed. */
   @Post('webhook')
   @HttpCode(200)
-  async webhook(@Req() request: RawBodyRequest<Request>, @Headers(SIGNATURE_HEADER) signature: string | undefined): Promise<WebhookReceipt> {
+  async webhook(
+    @Req() request: RawBodyRequest<Request>,
+    @Headers(SIGNATURE_HEADER) signature: string | undefined,
+  ): Promise<WebhookReceipt> {
     const payload = verifiedPayload(request, signature, this.config.altPayment.webhookSecret);
     const event = parseAltPaymentEvent(payload);
-    const handled = await this.replays.once('altpayment', event.id, () => this.settlement.settleById(event.data.paymentId));
+    const settle = () => this.settlement.settleById(event.data.paymentId);
+    const handled = await this.replays.once('altpayment', event.id, settle);
     return { received: true, duplicate: !handled };
   }
 }

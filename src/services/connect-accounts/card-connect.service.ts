@@ -33,7 +33,9 @@ export class CardConnectService {
 
   @Exposed(['String'])
   async deleteAccount(sellerId: string): Promise<void> {
-    if (!(await this.store.deleteOfSeller(sellerId))) throw new NotFoundException(`Seller ${sellerId} has no connect account`);
+    if (!(await this.store.deleteOfSeller(sellerId))) {
+      throw new NotFoundException(`Seller ${sellerId} has no connect account`);
+    }
   }
 
   @Exposed()
@@ -43,8 +45,13 @@ export class CardConnectService {
 
   @Exposed([MapOf(BankAccountDto)])
   async createExternalBankAccount(bank: BankAccountDto): Promise<boolean> {
-    const country = bank.iban.slice(0, 2);
-    return this.addExternalAccount({ type: 'bank_account', last4: bank.iban.slice(-4), holderName: bank.accountHolderName, currency: bank.currency, country });
+    return this.addExternalAccount({
+      type: 'bank_account',
+      last4: bank.iban.slice(-4),
+      holderName: bank.accountHolderName,
+      currency: bank.currency,
+      country: bank.iban.slice(0, 2),
+    });
   }
 
   /** `false` when the sandbox refuses a valid number that is not one of its debit test cards. */
@@ -52,7 +59,8 @@ export class CardConnectService {
   async createExternalCardAccount(card: CardAccountDto): Promise<boolean> {
     const brand = DEBIT_TEST_CARDS.get(card.number);
     if (!brand || isExpired(card.expMonth, card.expYear)) return false;
-    return this.addExternalAccount({ type: 'card', last4: card.number.slice(-4), holderName: card.holderName, currency: card.currency, brand });
+    const { number, holderName, currency } = card;
+    return this.addExternalAccount({ type: 'card', last4: number.slice(-4), holderName, currency, brand });
   }
 
   @Exposed()
@@ -64,7 +72,9 @@ export class CardConnectService {
   @Exposed(['String'])
   getBusinessStructures(businessType: string): string[] {
     const structures = Object.hasOwn(BUSINESS_STRUCTURES, businessType) ? BUSINESS_STRUCTURES[businessType] : undefined;
-    if (!structures) throw new BadRequestException(`Unknown business type ${businessType}; known: ${BUSINESS_TYPES.join(', ')}`);
+    if (!structures) {
+      throw new BadRequestException(`Unknown business type ${businessType}; known: ${BUSINESS_TYPES.join(', ')}`);
+    }
     return [...structures];
   }
 
@@ -85,7 +95,8 @@ export class CardConnectService {
     checkStructure(meta);
     const owner = await this.owners.current();
     const { businessType, businessStructure, mcc, country, email, website } = meta;
-    const account = await this.store.upsert(owner, { $set: { businessType, businessStructure, mcc, country, email, website } });
+    const profile = { businessType, businessStructure, mcc, country, email, website };
+    const account = await this.store.upsert(owner, { $set: profile });
     if (requirementsOf(account).length === 0) return toConnectAccountDto(account, null);
     const link = await this.links.create(owner, refreshUrl, returnUrl);
     return toConnectAccountDto(link.account, link.url);
@@ -99,7 +110,7 @@ export class CardConnectService {
 
 function checkStructure({ businessType, businessStructure }: VerificationDto): void {
   if (businessStructure !== undefined && !BUSINESS_STRUCTURES[businessType]?.includes(businessStructure)) {
-    throw new BadRequestException(`businessStructure ${businessStructure} does not belong to business type ${businessType}`);
+    throw new BadRequestException(`businessStructure ${businessStructure} is not one of business type ${businessType}`);
   }
 }
 

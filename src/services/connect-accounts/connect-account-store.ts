@@ -16,9 +16,10 @@ export class ConnectAccountStore {
 
   /** Applies `update` to the owner's account, creating it first if there is none (as a provider does on first use). */
   async upsert(owner: ConnectOwner, update: UpdateQuery<ConnectAccount> = {}): Promise<StoredConnectAccount> {
-    const created = { ownerKey: owner.ownerKey, userId: owner.userId, ...(owner.sellerId ? { sellerId: owner.sellerId } : {}) };
+    const { ownerKey, userId, sellerId } = owner;
+    const created = { ownerKey, userId, ...(sellerId ? { sellerId } : {}) };
     return (await this.accounts
-      .findOneAndUpdate({ ownerKey: owner.ownerKey }, { ...update, $setOnInsert: created }, { upsert: true, returnDocument: 'after' })
+      .findOneAndUpdate({ ownerKey }, { ...update, $setOnInsert: created }, { upsert: true, returnDocument: 'after' })
       .lean<StoredConnectAccount>()
       .exec())!;
   }

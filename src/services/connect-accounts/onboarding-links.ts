@@ -9,6 +9,11 @@ export const ONBOARDING_PATH = '/api/v1/connect/onboarding';
 /** A link is short-lived and single-use, as a provider's account links are. */
 const LINK_TTL_MS = 5 * 60 * 1000;
 
+export interface OnboardingLink {
+  url: string;
+  account: StoredConnectAccount;
+}
+
 /** Onboarding links to the sandbox's own onboarding page. */
 @Injectable()
 export class OnboardingLinks {
@@ -18,13 +23,15 @@ export class OnboardingLinks {
   ) {}
 
   /** A fresh link for the owner's account (created if need be); the page sends the owner back to `returnUrl`. */
-  async create(owner: ConnectOwner, refreshUrl: string, returnUrl: string): Promise<{ url: string; account: StoredConnectAccount }> {
-    const [refresh, back] = [httpUrl(refreshUrl, 'refreshUrl'), httpUrl(returnUrl, 'returnUrl')];
-    const token = randomBytes(24).toString('hex');
-    const account = await this.store.upsert(owner, {
-      $set: { onboardingToken: token, onboardingExpiresAt: new Date(Date.now() + LINK_TTL_MS), refreshUrl: refresh, returnUrl: back },
-    });
-    return { url: `${this.self.public()}${ONBOARDING_PATH}/${token}`, account };
+  async create(owner: ConnectOwner, refreshUrl: string, returnUrl: string): Promise<OnboardingLink> {
+    const link = {
+      onboardingToken: randomBytes(24).toString('hex'),
+      onboardingExpiresAt: new Date(Date.now() + LINK_TTL_MS),
+      refreshUrl: httpUrl(refreshUrl, 'refreshUrl'),
+      returnUrl: httpUrl(returnUrl, 'returnUrl'),
+    };
+    const account = await this.store.upsert(owner, { $set: link });
+    return { url: `${this.self.public()}${ONBOARDING_PATH}/${link.onboardingToken}`, account };
   }
 }
 
@@ -36,6 +43,8 @@ export function httpUrl(value: string, name: string): string {
   } catch {
     throw new BadRequestException(`${name} must be an absolute http(s) URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BadRequestException(`${name} must be an http(s) URL`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new BadRequestException(`${name} must be an http(s) URL`);
+  }
   return url.toString();
 }

@@ -5,14 +5,19 @@ import { InvoiceDraft, InvoiceParty } from './invoice';
 export function invoiceHtml(draft: InvoiceDraft): string {
   const money = (amount: number) => escape(formatMoney(amount, draft.currency));
   const lines = draft.lines
-    .map((line) => `<tr><td>${escape(line.description)}</td><td>${line.quantity}</td><td>${money(line.unitPrice)}</td><td>${money(line.amount)}</td></tr>`)
+    .map((line) => row([escape(line.description), String(line.quantity), money(line.unitPrice), money(line.amount)]))
     .join('');
-  const summary = draft.summary.map(({ label, amount }) => `<tr><td>${escape(label)}</td><td>${money(amount)}</td></tr>`).join('');
+  const summary = draft.summary.map(({ label, amount }) => row([escape(label), money(amount)])).join('');
   return `<h1>${escape(draft.title)} ${escape(draft.number)}</h1>
-<p>Order: ${escape(draft.orderId)}</p><p>Date: ${draft.issuedAt.toISOString().slice(0, 10)}</p><p>Currency: ${escape(draft.currency)}</p>
+<p>Order: ${escape(draft.orderId)}</p><p>Date: ${draft.issuedAt.toISOString().slice(0, 10)}</p>
+<p>Currency: ${escape(draft.currency)}</p>
 ${party('From', draft.issuer)}${party('To', draft.recipient)}
 <table><tr><th>Description</th><th>Quantity</th><th>Unit price</th><th>Amount</th></tr>${lines}</table>
 <table>${summary}</table>`;
+}
+
+function row(cells: string[]): string {
+  return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
 
 function party(role: string, { name, details }: InvoiceParty): string {

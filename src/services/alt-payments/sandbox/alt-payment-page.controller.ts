@@ -35,7 +35,11 @@ export class AltPaymentPageController {
   }
 
   @Post(':paymentId')
-  async answer(@Param('paymentId') paymentId: string, @Body() { outcome }: AltPaymentAnswerDto, @Res() response: Response): Promise<void> {
+  async answer(
+    @Param('paymentId') paymentId: string,
+    @Body() { outcome }: AltPaymentAnswerDto,
+    @Res() response: Response,
+  ): Promise<void> {
     const payment = await this.sandbox.answer(paymentId, outcome === 'approve');
     await this.sender.send(ALT_PAYMENT_WEBHOOK_PATH, eventOf(payment), this.config.altPayment.webhookSecret);
     const back = new URL(payment.returnUrl);
@@ -47,7 +51,8 @@ export class AltPaymentPageController {
 function eventOf(payment: AltPayment): AltPaymentEvent {
   return {
     id: `evt_${randomBytes(12).toString('hex')}`,
-    type: payment.status === AltPaymentStatus.AUTHORIZED ? AltPaymentEventType.AUTHORIZED : AltPaymentEventType.DECLINED,
+    type:
+      payment.status === AltPaymentStatus.AUTHORIZED ? AltPaymentEventType.AUTHORIZED : AltPaymentEventType.DECLINED,
     created: Math.floor(Date.now() / 1000),
     data: { paymentId: payment.id, orderId: payment.orderId },
   };

@@ -47,13 +47,18 @@ export class AltPaymentSandbox extends AltPaymentProvider {
 
   /** The buyer's answer on the sandbox page. */
   answer(paymentId: string, approve: boolean): Promise<AltPayment> {
-    return this.move(paymentId, [AltPaymentStatus.CREATED], approve ? AltPaymentStatus.AUTHORIZED : AltPaymentStatus.DECLINED);
+    const to = approve ? AltPaymentStatus.AUTHORIZED : AltPaymentStatus.DECLINED;
+    return this.move(paymentId, [AltPaymentStatus.CREATED], to);
   }
 
   /** One conditional update; repeating a move that already happened answers the payment as it is. */
   private async move(paymentId: string, from: AltPaymentStatus[], to: AltPaymentStatus): Promise<AltPayment> {
     const moved = await this.payments
-      .findOneAndUpdate({ paymentId: String(paymentId), status: { $in: from } }, { $set: { status: to } }, { returnDocument: 'after' })
+      .findOneAndUpdate(
+        { paymentId: String(paymentId), status: { $in: from } },
+        { $set: { status: to } },
+        { returnDocument: 'after' },
+      )
       .lean()
       .exec();
     if (moved) return this.view(moved);
@@ -64,6 +69,7 @@ export class AltPaymentSandbox extends AltPaymentProvider {
 
   private view(payment: SandboxAltPayment): AltPayment {
     const { paymentId, orderId, amount, currency, status, returnUrl } = payment;
-    return { id: paymentId, orderId, amount, currency, status, returnUrl, redirectUrl: `${this.self.public()}${SANDBOX_PAGE_PATH}/${paymentId}` };
+    const redirectUrl = `${this.self.public()}${SANDBOX_PAGE_PATH}/${paymentId}`;
+    return { id: paymentId, orderId, amount, currency, status, returnUrl, redirectUrl };
   }
 }
