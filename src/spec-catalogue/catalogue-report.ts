@@ -78,3 +78,9 @@ function missingByBean(matches: MethodMatch[]): string[] {
     return missing.map((m) => `${beanId}.${specSignature(m.spec)}`);
   });
 }
+
+/** Every registered signature, for when there is no spec to compare with. */
+export function formatRegistry(beans: readonly BeanDescriptor[]): string[] {
+  const signatures = beans.flatMap((bean) => registeredSignatures(bean).map((r) => `${bean.id}.${r.signature}`)).sort();
+  return [...signatures.map((key) => `  ${key}`), '', `registered ${signatures.length} methods in ${beans.length} beans; no spec to compare with`];
+}

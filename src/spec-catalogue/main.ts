@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { BeanDescriptor, BeanRegistry } from '../bean';
 import { createApp } from '../bootstrap';
-import { compareWithSpec, formatReport } from './catalogue-report';
+import { compareWithSpec, formatRegistry, formatReport } from './catalogue-report';
 import { parseSpecMethods } from './spec-methods';
 
 /**
@@ -27,22 +27,12 @@ async function registeredBeans(): Promise<BeanDescriptor[]> {
   }
 }
 
-function registryOnly(beans: BeanDescriptor[], specPath: string): string[] {
-  const signatures = beans.flatMap((bean) => [...bean.functions.values()].flatMap((fn) => fn.overloads.map((m) => `${bean.id}.${m.signature}`)));
-  return [
-    `Spec not found at ${relative(process.cwd(), specPath)}; listing the registry only.`,
-    ...signatures.sort().map((signature) => `  ${signature}`),
-    '',
-    `registered ${signatures.length} methods in ${beans.length} beans; no spec to compare with`,
-  ];
-}
-
 async function main(): Promise<void> {
   const specPath = resolve(process.argv[2] ?? DEFAULT_SPEC);
   const beans = await registeredBeans();
   const lines = existsSync(specPath)
     ? formatReport(compareWithSpec(parseSpecMethods(readFileSync(specPath, 'utf8')), beans))
-    : registryOnly(beans, specPath);
+    : [`Spec not found at ${relative(process.cwd(), specPath)}; listing the registry only.`, ...formatRegistry(beans)];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
