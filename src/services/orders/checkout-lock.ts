@@ -36,7 +36,8 @@ export class CheckoutLocks {
   private async take(buyerId: string, lockedAt: Date): Promise<void> {
     const stale = new Date(lockedAt.getTime() - STALE_AFTER_MS);
     try {
-      await this.locks.updateOne({ buyerId, lockedAt: { $lt: stale } }, { $set: { lockedAt } }, { upsert: true }).exec();
+      const takeOverStale = { buyerId, lockedAt: { $lt: stale } };
+      await this.locks.updateOne(takeOverStale, { $set: { lockedAt } }, { upsert: true }).exec();
     } catch (error) {
       if ((error as { code?: unknown }).code !== DUPLICATE_KEY) throw error;
       throw new ConflictException('A checkout of this cart is already running');
