@@ -1,4 +1,5 @@
 import countries from 'i18n-iso-countries';
+import { createHash } from 'node:crypto';
 import de from 'i18n-iso-countries/langs/de.json';
 import en from 'i18n-iso-countries/langs/en.json';
 import es from 'i18n-iso-countries/langs/es.json';
@@ -22,6 +23,11 @@ export interface CountryRecord {
   alpha3: string;
   numeric: string;
   names: Record<string, string>;
+}
+
+/** A fingerprint of the records, stored with them so a changed dataset is rewritten. */
+export function datasetVersion(records: CountryRecord[]): string {
+  return createHash('sha1').update(JSON.stringify(records)).digest('hex');
 }
 
 /** `de-AT` → `de`; unknown languages → English. */

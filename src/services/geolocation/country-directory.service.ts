@@ -3,11 +3,18 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model, PipelineStage } from 'mongoose';
 import { RequestContext } from '../../common/request-context';
 import { parseSearchRequest, planSearch, SearchPlan, toPipeline } from '../../common/search';
-import { buildCountryRecords, countryLanguage, CountryRecord, resolveCountryCode } from './country-dataset';
+import {
+  buildCountryRecords,
+  countryLanguage,
+  CountryRecord,
+  datasetVersion,
+  resolveCountryCode,
+} from './country-dataset';
 import { Country } from './country.schema';
 import { CountryView, toCountryView } from './country.view';
 
 const SEARCH_FIELDS = ['code', 'alpha3', 'numeric', 'name'];
+const DUPLICATE_KEY = 11000;
 
 /**
  * Countries from the ISO 3166 dataset. Lookups are answered from memory (the dataset is static); searches run
@@ -21,13 +28,17 @@ export class CountryDirectory implements OnModuleInit {
 
   constructor(@InjectModel(Country.name) private readonly countries: Model<Country>) {}
 
+  /** Writes the dataset unless this very version is stored already (a dependency update changes names). */
   async onModuleInit(): Promise<void> {
-    if ((await this.countries.estimatedDocumentCount()) === this.records.length) return;
-    await this.countries.bulkWrite(
-      this.records.map((record) => ({
-        replaceOne: { filter: { _id: record._id }, replacement: record, upsert: true },
-      })),
-    );
+    const version = datasetVersion(this.records);
+    if ((await this.countries.countDocuments({ version })) === this.records.length) return;
+    await this.countries.deleteMany({});
+    try {
+      await this.countries.insertMany(this.records.map((record) => ({ ...record, version })), { ordered: false });
+    } catch (error) {
+      // Another instance starting at the same time wrote the same records.
+      if ((error as { code?: unknown }).code !== DUPLICATE_KEY) throw error;
+    }
   }
 
   /** Sorted by name in the request language; computed once per language (the dataset is static). */

@@ -9,6 +9,8 @@ export class Country {
   @Prop({ required: true }) alpha3!: string;
   @Prop() numeric!: string;
   @Prop({ type: Object, required: true }) names!: Record<string, string>;
+  /** Fingerprint of the dataset the record came from. */
+  @Prop({ required: true, index: true }) version!: string;
 }
 
 export type CountryDocument = HydratedDocument<Country>;
