@@ -33,6 +33,7 @@ describe('API documentation', () => {
         expect.arrayContaining(['/api/v1/bean/request', '/api/v1/auth/token', '/api/v1/health', '/api/v1/health/live']),
       );
       expect(document.components.schemas.ErrorBody.required).toContain('requestId');
+      expect(document.security).toEqual([{ bearer: [] }, { session: [] }, {}]);
     });
 
     it('should list every registered bean, function and overload with its access level', () => {
