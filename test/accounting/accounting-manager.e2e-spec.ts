@@ -30,13 +30,15 @@ describe('accountingManagerServiceImpl', () => {
   it('should keep a user without a profile as a contact from the account', async () => {
     const buyer = await createBuyer(t);
     const { body } = await updateContact(buyer.token).expect(200);
-    expect(body).toMatchObject({ userId: buyer.id, profileId: null, name: buyer.username, email: `${buyer.username}@example.com` });
+    const email = `${buyer.username}@example.com`;
+    expect(body).toMatchObject({ userId: buyer.id, profileId: null, name: buyer.username, email });
   });
 
   it('should create the contact from the billing profile and refresh it when the profile changes', async () => {
     const buyer = await createBuyer(t);
     await createProfile(t, { userId: buyer.id, type: ProfileType.BUYER, displayName: 'Ann Buyer' });
-    const companyId = await createProfile(t, { userId: buyer.id, type: ProfileType.COMPANY, displayName: 'Ann Gardens Ltd' });
+    const company = { userId: buyer.id, type: ProfileType.COMPANY, displayName: 'Ann Gardens Ltd' };
+    const companyId = await createProfile(t, company);
     const { body: created } = await updateContact(buyer.token).expect(200);
     expect(created).toMatchObject({
       userId: buyer.id,

@@ -28,7 +28,12 @@ describe('accountingServiceImpl', () => {
 
   beforeAll(async () => {
     t = await startTestApp({
-      env: { ORDER_TAX_RATE: '21', ORDER_SERVICE_FEE_RATE: '10', INVOICE_ISSUER_NAME: 'Green Market BV', ACCOUNTING_API_KEY: 'acc_test_1' },
+      env: {
+        ORDER_TAX_RATE: '21',
+        ORDER_SERVICE_FEE_RATE: '10',
+        INVOICE_ISSUER_NAME: 'Green Market BV',
+        ACCOUNTING_API_KEY: 'acc_test_1',
+      },
     });
     admin = t.tokenFor(Role.ADMIN);
     buyer = await createBuyer(t);
@@ -36,7 +41,8 @@ describe('accountingServiceImpl', () => {
 
   afterAll(() => t.stop());
 
-  const call = (fn: string, args: unknown[], token: string | null = admin) => t.callBean(BEAN, fn, args, { token: token ?? undefined });
+  const call = (fn: string, args: unknown[], token: string | null = admin) =>
+    t.callBean(BEAN, fn, args, { token: token ?? undefined });
 
   /** An order of 3 × `price` from a seller with a profile; paid unless told otherwise. */
   const sellerOrder = async ({ price = 1234, currency = 'EUR', pay = true } = {}) => {
@@ -51,7 +57,8 @@ describe('accountingServiceImpl', () => {
     }
     return { order, profileId };
   };
-  const textOf = async (attachment: AttachmentBody) => (await pdfPages(Buffer.from(attachment.data, 'base64'))).join('\n');
+  const textOf = async (attachment: AttachmentBody) =>
+    (await pdfPages(Buffer.from(attachment.data, 'base64'))).join('\n');
 
   describe('access', () => {
     it.each([
@@ -78,7 +85,8 @@ describe('accountingServiceImpl', () => {
       const { order, profileId } = await sellerOrder();
       expect(order).toMatchObject({ subtotal: 3702, tax: 777, total: 4479 });
       const { body: invoice } = await call('createPayoutInvoice', [order.id, profileId]).expect(200);
-      expect(invoice).toMatchObject({ name: `PO-${order.id}.pdf`, contentType: 'application/pdf', orderId: order.id, kind: 'payout' });
+      const name = `PO-${order.id}.pdf`;
+      expect(invoice).toMatchObject({ name, contentType: 'application/pdf', orderId: order.id, kind: 'payout' });
       expect(new Date(invoice.createdAt).getTime()).toBeGreaterThan(Date.now() - 60_000);
 
       const stored = await t.app.get(BinaryStore).read(new Types.ObjectId(invoice.id), INVOICES_BUCKET);
@@ -86,9 +94,8 @@ describe('accountingServiceImpl', () => {
       expect(stored.subarray(0, 5).toString()).toBe('%PDF-');
 
       const text = await textOf(invoice);
-      for (const expected of ['Payout statement', 'Green Market BV', 'Fern & Moss Nursery', 'NL123456789B01', 'Currency: EUR', '€12.34']) {
-        expect(text).toContain(expected);
-      }
+      const parties = ['Payout statement', 'Green Market BV', 'Fern & Moss Nursery', 'NL123456789B01'];
+      for (const expected of [...parties, 'Currency: EUR', '€12.34']) expect(text).toContain(expected);
       expect(text).toMatch(/Subtotal\s*€37\.02/);
       expect(text).toMatch(/Tax \(21%\)\s*€7\.77/);
       expect(text).toMatch(/Total paid by the buyer\s*€44\.79/);
@@ -110,7 +117,8 @@ describe('accountingServiceImpl', () => {
       await call('createPayoutInvoice', ['0123456789abcdef01234567', profileId]).expect(404);
       await call('createPayoutInvoice', [order.id, '0123456789abcdef01234567']).expect(404);
       await call('createPayoutInvoice', [order.id, 'not-an-id']).expect(404);
-      expect((await call('createPayoutInvoice', [unpaid.order.id, unpaid.profileId]).expect(409)).body.message).toContain('NEW');
+      const refused = await call('createPayoutInvoice', [unpaid.order.id, unpaid.profileId]).expect(409);
+      expect(refused.body.message).toContain('NEW');
       await call('createPayoutInvoice', [order.id, unpaid.profileId]).expect(400);
       await call('createPayoutInvoice', [order.id]).expect(400);
     });
@@ -138,12 +146,13 @@ describe('accountingServiceImpl', () => {
   });
 
   describe('buyer-to-vendor invoice (orderServiceImpl, through the same invoice builder)', () => {
-    it('should answer the stored invoice for unchanged content and issue a new one when the order changed', async () => {
+    it('should answer the stored invoice for the same content and issue a new one for a changed order', async () => {
       const fern = await createOffer(t, { price: 500 });
       const moss = await createOffer(t, { price: 700, sellerId: fern.sellerId });
       const lines = [fern, moss].map(({ sellerSkuId }) => ({ sellerSkuId, quantity: 1 }));
       const [order] = await checkOut(t, buyer, lines);
-      const invoice = async () => (await orderCall(t, 'createInvoiceBuyerToVendor', [order.id], admin).expect(200)).body;
+      const invoice = async () =>
+        (await orderCall(t, 'createInvoiceBuyerToVendor', [order.id], admin).expect(200)).body as AttachmentBody;
       const first = await invoice();
       expect(first).toMatchObject({ name: `INV-${order.id}.pdf`, kind: 'buyer-to-vendor' });
       expect((await invoice()).id).toBe(first.id);
@@ -158,7 +167,8 @@ describe('accountingServiceImpl', () => {
 
   describe('retrieveContact', () => {
     it('should give the contact an invoice was addressed to, and 404 for unknown ids', async () => {
-      const { body: contact } = await t.callBean('accountingManagerServiceImpl', 'updateContact', [], { token: admin }).expect(200);
+      const updated = await t.callBean('accountingManagerServiceImpl', 'updateContact', [], { token: admin });
+      const contact = updated.body;
       expect((await call('retrieveContact', [contact.id]).expect(200)).body).toEqual(contact);
       await call('retrieveContact', ['0123456789abcdef01234567']).expect(404);
       await call('retrieveContact', ['nope']).expect(404);

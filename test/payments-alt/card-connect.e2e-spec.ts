@@ -1,4 +1,7 @@
+import { getModelToken } from '@nestjs/mongoose';
+import { Model } from 'mongoose';
 import { Role } from '../../src/common/principal';
+import { ConnectAccount } from '../../src/services/connect-accounts/connect-account.schema';
 import { createAccount } from '../auth/support/accounts';
 import { createOffer } from '../orders/support/order-fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -24,6 +27,7 @@ describe('cardConnectServiceMock', () => {
   afterAll(() => t.stop());
 
   const call = (fn: string, args: unknown[], token = seller.token) => t.callBean(BEAN, fn, args, { token });
+  const accounts = () => t.app.get<Model<ConnectAccount>>(getModelToken(ConnectAccount.name));
 
   describe('access', () => {
     it('should refuse callers without a token (401) and users (403)', async () => {
@@ -35,12 +39,15 @@ describe('cardConnectServiceMock', () => {
 
   describe('catalogue', () => {
     it('should list business types and the structures of one', async () => {
-      expect((await call('getBusinessTypes', []).expect(200)).body).toEqual(['individual', 'company', 'non_profit', 'government_entity']);
-      expect((await call('getBusinessStructures', ['individual']).expect(200)).body).toEqual(['sole_proprietorship', 'single_member_llc']);
+      const { body: types } = await call('getBusinessTypes', []).expect(200);
+      expect(types).toEqual(['individual', 'company', 'non_profit', 'government_entity']);
+      const { body: structures } = await call('getBusinessStructures', ['individual']).expect(200);
+      expect(structures).toEqual(['sole_proprietorship', 'single_member_llc']);
     });
 
     it('should refuse an unknown business type', async () => {
-      expect((await call('getBusinessStructures', ['pirate']).expect(400)).body.message).toContain('Unknown business type');
+      const { body } = await call('getBusinessStructures', ['pirate']).expect(400);
+      expect(body.message).toContain('Unknown business type');
       await call('getBusinessStructures', ['__proto__']).expect(400);
     });
 
@@ -56,7 +63,8 @@ describe('cardConnectServiceMock', () => {
       expect((await call('checkConnectAccountStatus', []).expect(200)).body).toBe('NOT_CONNECTED');
 
       const { body: verified } = await call('verifyAccount', [BACK.refresh, BACK.return, profile]).expect(200);
-      expect(verified).toMatchObject({ sellerId: seller.sellerId, status: 'PENDING', country: 'NL', mcc: '5261', chargesEnabled: false });
+      expect(verified).toMatchObject({ sellerId: seller.sellerId, status: 'PENDING', country: 'NL', mcc: '5261' });
+      expect(verified).toMatchObject({ chargesEnabled: false, payoutsEnabled: false });
       expect(verified.requirements).toEqual(['tos_acceptance', 'external_account']);
       const link = new URL(verified.onboardingUrl as string);
       expect(link.pathname).toMatch(/^\/api\/v1\/connect\/onboarding\/[0-9a-f]{48}$/);
@@ -71,7 +79,9 @@ describe('cardConnectServiceMock', () => {
       expect((await call('checkConnectAccountStatus', []).expect(200)).body).toBe('ENABLED');
       const { body: done } = await call('verifyAccount', [BACK.refresh, BACK.return, profile]).expect(200);
       expect(done).toMatchObject({ status: 'ENABLED', payoutsEnabled: true, requirements: [], onboardingUrl: null });
-      expect(done.externalAccounts).toEqual([{ type: 'bank_account', last4: '4300', holderName: 'Nursery BV', currency: 'EUR', country: 'NL' }]);
+      expect(done.externalAccounts).toEqual([
+        { type: 'bank_account', last4: '4300', holderName: 'Nursery BV', currency: 'EUR', country: 'NL' },
+      ]);
     });
 
     it('should give a link to the sandbox page and refuse non-http URLs', async () => {
@@ -82,9 +92,28 @@ describe('cardConnectServiceMock', () => {
       await call('verifyAccount', ['ftp://x.example/', BACK.return, profile]).expect(400);
     });
 
+    it('should send the owner of an expired link to the refresh URL', async () => {
+      const { body: url } = await call('obtainConnectOnboardingLink', [BACK.refresh, BACK.return]).expect(200);
+      const { pathname } = new URL(url as string);
+      const expired = { $set: { onboardingExpiresAt: new Date(Date.now() - 1000) } };
+      await accounts().updateOne({ onboardingToken: pathname.split('/').pop() }, expired).exec();
+      expect((await t.http.get(pathname).expect(303)).headers.location).toBe(BACK.refresh);
+      await t.http.post(pathname).expect(404);
+      await t.http.get('/api/v1/connect/onboarding/unknown').expect(404);
+    });
+
+    it("should keep the account of an admin who manages no seller apart from the sellers'", async () => {
+      const admin = t.tokenFor(Role.ADMIN);
+      expect((await call('checkConnectAccountStatus', [], admin).expect(200)).body).toBe('NOT_CONNECTED');
+      const { body } = await call('verifyAccount', [BACK.refresh, BACK.return, profile], admin).expect(200);
+      expect(body).toMatchObject({ sellerId: null, status: 'PENDING' });
+      expect((await call('checkConnectAccountStatus', []).expect(200)).body).toBe('ENABLED');
+    });
+
     it('should validate the business profile', async () => {
       await call('verifyAccount', [BACK.refresh, BACK.return, { ...profile, mcc: '0000' }]).expect(400);
-      await call('verifyAccount', [BACK.refresh, BACK.return, { ...profile, businessStructure: 'sole_proprietorship' }]).expect(400);
+      const wrongStructure = { ...profile, businessStructure: 'sole_proprietorship' };
+      await call('verifyAccount', [BACK.refresh, BACK.return, wrongStructure]).expect(400);
       await call('verifyAccount', [BACK.refresh, BACK.return, { ...profile, businessType: 'pirate' }]).expect(400);
     });
   });
@@ -98,9 +127,11 @@ describe('cardConnectServiceMock', () => {
 
     it('should accept a debit test card, answer false for other cards and 400 for a Luhn failure', async () => {
       expect((await call('createExternalCardAccount', [debitCard]).expect(200)).body).toBe(true);
-      expect((await call('createExternalCardAccount', [{ ...debitCard, number: '4242424242424242' }]).expect(200)).body).toBe(false);
+      const creditCard = { ...debitCard, number: '4242424242424242' };
+      expect((await call('createExternalCardAccount', [creditCard]).expect(200)).body).toBe(false);
       expect((await call('createExternalCardAccount', [{ ...debitCard, expYear: 2001 }]).expect(200)).body).toBe(false);
-      const { body } = await call('createExternalCardAccount', [{ ...debitCard, number: '4000056655665557' }]).expect(400);
+      const mistyped = { ...debitCard, number: '4000056655665557' };
+      const { body } = await call('createExternalCardAccount', [mistyped]).expect(400);
       expect(JSON.stringify(body.details)).toContain('Luhn');
     });
   });

@@ -21,7 +21,12 @@ export async function createProfile(t: TestApp, options: ProfileOptions = {}): P
     country: 'NL',
     city: 'Utrecht',
     taxId: 'NL123456789B01',
-    contacts: { email: 'billing@fernmoss.example', phone: '+31 30 123 4567', street: 'Oudegracht 1', postalCode: '3511 AA' },
+    contacts: {
+      email: 'billing@fernmoss.example',
+      phone: '+31 30 123 4567',
+      street: 'Oudegracht 1',
+      postalCode: '3511 AA',
+    },
   });
   return String(profile._id);
 }
