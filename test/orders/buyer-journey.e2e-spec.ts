@@ -79,6 +79,14 @@ describe('orderServiceImpl buyer journey', () => {
     ]);
   });
 
+  it('should have recorded the checkout and every status as the buyer\'s activity', async () => {
+    const request = { query: { customerId: buyer.id }, ignoreRegexWrap: ['customerId'], limit: 200 };
+    const { body } = await t.callBean('customerAnalyticsServiceImpl', 'getCustomerActivity', [request], { token: admin });
+    const types = body.content.map((activity: { type: string }) => activity.type);
+    expect(types.filter((type: string) => type === 'CHECKOUT')).toHaveLength(1);
+    expect(types.filter((type: string) => type === 'ORDER_STATUS')).toHaveLength(2 + 5);
+  });
+
   it('should pay with a 3-D Secure card through the challenge page and the signed webhook', async () => {
     const offer = await createOffer(t, { price: 2000 });
     const [order] = await checkOut(t, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);
