@@ -1,7 +1,6 @@
 import { Query } from 'mingo/query';
 import type { SortSpec } from 'mingo/types';
 import { MongoError } from '../errors';
-import { defaultIndexName } from '../indexes/index-spec';
 import { candidates } from '../indexes/planner';
 import { effectiveFilter, filterOptions, type QueryEnv } from '../query/mingo-options';
 import type { Collection } from '../storage/collection';
@@ -16,12 +15,12 @@ export interface MatchOptions {
   hint?: unknown;
 }
 
-/** A hint must name an existing index (by name or key pattern), as MongoDB checks. */
+/** A hint must name an existing index, by name or key pattern (`$natural` needs none), as MongoDB checks. */
 export function checkHint(collection: Collection | undefined, hint: unknown): void {
-  if (hint === undefined || hint === null || !collection) return;
-  const name = typeof hint === 'string' ? hint : isDoc(hint) ? defaultIndexName(hint) : undefined;
-  if (name === undefined || Object.keys(hint as object).length === 0 || name.startsWith('$natural')) return;
-  const exists = collection.indexes.has(name) || [...collection.indexes.values()].some((index) => isDoc(hint) && defaultIndexName(index.spec.key) === name);
+  if (!collection || hint === undefined || hint === null || hint === '$natural') return;
+  if (isDoc(hint) && (Object.keys(hint).length === 0 || '$natural' in hint)) return;
+  const pattern = JSON.stringify(hint);
+  const exists = [...collection.indexes.values()].some((index) => index.name === hint || JSON.stringify(index.spec.key) === pattern);
   if (!exists) throw new MongoError('BadValue', 'error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index');
 }
 
