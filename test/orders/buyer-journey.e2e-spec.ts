@@ -81,7 +81,8 @@ describe('orderServiceImpl buyer journey', () => {
 
   it('should have recorded the checkout and every status as the buyer\'s activity', async () => {
     const request = { query: { customerId: buyer.id }, ignoreRegexWrap: ['customerId'], limit: 200 };
-    const { body } = await t.callBean('customerAnalyticsServiceImpl', 'getCustomerActivity', [request], { token: admin });
+    const analytics = 'customerAnalyticsServiceImpl';
+    const { body } = await t.callBean(analytics, 'getCustomerActivity', [request], { token: admin }).expect(200);
     const types = body.content.map((activity: { type: string }) => activity.type);
     expect(types.filter((type: string) => type === 'CHECKOUT')).toHaveLength(1);
     expect(types.filter((type: string) => type === 'ORDER_STATUS')).toHaveLength(2 + 5);
