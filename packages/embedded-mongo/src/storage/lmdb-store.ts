@@ -49,22 +49,31 @@ export class LmdbStore implements Store {
   }
 
   putDocument(ns: string, id: string, doc: Doc): void {
-    this.pending = this.docs.put(docKey(ns, id), toBson(doc));
+    this.track(this.docs.put(docKey(ns, id), toBson(doc)));
   }
 
   deleteDocument(ns: string, id: string): void {
-    this.pending = this.docs.remove(docKey(ns, id));
+    this.track(this.docs.remove(docKey(ns, id)));
   }
 
   putCollection(meta: CollectionMeta): void {
-    this.pending = this.catalog.put(`${meta.db}.${meta.name}`, toBson({ ...meta }));
+    this.track(this.catalog.put(`${meta.db}.${meta.name}`, toBson({ ...meta })));
   }
 
   dropCollection(ns: string): void {
     const start = Buffer.from(`${ns}${SEPARATOR}`);
     const end = Buffer.from(`${ns}\u0001`);
-    for (const key of this.docs.getKeys({ start, end })) this.pending = this.docs.remove(key);
-    this.pending = this.catalog.remove(ns);
+    for (const key of this.docs.getKeys({ start, end })) this.track(this.docs.remove(key));
+    this.track(this.catalog.remove(ns));
+  }
+
+  /**
+   * Writes commit in order, so the latest one settles last: `flush()` awaits only it. Earlier ones
+   * get a handler so that a failed commit is reported by `flush()`, never as an unhandled rejection.
+   */
+  private track(write: Promise<unknown>): void {
+    write.catch(() => undefined);
+    this.pending = write;
   }
 
   async flush(): Promise<void> {
