@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -10,10 +10,11 @@ import { buildDemoCatalogue } from '../../src/seed/demo-data';
  * `npm run bench:storefront [-- --seconds 10 --connections 10]`
  * A GUEST storefront through `POST /api/v1/bean/request` against the demo marketplace: search filters and country
  * lookups, each mix cycling through its calls on every connection. The server runs in its own process (one core),
- * autocannon here (the other). Reports requests per second and latency percentiles per mix.
+ * autocannon here (the other). Reports requests per second, latency percentiles and the server's CPU time per
+ * request (steadier than throughput on a shared machine) per mix.
  */
 interface AutocannonResult {
-  requests: { average: number };
+  requests: { average: number; total: number };
   latency: { p50: number; p99: number };
   non2xx: number;
   errors: number;
@@ -77,6 +78,12 @@ function requests(mix: { beanId: string; calls: [string, unknown[]][] }[]) {
   );
 }
 
+/** User and system CPU time of a process in µs, from /proc (Linux; clock ticks of 10 ms). */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
 async function measure(url: string, name: string, seconds: number): Promise<AutocannonResult> {
   const result = await autocannon({
     url: `${url}/api/v1/bean/request`,
@@ -98,8 +105,12 @@ async function main(): Promise<void> {
   try {
     for (const name of Object.keys(MIXES)) await measure(url, name, 1); // warm-up (JIT)
     for (const name of Object.keys(MIXES)) {
-      const { requests: rate, latency } = await measure(url, name, Number(values.seconds));
-      const line = `${name.padEnd(16)} ${Math.round(rate.average)} req/s   p50 ${latency.p50} ms   p99 ${latency.p99} ms`;
+      const cpuBefore = cpuMicros(server.pid!);
+      const { requests, latency } = await measure(url, name, Number(values.seconds));
+      const cpuPerRequest = Math.round((cpuMicros(server.pid!) - cpuBefore) / requests.total);
+      const rate = `${Math.round(requests.average)} req/s`;
+      const latencies = `p50 ${latency.p50} ms   p99 ${latency.p99} ms`;
+      const line = `${name.padEnd(16)} ${rate}   ${latencies}   ${cpuPerRequest} µs CPU/req`;
       process.stdout.write(`${line}\n`);
     }
   } finally {
