@@ -175,10 +175,10 @@ describe('altPaymentServiceImpl without keys', () => {
 
   afterAll(() => t.stop());
 
-  it('should report the missing keys and refuse to work (503)', async () => {
+  it('should report the missing keys and refuse to work (409)', async () => {
     const admin = t.tokenFor(Role.ADMIN);
     expect((await t.callBean(BEAN, 'isAltPaymentKeysDefined', [], { token: admin }).expect(200)).body).toBe(false);
-    await t.callBean(BEAN, 'init', [], { token: admin }).expect(503);
-    await t.callBean(BEAN, 'chargePayment', ['ap_x'], { token: admin }).expect(503);
+    await t.callBean(BEAN, 'init', [], { token: admin }).expect(409);
+    await t.callBean(BEAN, 'chargePayment', ['ap_x'], { token: admin }).expect(409);
   });
 });

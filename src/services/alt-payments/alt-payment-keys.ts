@@ -1,7 +1,7 @@
-import { Injectable, ServiceUnavailableException } from '@nestjs/common';
+import { ConflictException, Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 
-/** Whether the provider's keys are configured; payments are refused (503) without them. */
+/** Whether the provider's keys are configured; without them payments are refused with 409, like an unset VCS remote. */
 @Injectable()
 export class AltPaymentKeys {
   constructor(private readonly config: AppConfig) {}
@@ -10,10 +10,10 @@ export class AltPaymentKeys {
     return Boolean(this.config.altPayment.apiKey && this.config.altPayment.webhookSecret);
   }
 
-  /** @throws ServiceUnavailableException when a key is missing */
+  /** @throws ConflictException when a key is missing */
   require(): void {
     if (!this.defined()) {
-      throw new ServiceUnavailableException('Alternative payments are not configured (ALT_PAYMENT_API_KEY)');
+      throw new ConflictException('Alternative payments are not configured (ALT_PAYMENT_API_KEY)');
     }
   }
 }

@@ -16,7 +16,7 @@ export class AltPaymentsService {
     private readonly settlement: AltPaymentSettlement,
   ) {}
 
-  /** Checks that the provider can be used: 503 when its keys are missing. */
+  /** Checks that the provider can be used: 409 when its keys are missing. */
   @Exposed()
   init(): void {
     this.keys.require();
