@@ -1,6 +1,7 @@
 import { BadRequestException, Injectable, NotFoundException, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, PipelineStage } from 'mongoose';
+import { Page, toPage } from '../../common/page';
 import { RequestContext } from '../../common/request-context';
 import { parseSearchRequest, planSearch, SearchPlan, toPipeline } from '../../common/search';
 import {
@@ -72,13 +73,17 @@ export class CountryDirectory implements OnModuleInit {
     return this.searchPipeline(this.plan(requestJson));
   }
 
-  async search(requestJson: string): Promise<{ content: CountryView[]; total: number; plan: SearchPlan }> {
+  search(requestJson: string): Promise<CountryView[]> {
+    return this.countries.aggregate<CountryView>(this.searchPipeline(this.plan(requestJson))).exec();
+  }
+
+  async searchPaged(requestJson: string): Promise<Page<CountryView>> {
     const plan = this.plan(requestJson);
     const [content, counted] = await Promise.all([
       this.countries.aggregate<CountryView>(this.searchPipeline(plan)).exec(),
       this.countries.aggregate<{ total: number }>([...this.localize(), { $match: plan.filter }, { $count: 'total' }]),
     ]);
-    return { content, total: counted[0]?.total ?? 0, plan };
+    return toPage(content, counted[0]?.total ?? 0, plan.page, plan.limit);
   }
 
   private plan(requestJson: string): SearchPlan {

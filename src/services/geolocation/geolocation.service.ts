@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PipelineStage } from 'mongoose';
 import { Bean, Exposed, MapOf } from '../../bean';
-import { Page, toPage } from '../../common/page';
+import { Page } from '../../common/page';
 import { Role } from '../../common/principal';
 import { requireCaller } from '../catalogue/caller';
 import { SellerView } from '../catalogue/seller.view';
@@ -38,14 +38,13 @@ export class GeoLocationService {
   }
 
   @Exposed(['String'])
-  async searchCountries(requestJson: string): Promise<CountryView[]> {
-    return (await this.countries.search(requestJson)).content;
+  searchCountries(requestJson: string): Promise<CountryView[]> {
+    return this.countries.search(requestJson);
   }
 
   @Exposed(['String'])
-  async searchCountriesPaged(requestJson: string): Promise<Page<CountryView>> {
-    const { content, total, plan } = await this.countries.search(requestJson);
-    return toPage(content, total, plan.page, plan.limit);
+  searchCountriesPaged(requestJson: string): Promise<Page<CountryView>> {
+    return this.countries.searchPaged(requestJson);
   }
 
   @Exposed(['String', 'String', 'String'], { role: Role.USER })
