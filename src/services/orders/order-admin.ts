@@ -75,7 +75,7 @@ export class OrderAdmin {
     for (const order of found) await this.removeFound(order);
   }
 
-  /** Removes one line of a NEW order and gives its stock back; false when the order has no such line. */
+  /** Removes a line of a NEW order, giving its stock back; false when there is no such line, 409 for the last. */
   async removeItem(orderId: string, itemId: string): Promise<boolean> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const order = await this.store.find(orderId);
@@ -84,6 +84,9 @@ export class OrderAdmin {
       }
       const item = order.commerceItems.find((line) => String(line._id) === String(itemId));
       if (!item) return false;
+      if (order.commerceItems.length === 1) {
+        throw new ConflictException(`Order ${orderId} would have no items left; remove the order instead`);
+      }
       const subtotal = order.subtotal - item.total;
       const removed = await this.orders
         .updateOne(

@@ -54,6 +54,9 @@ export class CardPaymentSandbox extends CardPaymentProvider {
   }
 
   async charge(request: ChargeRequest): Promise<PaymentIntent> {
+    if (!Number.isInteger(request.amount) || request.amount <= 0) {
+      throw new BadRequestException('The amount must be a positive whole number of minor units');
+    }
     const previous = await this.intents.findOne({ idempotencyKey: request.idempotencyKey }).lean().exec();
     if (previous) return toIntent(previous);
     const behaviour = await this.behaviourOf(request.paymentMethodId);
