@@ -134,6 +134,7 @@ describe('orderServiceImpl access', () => {
       ['a Map for an IdList', 'getOrdersFromLoggedUserByIds', [{ ids: [] }]],
       ['a malformed order id', 'getOrder', ['../../etc']],
       ['a wrong item id', 'digitalOrderCheckout', [{ commerceItems: [{ sellerSkuId: 'x' }] }]],
+      ['neither an order nor items', 'digitalOrderCheckout', [{ paymentMethodId: 'pm_card_visa' }]],
       ['a negative quantity', 'digitalOrderCheckout', [{ quantity: -1 }]],
       ['a text for confirm', 'digitalOrderCheckout', [{ confirm: 'yes' }]],
       ['a $ key in metadata', 'digitalOrderCheckout', [{ orderId: MISSING, metadata: { $where: 'x' } }]],

@@ -1,4 +1,4 @@
-import { ConflictException, Injectable } from '@nestjs/common';
+import { BadRequestException, ConflictException, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { Principal } from '../../common/principal';
@@ -72,7 +72,7 @@ export class OrderCheckout {
       sellerSkuId,
       quantity: quantity ?? (request.quantity || 1),
     }));
-    if (items.length === 0) throw new ConflictException('A payment request without orderId needs commerceItems');
+    if (items.length === 0) throw new BadRequestException('A payment request without orderId needs commerceItems');
     const [order] = await this.placement.place(items, {
       buyer: { userId: buyer.id, username: buyer.username, email: request.email },
       by: buyer.id,
