@@ -4,7 +4,6 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symli
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { sign } from 'jsonwebtoken';
 import request from 'supertest';
 
 const ROOT = join(__dirname, '..');
@@ -40,6 +39,7 @@ describe('bean schematic', () => {
   let dir: string;
   let server: ChildProcess | undefined;
   const secret = randomBytes(32).toString('hex');
+  const adminPassword = randomBytes(16).toString('hex');
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'ccb-schematic-'));
@@ -81,10 +81,12 @@ describe('bean schematic', () => {
       SEED_DEMO: 'false',
       LOG_LEVEL: 'info',
       JWT_SECRET: secret,
+      ADMIN_PASSWORD: adminPassword,
     });
     server = app.child;
     const url = await app.url;
-    const token = sign({ sub: 'a-1', username: 'admin', role: 'ADMIN', jti: 'j-1' }, secret, { expiresIn: 60 });
+    const login = await request(url).post('/api/v1/auth/token').send({ username: 'admin', password: adminPassword }).expect(200);
+    const token = (login.body as { token: string }).token;
     const call = () =>
       request(url).post('/api/v1/bean/request').set('Lang-Context', 'en').set('Site-Context', 'default')
         .send({ beanId: 'productReviewsServiceImpl', functionName: 'hello', args: ['world'] });

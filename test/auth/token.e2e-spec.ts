@@ -1,3 +1,5 @@
+import { JwtService } from '@nestjs/jwt';
+import { randomUUID } from 'node:crypto';
 import { Role } from '../../src/common/principal';
 import { UsersService } from '../../src/auth/users/users.service';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -147,6 +149,14 @@ describe('Access tokens', () => {
       const token = await loginToken(t, victim);
       expect((await guestBean(token)).status).toBe(200);
       await t.app.get(UsersService).delete(victim.user.id);
+      await expectRefused(token);
+    });
+
+    it.each([
+      ['no account id', 'service-account'],
+      ['an account id nobody has', '0123456789abcdef01234567'],
+    ])('should refuse a validly signed ADMIN token whose subject is %s', async (_, sub) => {
+      const token = t.app.get(JwtService).sign({ sub, username: 'ghost', role: Role.ADMIN, jti: randomUUID() });
       await expectRefused(token);
     });
 

@@ -19,8 +19,8 @@ describe('geoLocationServiceImpl', () => {
   beforeAll(async () => {
     t = await startTestApp({ env: { SEED_DEMO: 'true' } });
     admin = t.tokenFor(Role.ADMIN);
-    user = t.tokenFor(Role.USER, { username: 'geo-user' });
-    other = t.tokenFor(Role.USER, { username: 'geo-other' });
+    ({ token: user } = await t.createUser({ username: 'geo-user', role: Role.USER }));
+    ({ token: other } = await t.createUser({ username: 'geo-other', role: Role.USER }));
   });
 
   afterAll(() => t.stop());
@@ -128,7 +128,7 @@ describe('geoLocationServiceImpl', () => {
     });
 
     it('should search own addresses literally within a window', async () => {
-      const mine = t.tokenFor(Role.USER, { username: 'searcher' });
+      const { token: mine } = await t.createUser({ username: 'searcher', role: Role.USER });
       for (const city of ['Köln', 'Bonn', 'K.ln']) {
         await call('createAddress', [{ ...address, city }], { token: mine }).expect(200);
       }

@@ -42,7 +42,10 @@ describe('shoppingCartServiceImpl', () => {
     expect(response.status).toBe(200);
     return response.body;
   };
-  const newBuyer = (username = 'buyer') => t.tokenFor(Role.USER, { username });
+  let buyers = 0;
+  /** A token of a new USER account, so a fresh cart. */
+  const newBuyer = async (username = 'buyer') =>
+    (await t.createUser({ username: `${username}-${++buyers}`, role: Role.USER })).token;
 
   describe('as a GUEST', () => {
     it.each([
@@ -68,12 +71,12 @@ describe('shoppingCartServiceImpl', () => {
 
   describe('adding items', () => {
     it('should start with an empty cart', async () => {
-      const cart = await cartOf('getCartDTO', [], newBuyer());
+      const cart = await cartOf('getCartDTO', [], await newBuyer());
       expect(cart).toMatchObject({ id: null, sellers: [], totals: [], itemCount: 0 });
     });
 
     it('should add by seller SKU id and by map, merging lines, with totals in minor units', async () => {
-      const buyer = newBuyer();
+      const buyer = await newBuyer();
       await cartOf('addCommerceItem', [id(eur)], buyer);
       const cart = await cartOf('addCommerceItem', [{ sellerSkuId: id(eur), quantity: 2 }], buyer);
       expect(items(cart)).toEqual([expect.objectContaining({ sellerSkuId: id(eur), quantity: 3, price: eur.price })]);
@@ -83,7 +86,7 @@ describe('shoppingCartServiceImpl', () => {
     });
 
     it('should group lines by seller with totals per currency', async () => {
-      const buyer = newBuyer();
+      const buyer = await newBuyer();
       const both = [{ sellerSkuId: id(eur) }, { sellerSkuId: id(jpy), quantity: 2 }];
       const cart = await cartOf('addCommerceItems', [{ items: both }], buyer);
       const sellerIds = cart.sellers.map((seller) => seller.sellerId);
@@ -97,19 +100,19 @@ describe('shoppingCartServiceImpl', () => {
     });
 
     it('should never hold more than the stock (409), and canAddItem agrees', async () => {
-      const buyer = newBuyer();
+      const buyer = await newBuyer();
       await cartOf('addCommerceItem', [{ sellerSkuId: id(eur), quantity: eur.quantity - 1 }], buyer);
       expect((await call('canAddItem', [id(eur)], buyer).expect(200)).body).toBe(true);
       await cartOf('addCommerceItem', [id(eur)], buyer);
       expect((await call('canAddItem', [id(eur)], buyer).expect(200)).body).toBe(false);
       const refused = await call('addCommerceItem', [id(eur)], buyer).expect(409);
       expect(refused.body.error).toBe('Conflict');
-      await call('addCommerceItem', [{ sellerSkuId: id(eur), quantity: eur.quantity + 1 }], newBuyer()).expect(409);
+      await call('addCommerceItem', [{ sellerSkuId: id(eur), quantity: eur.quantity + 1 }], await newBuyer()).expect(409);
       expect(items(await cartOf('getCartDTO', [], buyer))[0].quantity).toBe(eur.quantity);
     });
 
     it('should stay within stock under concurrent additions', async () => {
-      const buyer = newBuyer();
+      const buyer = await newBuyer();
       const responses = await Promise.all(
         Array.from({ length: eur.quantity + 4 }, () => call('addCommerceItem', [id(eur)], buyer)),
       );
@@ -121,7 +124,7 @@ describe('shoppingCartServiceImpl', () => {
     });
 
     it('should refuse sold-out, unpublished and unknown offers, as canAddItem predicts', async () => {
-      const buyer = newBuyer();
+      const buyer = await newBuyer();
       for (const [offerId, status] of [[id(soldOut), 409], [id(draft), 404], [MISSING_ID, 404]] as const) {
         expect((await call('canAddItem', [offerId], buyer).expect(200)).body).toBe(false);
         await call('addCommerceItem', [offerId], buyer).expect(status);
@@ -131,7 +134,7 @@ describe('shoppingCartServiceImpl', () => {
     });
 
     it('should validate the item maps and apply addCommerceItems all or nothing', async () => {
-      const buyer = newBuyer();
+      const buyer = await newBuyer();
       await call('addCommerceItem', [{ sellerSkuId: id(eur), quantity: 0 }], buyer).expect(400);
       await call('addCommerceItem', [{ sellerSkuId: id(eur), quantity: 1.5 }], buyer).expect(400);
       await call('addCommerceItem', [{ quantity: 1 }], buyer).expect(400);
@@ -144,7 +147,7 @@ describe('shoppingCartServiceImpl', () => {
 
   describe('changing quantities', () => {
     it('should increase, decrease and update within stock', async () => {
-      const buyer = newBuyer();
+      const buyer = await newBuyer();
       const line = items(await cartOf('addCommerceItem', [id(eur)], buyer))[0];
       expect(items(await cartOf('increaseQuantity', [line.id], buyer))[0].quantity).toBe(2);
       expect(items(await cartOf('decreaseQuantity', [line.id], buyer))[0].quantity).toBe(1);
@@ -159,7 +162,7 @@ describe('shoppingCartServiceImpl', () => {
     });
 
     it('should 404 unknown items and 400 malformed ids', async () => {
-      const buyer = newBuyer();
+      const buyer = await newBuyer();
       await cartOf('addCommerceItem', [id(eur)], buyer);
       for (const fn of ['increaseQuantity', 'decreaseQuantity', 'removeCommerceItem']) {
         await call(fn, [MISSING_ID], buyer).expect(404);
@@ -169,7 +172,7 @@ describe('shoppingCartServiceImpl', () => {
     });
 
     it('should remove lines and clear the cart', async () => {
-      const buyer = newBuyer();
+      const buyer = await newBuyer();
       const both = [{ sellerSkuId: id(eur) }, { sellerSkuId: id(jpy) }];
       const cart = await cartOf('addCommerceItems', [{ items: both }], buyer);
       const [first] = items(cart);
@@ -179,7 +182,7 @@ describe('shoppingCartServiceImpl', () => {
     });
 
     it('should cut lines back when stock falls after they were added', async () => {
-      const buyer = newBuyer();
+      const buyer = await newBuyer();
       await cartOf('addCommerceItem', [{ sellerSkuId: id(jpy), quantity: 2 }], buyer);
       const stock = t.app.get<Model<SellerSku>>(getModelToken(SellerSku.name));
       await stock.updateOne({ _id: jpy._id }, { $set: { quantity: 1 } });
@@ -194,26 +197,25 @@ describe('shoppingCartServiceImpl', () => {
 
   describe('access to other carts', () => {
     it('should let an ADMIN read any buyer\'s cart and refuse a USER', async () => {
-      const buyerId = 'buyer-42';
-      const buyer = t.tokenFor(Role.USER, { id: buyerId, username: 'buyer42' });
+      const { id: buyerId, token: buyer } = await t.createUser({ username: 'buyer42', role: Role.USER });
       await cartOf('addCommerceItem', [id(eur)], buyer);
       const seen = await cartOf('getCartDTO', [buyerId], admin);
       expect(seen).toMatchObject({ buyerId, itemCount: 1 });
-      const other = await call('getCartDTO', [buyerId], newBuyer('snoop')).expect(403);
+      const other = await call('getCartDTO', [buyerId], await newBuyer('snoop')).expect(403);
       expect(other.body.error).toBe('Access denied');
       await call('getCartDTO', ['nobody'], admin).expect(404);
       await call('getCartDTO', [''], admin).expect(400);
     });
 
     it('should keep each buyer\'s cart to themselves', async () => {
-      const first = newBuyer();
+      const first = await newBuyer();
       await cartOf('addCommerceItem', [id(eur)], first);
-      expect((await cartOf('getCartDTO', [], newBuyer())).itemCount).toBe(0);
+      expect((await cartOf('getCartDTO', [], await newBuyer())).itemCount).toBe(0);
     });
 
     it('should record cart changes as customer activity', async () => {
-      const buyerId = 'buyer-activity';
-      await cartOf('addCommerceItem', [id(eur)], t.tokenFor(Role.USER, { id: buyerId, username: 'active' }));
+      const { id: buyerId, token } = await t.createUser({ username: 'active', role: Role.USER });
+      await cartOf('addCommerceItem', [id(eur)], token);
       const activities = t.app.get<Connection>(getConnectionToken()).collection('customer_activities');
       for (let i = 0; i < 20 && !(await activities.findOne({ customerId: buyerId })); i++) {
         await new Promise((resolve) => setTimeout(resolve, 25));

@@ -27,7 +27,7 @@ describe('files REST and documentStorageServiceImpl (e2e)', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ env: { UPLOAD_MAX_BYTES: String(24 * 1024 * 1024) } });
-    admin = t.tokenFor(Role.ADMIN, { username: 'editor' });
+    ({ token: admin } = await t.createUser({ username: 'editor', role: Role.ADMIN }));
     user = t.tokenFor(Role.USER);
     const connection = t.app.get<Connection>(getConnectionToken());
     dbName = connection.db!.databaseName;

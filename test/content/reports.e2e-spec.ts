@@ -20,6 +20,8 @@ describe('report export (e2e)', () => {
     t = await startTestApp();
     admin = t.tokenFor(Role.ADMIN);
     const db = t.app.get<Connection>(getConnectionToken());
+    // The harness's default USER would be a third customer.
+    await db.collection('users').deleteOne({ username: 'test-user' });
     await db.collection('users').insertMany([
       { username: 'alice', email: 'alice@example.com', role: 'USER', passwordHash: '$argon2id$secret', verified: true, disabled: false, createdAt: new Date('2026-01-01T00:00:00Z') },
       { username: '=cmd|calc', email: 'mallory@example.com', role: 'USER', passwordHash: '$argon2id$secret', verified: false, disabled: false, createdAt: new Date('2026-02-01T00:00:00Z') },

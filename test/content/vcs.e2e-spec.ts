@@ -30,7 +30,7 @@ describe('vcsProvider (e2e)', () => {
     bare = join(base, 'content.git');
     git(['init', '--bare', '-b', 'main', bare]);
     t = await startTestApp({ env: { VCS_REMOTE_URL: pathToFileURL(bare).href } });
-    admin = t.tokenFor(Role.ADMIN, { username: 'editor' });
+    ({ token: admin } = await t.createUser({ username: 'editor', role: Role.ADMIN }));
   });
   afterAll(async () => {
     await t.stop();

@@ -264,7 +264,7 @@ describe('jobsManagementServiceImpl', () => {
 
   describe('access', () => {
     it('should refuse a USER with 403 and no token with 401', async () => {
-      const user = t.tokenFor(Role.USER, { username: 'shopper' });
+      const user = t.tokenFor(Role.USER);
       const forbidden = await call('startJob', ['import', 1], user);
       expect(forbidden.status).toBe(403);
       expect(forbidden.body.error).toBe('Access denied');

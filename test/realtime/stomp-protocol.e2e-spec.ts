@@ -60,12 +60,13 @@ describe('STOMP protocol', () => {
     });
 
     it('should name the user of a valid token', async () => {
-      const { connected } = await TestStompClient.connect(t.url, { token: t.tokenFor(Role.USER, { username: 'alice' }) });
+      const { connected } = await TestStompClient.connect(t.url, { token: (await t.createUser({ username: 'alice', role: Role.USER })).token });
       expect(connected.headers['user-name']).toBe('alice');
     });
 
     it('should end the session when its token expires', async () => {
-      const token = t.app.get(JwtService).sign({ sub: 'u-exp', username: 'brief', role: Role.USER, jti: 'j-exp' }, { expiresIn: 2 });
+      const brief = await t.createUser({ username: 'brief', role: Role.USER });
+      const token = t.app.get(JwtService).sign({ sub: brief.id, username: brief.username, role: Role.USER, jti: 'j-exp' }, { expiresIn: 2 });
       const socket = await open();
       expect((await socket.connect(`accept-version:1.2\nAuthorization:Bearer ${token}\n`)).command).toBe('CONNECTED');
       await withinMs(socket.closed, 4000);

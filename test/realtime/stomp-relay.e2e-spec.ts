@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Role } from '../../src/common/principal';
 import { MessageBroker } from '../../src/realtime/broker/message-broker';
 import { EventPublisher } from '../../src/realtime/event-publisher';
@@ -62,9 +61,9 @@ describe('STOMP relay through an external broker', () => {
   });
 
   it('should reach a user on another instance, and only that user', async () => {
-    const alice = { id: randomUUID(), username: 'alice' };
-    const aliceClient = await connect(first, { token: first.tokenFor(Role.USER, alice) });
-    const bobClient = await connect(first, { token: first.tokenFor(Role.USER, { id: randomUUID(), username: 'bob' }) });
+    const alice = await first.createUser({ username: 'alice', role: Role.USER });
+    const aliceClient = await connect(first, { token: alice.token });
+    const bobClient = await connect(first, { token: (await first.createUser({ username: 'bob', role: Role.USER })).token });
     await Promise.all([aliceClient.subscribe('/user/topic/default/json'), bobClient.subscribe('/user/topic/default/json')]);
     const publish = () => second.app.get(MessageBroker).publishToUser(alice.id, '/topic/default/json', '{"for":"alice"}');
     expect(await publishUntil(publish, aliceClient.next('/user/topic/default/json'))).toEqual({ for: 'alice' });

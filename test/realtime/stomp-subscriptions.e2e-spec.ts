@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Types } from 'mongoose';
 import { Role } from '../../src/common/principal';
 import { TopicAuthorizer } from '../../src/realtime/auth/topic-authorizer';
 import { MessageBroker } from '../../src/realtime/broker/message-broker';
@@ -18,8 +19,9 @@ describe('STOMP subscriptions', () => {
     await client.subscribe(REPLIES);
     return client;
   };
-  const alice = { id: randomUUID(), username: 'alice' };
-  const bob = { id: randomUUID(), username: 'bob' };
+  // Ids known before the app starts: the test tables below name them.
+  const alice = { id: new Types.ObjectId().toString(), username: 'alice' };
+  const bob = { id: new Types.ObjectId().toString(), username: 'bob' };
 
   /** SUBSCRIBE with a receipt; resolves to 'subscribed' on RECEIPT or to the refusal reply. */
   const trySubscribe = async (client: TestStompClient, destination: string) => {
@@ -30,7 +32,10 @@ describe('STOMP subscriptions', () => {
     return Promise.race([confirmed, refused]);
   };
 
-  beforeAll(async () => (t = await startTestApp()));
+  beforeAll(async () => {
+    t = await startTestApp();
+    await Promise.all([alice, bob].map((user) => t.createUser({ ...user, role: Role.USER })));
+  });
   afterEach(async () => Promise.all(clients.splice(0).map((c) => c.disconnect())));
   afterAll(async () => t.stop());
 
@@ -82,7 +87,7 @@ describe('STOMP subscriptions', () => {
       [Role.USER, '/topic/news'],
       [Role.USER, '/queue/updates'],
     ])('should let a %s follow %s', async (role, destination) => {
-      const client = await connect(t.url, { token: t.tokenFor(role, alice) });
+      const client = await connect(t.url, { token: t.tokenFor(role, role === Role.USER ? alice : {}) });
       expect(await trySubscribe(client, destination)).toBe('subscribed');
     });
 

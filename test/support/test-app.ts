@@ -1,6 +1,8 @@
 import { Type } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
+import { getModelToken } from '@nestjs/mongoose';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import { Model } from 'mongoose';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
@@ -8,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
+import { PasswordHasher } from '../../src/auth/passwords/password-hasher.service';
+import { User } from '../../src/auth/users/user.schema';
 import { Role } from '../../src/common/principal';
 import { AppConfig } from '../../src/config/app-config';
 import { createApp } from '../../src/bootstrap';
@@ -19,13 +23,28 @@ export interface TestAppOptions {
   imports?: Type[];
 }
 
+type TestRole = Role.USER | Role.ADMIN;
+
 export interface TokenOptions {
+  /** A user made with `createUser`; the default user of the role when absent. */
   username?: string;
-  /**
-   * The `sub` claim; a fresh id by default. An account id (24 hex digits) is checked like a real login: the account
-   * must exist with this username and role, else the token is refused (401).
-   */
+  /** With `username`: an account the test created itself (the server checks it exists with that name and role). */
   id?: string;
+}
+
+export interface NewTestUser {
+  username: string;
+  role: TestRole;
+  /** An ObjectId (24 hex digits) for tests that need the id before the app starts; a fresh one by default. */
+  id?: string;
+}
+
+export interface TestUser {
+  id: string;
+  /** As stored: trimmed and lower-cased. */
+  username: string;
+  role: TestRole;
+  token: string;
 }
 
 export interface BeanCallOptions {
@@ -40,8 +59,13 @@ export interface TestApp {
   http: TestAgent;
   app: NestExpressApplication;
   config: AppConfig;
-  /** A signed access token for `role`. */
-  tokenFor(role: Role.USER | Role.ADMIN, options?: TokenOptions): string;
+  /**
+   * A signed access token of a real user: `test-admin` or `test-user` (made at start) unless told otherwise.
+   * @throws Error for a username that `createUser` did not make with this role
+   */
+  tokenFor(role: TestRole, options?: TokenOptions): string;
+  /** Creates an enabled, verified account (password `TEST_PASSWORD`) and signs a token for it. */
+  createUser(user: NewTestUser): Promise<TestUser>;
   /** `POST /api/v1/bean/request` with `Lang-Context: en` and `Site-Context: default` unless told otherwise. */
   callBean(beanId: string, functionName: string, args: unknown[], options?: BeanCallOptions): request.Test;
   stop(): Promise<void>;
@@ -60,6 +84,9 @@ function testEnvironment(dataDir: string, overrides: Record<string, string> = {}
   };
 }
 
+/** The password of every user the harness makes. */
+export const TEST_PASSWORD = 'test-password-1';
+
 /** Starts the whole application on a free port with an in-memory embedded database. Call `stop()` after. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ccb-test-'));
@@ -67,15 +94,17 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
-  const jwt = app.get(JwtService);
+  const users = new TestUsers(app);
+  await users.create({ username: 'test-admin', role: Role.ADMIN });
+  await users.create({ username: 'test-user', role: Role.USER });
 
   return {
     url,
     http: request.agent(url),
     app,
     config: app.get(AppConfig),
-    tokenFor: (role, { username = `test-${role.toLowerCase()}`, id = randomUUID() } = {}) =>
-      jwt.sign({ sub: id, username, role, jti: randomUUID() }),
+    tokenFor: (role, tokenOptions) => users.tokenFor(role, tokenOptions),
+    createUser: (user) => users.create(user),
     callBean: (beanId, functionName, args, { token, lang = 'en', site = 'default', accept } = {}) => {
       const call = request(url).post('/api/v1/bean/request').set('Lang-Context', lang).set('Site-Context', site);
       if (token) call.set('Authorization', `Bearer ${token}`);
@@ -87,4 +116,42 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The accounts the harness made, by username, and tokens for them. */
+class TestUsers {
+  private readonly byName = new Map<string, Omit<TestUser, 'token'>>();
+  private readonly model: Model<User>;
+  private readonly jwt: JwtService;
+  /** One argon2 hash (about 40 ms) shared by every user of the app. */
+  private passwordHash?: Promise<string>;
+
+  constructor(private readonly app: NestExpressApplication) {
+    this.model = app.get<Model<User>>(getModelToken(User.name));
+    this.jwt = app.get(JwtService);
+  }
+
+  async create({ username, role, id }: NewTestUser): Promise<TestUser> {
+    this.passwordHash ??= this.app.get(PasswordHasher).hash(TEST_PASSWORD);
+    const passwordHash = await this.passwordHash;
+    const email = `${username.trim().toLowerCase()}@users.test`;
+    const doc = await this.model.create({ ...(id ? { _id: id } : {}), username, email, passwordHash, role, verified: true });
+    const user = { id: String(doc._id), username: doc.username, role };
+    this.byName.set(user.username, user);
+    return { ...user, token: this.sign(user) };
+  }
+
+  tokenFor(role: TestRole, { username, id }: TokenOptions = {}): string {
+    if (id !== undefined && username !== undefined) return this.sign({ id, username, role });
+    const name = (username ?? `test-${role.toLowerCase()}`).trim().toLowerCase();
+    const user = this.byName.get(name);
+    if (user?.role !== role || (id !== undefined && id !== user.id)) {
+      throw new Error(`No ${role} test user "${name}": make it first with await t.createUser({ username, role })`);
+    }
+    return this.sign(user);
+  }
+
+  private sign({ id, username, role }: Omit<TestUser, 'token'>): string {
+    return this.jwt.sign({ sub: id, username, role, jti: randomUUID() });
+  }
 }

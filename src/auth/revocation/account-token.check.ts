@@ -1,16 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Principal } from '../../common/principal';
 import { TokenRevocationCheck } from '../auth-hooks';
-import { isAccountId, UsersService } from '../users/users.service';
+import { UsersService } from '../users/users.service';
 import { RevocationService } from './revocation.service';
 
 /**
  * The identity side of token verification: a well-signed token is still refused when its `jti` was revoked, or
- * its user is gone, disabled, renamed, has another role now, or changed the password after the token was issued.
- *
- * Tokens whose `sub` is not an account id were not issued by the login endpoints: only a holder of the signing
- * secret can make them (service tokens, the test harness), and that holder could sign any account's token anyway,
- * so they are checked for revocation only.
+ * its user is gone (or its `sub` names no account at all), disabled, renamed, has another role now, or changed the
+ * password after the token was issued.
  */
 @Injectable()
 export class AccountTokenCheck extends TokenRevocationCheck {
@@ -23,7 +20,6 @@ export class AccountTokenCheck extends TokenRevocationCheck {
 
   async isRevoked(principal: Principal, issuedAt = 0): Promise<boolean> {
     if (principal.jti && (await this.revocation.isRevoked(principal.jti))) return true;
-    if (!isAccountId(principal.id)) return false;
     const state = await this.users.accessState(principal.id);
     return (
       !state ||
