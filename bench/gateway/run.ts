@@ -117,22 +117,34 @@ function percent(ratio: number): string {
   return `${(ratio * 100).toFixed(1)} %`;
 }
 
+async function runRounds(url: string, token: string): Promise<Map<string, Sample[]>> {
+  for (const scenario of SCENARIOS) await measure(url, token, scenario, 1); // warm-up (JIT, caches)
+  const samples = new Map(SCENARIOS.map((s) => [s.name, [] as Sample[]]));
+  for (let round = 0; round < Number(values.rounds); round++) {
+    const order = SCENARIOS.map((_, i) => SCENARIOS[(i + round) % SCENARIOS.length]);
+    for (const scenario of order) samples.get(scenario.name)!.push(await measure(url, token, scenario, Number(values.seconds)));
+  }
+  return samples;
+}
+
+async function stop(server: ChildProcess): Promise<void> {
+  server.removeAllListeners('exit');
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  server.kill('SIGTERM');
+  await exited;
+}
+
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ccb-bench-'));
-  const { server, url, token } = await startServer(dataDir);
   try {
-    for (const scenario of SCENARIOS) await measure(url, token, scenario, 1); // warm-up (JIT, caches)
-    const samples = new Map(SCENARIOS.map((s) => [s.name, [] as Sample[]]));
-    for (let round = 0; round < Number(values.rounds); round++) {
-      const order = SCENARIOS.map((_, i) => SCENARIOS[(i + round) % SCENARIOS.length]);
-      for (const scenario of order) samples.get(scenario.name)!.push(await measure(url, token, scenario, Number(values.seconds)));
+    const { server, url, token } = await startServer(dataDir);
+    try {
+      report(await runRounds(url, token));
+    } finally {
+      await stop(server);
     }
-    report(samples);
   } finally {
-    server.removeAllListeners('exit');
-    const exited = new Promise((resolve) => server.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
