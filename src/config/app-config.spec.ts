@@ -62,6 +62,24 @@ describe(AppConfig.name, () => {
       expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['CORS_ORIGINS', 'JWT_TTL', 'LOG_LEVEL', 'PORT', 'SEED_DEMO', 'TRUST_PROXY']);
     });
 
+    it('should read the STOMP settings, raising heart-beats to the minimum', () => {
+      const config = AppConfig.fromEnvironment({
+        STOMP_HEARTBEAT: '500,0',
+        STOMP_CLIENT_SEND_PREFIXES: '/topic/bench,/topic/rt-',
+        STOMP_RELAY_URL: 'ws://user:pass@127.0.0.1:15674/ws',
+      });
+      expect(config.stomp).toMatchObject({ maxFrameBytes: 65536, heartbeat: [1000, 0], clientSendPrefixes: ['/topic/bench', '/topic/rt-'] });
+      expect(config.stomp.relayUrl?.href).toBe('ws://user:pass@127.0.0.1:15674/ws');
+    });
+
+    it.each([
+      ['STOMP_HEARTBEAT', '10s'],
+      ['STOMP_MAX_FRAME_BYTES', '512'],
+      ['STOMP_RELAY_URL', 'http://127.0.0.1:15674/ws'],
+    ])('should refuse %s=%s', (name, value) => {
+      expect(problemsOf({ [name]: value }).map((p) => p.split(':')[0])).toEqual([name]);
+    });
+
     it('should refuse default secrets in production', () => {
       const problems = problemsOf({ NODE_ENV: 'production' });
       expect(problems.map((p) => p.split(':')[0])).toEqual(['JWT_SECRET', 'ADMIN_PASSWORD']);

@@ -7,6 +7,7 @@ import {
   EnvironmentVariables,
   LogLevel,
   MIN_PRODUCTION_ADMIN_PASSWORD_LENGTH,
+  MIN_HEARTBEAT_MS,
   MIN_PRODUCTION_JWT_SECRET_LENGTH,
   NodeEnv,
 } from './environment';
@@ -21,6 +22,23 @@ export class ConfigValidationError extends Error {
 
 /** Outgoing mail server: a URL, or host settings; unset means the development outbox under `dataDir`. */
 export type SmtpSettings = { url: string } | { host: string; port: number; secure: boolean; user?: string; password?: string };
+
+/** STOMP over WebSocket. */
+export interface StompSettings {
+  /** Largest frame, headers and body together; larger: ERROR and close. */
+  maxFrameBytes: number;
+  /** What the server offers in CONNECTED `heart-beat`: [can send every, wants to receive every] ms. */
+  heartbeat: readonly [number, number];
+  /** Undelivered bytes a WebSocket may queue before the session is closed as a slow consumer. */
+  maxBufferedBytes: number;
+  maxSubscriptionsPerSession: number;
+  /** How often an authenticated session's token is verified again (revocation). */
+  reverifyEveryMs: number;
+  /** Broker destination prefixes clients may SEND to directly (benchmarks); empty = none. */
+  clientSendPrefixes: readonly string[];
+  /** External STOMP broker that broker destinations are relayed through; unset = in-process. */
+  relayUrl: URL | undefined;
+}
 
 const DURATION_UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 
@@ -64,6 +82,7 @@ export class AppConfig {
   readonly altPayment: { apiKey: string | undefined; webhookSecret: string };
   readonly accountingApiKey: string | undefined;
   readonly invoiceIssuerName: string;
+  readonly stomp: StompSettings;
 
   private constructor(env: EnvironmentVariables) {
     this.nodeEnv = env.NODE_ENV;
@@ -107,6 +126,7 @@ export class AppConfig {
     this.altPayment = { apiKey: env.ALT_PAYMENT_API_KEY, webhookSecret: env.ALT_PAYMENT_WEBHOOK_SECRET };
     this.accountingApiKey = env.ACCOUNTING_API_KEY;
     this.invoiceIssuerName = env.INVOICE_ISSUER_NAME;
+    this.stomp = stompSettings(env);
   }
 
   /**
@@ -149,6 +169,24 @@ function smtpSettings(env: EnvironmentVariables): SmtpSettings | undefined {
   if (env.SMTP_URL) return { url: env.SMTP_URL };
   if (!env.SMTP_HOST) return undefined;
   return { host: env.SMTP_HOST, port: env.SMTP_PORT, secure: env.SMTP_SECURE, user: env.SMTP_USER, password: env.SMTP_PASSWORD };
+}
+
+function stompSettings(env: EnvironmentVariables): StompSettings {
+  return {
+    maxFrameBytes: env.STOMP_MAX_FRAME_BYTES,
+    heartbeat: parseHeartbeat(env.STOMP_HEARTBEAT),
+    maxBufferedBytes: env.STOMP_MAX_BUFFERED_BYTES,
+    maxSubscriptionsPerSession: env.STOMP_MAX_SUBSCRIPTIONS,
+    reverifyEveryMs: env.STOMP_REVERIFY_MS,
+    clientSendPrefixes: env.STOMP_CLIENT_SEND_PREFIXES.split(',').filter((prefix) => prefix !== ''),
+    relayUrl: env.STOMP_RELAY_URL ? new URL(env.STOMP_RELAY_URL) : undefined,
+  };
+}
+
+/** Heart-beats below the minimum are raised to it; 0 (none) stays. */
+function parseHeartbeat(value: string): [number, number] {
+  const [send, receive] = value.split(',').map((ms) => (Number(ms) === 0 ? 0 : Math.max(Number(ms), MIN_HEARTBEAT_MS)));
+  return [send, receive];
 }
 
 function parseTrustProxy(value: string): boolean | number | string {

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsEnum, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsEnum, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
 
 export enum NodeEnv {
   Development = 'development',
@@ -25,6 +25,8 @@ export const MIN_PRODUCTION_ADMIN_PASSWORD_LENGTH = 12;
 
 const toInt = ({ value }: { value: unknown }): unknown => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
 const DURATION = /^\d+[smhd]?$/;
+/** DESIGN §9: at least 1 s between heart-beats. */
+export const MIN_HEARTBEAT_MS = 1000;
 const toBoolean = ({ value }: { value: unknown }): unknown => (value === 'true' ? true : value === 'false' ? false : value);
 
 /**
@@ -202,4 +204,37 @@ export class EnvironmentVariables {
   /** The marketplace's name as the issuer of payout statements and commission invoices. */
   @IsString() @IsNotEmpty()
   INVOICE_ISSUER_NAME = 'Marketplace';
+
+  /** Largest STOMP frame, headers and body together; larger: ERROR and close. */
+  @Transform(toInt) @IsInt() @Min(1024)
+  STOMP_MAX_FRAME_BYTES = 64 * 1024;
+
+  /** Heart-beats the server offers in CONNECTED: `<can send every>,<wants to receive every>` ms; 0 = none. */
+  @Matches(/^\d+,\d+$/, { message: 'STOMP_HEARTBEAT must be "<send ms>,<receive ms>", e.g. 10000,10000' })
+  STOMP_HEARTBEAT = '10000,10000';
+
+  /** Undelivered bytes a WebSocket may queue before the session is closed as a slow consumer. */
+  @Transform(toInt) @IsInt() @Min(64 * 1024)
+  STOMP_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
+  @Transform(toInt) @IsInt() @Min(1)
+  STOMP_MAX_SUBSCRIPTIONS = 1000;
+
+  /** How often an open session's token is verified again (revocation). */
+  @Transform(toInt) @IsInt() @Min(MIN_HEARTBEAT_MS)
+  STOMP_REVERIFY_MS = 60_000;
+
+  /** Comma-separated broker destination prefixes clients may SEND to directly (benchmarks); empty: none. */
+  @Matches(/^(\/[^\s,]*)?(,\/[^\s,]*)*$/, {
+    message: 'STOMP_CLIENT_SEND_PREFIXES must be a comma-separated list of destination prefixes such as /topic/bench',
+  })
+  STOMP_CLIENT_SEND_PREFIXES = '';
+
+  /** External STOMP broker (WebSocket URL) that broker destinations are relayed through; unset: in-process. */
+  @IsOptional()
+  @IsUrl(
+    { protocols: ['ws', 'wss'], require_protocol: true, require_tld: false },
+    { message: 'STOMP_RELAY_URL must be a ws:// or wss:// URL, e.g. ws://user:pass@127.0.0.1:15674/ws' },
+  )
+  STOMP_RELAY_URL?: string = undefined;
 }

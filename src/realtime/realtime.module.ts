@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { AppConfig } from '../config';
 import { TopicAuthorizer } from './auth/topic-authorizer';
 import { InMemoryBroker } from './broker/in-memory-broker';
 import { MessageBroker } from './broker/message-broker';
@@ -8,7 +9,6 @@ import { RepositoryRegistry } from './storage/repository-registry';
 import { RepositoryRequestHandler } from './storage/repository-request.handler';
 import { SiteRepository } from './storage/site-repository';
 import { EventPublisher } from './event-publisher';
-import { loadRealtimeConfig, REALTIME_CONFIG, RealtimeConfig } from './realtime-config';
 import { BeanRequestHandler } from './requests/bean-request.handler';
 import { ReplySender } from './requests/reply-sender';
 import { RequestDispatcher } from './requests/request-dispatcher';
@@ -28,11 +28,10 @@ import { StompServer } from './transport/stomp-server';
 @Global()
 @Module({
   providers: [
-    { provide: REALTIME_CONFIG, useFactory: () => loadRealtimeConfig() },
     {
       provide: MessageBroker,
-      inject: [REALTIME_CONFIG],
-      useFactory: ({ relayUrl }: RealtimeConfig) => (relayUrl ? new RelayBroker(relayUrl) : new InMemoryBroker()),
+      inject: [AppConfig],
+      useFactory: ({ stomp: { relayUrl } }: AppConfig) => (relayUrl ? new RelayBroker(relayUrl) : new InMemoryBroker()),
     },
     EventPublisher,
     TopicAuthorizer,

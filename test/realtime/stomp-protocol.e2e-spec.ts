@@ -155,17 +155,13 @@ describe('STOMP protocol', () => {
 
 describe('STOMP heart-beats, slow consumers and client SEND prefixes', () => {
   let t: TestApp;
-  const saved = { ...process.env };
 
   beforeAll(async () => {
-    // The test harness passes only the app's own variables; the STOMP settings are read from process.env.
-    Object.assign(process.env, { STOMP_HEARTBEAT: '1000,1000', STOMP_CLIENT_SEND_PREFIXES: '/topic/open/', STOMP_MAX_BUFFERED_BYTES: '1048576', STOMP_REVERIFY_MS: '1000' });
-    t = await startTestApp();
+    t = await startTestApp({
+      env: { STOMP_HEARTBEAT: '1000,1000', STOMP_CLIENT_SEND_PREFIXES: '/topic/open/', STOMP_MAX_BUFFERED_BYTES: '1048576', STOMP_REVERIFY_MS: '1000' },
+    });
   });
-  afterAll(async () => {
-    process.env = saved;
-    await t.stop();
-  });
+  afterAll(async () => t.stop());
 
   it('should send heart-beats at the negotiated interval', async () => {
     const socket = await RawStompSocket.open(t.url);

@@ -4,17 +4,6 @@ import { EventPublisher } from '../../src/realtime/event-publisher';
 import { startTestApp, TestApp } from '../support/test-app';
 import { TestStompClient } from './stomp-client';
 
-/** Starts an app with STOMP settings, which the app reads from process.env (the harness passes only its own). */
-async function startWith(stompEnv: Record<string, string>): Promise<TestApp> {
-  const saved = { ...process.env };
-  Object.assign(process.env, stompEnv);
-  try {
-    return await startTestApp();
-  } finally {
-    process.env = saved;
-  }
-}
-
 /** Repeats `publish` until `received` settles: an upstream SUBSCRIBE may still be on its way. */
 async function publishUntil<T>(publish: () => void, received: Promise<T>): Promise<T> {
   let done = false;
@@ -35,9 +24,9 @@ describe('STOMP relay through an external broker', () => {
   const clients: TestStompClient[] = [];
 
   beforeAll(async () => {
-    external = await startWith({ STOMP_CLIENT_SEND_PREFIXES: '/topic/ccb.' });
-    const relay = { STOMP_RELAY_URL: `${external.url.replace(/^http/, 'ws')}/ws` };
-    [first, second] = [await startWith(relay), await startWith(relay)];
+    external = await startTestApp({ env: { STOMP_CLIENT_SEND_PREFIXES: '/topic/ccb.' } });
+    const env = { STOMP_RELAY_URL: `${external.url.replace(/^http/, 'ws')}/ws` };
+    [first, second] = [await startTestApp({ env }), await startTestApp({ env })];
   });
   afterEach(async () => Promise.all(clients.splice(0).map((c) => c.disconnect())));
   afterAll(async () => {

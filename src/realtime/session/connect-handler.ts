@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { TokenVerifier } from '../../auth/token-verifier.service';
+import { AppConfig } from '../../config';
 import { isValidSite } from '../broker/destinations';
-import { REALTIME_CONFIG, RealtimeConfig } from '../realtime-config';
 import { STOMP_VERSIONS, StompFrame } from '../stomp/frame';
 import { bearerToken, header, Heartbeats, negotiateHeartbeats, negotiateVersion } from './negotiation';
 import { StompSession } from './stomp-session';
@@ -13,7 +13,7 @@ const SERVER = 'ccb-stomp/1.0';
 export class ConnectHandler {
   constructor(
     private readonly verifier: TokenVerifier,
-    @Inject(REALTIME_CONFIG) private readonly config: RealtimeConfig,
+    private readonly config: AppConfig,
   ) {}
 
   connect(session: StompSession, frame: StompFrame): void | Promise<void> {
@@ -23,7 +23,7 @@ export class ConnectHandler {
       return session.fail('Unsupported protocol version', `Supported: ${STOMP_VERSIONS.join(',')}`, frame, [['version', STOMP_VERSIONS.join(',')]]);
     }
     session.version = version;
-    const heartbeats = negotiateHeartbeats(frame.headers['heart-beat'], this.config.heartbeat, version);
+    const heartbeats = negotiateHeartbeats(frame.headers['heart-beat'], this.config.stomp.heartbeat, version);
     if (!heartbeats) return session.fail('Malformed heart-beat header', '', frame);
     if (!this.takeContext(session, frame)) return session.fail('Malformed Site-Context header', '', frame);
     const token = bearerToken(frame.headers);

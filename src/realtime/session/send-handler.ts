@@ -1,9 +1,9 @@
-import { ForbiddenException, Inject, Injectable } from '@nestjs/common';
+import { ForbiddenException, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { AppConfig } from '../../config';
 import { TopicAuthorizer } from '../auth/topic-authorizer';
 import { isBrokerDestination, isValidDestination, REQUEST_PREFIX } from '../broker/destinations';
 import { MessageBroker } from '../broker/message-broker';
-import { REALTIME_CONFIG, RealtimeConfig } from '../realtime-config';
 import { ReplySender } from '../requests/reply-sender';
 import { RequestDispatcher } from '../requests/request-dispatcher';
 import { HeaderList } from '../stomp/frame-encoder';
@@ -21,7 +21,7 @@ export class SendHandler {
     private readonly broker: MessageBroker,
     private readonly authorizer: TopicAuthorizer,
     private readonly replies: ReplySender,
-    @Inject(REALTIME_CONFIG) private readonly config: RealtimeConfig,
+    private readonly config: AppConfig,
   ) {}
 
   send(session: StompSession, frame: StompFrame): void {
@@ -40,7 +40,7 @@ export class SendHandler {
 
   private openToClients(destination: string): boolean {
     return (
-      this.config.clientSendPrefixes.some((prefix) => destination.startsWith(prefix)) &&
+      this.config.stomp.clientSendPrefixes.some((prefix) => destination.startsWith(prefix)) &&
       isValidDestination(destination) &&
       isBrokerDestination(destination) &&
       !this.authorizer.isProtected(destination)

@@ -1,5 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { REALTIME_CONFIG, RealtimeConfig } from '../realtime-config';
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../../config';
 import { StompFrame } from '../stomp/frame';
 import { ConnectHandler } from './connect-handler';
 import { HeartbeatMonitor } from './heartbeat-monitor';
@@ -7,6 +7,8 @@ import { SendHandler } from './send-handler';
 import { FrameHandler, SessionOptions, StompSession } from './stomp-session';
 import { StompTransport } from './stomp-transport';
 import { SubscriptionHandler } from './subscription-handler';
+
+const MAX_HEADERS = 64;
 
 /** Opens sessions for transports and routes each frame by its command. */
 @Injectable()
@@ -19,12 +21,12 @@ export class StompProtocol implements FrameHandler {
     private readonly subscriptions: SubscriptionHandler,
     private readonly sends: SendHandler,
     private readonly monitor: HeartbeatMonitor,
-    @Inject(REALTIME_CONFIG) config: RealtimeConfig,
+    { stomp }: AppConfig,
   ) {
     this.options = {
-      limits: { maxFrameBytes: config.maxFrameBytes, maxHeaders: config.maxHeaders },
-      maxBufferedBytes: config.maxBufferedBytes,
-      reverifyEveryMs: config.reverifyEveryMs,
+      limits: { maxFrameBytes: stomp.maxFrameBytes, maxHeaders: MAX_HEADERS },
+      maxBufferedBytes: stomp.maxBufferedBytes,
+      reverifyEveryMs: stomp.reverifyEveryMs,
     };
   }
 

@@ -1,10 +1,10 @@
-import { BadRequestException, ForbiddenException, HttpException, Inject, Injectable, Logger } from '@nestjs/common';
+import { BadRequestException, ForbiddenException, HttpException, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { AppConfig } from '../../config';
 import { TopicAuthorizer } from '../auth/topic-authorizer';
 import { isBrokerDestination, isValidDestination, userTarget } from '../broker/destinations';
 import { AckMode, MessageBroker, Subscription } from '../broker/message-broker';
 import { subscriptionPrefix } from '../broker/outgoing-message';
-import { REALTIME_CONFIG, RealtimeConfig } from '../realtime-config';
 import { ReplySender } from '../requests/reply-sender';
 import { StompFrame } from '../stomp/frame';
 import { StompSession } from './stomp-session';
@@ -23,7 +23,7 @@ export class SubscriptionHandler {
     private readonly broker: MessageBroker,
     private readonly authorizer: TopicAuthorizer,
     private readonly replies: ReplySender,
-    @Inject(REALTIME_CONFIG) private readonly config: RealtimeConfig,
+    private readonly config: AppConfig,
   ) {}
 
   subscribe(session: StompSession, frame: StompFrame): void | Promise<void> {
@@ -66,8 +66,8 @@ export class SubscriptionHandler {
     if (!isValidDestination(destination) || !(isBrokerDestination(destination) || userTarget(destination) !== null)) {
       return new BadRequestException('Only /topic/**, /queue/** and /user/topic|queue/** can be subscribed to');
     }
-    if (session.subscriptions.size >= this.config.maxSubscriptionsPerSession) {
-      return new BadRequestException(`At most ${this.config.maxSubscriptionsPerSession} subscriptions per connection`);
+    if (session.subscriptions.size >= this.config.stomp.maxSubscriptionsPerSession) {
+      return new BadRequestException(`At most ${this.config.stomp.maxSubscriptionsPerSession} subscriptions per connection`);
     }
     return undefined;
   }

@@ -1,10 +1,10 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Duplex } from 'node:stream';
 import { createServer as createSockJsServer, ServerOptions } from 'sockjs';
 import { WebSocket, WebSocketServer } from 'ws';
-import { REALTIME_CONFIG, RealtimeConfig } from '../realtime-config';
+import { AppConfig } from '../../config';
 import { StompProtocol } from '../session/stomp-protocol';
 import { SockJsTransport } from './sockjs-transport';
 import { WsTransport } from './ws-transport';
@@ -28,7 +28,7 @@ export class StompServer implements OnApplicationBootstrap, BeforeApplicationShu
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly protocol: StompProtocol,
-    @Inject(REALTIME_CONFIG) private readonly config: RealtimeConfig,
+    private readonly config: AppConfig,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -43,7 +43,7 @@ export class StompServer implements OnApplicationBootstrap, BeforeApplicationShu
    * messages may also batch several frames.
    */
   private get maxMessageBytes(): number {
-    return this.config.maxFrameBytes * 4;
+    return this.config.stomp.maxFrameBytes * 4;
   }
 
   beforeApplicationShutdown(): void {
