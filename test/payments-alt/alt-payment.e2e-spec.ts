@@ -159,6 +159,12 @@ describe('altPaymentServiceImpl', () => {
       expect(timeLine.slice(-2)).toEqual(['PAYMENT_PENDING', 'PAYMENT_FAILED']);
     });
 
+    it('should acknowledge an authentic event about a payment the provider does not know', async () => {
+      const data = { paymentId: 'ap_unknown', orderId: '0123456789abcdef01234567' };
+      const body = JSON.stringify({ id: 'evt_unknown_payment', type: 'payment.captured', created: now(), data });
+      expect((await postWebhook(body, signWebhook(body, SECRET)).expect(200)).body.duplicate).toBe(false);
+    });
+
     it('should refuse a signed body that is not an event', async () => {
       const body = JSON.stringify({ id: 'evt_1', type: 'payment.refunded', created: now(), data: {} });
       await postWebhook(body, signWebhook(body, SECRET)).expect(400);

@@ -12,6 +12,15 @@ const SETTLES_TO: Partial<Record<AltPaymentStatus, OrderStatus>> = {
   [AltPaymentStatus.DECLINED]: OrderStatus.PAYMENT_FAILED,
 };
 
+/** How the order service reports a payment's state (`PaymentStatus.status`). */
+const INTENT_STATUS: Record<AltPaymentStatus, PaymentIntentStatus> = {
+  [AltPaymentStatus.CREATED]: PaymentIntentStatus.REQUIRES_ACTION,
+  [AltPaymentStatus.AUTHORIZED]: PaymentIntentStatus.REQUIRES_ACTION,
+  [AltPaymentStatus.CAPTURED]: PaymentIntentStatus.SUCCEEDED,
+  [AltPaymentStatus.CANCELED]: PaymentIntentStatus.FAILED,
+  [AltPaymentStatus.DECLINED]: PaymentIntentStatus.FAILED,
+};
+
 /** Applies the provider's view of a payment to its order, through the order lifecycle. */
 @Injectable()
 export class AltPaymentSettlement {
@@ -23,23 +32,36 @@ export class AltPaymentSettlement {
     private readonly transitions: OrderTransitions,
   ) {}
 
-  /** Asks the provider for the payment's state and settles its order; safe to repeat. */
+  /**
+   * A webhook's payment: asks the provider for its state and settles its order; safe to repeat. An event about a
+   * payment the provider does not know is acknowledged and logged, so it is not redelivered forever.
+   */
   async settleById(paymentId: string): Promise<void> {
-    await this.settle(await this.provider.retrieve(paymentId));
+    let payment: AltPayment;
+    try {
+      payment = await this.provider.retrieve(paymentId);
+    } catch (error) {
+      if (!(error instanceof NotFoundException)) throw error;
+      this.logger.warn(`Webhook about unknown payment ${paymentId} ignored`);
+      return;
+    }
+    await this.apply(payment);
+  }
+
+  /** Settles the payment's order and answers where payment and order stand. */
+  async settle(payment: AltPayment): Promise<PaymentStatus> {
+    await this.apply(payment);
+    const order = await this.orders.find(payment.orderId);
+    return toPaymentStatus(payment, order.status);
   }
 
   /**
    * Moves the PAYMENT_PENDING order of the payment to PAID or PAYMENT_FAILED, only while the order still waits for
    * this very payment with the same amount and currency; an order already settled is left alone.
    */
-  async settle(payment: AltPayment): Promise<PaymentStatus> {
+  private async apply(payment: AltPayment): Promise<void> {
     const to = SETTLES_TO[payment.status];
-    if (to) await this.move(payment, to);
-    const order = await this.orders.find(payment.orderId);
-    return toPaymentStatus(payment, order.status);
-  }
-
-  private async move(payment: AltPayment, to: OrderStatus): Promise<void> {
+    if (!to) return;
     const where = { paymentIntentId: payment.id, total: payment.amount, currencyCode: payment.currency };
     try {
       await this.transitions.move(payment.orderId, to, `system:${this.provider.name}`, { where });
@@ -51,12 +73,7 @@ export class AltPaymentSettlement {
 }
 
 function toPaymentStatus(payment: AltPayment, orderStatus: string): PaymentStatus {
-  const status =
-    payment.status === AltPaymentStatus.CAPTURED
-      ? PaymentIntentStatus.SUCCEEDED
-      : SETTLES_TO[payment.status]
-        ? PaymentIntentStatus.FAILED
-        : PaymentIntentStatus.REQUIRES_ACTION;
+  const status = INTENT_STATUS[payment.status];
   return {
     orderId: payment.orderId,
     orderStatus,
