@@ -205,6 +205,8 @@ describe('shoppingCartServiceImpl', () => {
       expect(other.body.error).toBe('Access denied');
       await call('getCartDTO', ['nobody'], admin).expect(404);
       await call('getCartDTO', [''], admin).expect(400);
+      const { id: empty } = await t.createUser({ username: 'no-cart-yet', role: Role.USER });
+      expect(await cartOf('getCartDTO', [empty], admin)).toMatchObject({ buyerId: empty, itemCount: 0 });
     });
 
     it('should keep each buyer\'s cart to themselves', async () => {

@@ -1,4 +1,5 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { UsersService } from '../../auth/users/users.service';
 import { Bean, Exposed, MapOf } from '../../bean';
 import { Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
@@ -19,6 +20,7 @@ export class ShoppingCartService {
   constructor(
     private readonly store: CartStore,
     private readonly activity: CustomerActivityRecorder,
+    private readonly users: UsersService,
   ) {}
 
   @Exposed([], { role: Role.GUEST })
@@ -26,11 +28,13 @@ export class ShoppingCartService {
     return this.asBuyer((buyerId) => this.store.view(buyerId));
   }
 
-  /** @throws 404 when the buyer has never had a cart. */
+  /** An account without a cart has an empty one. @throws 404 when `buyerId` names neither a cart nor an account. */
   @Exposed(['String'], { name: 'getCartDTO', role: Role.ADMIN })
   async getCartDtoOfBuyer(buyerId: string): Promise<ShoppingCartView> {
     if (!buyerId.trim()) throw new BadRequestException('buyerId is required');
-    if (!(await this.store.exists(buyerId))) throw new NotFoundException(`No cart for buyer ${buyerId}`);
+    if (!(await this.store.exists(buyerId)) && !(await this.users.accessState(buyerId))) {
+      throw new NotFoundException(`Buyer ${buyerId} not found`);
+    }
     return this.store.view(buyerId);
   }
 
