@@ -2,6 +2,7 @@ import { getModelToken } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { Role } from '../../src/common/principal';
 import { ConnectAccount } from '../../src/services/connect-accounts/connect-account.schema';
+import { createProfile } from '../accounting/support/seller-profiles';
 import { createAccount } from '../auth/support/accounts';
 import { createOffer } from '../orders/support/order-fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -141,6 +142,21 @@ describe('cardConnectServiceMock', () => {
       const { body } = await call('getInitialPerson', []).expect(200);
       expect(body).toMatchObject({ relationship: { representative: true, owner: true } });
       expect(body.email).toMatch(/@example\.com$/);
+    });
+
+    it("should take name, contacts and address from the user's profile", async () => {
+      const { user, username } = await createAccount(t, { role: Role.ADMIN });
+      await createProfile(t, { userId: String(user._id), displayName: 'Ann van Gardener' });
+      const token = t.tokenFor(Role.ADMIN, { id: String(user._id), username });
+      const { body } = await call('getInitialPerson', [], token).expect(200);
+      expect(body).toEqual({
+        firstName: 'Ann',
+        lastName: 'van Gardener',
+        email: 'billing@fernmoss.example',
+        phone: '+31 30 123 4567',
+        address: { line1: 'Oudegracht 1', postalCode: '3511 AA', city: 'Utrecht', country: 'NL' },
+        relationship: { representative: true, owner: false },
+      });
     });
   });
 
