@@ -21,6 +21,7 @@ export const ErrorCodes = {
   CommandNotSupportedOnView: 166,
   BSONObjectTooLarge: 10334,
   DuplicateKey: 11000,
+  Location51173: 51173,
 } as const;
 
 export type CodeName = keyof typeof ErrorCodes;

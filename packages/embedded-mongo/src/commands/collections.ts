@@ -4,6 +4,7 @@ import { ID_INDEX } from '../indexes/index-spec';
 import { mingoOptions } from '../query/mingo-options';
 import type { Collection } from '../storage/collection';
 import type { Doc } from '../types';
+import { collMod } from './coll-mod';
 import type { CommandContext, CommandTable } from './context';
 import { collectionName } from './env';
 
@@ -72,16 +73,6 @@ async function renameCollection(command: Doc, context: CommandContext): Promise<
     context.engine.drop(toDb, toName);
   }
   context.engine.rename(source, toDb, toName);
-  await context.engine.flush();
-  return {};
-}
-
-async function collMod(command: Doc, context: CommandContext): Promise<Doc> {
-  const name = collectionName(command, 'collMod');
-  const collection = context.engine.collection(context.db, name);
-  if (!collection) throw new MongoError('NamespaceNotFound', `ns does not exist: ${context.db}.${name}`);
-  collection.options = { ...collection.options, ...pickOptions(command) };
-  collection.saveMeta();
   await context.engine.flush();
   return {};
 }

@@ -5,6 +5,7 @@ import { collectionCommands } from './collections';
 import type { CommandContext, CommandTable } from './context';
 import { countCommands } from './count-distinct';
 import { deleteCommand } from './delete';
+import { explainCommands } from './explain';
 import { findCommands } from './find';
 import { findAndModify } from './find-and-modify';
 import { handshakeCommands } from './handshake';
@@ -20,6 +21,7 @@ const COMMANDS: CommandTable = {
   ...collectionCommands,
   ...indexCommands,
   ...statsCommands,
+  ...explainCommands,
   insert,
   update,
   delete: deleteCommand,

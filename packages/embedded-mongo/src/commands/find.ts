@@ -14,6 +14,7 @@ function find(command: Doc, context: CommandContext): Doc {
     skip: Number(command.skip ?? 0),
     limit,
     hint: command.hint,
+    bounds: { min: command.min as Doc | undefined, max: command.max as Doc | undefined },
   });
   const singleBatch = command.singleBatch === true || limit < 0;
   const batchSize = command.batchSize === undefined ? undefined : Number(command.batchSize);

@@ -5,16 +5,24 @@ import { isDoc, type Doc } from '../types';
 import type { CommandContext, CommandTable } from './context';
 import { collectionName } from './env';
 
+const json = (value: unknown): string => JSON.stringify(value ?? null);
+
 function sameOptions(a: IndexSpec, b: IndexSpec): boolean {
   const significant = (spec: IndexSpec): string =>
-    JSON.stringify([spec.key, !!spec.unique, !!spec.sparse, spec.partialFilterExpression ?? null, spec.expireAfterSeconds ?? null]);
+    json([spec.key, !!spec.unique, !!spec.sparse, spec.partialFilterExpression, spec.expireAfterSeconds, spec.collation, !!spec.hidden]);
   return significant(a) === significant(b);
+}
+
+/** MongoDB tells indexes apart by key pattern, collation and partial filter; the name is a label. */
+function sameIdentity(a: IndexSpec, b: IndexSpec): boolean {
+  return json([a.key, a.collation, a.partialFilterExpression]) === json([b.key, b.collation, b.partialFilterExpression]);
 }
 
 function normalizeSpec(raw: Doc): IndexSpec {
   if (!isDoc(raw.key) || Object.keys(raw.key).length === 0) throw new MongoError('BadValue', 'Index key pattern must be a non-empty object');
   const name = typeof raw.name === 'string' ? raw.name : defaultIndexName(raw.key);
   const { key: _key, name: _name, v: _v, ...options } = raw;
+  if (isDoc(options.collation) && options.collation.locale === 'simple') delete options.collation;
   return { v: 2, key: raw.key, name, ...options };
 }
 
@@ -23,14 +31,10 @@ function addIndex(collection: Collection, spec: IndexSpec): boolean {
   const byName = collection.indexes.get(spec.name);
   if (byName) {
     if (sameOptions(byName.spec, spec)) return false;
-    const sameKey = JSON.stringify(byName.spec.key) === JSON.stringify(spec.key);
-    throw new MongoError(sameKey ? 'IndexOptionsConflict' : 'IndexKeySpecsConflict', `An existing index has the same name as the requested index. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(byName.spec)}`);
+    throw new MongoError(json(byName.spec.key) === json(spec.key) ? 'IndexOptionsConflict' : 'IndexKeySpecsConflict', `An existing index has the same name as the requested index. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(byName.spec)}`);
   }
-  const byKey = [...collection.indexes.values()].find((index) => JSON.stringify(index.spec.key) === JSON.stringify(spec.key));
-  if (byKey && sameOptions(byKey.spec, spec)) return false;
-  if (byKey && !spec.partialFilterExpression && !byKey.spec.partialFilterExpression) {
-    throw new MongoError('IndexOptionsConflict', `Index already exists with a different name: ${byKey.name}`);
-  }
+  const twin = [...collection.indexes.values()].find((index) => sameIdentity(index.spec, spec));
+  if (twin) throw new MongoError('IndexOptionsConflict', `Index already exists with a different name: ${twin.name}`);
   collection.createIndex(spec);
   return true;
 }

@@ -1,7 +1,8 @@
 import { Query } from 'mingo/query';
 import BTree from 'sorted-btree';
 import { compare } from 'mingo/util';
-import { effectiveFilter, mingoOptions } from '../query/mingo-options';
+import { collationKey } from '../query/collation';
+import { effectiveFilter, mingoOptions, toCollation } from '../query/mingo-options';
 import type { Doc } from '../types';
 import { duplicateKeyError } from './duplicate-key';
 import { extractKeys, hasNoIndexedField } from './key-extractor';
@@ -51,6 +52,13 @@ export class Index {
     if (spec.partialFilterExpression) this.partial = new Query(effectiveFilter(spec.partialFilterExpression, {}), mingoOptions());
   }
 
+  /** Hash of a key: strings equal under the index's collation share it (uniqueness, lookups). */
+  private hashOf(key: unknown[]): string {
+    const collation = this.spec.collation as Doc | undefined;
+    if (!toCollation(collation)) return keyString(key);
+    return keyString(key.map((value) => (typeof value === 'string' ? collationKey(value, collation as Doc) : value)));
+  }
+
   get name(): string {
     return this.spec.name;
   }
@@ -69,7 +77,7 @@ export class Index {
   checkUnique(doc: Doc, id: string, ns: string): void {
     if (!this.spec.unique && this.name !== '_id_') return;
     for (const key of this.keysOf(doc)) {
-      const holders = this.byKey.get(keyString(key));
+      const holders = this.byKey.get(this.hashOf(key));
       if (holders && [...holders].some((holder) => holder !== id)) {
         throw duplicateKeyError(ns, this.spec, key);
       }
@@ -94,7 +102,7 @@ export class Index {
   private hashEntries(doc: Doc, id: string): Entry[] {
     const entries: Entry[] = [];
     for (const key of this.keysOf(doc)) {
-      const hash = keyString(key);
+      const hash = this.hashOf(key);
       const holders = this.byKey.get(hash) ?? new Set<string>();
       if (holders.has(id)) continue;
       holders.add(id);
@@ -106,8 +114,8 @@ export class Index {
 
   /** Re-indexes a replaced document; a no-op when its keys did not change (the common update). */
   replace(current: Doc, next: Doc, id: string): void {
-    const before = this.keysOf(current).map(keyString);
-    const after = this.keysOf(next).map(keyString);
+    const before = this.keysOf(current).map((key) => this.hashOf(key));
+    const after = this.keysOf(next).map((key) => this.hashOf(key));
     if (before.length === after.length && before.every((key, i) => key === after[i])) return;
     this.remove(current, id);
     this.add(next, id);
@@ -115,7 +123,7 @@ export class Index {
 
   remove(doc: Doc, id: string): void {
     for (const key of this.keysOf(doc)) {
-      const hash = keyString(key);
+      const hash = this.hashOf(key);
       const holders = this.byKey.get(hash);
       if (!holders?.delete(id)) continue;
       if (holders.size === 0) this.byKey.delete(hash);
@@ -137,6 +145,6 @@ export class Index {
 
   /** Ids holding exactly this full key (all fields). */
   lookup(key: unknown[]): string[] {
-    return [...(this.byKey.get(keyString(normalize(key))) ?? [])];
+    return [...(this.byKey.get(this.hashOf(normalize(key))) ?? [])];
   }
 }

@@ -48,7 +48,7 @@ function planRange(condition: Doc, collation: boolean): Plan | undefined {
 }
 
 function usable(index: Index): boolean {
-  return !index.spec.sparse && !index.spec.partialFilterExpression;
+  return !index.spec.sparse && !index.spec.partialFilterExpression && !index.spec.hidden;
 }
 
 function run(collection: Collection, index: Index, plan: Plan): Doc[] {
@@ -66,20 +66,25 @@ function run(collection: Collection, index: Index, plan: Plan): Doc[] {
   return docs;
 }
 
-/**
- * The documents that may match `filter`: narrowed through the first index whose leading field has an
- * equality, `$in` or range condition at the top level of the filter, else every document. Callers
- * always re-check candidates with the full filter.
- */
-export function candidates(collection: Collection, filter: Doc, collation?: Doc): Iterable<Doc> {
+/** The first index whose leading field has an equality, `$in` or range condition in the filter, with its plan. */
+export function chooseIndex(collection: Collection, filter: Doc, collation?: Doc): { index: Index; plan: Plan } | undefined {
   const collated = collation !== undefined && collation.locale !== 'simple';
   const conditions = topLevelConditions(filter);
   for (const index of collection.indexes.values()) {
     const condition = conditions.get(index.fields[0]);
     const plan = usable(index) && condition !== undefined ? planCondition(condition, collated) : undefined;
-    if (plan) return run(collection, index, plan);
+    if (plan) return { index, plan };
   }
-  return collection.docs.values();
+  return undefined;
+}
+
+/**
+ * The documents that may match `filter`: narrowed through the index `chooseIndex` picks, else every
+ * document. Callers always re-check candidates with the full filter.
+ */
+export function candidates(collection: Collection, filter: Doc, collation?: Doc): Iterable<Doc> {
+  const chosen = chooseIndex(collection, filter, collation);
+  return chosen ? run(collection, chosen.index, chosen.plan) : collection.docs.values();
 }
 
 /** Field conditions that every match must satisfy: the filter's own and those of its `$and` clauses. */

@@ -6,6 +6,7 @@ import { effectiveFilter, filterOptions, type QueryEnv } from '../query/mingo-op
 import type { Collection } from '../storage/collection';
 import { isDoc, type Doc } from '../types';
 import { withNumberTypesOf } from './documents';
+import { withinBounds, type IndexBounds } from './index-bounds';
 
 export interface MatchOptions {
   sort?: Doc;
@@ -13,14 +14,15 @@ export interface MatchOptions {
   limit?: number;
   projection?: Doc;
   hint?: unknown;
+  bounds?: IndexBounds;
 }
 
-/** A hint must name an existing index, by name or key pattern (`$natural` needs none), as MongoDB checks. */
+/** A hint must name an existing, visible index, by name or key pattern (`$natural` needs none), as MongoDB checks. */
 export function checkHint(collection: Collection | undefined, hint: unknown): void {
   if (!collection || hint === undefined || hint === null || hint === '$natural') return;
   if (isDoc(hint) && (Object.keys(hint).length === 0 || '$natural' in hint)) return;
   const pattern = JSON.stringify(hint);
-  const exists = [...collection.indexes.values()].some((index) => index.name === hint || JSON.stringify(index.spec.key) === pattern);
+  const exists = [...collection.indexes.values()].some((index) => !index.spec.hidden && (index.name === hint || JSON.stringify(index.spec.key) === pattern));
   if (!exists) throw new MongoError('BadValue', 'error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index');
 }
 
@@ -33,7 +35,8 @@ export function findMatches(source: ReadSource, filter: Doc, env: QueryEnv, opti
   // Built first so an invalid filter fails even when the collection does not exist.
   const query = new Query(effectiveFilter(filter, env), filterOptions(env, filter));
   if (!source) return [];
-  const docs = Array.isArray(source) ? source : Array.from(candidates(source, filter, env.collation));
+  let docs = Array.isArray(source) ? source : Array.from(candidates(source, filter, env.collation));
+  if (!Array.isArray(source) && (options.bounds?.min || options.bounds?.max)) docs = withinBounds(source, docs, options.hint, options.bounds);
   let cursor = query.find<Doc>(docs);
   if (options.sort && Object.keys(options.sort).length) cursor = cursor.sort(options.sort as SortSpec);
   if (options.skip) cursor = cursor.skip(options.skip);

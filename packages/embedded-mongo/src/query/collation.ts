@@ -16,9 +16,23 @@ export function collator(collation: Doc): Intl.Collator {
   });
 }
 
-function collatedEqual(a: unknown, b: unknown, compare: Intl.Collator): boolean {
-  if (typeof a === 'string' && typeof b === 'string') return compare.compare(a, b) === 0;
-  return a === b;
+/**
+ * A string MongoDB considers equal under the collation to every string that compares equal: case
+ * folded below strength 3, diacritics removed at strength 1. Used for keys of collated indexes.
+ */
+export function collationKey(value: string, collation: Doc): string {
+  const strength = Number(collation.strength ?? 3);
+  if (strength >= 3) return value;
+  const folded = value.toLocaleLowerCase(intlLocale(String(collation.locale)));
+  return strength === 1 ? folded.normalize('NFD').replace(/\p{M}/gu, '') : folded;
+}
+
+type Outcome = (comparison: number) => boolean;
+
+/** Strings compare under the collation; other types only match themselves when equality is asked. */
+function collatedTest(a: unknown, b: unknown, compare: Intl.Collator, outcome: Outcome): boolean {
+  if (typeof a === 'string' && typeof b === 'string') return outcome(compare.compare(a, b));
+  return a === b && outcome(0);
 }
 
 function fieldValues(obj: Doc, selector: string): unknown[] {
@@ -26,16 +40,22 @@ function fieldValues(obj: Doc, selector: string): unknown[] {
   return Array.isArray(value) ? [value, ...value.flat(Infinity)] : [value];
 }
 
-function matcher(selector: string, values: unknown[], options: Options): (obj: Doc) => boolean {
+function matcher(selector: string, values: unknown[], options: Options, outcome: Outcome = (c) => c === 0): (obj: Doc) => boolean {
   const compare = collator(options.collation as unknown as Doc);
-  return (obj) => fieldValues(obj, selector).some((actual) => values.some((expected) => collatedEqual(actual, expected, compare)));
+  return (obj) => fieldValues(obj, selector).some((actual) => values.some((expected) => collatedTest(actual, expected, compare, outcome)));
 }
 
+const rangeOperator = (outcome: Outcome) => (selector: string, value: unknown, options: Options) => matcher(selector, [value], options, outcome);
+
 /**
- * mingo applies collation to sorting only. These operators give string equality collation semantics;
- * `rewriteFilter` maps string equality conditions onto them when a command has a collation.
+ * mingo applies collation to sorting only. These operators give string equality and range conditions
+ * collation semantics; `rewriteFilter` maps string conditions onto them when a command has a collation.
  */
 export const collationOperators = {
   $collatedEq: (selector: string, value: unknown, options: Options) => matcher(selector, [value], options),
   $collatedIn: (selector: string, value: unknown, options: Options) => matcher(selector, value as unknown[], options),
+  $collatedGt: rangeOperator((c) => c > 0),
+  $collatedGte: rangeOperator((c) => c >= 0),
+  $collatedLt: rangeOperator((c) => c < 0),
+  $collatedLte: rangeOperator((c) => c <= 0),
 };

@@ -21,6 +21,8 @@ export function rewriteFilter(filter: Doc, collated: boolean): Doc {
   return rewritten;
 }
 
+const COLLATED_RANGE: Doc = { $gt: '$collatedGt', $gte: '$collatedGte', $lt: '$collatedLt', $lte: '$collatedLte' };
+
 function rewriteCondition(condition: unknown, collated: boolean): unknown {
   if (typeof condition === 'string' && collated) return { $collatedEq: condition };
   if (!isDoc(condition) || !Object.keys(condition).some((key) => key.startsWith('$'))) return condition;
@@ -30,6 +32,7 @@ function rewriteCondition(condition: unknown, collated: boolean): unknown {
     else if (op === '$not' && isDoc(operand)) rewritten.$not = rewriteCondition(operand, collated);
     else if (collated && op === '$eq' && typeof operand === 'string') rewritten.$collatedEq = operand;
     else if (collated && op === '$ne' && typeof operand === 'string') rewritten.$not = { $collatedEq: operand };
+    else if (collated && op in COLLATED_RANGE && typeof operand === 'string') rewritten[COLLATED_RANGE[op] as string] = operand;
     else if (collated && op === '$in' && Array.isArray(operand) && operand.some((v) => typeof v === 'string')) rewritten.$collatedIn = operand;
     else rewritten[op] = operand;
   }

@@ -20,6 +20,8 @@ export function idOf(doc: Doc): string {
 export class Collection {
   readonly docs = new Map<string, Doc>();
   readonly indexes = new Map<string, Index>();
+  /** BSON bytes of the documents, kept for capped collections only. */
+  private cappedBytes = 0;
 
   constructor(
     readonly db: string,
@@ -60,6 +62,19 @@ export class Collection {
     this.addToIndexes(doc, id);
     this.docs.set(id, doc);
     this.store.putDocument(this.ns, id, doc);
+    if (this.options.capped) this.evictForCap(doc);
+  }
+
+  /** A capped collection drops its oldest documents once it holds more than `max` documents or `size` bytes. */
+  private evictForCap(added: Doc): void {
+    this.cappedBytes += bsonSize(added);
+    const max = Number(this.options.max ?? 0);
+    const size = Number(this.options.size ?? 0);
+    for (const oldest of this.docs.values()) {
+      const over = (max > 0 && this.docs.size > max) || (size > 0 && this.cappedBytes > size);
+      if (!over || oldest === added) return;
+      this.remove(oldest);
+    }
   }
 
   replace(current: Doc, next: Doc): void {
@@ -69,6 +84,7 @@ export class Collection {
     for (const index of this.indexes.values()) index.replace(current, next, id);
     this.docs.set(id, next);
     this.store.putDocument(this.ns, id, next);
+    if (this.options.capped) this.cappedBytes += bsonSize(next) - bsonSize(current);
   }
 
   remove(doc: Doc): void {
@@ -76,11 +92,13 @@ export class Collection {
     for (const index of this.indexes.values()) index.remove(doc, id);
     this.docs.delete(id);
     this.store.deleteDocument(this.ns, id);
+    if (this.options.capped) this.cappedBytes -= bsonSize(doc);
   }
 
   /** Opens a stored collection: documents (validated when written) first, then each index in bulk. */
   load(docs: Doc[], specs: IndexSpec[]): void {
     for (const doc of docs) this.docs.set(idOf(doc), doc);
+    if (this.options.capped) this.cappedBytes = docs.reduce((total, doc) => total + bsonSize(doc), 0);
     this.indexes.clear();
     for (const spec of specs) this.createIndex(spec);
   }
@@ -111,8 +129,12 @@ function checkId(id: unknown): void {
   }
 }
 
+function bsonSize(doc: Doc): number {
+  return calculateObjectSize(doc, { ignoreUndefined: true });
+}
+
 function checkSize(doc: Doc): void {
-  const size = calculateObjectSize(doc, { ignoreUndefined: true });
+  const size = bsonSize(doc);
   if (size > MAX_BSON_SIZE) {
     throw new MongoError('BSONObjectTooLarge', `object to insert too large. size in bytes: ${size}, max size: ${MAX_BSON_SIZE}`);
   }

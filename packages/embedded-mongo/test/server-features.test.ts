@@ -1,0 +1,98 @@
+import { MongoServerError, type Db } from 'mongodb';
+import { startHarness, type AnyDoc, type Harness } from './helpers';
+
+let harness: Harness;
+let db: Db;
+
+beforeAll(async () => {
+  harness = await startHarness();
+  db = harness.client.db('features');
+});
+afterAll(() => harness.stop());
+
+async function errorCode(promise: Promise<unknown>): Promise<number | undefined> {
+  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  expect(error).toBeInstanceOf(MongoServerError);
+  return (error as MongoServerError).code;
+}
+
+describe('explain', () => {
+  it('reports the winning plan and, for reads, execution stats', async () => {
+    const items = db.collection<AnyDoc>('explained');
+    await items.insertMany([{ _id: 1, x: 1 }, { _id: 2, x: 2 }]);
+    await items.createIndex({ x: 1 });
+    const plan = await items.find({ x: 2 }).explain('executionStats');
+    expect(plan.queryPlanner).toMatchObject({ namespace: 'features.explained', winningPlan: { stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: 'x_1' } } });
+    expect(plan.executionStats).toMatchObject({ executionSuccess: true, nReturned: 1 });
+    const scan = await items.find({ y: 1 }).explain('queryPlanner');
+    expect(scan.queryPlanner.winningPlan.stage).toBe('COLLSCAN');
+    expect(scan.executionStats).toBeUndefined();
+  });
+});
+
+describe('collation', () => {
+  it('applies to range operators on strings', async () => {
+    const names = db.collection<AnyDoc>('names');
+    await names.insertMany([{ _id: 1, n: 'a' }, { _id: 2, n: 'B' }, { _id: 3, n: 'c' }, { _id: 4, n: 5 }]);
+    const found = await names.find({ n: { $gt: 'a' } }, { collation: { locale: 'en', strength: 2 } }).toArray();
+    expect(found.map((doc) => doc._id)).toEqual([2, 3]);
+    const upTo = await names.find({ n: { $lte: 'b' } }, { collation: { locale: 'en', strength: 2 } }).toArray();
+    expect(upTo.map((doc) => doc._id)).toEqual([1, 2]);
+  });
+
+  it('makes a unique index reject keys equal under it', async () => {
+    const users = db.collection<AnyDoc>('users');
+    await users.createIndex({ n: 1 }, { unique: true, collation: { locale: 'en', strength: 2 } });
+    await users.insertOne({ _id: 1, n: 'Ann' });
+    expect(await errorCode(users.insertOne({ _id: 2, n: 'ANN' }))).toBe(11000);
+    await users.insertOne({ _id: 3, n: 'Bob' });
+  });
+});
+
+describe('indexes', () => {
+  it('refuses a second name for an existing index and conflicting options under one name', async () => {
+    const items = db.collection<AnyDoc>('conflicts');
+    await items.createIndex({ x: 1 });
+    expect(await items.createIndex({ x: 1 })).toBe('x_1');
+    expect(await errorCode(items.createIndex({ x: 1 }, { name: 'other' }))).toBe(85);
+    expect(await errorCode(items.createIndex({ x: 1 }, { unique: true }))).toBe(85);
+    expect(await errorCode(items.createIndex({ y: 1 }, { name: 'x_1' }))).toBe(86);
+    expect(await items.createIndex({ x: 1 }, { name: 'x_partial', partialFilterExpression: { x: { $gt: 0 } } })).toBe('x_partial');
+  });
+
+  it('hides and unhides an index with collMod; a hidden index cannot be hinted', async () => {
+    const items = db.collection<AnyDoc>('hidden');
+    await items.insertOne({ _id: 1, x: 1 });
+    await items.createIndex({ x: 1 });
+    const reply = await db.command({ collMod: 'hidden', index: { name: 'x_1', hidden: true } });
+    expect(reply).toMatchObject({ hidden_old: false, hidden_new: true });
+    expect((await items.listIndexes().toArray())[1]).toMatchObject({ name: 'x_1', hidden: true });
+    expect(await errorCode(items.find({}, { hint: 'x_1' }).toArray())).toBe(2);
+    await db.command({ collMod: 'hidden', index: { keyPattern: { x: 1 }, hidden: false } });
+    expect(await items.find({}, { hint: 'x_1' }).toArray()).toHaveLength(1);
+  });
+});
+
+describe('find min/max', () => {
+  it('bounds the hinted index keys (min inclusive, max exclusive) and needs a hint', async () => {
+    const items = db.collection<AnyDoc>('bounded');
+    await items.insertMany([10, 20, 30, 40].map((x) => ({ _id: x, x })));
+    await items.createIndex({ x: -1 });
+    const found = await items.find({}, { min: { x: 40 }, max: { x: 20 }, hint: { x: -1 } }).toArray();
+    expect(found.map((doc) => doc.x).sort()).toEqual([30, 40]);
+    expect(await errorCode(items.find({}, { min: { x: 20 } }).toArray())).toBe(51173);
+  });
+});
+
+describe('capped collections', () => {
+  it('drop their oldest documents beyond max documents or size bytes', async () => {
+    await db.createCollection('log', { capped: true, size: 4096, max: 3 });
+    const log = db.collection<AnyDoc>('log');
+    for (let i = 1; i <= 5; i++) await log.insertOne({ _id: i });
+    expect((await log.find().toArray()).map((doc) => doc._id)).toEqual([3, 4, 5]);
+    await db.createCollection('small', { capped: true, size: 1000 });
+    const small = db.collection<AnyDoc>('small');
+    for (let i = 1; i <= 5; i++) await small.insertOne({ _id: i, pad: 'x'.repeat(300) });
+    expect((await small.find().toArray()).map((doc) => doc._id)).toEqual([3, 4, 5]);
+  });
+});
