@@ -10,7 +10,7 @@ import { Contact, StoredContact, toContact } from './contact.view';
 /** Which of a user's profiles bills: a company before a seller before a buyer. */
 const BILLING_ORDER = [ProfileType.COMPANY, ProfileType.SELLER, ProfileType.BUYER];
 
-type StoredProfile = Profile & { _id: unknown };
+export type StoredProfile = Profile & { _id: unknown };
 
 /** Accounting contacts, kept up to date from profiles (or accounts without one). */
 @Injectable()
@@ -32,13 +32,13 @@ export class ContactBook {
     return toContact(contact);
   }
 
-  /** The contact of a profile, created or refreshed from it. @throws NotFoundException for an unknown profile */
-  async ofProfile(profileId: string): Promise<Contact> {
+  /** @throws NotFoundException for a malformed or unknown id */
+  async profile(profileId: string): Promise<StoredProfile> {
     const profile = isValidObjectId(profileId)
       ? await this.profiles.findById(String(profileId)).lean<StoredProfile>().exec()
       : null;
     if (!profile) throw new NotFoundException(`Profile ${profileId} not found`);
-    return this.fromProfile(profile);
+    return profile;
   }
 
   /** The logged-in user's contact, from their billing profile, else from their account. */
@@ -52,7 +52,8 @@ export class ContactBook {
     return this.save(`user:${principal.id}`, { userId: principal.id, name: principal.username, email: user?.email });
   }
 
-  private fromProfile(profile: StoredProfile): Promise<Contact> {
+  /** The contact of a profile, created or refreshed from it. */
+  fromProfile(profile: StoredProfile): Promise<Contact> {
     const { contacts = {}, displayName, city, country, taxId, userId } = profile;
     return this.save(`profile:${String(profile._id)}`, {
       profileId: String(profile._id),

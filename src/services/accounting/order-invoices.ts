@@ -63,15 +63,16 @@ export class OrderInvoices {
    */
   private async parties(orderId: string, profileId: string): Promise<{ order: StoredOrder; seller: Contact }> {
     const order = await this.orders.find(orderId);
-    const seller = await this.contacts.ofProfile(profileId);
+    const profile = await this.contacts.profile(profileId);
     if (!SETTLED.has(order.status)) {
       throw new ConflictException(`Order ${orderId} is ${order.status}: nothing has been paid yet`);
     }
     const vendorProfile = order.embeddedVendor.profileId;
-    if (vendorProfile && vendorProfile !== seller.profileId) {
+    if (vendorProfile && vendorProfile !== String(profile._id)) {
       throw new BadRequestException(`Profile ${profileId} is not the seller of order ${orderId}`);
     }
-    return { order, seller };
+    // The contact is written only for an invoice that will be issued.
+    return { order, seller: await this.contacts.fromProfile(profile) };
   }
 
   private header(order: StoredOrder, seller: Contact, kind: InvoiceKind, prefix: string, title: string) {

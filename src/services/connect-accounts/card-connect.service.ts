@@ -91,7 +91,9 @@ export class CardConnectService {
   /** Records the business profile; while requirements remain, the answer carries a fresh onboarding link. */
   @Exposed(['String', 'String', MapOf(VerificationDto)])
   async verifyAccount(refreshUrl: string, returnUrl: string, meta: VerificationDto): Promise<ConnectAccountDTO> {
-    [refreshUrl, returnUrl] = [httpUrl(refreshUrl, 'refreshUrl'), httpUrl(returnUrl, 'returnUrl')];
+    // Checked before the profile is stored, although a link is only made while requirements remain.
+    httpUrl(refreshUrl, 'refreshUrl');
+    httpUrl(returnUrl, 'returnUrl');
     checkStructure(meta);
     const owner = await this.owners.current();
     const { businessType, businessStructure, mcc, country, email, website } = meta;
