@@ -1,4 +1,4 @@
-import { MongoServerError, type Db } from 'mongodb';
+import { Double, Long, MongoServerError, type Db } from 'mongodb';
 import { startHarness, type AnyDoc, type Harness } from './helpers';
 
 let harness: Harness;
@@ -49,6 +49,31 @@ describe('collation', () => {
   });
 });
 
+describe('collection default collation', () => {
+  it('applies to queries and new indexes unless a command names its own', async () => {
+    await db.createCollection('fr', { collation: { locale: 'fr', strength: 1 } });
+    const fr = db.collection<AnyDoc>('fr');
+    await fr.insertMany([{ _id: 1, n: 'côte' }, { _id: 2, n: 'cote' }]);
+    expect(await fr.countDocuments({ n: 'COTE' })).toBe(2);
+    expect(await fr.countDocuments({ n: 'COTE' }, { collation: { locale: 'simple' } })).toBe(0);
+    await fr.createIndex({ n: 1 });
+    expect((await fr.listIndexes().toArray())[1].collation).toMatchObject({ locale: 'fr', strength: 1 });
+  });
+});
+
+describe('BSON number types', () => {
+  it('survive nested projections and pipelines that keep the field', async () => {
+    const nums = db.collection<AnyDoc>('nums');
+    await nums.insertOne({ _id: 1, a: { d: new Double(2), l: Long.fromNumber(5), i: 3 } });
+    const typed = { promoteValues: false } as const;
+    const [projected] = await nums.find({}, { projection: { 'a.d': 1, 'a.l': 1 }, ...typed }).toArray();
+    expect(projected.a).toEqual({ d: new Double(2), l: Long.fromNumber(5) });
+    const [added] = await nums.aggregate([{ $addFields: { 'a.x': 1 } }], typed).toArray();
+    expect(added.a.d).toBeInstanceOf(Double);
+    expect(added.a.l).toBeInstanceOf(Long);
+  });
+});
+
 describe('indexes', () => {
   it('refuses a second name for an existing index and conflicting options under one name', async () => {
     const items = db.collection<AnyDoc>('conflicts');
@@ -58,6 +83,15 @@ describe('indexes', () => {
     expect(await errorCode(items.createIndex({ x: 1 }, { unique: true }))).toBe(85);
     expect(await errorCode(items.createIndex({ y: 1 }, { name: 'x_1' }))).toBe(86);
     expect(await items.createIndex({ x: 1 }, { name: 'x_partial', partialFilterExpression: { x: { $gt: 0 } } })).toBe('x_partial');
+  });
+
+  it('answers createIndexes of existing indexes with a note and spells out index collations', async () => {
+    await db.collection<AnyDoc>('noted').createIndex({ x: 1 });
+    const again = await db.command({ createIndexes: 'noted', indexes: [{ key: { x: 1 }, name: 'x_1' }] });
+    expect(again).toEqual({ numIndexesBefore: 2, numIndexesAfter: 2, note: 'all indexes already exist', ok: 1 });
+    await db.collection<AnyDoc>('noted').createIndex({ y: 1 }, { collation: { locale: 'en_US', strength: 2 } });
+    const [, , collated] = await db.collection('noted').listIndexes().toArray();
+    expect(collated.collation).toEqual({ locale: 'en_US', caseLevel: false, caseFirst: 'off', strength: 2, numericOrdering: false, alternate: 'non-ignorable', maxVariable: 'punct', normalization: false, backwards: false, version: '57.1' });
   });
 
   it('hides and unhides an index with collMod; a hidden index cannot be hinted', async () => {

@@ -69,3 +69,24 @@ function unwrap(value: unknown): [unknown, NumberType?] {
   }
   return [adoptNumbers(value)];
 }
+
+function isContainer(value: unknown): value is Container {
+  return Array.isArray(value) || (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype);
+}
+
+/**
+ * Gives the containers of `output` (a projection or pipeline result derived from `source`) the number
+ * types of `source` wherever a number was carried over unchanged at the same path.
+ */
+export function inheritNumberTypes(source: unknown, output: unknown): void {
+  if (source === output || !isContainer(source) || !isContainer(output)) return;
+  const hints = numberTypesOf(source) ?? {};
+  const inherited: Hints = { ...numberTypesOf(output) };
+  for (const key of Object.keys(output)) {
+    const value = (output as Record<string, unknown>)[key];
+    const original = (source as Record<string, unknown>)[key];
+    if (typeof value === 'number' && value === original && hints[key]) inherited[key] = hints[key];
+    else inheritNumberTypes(original, value);
+  }
+  setNumberTypes(output, inherited);
+}

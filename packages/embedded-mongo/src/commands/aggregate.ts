@@ -29,7 +29,7 @@ export async function aggregate(command: Doc, context: CommandContext): Promise<
   const pipeline = (command.pipeline ?? []) as Doc[];
   const last = pipeline.at(-1);
   const output = last && ('$out' in last || '$merge' in last) ? last : undefined;
-  const env = commandEnv(context, command);
+  const env = commandEnv(context, command, command.aggregate);
   const { docs, stages } = source(command, context, output ? pipeline.slice(0, -1) : pipeline, env);
   const results = runPipeline(stages.map((stage) => rewriteMatch(stage, env)), docs, env);
   const ns = typeof command.aggregate === 'string' ? `${context.db}.${command.aggregate}` : `${context.db}.$cmd.aggregate`;

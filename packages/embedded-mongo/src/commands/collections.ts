@@ -1,9 +1,10 @@
 import { Query } from 'mingo/query';
 import { MongoError } from '../errors';
 import { ID_INDEX } from '../indexes/index-spec';
+import { fullCollation } from '../query/collation';
 import { mingoOptions } from '../query/mingo-options';
 import type { Collection } from '../storage/collection';
-import type { Doc } from '../types';
+import { isDoc, type Doc } from '../types';
 import { collMod } from './coll-mod';
 import type { CommandContext, CommandTable } from './context';
 import { collectionName } from './env';
@@ -26,7 +27,10 @@ function listCollections(command: Doc, context: CommandContext): Doc {
 }
 
 function pickOptions(command: Doc): Doc {
-  return Object.fromEntries(CREATE_OPTION_KEYS.filter((key) => command[key] !== undefined).map((key) => [key, command[key]]));
+  const options = Object.fromEntries(CREATE_OPTION_KEYS.filter((key) => command[key] !== undefined).map((key) => [key, command[key]]));
+  if (isDoc(options.collation)) options.collation = fullCollation(options.collation);
+  if (options.collation === undefined) delete options.collation;
+  return options;
 }
 
 async function create(command: Doc, context: CommandContext): Promise<Doc> {

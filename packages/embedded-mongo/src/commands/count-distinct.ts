@@ -10,7 +10,7 @@ import { readSource } from './read-source';
 
 function count(command: Doc, context: CommandContext): Doc {
   const collection = readSource(context, collectionName(command, 'count'));
-  const matches = findMatches(collection, (command.query ?? {}) as Doc, commandEnv(context, command), {
+  const matches = findMatches(collection, (command.query ?? {}) as Doc, commandEnv(context, command, command.count), {
     skip: Number(command.skip ?? 0),
     limit: Number(command.limit ?? 0),
     hint: command.hint,
@@ -31,7 +31,8 @@ function dedupeCollated(values: unknown[], compare: Intl.Collator): unknown[] {
 function distinct(command: Doc, context: CommandContext): Doc {
   const collection = readSource(context, collectionName(command, 'distinct'));
   const key = String(command.key);
-  const matches = findMatches(collection, (command.query ?? {}) as Doc, commandEnv(context, command), { hint: command.hint });
+  const env = commandEnv(context, command, command.distinct);
+  const matches = findMatches(collection, (command.query ?? {}) as Doc, env, { hint: command.hint });
   const values = new Map<string, unknown>();
   for (const doc of matches) {
     const value = resolve(doc, key);
@@ -39,8 +40,7 @@ function distinct(command: Doc, context: CommandContext): Doc {
       if (item !== undefined) values.set(keyString([item]), item);
     }
   }
-  const collation = command.collation as Doc | undefined;
-  return { values: toCollation(collation) ? dedupeCollated([...values.values()], collator(collation as Doc)) : [...values.values()] };
+  return { values: toCollation(env.collation) ? dedupeCollated([...values.values()], collator(env.collation as Doc)) : [...values.values()] };
 }
 
 export const countCommands: CommandTable = { count, distinct };

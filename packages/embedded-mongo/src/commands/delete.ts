@@ -9,7 +9,7 @@ export async function deleteCommand(command: Doc, context: CommandContext): Prom
   const statements = (command.deletes ?? []) as Doc[];
   let n = 0;
   const writeErrors = runBatch(statements, command.ordered !== false, (statement) => {
-    const env = commandEnv(context, { collation: statement.collation, let: command.let });
+    const env = commandEnv(context, { collation: statement.collation, let: command.let }, command.delete);
     const options = { limit: Number(statement.limit ?? 0), hint: statement.hint };
     n += deleteDocuments(collection, (statement.q ?? {}) as Doc, env, options).length;
   });

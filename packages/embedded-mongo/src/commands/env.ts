@@ -3,10 +3,14 @@ import type { Doc } from '../types';
 import type { CommandContext } from './context';
 import { readSource } from './read-source';
 
-/** The query environment of a command: its collation, `let` variables and same-database lookups. */
-export function commandEnv(context: CommandContext, options: { collation?: unknown; let?: unknown }): QueryEnv {
+/**
+ * The query environment of a command on `collection`: its collation (else the collection's default
+ * one), `let` variables and same-database lookups.
+ */
+export function commandEnv(context: CommandContext, options: { collation?: unknown; let?: unknown }, collection?: unknown): QueryEnv {
+  const defaultCollation = typeof collection === 'string' ? context.engine.collection(context.db, collection)?.options.collation : undefined;
   return {
-    collation: options.collation as Doc | undefined,
+    collation: (options.collation ?? defaultCollation) as Doc | undefined,
     variables: options.let as Doc | undefined,
     resolve: (name) => {
       const source = readSource(context, name);

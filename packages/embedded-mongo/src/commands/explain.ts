@@ -41,7 +41,7 @@ function winningPlan(source: ReadSource, filter: Doc, collation?: Doc): Doc {
 function executionStats(name: string, source: ReadSource, filter: Doc, inner: Doc, context: CommandContext): Doc {
   const isRead = ['find', 'count', 'distinct', 'aggregate'].includes(name);
   const started = Date.now();
-  const matches = isRead ? findMatches(source, filter, commandEnv(context, inner), { hint: inner.hint }).length : 0;
+  const matches = isRead ? findMatches(source, filter, commandEnv(context, inner, inner[name]), { hint: inner.hint }).length : 0;
   const examined = Array.isArray(source) ? source.length : (source?.docs.size ?? 0);
   return { executionSuccess: true, nReturned: matches, executionTimeMillis: Date.now() - started, totalKeysExamined: 0, totalDocsExamined: examined };
 }

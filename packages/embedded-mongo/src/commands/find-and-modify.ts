@@ -14,7 +14,7 @@ function remove(command: Doc, context: CommandContext, name: string): Doc {
   if (command.update !== undefined) throw new MongoError('FailedToParse', 'Cannot specify both an update and remove=true');
   const collection = context.engine.writable(context.db, name);
   const options = { limit: 1, sort: command.sort as Doc | undefined, hint: command.hint };
-  const removed = deleteDocuments(collection, (command.query ?? {}) as Doc, commandEnv(context, command), options);
+  const removed = deleteDocuments(collection, (command.query ?? {}) as Doc, commandEnv(context, command, name), options);
   return { lastErrorObject: { n: removed.length }, value: projectOne(removed[0], command.fields) };
 }
 
@@ -29,7 +29,7 @@ function update(command: Doc, context: CommandContext, name: string): Doc {
     arrayFilters: command.arrayFilters as Doc[] | undefined,
     sort: command.sort as Doc | undefined,
     hint: command.hint,
-    env: commandEnv(context, command),
+    env: commandEnv(context, command, name),
     write: { bypassDocumentValidation: command.bypassDocumentValidation === true },
   }, () => context.engine.ensure(context.db, name));
   const upserted = outcome.upsertedId !== undefined;

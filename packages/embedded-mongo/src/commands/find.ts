@@ -8,7 +8,7 @@ import { readSource } from './read-source';
 function find(command: Doc, context: CommandContext): Doc {
   const name = collectionName(command, 'find');
   const limit = Number(command.limit ?? 0);
-  const docs = findMatches(readSource(context, name), (command.filter ?? {}) as Doc, commandEnv(context, command), {
+  const docs = findMatches(readSource(context, name), (command.filter ?? {}) as Doc, commandEnv(context, command, name), {
     sort: command.sort as Doc | undefined,
     projection: command.projection as Doc | undefined,
     skip: Number(command.skip ?? 0),

@@ -1,4 +1,5 @@
 import { MongoError } from '../errors';
+import { fullCollation } from '../query/collation';
 import { defaultIndexName, type IndexSpec } from '../indexes/index-spec';
 import type { Collection } from '../storage/collection';
 import { isDoc, type Doc } from '../types';
@@ -18,11 +19,14 @@ function sameIdentity(a: IndexSpec, b: IndexSpec): boolean {
   return json([a.key, a.collation, a.partialFilterExpression]) === json([b.key, b.collation, b.partialFilterExpression]);
 }
 
-function normalizeSpec(raw: Doc): IndexSpec {
+/** An index without its own collation gets the collection's default one, as MongoDB does. */
+function normalizeSpec(raw: Doc, defaultCollation: unknown): IndexSpec {
   if (!isDoc(raw.key) || Object.keys(raw.key).length === 0) throw new MongoError('BadValue', 'Index key pattern must be a non-empty object');
   const name = typeof raw.name === 'string' ? raw.name : defaultIndexName(raw.key);
   const { key: _key, name: _name, v: _v, ...options } = raw;
-  if (isDoc(options.collation) && options.collation.locale === 'simple') delete options.collation;
+  const collation = options.collation ?? defaultCollation;
+  options.collation = isDoc(collation) ? fullCollation(collation) : undefined;
+  if (options.collation === undefined) delete options.collation;
   return { v: 2, key: raw.key, name, ...options };
 }
 
@@ -44,16 +48,13 @@ async function createIndexes(command: Doc, context: CommandContext): Promise<Doc
   const existed = context.engine.collection(context.db, name) !== undefined;
   const collection = context.engine.ensure(context.db, name);
   const before = collection.indexes.size;
-  const specs = ((command.indexes ?? []) as Doc[]).map(normalizeSpec);
+  const specs = ((command.indexes ?? []) as Doc[]).map((raw) => normalizeSpec(raw, collection.options.collation));
   const created = specs.filter((spec) => addIndex(collection, spec)).length;
   collection.saveMeta();
   await context.engine.flush();
-  return {
-    createdCollectionAutomatically: !existed,
-    numIndexesBefore: before,
-    numIndexesAfter: collection.indexes.size,
-    ...(created === 0 ? { note: 'all indexes already exist' } : {}),
-  };
+  const counts = { numIndexesBefore: before, numIndexesAfter: collection.indexes.size };
+  if (created === 0) return { ...counts, note: 'all indexes already exist' };
+  return { createdCollectionAutomatically: !existed, ...counts };
 }
 
 function requireCollection(context: CommandContext, name: string): Collection {

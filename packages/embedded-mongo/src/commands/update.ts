@@ -22,7 +22,7 @@ export async function update(command: Doc, context: CommandContext): Promise<Doc
       upsert: statement.upsert === true,
       arrayFilters: statement.arrayFilters as Doc[] | undefined,
       hint: statement.hint,
-      env: commandEnv(context, { collation: statement.collation, let: command.let }),
+      env: commandEnv(context, { collation: statement.collation, let: command.let }, command.update),
       write,
     }, create);
     n += outcome.matched;

@@ -5,7 +5,7 @@ import { candidates } from '../indexes/planner';
 import { effectiveFilter, filterOptions, type QueryEnv } from '../query/mingo-options';
 import type { Collection } from '../storage/collection';
 import { isDoc, type Doc } from '../types';
-import { withNumberTypesOf } from './documents';
+import { inheritNumberTypes } from '../bson/number-types';
 import { withinBounds, type IndexBounds } from './index-bounds';
 
 export interface MatchOptions {
@@ -48,5 +48,9 @@ export function findMatches(source: ReadSource, filter: Doc, env: QueryEnv, opti
 /** mingo's projection, with `_id` first as MongoDB returns it and the BSON number types kept. */
 export function project(docs: Doc[], projection: Doc, env: QueryEnv = {}): Doc[] {
   const projected = new Query({}, filterOptions(env, {}, projection)).find<Doc>(docs, projection).all();
-  return projected.map((doc, i) => withNumberTypesOf(docs[i], '_id' in doc ? { _id: doc._id, ...doc } : doc));
+  return projected.map((doc, i) => {
+    const ordered = '_id' in doc ? { _id: doc._id, ...doc } : doc;
+    inheritNumberTypes(docs[i], ordered);
+    return ordered;
+  });
 }

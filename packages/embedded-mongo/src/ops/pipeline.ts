@@ -1,10 +1,25 @@
 import { Aggregator } from 'mingo/aggregator';
 import { ProcessingMode } from 'mingo/core';
 import { mingoOptions, type QueryEnv } from '../query/mingo-options';
+import { inheritNumberTypes } from '../bson/number-types';
+import { keyString } from '../indexes/key-string';
 import type { Doc } from '../types';
 
 /** Stages that build new documents and never write into their inputs. */
 const NON_MUTATING_STAGES = new Set(['$match', '$group', '$count', '$sort', '$skip', '$limit', '$sortByCount', '$project']);
+
+/** Stages after which an output `_id` no longer identifies the input document it came from. */
+const RESHAPING_STAGES = new Set(['$group', '$bucket', '$bucketAuto', '$replaceRoot', '$replaceWith', '$facet', '$count', '$sortByCount', '$documents', '$unionWith']);
+
+/** Outputs that still carry their input's `_id` keep the BSON number types of that input. */
+function keepNumberTypes(stages: Doc[], docs: Doc[], results: Doc[]): void {
+  if (stages.some((stage) => RESHAPING_STAGES.has(Object.keys(stage)[0]))) return;
+  const unchanged = new Set(docs);
+  const built = results.filter((result) => !unchanged.has(result));
+  if (built.length === 0) return;
+  const inputs = new Map(docs.map((doc) => [keyString([doc._id]), doc]));
+  for (const result of built) inheritNumberTypes(inputs.get(keyString([result._id])), result);
+}
 
 /**
  * Runs an aggregation pipeline over stored documents. Some mingo stages (e.g. `$addFields` on a
@@ -14,5 +29,7 @@ const NON_MUTATING_STAGES = new Set(['$match', '$group', '$count', '$sort', '$sk
 export function runPipeline(stages: Doc[], docs: Doc[], env: QueryEnv): Doc[] {
   const safe = stages.every((stage) => NON_MUTATING_STAGES.has(Object.keys(stage)[0]));
   const processingMode = safe ? ProcessingMode.CLONE_OFF : ProcessingMode.CLONE_INPUT;
-  return new Aggregator(stages, { ...mingoOptions(env), processingMode }).run<Doc>(docs);
+  const results = new Aggregator(stages, { ...mingoOptions(env), processingMode }).run<Doc>(docs);
+  keepNumberTypes(stages, docs, results);
+  return results;
 }

@@ -16,6 +16,24 @@ export function collator(collation: Doc): Intl.Collator {
   });
 }
 
+/** MongoDB stores a collation with every field spelled out (ICU defaults); `simple` means none. */
+export function fullCollation(collation: Doc): Doc | undefined {
+  if (collation.locale === 'simple') return undefined;
+  return {
+    locale: collation.locale,
+    caseLevel: false,
+    caseFirst: 'off',
+    strength: 3,
+    numericOrdering: false,
+    alternate: 'non-ignorable',
+    maxVariable: 'punct',
+    normalization: false,
+    backwards: false,
+    ...collation,
+    version: '57.1',
+  };
+}
+
 /**
  * A string MongoDB considers equal under the collation to every string that compares equal: case
  * folded below strength 3, diacritics removed at strength 1. Used for keys of collated indexes.
