@@ -99,6 +99,18 @@ describe('altPaymentServiceImpl', () => {
       expect(timeLine.filter((status) => status === 'PAID')).toHaveLength(1);
     });
 
+    it('should start one payment of concurrent starts, and capture it once of concurrent charges', async () => {
+      const order = await approvedOrder();
+      const starts = await Promise.all(Array.from({ length: 5 }, () => startAs(buyer.token, order.id)));
+      expect(starts.map(({ status }) => status).sort()).toEqual([201, 409, 409, 409, 409]);
+      const payment = starts.find(({ status }) => status === 201)!.body as Started;
+      await answer(payment, 'approve');
+      const charges = await Promise.all(Array.from({ length: 5 }, () => call('chargePayment', [payment.paymentId])));
+      for (const { status, body } of charges) expect([status, body.orderStatus]).toEqual([200, 'PAID']);
+      const timeLine = (await orderOf(order.id)).orderTimeLines.map((entry) => entry.status);
+      expect(timeLine.filter((status) => status === 'PAID')).toHaveLength(1);
+    });
+
     it('should refuse to capture a payment the buyer has not approved, and unknown payments', async () => {
       const payment = await start((await approvedOrder()).id);
       expect((await call('chargePayment', [payment.paymentId]).expect(409)).body.message).toContain('CREATED');

@@ -137,6 +137,18 @@ describe('cardConnectServiceMock', () => {
     });
   });
 
+  describe('concurrency', () => {
+    it('should create one account when first uses arrive at once, keeping every payout account', async () => {
+      const admin = await t.createUser({ username: 'connect-admin', role: Role.ADMIN });
+      const first = () => call('createExternalBankAccount', [bank], admin.token);
+      const answers = await Promise.all(Array.from({ length: 5 }, first));
+      expect(answers.map(({ status, body }) => [status, body])).toEqual(Array(5).fill([200, true]));
+      const stored = await accounts().find({ ownerKey: `user:${admin.id}` }).lean().exec();
+      expect(stored).toHaveLength(1);
+      expect(stored[0].externalAccounts).toHaveLength(5);
+    });
+  });
+
   describe('getInitialPerson', () => {
     it('should prefill the representative from the logged-in account', async () => {
       const { body } = await call('getInitialPerson', []).expect(200);

@@ -5,6 +5,8 @@ import { ConnectAccount } from './connect-account.schema';
 import { StoredConnectAccount } from './connect-account.view';
 import { ConnectOwner } from './connect-owner';
 
+const DUPLICATE_KEY = 11000;
+
 /** The sandbox provider's connect accounts, one per owner. */
 @Injectable()
 export class ConnectAccountStore {
@@ -14,14 +16,28 @@ export class ConnectAccountStore {
     return this.accounts.findOne({ ownerKey: owner.ownerKey }).lean<StoredConnectAccount>().exec();
   }
 
-  /** Applies `update` to the owner's account, creating it first if there is none (as a provider does on first use). */
-  async upsert(owner: ConnectOwner, update: UpdateQuery<ConnectAccount> = {}): Promise<StoredConnectAccount> {
+  /**
+   * Applies `update` to the owner's account, creating it first if there is none (as a provider does on first use).
+   * Of two first uses at once, one insert loses on the unique owner key; its update then applies to the winner's.
+   */
+  async upsert(owner: ConnectOwner, update: UpdateQuery<ConnectAccount>): Promise<StoredConnectAccount> {
+    try {
+      return await this.upsertOnce(owner, update);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== DUPLICATE_KEY) throw error;
+      return this.upsertOnce(owner, update);
+    }
+  }
+
+  private async upsertOnce(owner: ConnectOwner, update: UpdateQuery<ConnectAccount>): Promise<StoredConnectAccount> {
     const { ownerKey, userId, sellerId } = owner;
     const created = { ownerKey, userId, ...(sellerId ? { sellerId } : {}) };
-    return (await this.accounts
-      .findOneAndUpdate({ ownerKey }, { ...update, $setOnInsert: created }, { upsert: true, returnDocument: 'after' })
+    const options = { upsert: true, returnDocument: 'after' } as const;
+    const account = await this.accounts
+      .findOneAndUpdate({ ownerKey }, { ...update, $setOnInsert: created }, options)
       .lean<StoredConnectAccount>()
-      .exec())!;
+      .exec();
+    return account!;
   }
 
   async deleteOfSeller(sellerId: string): Promise<boolean> {
