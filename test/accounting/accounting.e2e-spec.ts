@@ -111,6 +111,16 @@ describe('accountingServiceImpl', () => {
       expect(again.id).toBe(first.id);
     });
 
+    it('should store one invoice of concurrent requests and answer it to each', async () => {
+      const { order, profileId } = await sellerOrder();
+      const issue = () => call('createPayoutInvoice', [order.id, profileId]);
+      const answers = await Promise.all(Array.from({ length: 4 }, issue));
+      const outcomes = new Set(answers.map(({ status, body }) => `${status} ${body.id}`));
+      expect(outcomes).toEqual(new Set([`200 ${answers[0].body.id}`]));
+      const files = await t.app.get(BinaryStore).list({ 'metadata.orderId': order.id }, INVOICES_BUCKET);
+      expect(files.map((file) => file._id.toHexString())).toEqual([answers[0].body.id]);
+    });
+
     it('should refuse unknown ids, unpaid orders and a profile that is not the seller', async () => {
       const { order, profileId } = await sellerOrder();
       const unpaid = await sellerOrder({ pay: false });
