@@ -72,6 +72,27 @@ describe('BSON number types', () => {
     expect(added.a.d).toBeInstanceOf(Double);
     expect(added.a.l).toBeInstanceOf(Long);
   });
+
+  it('survive an upsert seeded from the filter', async () => {
+    const seeded = db.collection('seeded');
+    await seeded.updateOne({ _id: Long.fromNumber(7), d: new Double(1) }, { $set: { y: 1 } }, { upsert: true });
+    const [doc] = await seeded.find({}, { promoteValues: false }).toArray();
+    expect(doc._id).toBeInstanceOf(Long);
+    expect(doc.d).toBeInstanceOf(Double);
+  });
+});
+
+describe('statistics stages', () => {
+  it('answers $collStats counts and storage stats and $indexStats per index', async () => {
+    const items = db.collection<AnyDoc>('counted');
+    await items.insertMany([{ _id: 1 }, { _id: 2 }]);
+    const [stats] = await items.aggregate([{ $collStats: { count: {}, storageStats: {} } }]).toArray();
+    expect(stats).toMatchObject({ ns: 'features.counted', count: 2, storageStats: { count: 2, nindexes: 1 } });
+    const [summed] = await items.aggregate([{ $collStats: { count: {} } }, { $group: { _id: 1, n: { $sum: '$count' } } }]).toArray();
+    expect(summed.n).toBe(2);
+    expect(await items.aggregate([{ $indexStats: {} }, { $project: { name: 1, _id: 0 } }]).toArray()).toEqual([{ name: '_id_' }]);
+    expect(await errorCode(db.collection('absent').aggregate([{ $collStats: { count: {} } }]).toArray())).toBe(26);
+  });
 });
 
 describe('indexes', () => {

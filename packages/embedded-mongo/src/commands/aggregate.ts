@@ -6,14 +6,18 @@ import { isDoc, type Doc } from '../types';
 import type { CommandContext } from './context';
 import { commandEnv } from './env';
 import { readSource } from './read-source';
+import { statsStageDocs } from './stats-stages';
 
 /**
- * Input documents: `$listLocalSessions` sessions, nothing for `aggregate: 1`, else the collection.
+ * Input documents: `$listLocalSessions` sessions, nothing for `aggregate: 1`, `$collStats` /
+ * `$indexStats` statistics, else the collection.
  * A leading $match runs as a find (index candidates, stored documents uncloned).
  */
 function source(command: Doc, context: CommandContext, pipeline: Doc[], env: QueryEnv): { docs: Doc[]; stages: Doc[] } {
   if (pipeline[0] && '$listLocalSessions' in pipeline[0]) return { docs: context.sessions.list(), stages: pipeline.slice(1) };
   if (typeof command.aggregate !== 'string') return { docs: [], stages: pipeline };
+  const stats = statsStageDocs(pipeline[0], context, command.aggregate);
+  if (stats) return { docs: stats, stages: pipeline.slice(1) };
   const input = readSource(context, command.aggregate);
   const firstMatch = pipeline[0]?.$match;
   if (isDoc(firstMatch)) return { docs: findMatches(input, firstMatch, env, { hint: command.hint }), stages: pipeline.slice(1) };

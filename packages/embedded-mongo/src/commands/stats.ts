@@ -11,10 +11,18 @@ function dataSize(collection: Collection): number {
   return size;
 }
 
-function collStats(command: Doc, context: CommandContext): Doc {
-  const name = collectionName(command, 'collStats');
+/** The collection or NamespaceNotFound, as collStats (command and stage) answers. */
+export function statsTarget(context: CommandContext, name: string): Collection {
   const collection = context.engine.collection(context.db, name);
   if (!collection) throw new MongoError('NamespaceNotFound', `Collection [${context.db}.${name}] not found.`);
+  return collection;
+}
+
+function collStats(command: Doc, context: CommandContext): Doc {
+  return storageStats(statsTarget(context, collectionName(command, 'collStats')));
+}
+
+export function storageStats(collection: Collection): Doc {
   const size = dataSize(collection);
   const count = collection.docs.size;
   const capped = collection.options.capped === true;

@@ -1,3 +1,4 @@
+import { inheritNumberTypes } from '../bson/number-types';
 import { Aggregator } from 'mingo/aggregator';
 import * as updateOperators from 'mingo/operators/update';
 import { updateMany } from 'mingo/updater';
@@ -103,6 +104,7 @@ export function upsertSeed(filter: Doc): Doc {
         setValue(seed, key, value);
       }
     }
+    inheritNumberTypes(condition, seed);
   };
   visit(filter);
   return seed;
