@@ -54,9 +54,14 @@ describe('altPaymentServiceImpl', () => {
       .send(body);
 
   describe('access', () => {
-    it('should refuse callers without a token (401) and users (403)', async () => {
-      await t.callBean(BEAN, 'chargePayment', ['ap_x']).expect(401);
-      expect((await call('cancelPayment', ['ap_x'], buyer.token).expect(403)).body.error).toBe('Access denied');
+    it.each([
+      ['init', []],
+      ['isAltPaymentKeysDefined', []],
+      ['chargePayment', ['ap_x']],
+      ['cancelPayment', ['ap_x']],
+    ])('should refuse %s without a token (401) and to a user (403)', async (fn, args) => {
+      await t.callBean(BEAN, fn, args).expect(401);
+      expect((await call(fn, args, buyer.token).expect(403)).body.error).toBe('Access denied');
     });
 
     it('should let only the buyer start the payment of their order', async () => {

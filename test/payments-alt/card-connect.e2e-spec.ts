@@ -31,9 +31,20 @@ describe('cardConnectServiceMock', () => {
   const accounts = () => t.app.get<Model<ConnectAccount>>(getModelToken(ConnectAccount.name));
 
   describe('access', () => {
-    it('should refuse callers without a token (401) and users (403)', async () => {
-      await t.callBean(BEAN, 'getBusinessTypes', []).expect(401);
-      const response = await call('getBusinessTypes', [], t.tokenFor(Role.USER)).expect(403);
+    it.each([
+      ['checkConnectAccountStatus', []],
+      ['deleteAccount', ['0123456789abcdef01234567']],
+      ['getInitialPerson', []],
+      ['createExternalBankAccount', [bank]],
+      ['createExternalCardAccount', [debitCard]],
+      ['getBusinessTypes', []],
+      ['getBusinessStructures', ['company']],
+      ['getMCCs', []],
+      ['obtainConnectOnboardingLink', [BACK.refresh, BACK.return]],
+      ['verifyAccount', [BACK.refresh, BACK.return, profile]],
+    ])('should refuse %s without a token (401) and to a user (403)', async (fn, args) => {
+      await t.callBean(BEAN, fn, args).expect(401);
+      const response = await call(fn, args, t.tokenFor(Role.USER)).expect(403);
       expect(response.body.error).toBe('Access denied');
     });
   });
