@@ -82,6 +82,14 @@ describe('BSON number types', () => {
   });
 });
 
+describe('$project', () => {
+  it('returns _id first, as MongoDB does', async () => {
+    await db.collection<AnyDoc>('ordered').insertOne({ _id: 1, a: 1, b: 2 });
+    const [doc] = await db.collection('ordered').aggregate([{ $project: { b: 1, c: '$a' } }]).toArray();
+    expect(Object.keys(doc)).toEqual(['_id', 'b', 'c']);
+  });
+});
+
 describe('statistics stages', () => {
   it('answers $collStats counts and storage stats and $indexStats per index', async () => {
     const items = db.collection<AnyDoc>('counted');
@@ -149,5 +157,6 @@ describe('capped collections', () => {
     const small = db.collection<AnyDoc>('small');
     for (let i = 1; i <= 5; i++) await small.insertOne({ _id: i, pad: 'x'.repeat(300) });
     expect((await small.find().toArray()).map((doc) => doc._id)).toEqual([3, 4, 5]);
+    expect(await errorCode(db.command({ create: 'sizeless', capped: true }))).toBe(72);
   });
 });

@@ -34,6 +34,7 @@ function pickOptions(command: Doc): Doc {
 }
 
 async function create(command: Doc, context: CommandContext): Promise<Doc> {
+  if (command.capped === true && command.size === undefined) throw new MongoError('InvalidOptions', "the 'size' field is required when 'capped' is true");
   context.engine.create(context.db, collectionName(command, 'create'), pickOptions(command));
   await context.engine.flush();
   return {};

@@ -29,10 +29,17 @@ const OUR_QUERY_OPERATORS = { ...collationOperators, $bsonType };
  * expressions, a query-only one for plain filters, and only our additions for the updater (which
  * adds the operators it needs itself). This dominated the latency of single-document commands.
  */
+/** MongoDB's `$project` puts `_id` first; mingo appends it after the projected fields. */
+const $projectIdFirst: typeof pipelineOperators.$project = (collection, expr, options) =>
+  pipelineOperators.$project(collection, expr, options).map((doc) => {
+    const projected = doc as Doc;
+    return '_id' in projected && Object.keys(projected)[0] !== '_id' ? { _id: projected._id, ...projected } : projected;
+  });
+
 const FULL_CONTEXT = Context.init({
   accumulator: accumulatorOperators,
   expression: expressionOperators,
-  pipeline: pipelineOperators,
+  pipeline: { ...pipelineOperators, $project: $projectIdFirst },
   projection: projectionOperators,
   query: { ...queryOperators, ...OUR_QUERY_OPERATORS },
   window: windowOperators,
