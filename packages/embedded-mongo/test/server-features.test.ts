@@ -136,6 +136,22 @@ describe('indexes', () => {
   });
 });
 
+describe('collMod unique conversion', () => {
+  it('prepares an index (new duplicates refused), reports violations, then converts once resolved', async () => {
+    const items = db.collection<AnyDoc>('converted');
+    await items.insertMany([{ _id: 1, x: 1 }, { _id: 2, x: 1 }]);
+    await items.createIndex({ x: 1 });
+    expect(await errorCode(db.command({ collMod: 'converted', index: { keyPattern: { x: 1 }, unique: true } }))).toBe(72);
+    expect(await db.command({ collMod: 'converted', index: { keyPattern: { x: 1 }, prepareUnique: true } })).toMatchObject({ prepareUnique_old: false, prepareUnique_new: true });
+    expect(await errorCode(items.insertOne({ _id: 3, x: 1 }))).toBe(11000);
+    const refused = await db.command({ collMod: 'converted', index: { keyPattern: { x: 1 }, unique: true } }).catch((error: MongoServerError) => error);
+    expect(refused).toMatchObject({ code: 359, errorResponse: { violations: [{ ids: [1, 2] }] } });
+    await items.deleteOne({ _id: 2 });
+    expect(await db.command({ collMod: 'converted', index: { keyPattern: { x: 1 }, unique: true } })).toMatchObject({ unique_new: true });
+    expect((await items.listIndexes().toArray())[1]).toMatchObject({ name: 'x_1', unique: true });
+  });
+});
+
 describe('find min/max', () => {
   it('bounds the hinted index keys (min inclusive, max exclusive) and needs a hint', async () => {
     const items = db.collection<AnyDoc>('bounded');

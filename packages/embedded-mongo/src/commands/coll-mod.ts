@@ -14,14 +14,28 @@ function findIndex(collection: Collection, target: Doc): Index {
   return index;
 }
 
-/** Changes `hidden` / `expireAfterSeconds` of one index and reports old and new values as MongoDB does. */
+/** Turns a `prepareUnique` index unique, refusing (with the offending ids) while duplicates exist. */
+function makeUnique(collection: Collection, index: Index): Doc {
+  if (!index.spec.prepareUnique) throw new MongoError('InvalidOptions', "Cannot make index unique with 'unique: true' unless 'prepareUnique' is set to true");
+  const groups = index.duplicates();
+  if (groups.length > 0) {
+    const violations = groups.map((ids) => ({ ids: ids.map((id) => collection.get(id)?._id) }));
+    throw new MongoError('CannotConvertIndexToUnique', 'Cannot convert the index to unique. Please resolve conflicting documents before running collMod again.', { violations });
+  }
+  const spec: Doc = index.spec;
+  spec.unique = true;
+  delete spec.prepareUnique;
+  return { unique_new: true };
+}
+
+/** Changes `hidden` / `prepareUnique` / `expireAfterSeconds` / `unique` of one index, reporting old and new values as MongoDB does. */
 function modifyIndex(collection: Collection, target: Doc): Doc {
   const index = findIndex(collection, target);
   if (target.hidden !== undefined && index.name === '_id_') throw new MongoError('BadValue', 'can\'t hide _id index');
-  const reply: Doc = {};
-  for (const option of ['hidden', 'expireAfterSeconds'] as const) {
+  const reply: Doc = target.unique === true ? makeUnique(collection, index) : {};
+  for (const option of ['hidden', 'prepareUnique', 'expireAfterSeconds'] as const) {
     if (target[option] === undefined) continue;
-    const old = option === 'hidden' ? !!index.spec.hidden : index.spec[option];
+    const old = option === 'expireAfterSeconds' ? index.spec[option] : !!index.spec[option];
     const spec: Doc = index.spec;
     if (target[option] === false) delete spec[option];
     else spec[option] = target[option];

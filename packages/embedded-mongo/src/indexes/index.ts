@@ -73,9 +73,13 @@ export class Index {
     return this.covers(doc) ? extractKeys(doc, this.fields).map(normalize) : [];
   }
 
-  /** Throws DuplicateKey if the document would collide with another document in a unique index. */
-  checkUnique(doc: Doc, id: string, ns: string): void {
-    if (!this.spec.unique && this.name !== '_id_') return;
+  /**
+   * Throws DuplicateKey if the document would collide with another document in a unique index, or
+   * in a `prepareUnique` one (which refuses new duplicates but keeps existing ones) unless `existing`.
+   */
+  checkUnique(doc: Doc, id: string, ns: string, existing = false): void {
+    const enforced = this.spec.unique || this.name === '_id_' || (this.spec.prepareUnique && !existing);
+    if (!enforced) return;
     for (const key of this.keysOf(doc)) {
       const holders = this.byKey.get(this.hashOf(key));
       if (holders && [...holders].some((holder) => holder !== id)) {
@@ -92,7 +96,7 @@ export class Index {
   build(docs: Iterable<[string, Doc]>, ns: string): void {
     const pairs: Array<[Entry, undefined]> = [];
     for (const [id, doc] of docs) {
-      this.checkUnique(doc, id, ns);
+      this.checkUnique(doc, id, ns, true);
       for (const entry of this.hashEntries(doc, id)) pairs.push([entry, undefined]);
     }
     this.sorted.setPairs(pairs);
@@ -141,6 +145,11 @@ export class Index {
       ids.add(id);
     }
     return [...ids];
+  }
+
+  /** Groups of ids sharing a key: what keeps the index from becoming unique. */
+  duplicates(): string[][] {
+    return [...this.byKey.values()].filter((holders) => holders.size > 1).map((holders) => [...holders]);
   }
 
   /** Ids holding exactly this full key (all fields). */
