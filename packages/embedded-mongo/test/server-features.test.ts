@@ -152,6 +152,16 @@ describe('collMod unique conversion', () => {
   });
 });
 
+describe('clustered collections', () => {
+  it('list their clustered index in place of _id_ and accept only an _id key', async () => {
+    await db.createCollection('clustered', { clusteredIndex: { key: { _id: 1 }, unique: true, name: 'by id' } });
+    const [info] = await db.listCollections({ name: 'clustered' }).toArray();
+    expect(info.options).toEqual({ clusteredIndex: { v: 2, key: { _id: 1 }, unique: true, name: 'by id' } });
+    expect(await db.collection('clustered').listIndexes().toArray()).toEqual([{ v: 2, key: { _id: 1 }, unique: true, name: 'by id', clustered: true }]);
+    expect(await errorCode(db.createCollection('unclustered', { clusteredIndex: { key: { x: 1 }, unique: true } }))).toBe(72);
+  });
+});
+
 describe('find min/max', () => {
   it('bounds the hinted index keys (min inclusive, max exclusive) and needs a hint', async () => {
     const items = db.collection<AnyDoc>('bounded');

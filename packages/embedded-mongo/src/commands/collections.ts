@@ -15,7 +15,8 @@ function collectionInfo(collection: Collection, nameOnly: boolean): Doc {
   const type = collection.isView ? 'view' : 'collection';
   if (nameOnly) return { name: collection.name, type };
   if (collection.isView) return { name: collection.name, type, options: collection.options, info: { readOnly: true } };
-  return { name: collection.name, type, options: collection.options, info: { readOnly: false }, idIndex: ID_INDEX };
+  const info = { name: collection.name, type, options: collection.options, info: { readOnly: false } };
+  return isDoc(collection.options.clusteredIndex) ? info : { ...info, idIndex: ID_INDEX };
 }
 
 function listCollections(command: Doc, context: CommandContext): Doc {
@@ -30,7 +31,15 @@ function pickOptions(command: Doc): Doc {
   const options = Object.fromEntries(CREATE_OPTION_KEYS.filter((key) => command[key] !== undefined).map((key) => [key, command[key]]));
   if (isDoc(options.collation)) options.collation = fullCollation(options.collation);
   if (options.collation === undefined) delete options.collation;
+  if (isDoc(options.clusteredIndex)) options.clusteredIndex = clusteredIndex(options.clusteredIndex);
   return options;
+}
+
+/** A clustered collection is ordered by `_id`, the only key MongoDB allows, and unique. */
+function clusteredIndex(spec: Doc): Doc {
+  if (JSON.stringify(spec.key) !== '{"_id":1}') throw new MongoError('InvalidOptions', 'The clusteredIndex option is only supported for key: {_id: 1}');
+  if (spec.unique !== true) throw new MongoError('InvalidOptions', "The 'clusteredIndex' option 'unique' field must be true");
+  return { v: 2, ...spec, name: spec.name ?? '_id_' };
 }
 
 async function create(command: Doc, context: CommandContext): Promise<Doc> {

@@ -65,7 +65,9 @@ function requireCollection(context: CommandContext, name: string): Collection {
 
 function listIndexes(command: Doc, context: CommandContext): Doc {
   const collection = requireCollection(context, collectionName(command, 'listIndexes'));
-  const specs = [...collection.indexes.values()].map((index) => index.spec);
+  const clustered = collection.options.clusteredIndex;
+  // A clustered collection lists its clustered index in place of the `_id_` index.
+  const specs = [...collection.indexes.values()].map((index) => (index.name === '_id_' && isDoc(clustered) ? { ...clustered, clustered: true } : index.spec));
   const batchSize = (command.cursor as Doc | undefined)?.batchSize;
   return context.cursors.open(collection.ns, specs, batchSize === undefined ? undefined : Number(batchSize));
 }
