@@ -82,6 +82,17 @@ describe('BSON number types', () => {
   });
 });
 
+describe('let', () => {
+  it('evaluates variables as expressions once per command', async () => {
+    const items = db.collection<AnyDoc>('scoped');
+    await items.insertMany([{ _id: 1, x: 3 }, { _id: 2, x: 4 }]);
+    const found = await items.aggregate([{ $match: { $expr: { $eq: ['$x', '$$three'] } } }, { $project: { y: '$$three' } }], { let: { three: { $add: [1, 2] } } }).toArray();
+    expect(found).toEqual([{ _id: 1, y: 3 }]);
+    await items.updateOne({ $expr: { $eq: ['$_id', '$$id'] } }, [{ $set: { z: '$$id' } }], { let: { id: { $subtract: [3, 1] } } });
+    expect(await items.findOne({ _id: 2 })).toEqual({ _id: 2, x: 4, z: 2 });
+  });
+});
+
 describe('$project', () => {
   it('returns _id first, as MongoDB does', async () => {
     await db.collection<AnyDoc>('ordered').insertOne({ _id: 1, a: 1, b: 2 });

@@ -1,4 +1,4 @@
-import type { QueryEnv } from '../query/mingo-options';
+import { evaluateVariables, type QueryEnv } from '../query/mingo-options';
 import type { Doc } from '../types';
 import type { CommandContext } from './context';
 import { readSource } from './read-source';
@@ -11,7 +11,7 @@ export function commandEnv(context: CommandContext, options: { collation?: unkno
   const defaultCollation = typeof collection === 'string' ? context.engine.collection(context.db, collection)?.options.collation : undefined;
   return {
     collation: (options.collation ?? defaultCollation) as Doc | undefined,
-    variables: options.let as Doc | undefined,
+    variables: evaluateVariables(options.let),
     resolve: (name) => {
       const source = readSource(context, name);
       return Array.isArray(source) ? source : [...(source?.docs.values() ?? [])];

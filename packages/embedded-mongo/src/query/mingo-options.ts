@@ -1,4 +1,4 @@
-import { Context } from 'mingo/core';
+import { Context, evalExpr } from 'mingo/core';
 import * as accumulatorOperators from 'mingo/operators/accumulator';
 import * as expressionOperators from 'mingo/operators/expression';
 import * as pipelineOperators from 'mingo/operators/pipeline';
@@ -72,6 +72,13 @@ export function mingoOptions(env: QueryEnv = {}): Partial<Options> {
     collectionResolver: env.resolve,
     jsonSchemaValidator,
   };
+}
+
+/** A command's `let` values are expressions (operators, `$$NOW`…), evaluated once per command. */
+export function evaluateVariables(variables: unknown): Doc | undefined {
+  if (!isDoc(variables)) return undefined;
+  const options = mingoOptions() as Options;
+  return Object.fromEntries(Object.entries(variables).map(([name, expr]) => [name, evalExpr({}, expr, options)]));
 }
 
 /** Options for a filter (and projection): the small query context unless they use expressions. */
