@@ -20,7 +20,7 @@ describe('report export (e2e)', () => {
     t = await startTestApp();
     admin = t.tokenFor(Role.ADMIN);
     const db = t.app.get<Connection>(getConnectionToken());
-    // The harness's default USER would be a third customer.
+    // The customer report must list exactly these two: the default USER goes (the last test makes its own).
     await db.collection('users').deleteOne({ username: 'test-user' });
     await db.collection('users').insertMany([
       { username: 'alice', email: 'alice@example.com', role: 'USER', passwordHash: '$argon2id$secret', verified: true, disabled: false, createdAt: new Date('2026-01-01T00:00:00Z') },
@@ -68,7 +68,7 @@ describe('report export (e2e)', () => {
     await report('constructor').expect(404);
     await report('jobs?format=pdf').expect(400);
     await report('jobs?from=yesterday').expect(400);
-    await report('jobs', t.tokenFor(Role.USER)).expect(403);
+    await report('jobs', (await t.createUser({ username: 'reader', role: Role.USER })).token).expect(403);
     await t.http.get('/api/v1/reports/jobs').expect(401);
   });
 });

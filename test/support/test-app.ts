@@ -95,8 +95,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const { port } = app.getHttpServer().address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   const users = new TestUsers(app);
-  await users.create({ username: 'test-admin', role: Role.ADMIN });
-  await users.create({ username: 'test-user', role: Role.USER });
+  try {
+    await users.addDefault(Role.ADMIN);
+    await users.addDefault(Role.USER);
+  } catch (error: unknown) {
+    await app.close();
+    throw error;
+  }
 
   return {
     url,
@@ -141,9 +146,17 @@ class TestUsers {
     return { ...user, token: this.sign(user) };
   }
 
+  /** Found again when the database outlives an app (restart tests). */
+  async addDefault(role: TestRole): Promise<void> {
+    const username = defaultUsername(role);
+    const existing = await this.model.findOne({ username }).exec();
+    if (!existing) await this.create({ username, role });
+    else this.byName.set(username, { id: String(existing._id), username, role });
+  }
+
   tokenFor(role: TestRole, { username, id }: TokenOptions = {}): string {
     if (id !== undefined && username !== undefined) return this.sign({ id, username, role });
-    const name = (username ?? `test-${role.toLowerCase()}`).trim().toLowerCase();
+    const name = (username ?? defaultUsername(role)).trim().toLowerCase();
     const user = this.byName.get(name);
     if (user?.role !== role || (id !== undefined && id !== user.id)) {
       throw new Error(`No ${role} test user "${name}": make it first with await t.createUser({ username, role })`);
@@ -154,4 +167,8 @@ class TestUsers {
   private sign({ id, username, role }: Omit<TestUser, 'token'>): string {
     return this.jwt.sign({ sub: id, username, role, jti: randomUUID() });
   }
+}
+
+function defaultUsername(role: TestRole): string {
+  return `test-${role.toLowerCase()}`;
 }
