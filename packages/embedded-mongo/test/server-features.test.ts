@@ -184,6 +184,17 @@ describe('find min/max', () => {
   });
 });
 
+describe('find returnKey', () => {
+  it('returns the keys of the index used, or empty documents without one', async () => {
+    const items = db.collection<AnyDoc>('keyed');
+    await items.insertMany([{ _id: 1, x: 1, y: 'a' }, { _id: 2, x: 2, y: 'b' }]);
+    await items.createIndex({ x: 1, y: 1 });
+    expect(await items.find({ x: { $gte: 1 } }, { returnKey: true, sort: { x: 1 } }).toArray()).toEqual([{ x: 1, y: 'a' }, { x: 2, y: 'b' }]);
+    expect(await items.find({}, { returnKey: true, sort: { _id: -1 } }).toArray()).toEqual([{ _id: 2 }, { _id: 1 }]);
+    expect(await items.find({ y: 'a' }, { returnKey: true }).toArray()).toEqual([{}]);
+  });
+});
+
 describe('capped collections', () => {
   it('drop their oldest documents beyond max documents or size bytes', async () => {
     await db.createCollection('log', { capped: true, size: 4096, max: 3 });

@@ -1,5 +1,6 @@
 import { Long } from 'bson';
 import { findMatches } from '../ops/match';
+import { returnKeys } from '../ops/return-key';
 import type { Doc } from '../types';
 import type { CommandContext, CommandTable } from './context';
 import { collectionName, commandEnv } from './env';
@@ -8,14 +9,21 @@ import { readSource } from './read-source';
 function find(command: Doc, context: CommandContext): Doc {
   const name = collectionName(command, 'find');
   const limit = Number(command.limit ?? 0);
-  const docs = findMatches(readSource(context, name), (command.filter ?? {}) as Doc, commandEnv(context, command, name), {
-    sort: command.sort as Doc | undefined,
-    projection: command.projection as Doc | undefined,
+  const source = readSource(context, name);
+  const filter = (command.filter ?? {}) as Doc;
+  const env = commandEnv(context, command, name);
+  const sort = command.sort as Doc | undefined;
+  const returnKey = command.returnKey === true;
+  const matches = findMatches(source, filter, env, {
+    sort,
+    projection: returnKey ? undefined : (command.projection as Doc | undefined),
     skip: Number(command.skip ?? 0),
     limit,
     hint: command.hint,
     bounds: { min: command.min as Doc | undefined, max: command.max as Doc | undefined },
   });
+  const collection = Array.isArray(source) ? undefined : source;
+  const docs = returnKey ? returnKeys(collection, matches, { filter, hint: command.hint, sort, collation: env.collation }) : matches;
   const singleBatch = command.singleBatch === true || limit < 0;
   const batchSize = command.batchSize === undefined ? undefined : Number(command.batchSize);
   return context.cursors.open(`${context.db}.${name}`, docs, batchSize, singleBatch);

@@ -10,7 +10,7 @@ export interface IndexBounds {
 }
 
 /** The key pattern a hint names (by index name or by pattern). */
-function hintedPattern(collection: Collection, hint: unknown): Doc {
+export function hintedPattern(collection: Collection, hint: unknown): Doc {
   if (isDoc(hint) && Object.keys(hint).length > 0 && !('$natural' in hint)) return hint;
   const index = typeof hint === 'string' ? collection.indexes.get(hint) : undefined;
   if (!index) throw new MongoError('Location51173', 'When using min()/max() a hint of which index to use must be provided');
