@@ -206,5 +206,7 @@ describe('capped collections', () => {
     for (let i = 1; i <= 5; i++) await small.insertOne({ _id: i, pad: 'x'.repeat(300) });
     expect((await small.find().toArray()).map((doc) => doc._id)).toEqual([3, 4, 5]);
     expect(await errorCode(db.command({ create: 'sizeless', capped: true }))).toBe(72);
+    expect((await log.find().sort({ $natural: -1 }).toArray()).map((doc) => doc._id)).toEqual([5, 4, 3]);
+    expect((await log.find({}, { hint: { $natural: -1 } }).limit(1).toArray()).map((doc) => doc._id)).toEqual([5]);
   });
 });

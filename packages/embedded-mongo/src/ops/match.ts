@@ -29,16 +29,30 @@ export function checkHint(collection: Collection | undefined, hint: unknown): vo
 /** What reads run over: a collection (with its indexes), a view's documents, or nothing. */
 export type ReadSource = Collection | Doc[] | undefined;
 
+/** `$natural` order asked by the sort or the hint: 1 (insertion order), -1 (reverse) or undefined. */
+function naturalOrder(options: MatchOptions): number | undefined {
+  const natural = (isDoc(options.sort) ? options.sort.$natural : undefined) ?? (isDoc(options.hint) ? options.hint.$natural : undefined);
+  return natural === undefined ? undefined : Number(natural) < 0 ? -1 : 1;
+}
+
+/** The documents to filter, in scan order: index candidates, or every document when `$natural` order is asked. */
+function scanned(source: Collection | Doc[], filter: Doc, env: QueryEnv, options: MatchOptions): Doc[] {
+  const natural = naturalOrder(options);
+  let docs = Array.isArray(source) ? source : Array.from(natural === undefined ? candidates(source, filter, env.collation) : source.docs.values());
+  if (natural === -1) docs = [...docs].reverse();
+  if (!Array.isArray(source) && (options.bounds?.min || options.bounds?.max)) docs = withinBounds(source, docs, options.hint, options.bounds);
+  return docs;
+}
+
 /** Documents of the source matching the filter, with sort/skip/limit/projection applied by mingo. */
 export function findMatches(source: ReadSource, filter: Doc, env: QueryEnv, options: MatchOptions = {}): Doc[] {
   if (!Array.isArray(source)) checkHint(source, options.hint);
   // Built first so an invalid filter fails even when the collection does not exist.
   const query = new Query(effectiveFilter(filter, env), filterOptions(env, filter));
   if (!source) return [];
-  let docs = Array.isArray(source) ? source : Array.from(candidates(source, filter, env.collation));
-  if (!Array.isArray(source) && (options.bounds?.min || options.bounds?.max)) docs = withinBounds(source, docs, options.hint, options.bounds);
-  let cursor = query.find<Doc>(docs);
-  if (options.sort && Object.keys(options.sort).length) cursor = cursor.sort(options.sort as SortSpec);
+  let cursor = query.find<Doc>(scanned(source, filter, env, options));
+  const { $natural: _natural, ...sort } = options.sort ?? {};
+  if (Object.keys(sort).length) cursor = cursor.sort(sort as SortSpec);
   if (options.skip) cursor = cursor.skip(options.skip);
   if (options.limit) cursor = cursor.limit(Math.abs(options.limit));
   const matches = cursor.all();
