@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => harness.stop());
 
-async function errorCode(promise: Promise<unknown>): Promise<number | undefined> {
+async function errorCode(promise: Promise<unknown>): Promise<unknown> {
   const error = await promise.then(() => undefined, (caught: unknown) => caught);
   expect(error).toBeInstanceOf(MongoServerError);
   return (error as MongoServerError).code;
@@ -166,7 +166,7 @@ describe('collMod unique conversion', () => {
 describe('clustered collections', () => {
   it('list their clustered index in place of _id_ and accept only an _id key', async () => {
     await db.createCollection('clustered', { clusteredIndex: { key: { _id: 1 }, unique: true, name: 'by id' } });
-    const [info] = await db.listCollections({ name: 'clustered' }).toArray();
+    const [info] = await db.listCollections({ name: 'clustered' }, { nameOnly: false }).toArray();
     expect(info.options).toEqual({ clusteredIndex: { v: 2, key: { _id: 1 }, unique: true, name: 'by id' } });
     expect(await db.collection('clustered').listIndexes().toArray()).toEqual([{ v: 2, key: { _id: 1 }, unique: true, name: 'by id', clustered: true }]);
     expect(await errorCode(db.createCollection('unclustered', { clusteredIndex: { key: { x: 1 }, unique: true } }))).toBe(72);
