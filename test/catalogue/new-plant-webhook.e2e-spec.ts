@@ -48,7 +48,8 @@ async function receiver(script: Answer[]) {
   return { url, deliveries, close };
 }
 
-async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+/** Generous: on a loaded machine each attempt is a few database round trips and a request. */
+async function until(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
@@ -147,7 +148,7 @@ describe('New Plant webhook across a restart', () => {
         .send({ name: 'Rhaphidophora tetrasperma', published: true })
         .expect(201);
       await until(() => subscriber.deliveries.length === 1);
-      for (let i = 0; i < 250 && !(await outbox(first).findOne({ lastError: { $exists: true } })); i++) {
+      for (let i = 0; i < 500 && !(await outbox(first).findOne({ lastError: { $exists: true } })); i++) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       await first.stop();
@@ -158,7 +159,7 @@ describe('New Plant webhook across a restart', () => {
         const [failed, resumed] = subscriber.deliveries;
         expect(resumed.body.id).toBe(failed.body.id);
         expect(resumed.authorization).toBe(`Bearer ${TOKEN}`);
-        for (let i = 0; i < 100 && (await outbox(second).findOne())?.state !== DeliveryState.DELIVERED; i++) {
+        for (let i = 0; i < 500 && (await outbox(second).findOne())?.state !== DeliveryState.DELIVERED; i++) {
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
         expect(await outbox(second).findOne()).toMatchObject({ state: DeliveryState.DELIVERED, attempts: 2 });
