@@ -23,6 +23,7 @@ export { WebhookReplayGuard } from './webhook-replay-guard';
 export { CardPaymentEvents } from './card-payment-events';
 export type { CardPaymentEventHandler } from './card-payment-events';
 export { verifiedPayload } from './verified-payload';
+export { parseWebhookEvent } from './webhook-event';
 export type { WebhookReceipt } from './card-payment-webhook.controller';
 export { SelfUrl } from './self-url';
 export { SignedWebhookSender } from './signed-webhook-sender';
