@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { AddressInfo } from 'node:net';
 import { createApp } from '../../src/bootstrap';
+import { benchEnv, listenOnFreePort } from '../bench-server';
 import { BenchModule } from './bench.module';
 
 /**
@@ -8,21 +8,12 @@ import { BenchModule } from './bench.module';
  * line and runs until SIGTERM. Started by `run.ts`.
  */
 async function main(): Promise<void> {
-  const env = {
-    NODE_ENV: 'test',
-    DATA_DIR: process.env.DATA_DIR ?? '',
-    EMBEDDED_DB_IN_MEMORY: 'true',
-    LOG_LEVEL: 'silent',
+  const env = benchEnv({
     SEED_DEMO: 'false',
-    JWT_SECRET: randomBytes(32).toString('hex'),
     ADMIN_USERNAME: 'admin',
     ADMIN_PASSWORD: randomBytes(16).toString('hex'),
-    BEAN_RATE_LIMIT: String(1e9),
-  };
-  const app = await createApp(env, [BenchModule]);
-  await app.listen(0, '127.0.0.1');
-  const { port } = app.getHttpServer().address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
+  });
+  const url = await listenOnFreePort(await createApp(env, [BenchModule]));
   const token = await adminToken(url, env.ADMIN_USERNAME, env.ADMIN_PASSWORD);
   process.stdout.write(`${JSON.stringify({ url, token })}\n`);
 }
