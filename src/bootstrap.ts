@@ -8,6 +8,7 @@ import { AppModule } from './app.module';
 import { assignRequestId } from './common/request-id';
 import { AppConfig, ConfigValidationError } from './config/app-config';
 import { setupApiDocs } from './docs/api-docs';
+import { StompWsAdapter } from './realtime/transport/stomp-ws.adapter';
 
 /**
  * Builds the whole application (not yet listening) from `env`; tests reuse it.
@@ -32,6 +33,7 @@ export async function createApp(
   app.enableCors({ origin: config.corsOrigins.length > 0 ? config.corsOrigins : false, credentials: true });
   app.useBodyParser('json', { limit: config.jsonBodyLimitBytes });
   app.enableShutdownHooks();
+  app.useWebSocketAdapter(new StompWsAdapter(app));
   setupApiDocs(app);
   return app;
 }

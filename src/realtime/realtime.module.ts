@@ -18,10 +18,12 @@ import { HeartbeatMonitor } from './session/heartbeat-monitor';
 import { SendHandler } from './session/send-handler';
 import { StompProtocol } from './session/stomp-protocol';
 import { SubscriptionHandler } from './session/subscription-handler';
-import { StompServer } from './transport/stomp-server';
+import { SockJsServer } from './transport/sockjs-server';
+import { StompWsGateway } from './transport/stomp-ws.gateway';
 
 /**
- * STOMP over WebSocket (`/ws`) and SockJS (`/sock`), the in-process broker and the `/request/**` destinations.
+ * STOMP over WebSocket (`/ws`, a gateway: needs `StompWsAdapter`, which `createApp` sets) and SockJS (`/sock`),
+ * the in-process broker and the `/request/**` destinations.
  * Global: any module may inject {@link EventPublisher}, register topic rules with {@link TopicAuthorizer},
  * application destinations with {@link RequestHandlerRegistry} and models with {@link RepositoryRegistry}.
  */
@@ -48,7 +50,8 @@ import { StompServer } from './transport/stomp-server';
     SubscriptionHandler,
     SendHandler,
     StompProtocol,
-    StompServer,
+    StompWsGateway,
+    SockJsServer,
   ],
   exports: [EventPublisher, MessageBroker, TopicAuthorizer, RequestHandlerRegistry, RepositoryRegistry],
 })

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config';
 import { StompFrame } from '../stomp/frame';
 import { ConnectHandler } from './connect-handler';
@@ -10,9 +10,9 @@ import { SubscriptionHandler } from './subscription-handler';
 
 const MAX_HEADERS = 64;
 
-/** Opens sessions for transports and routes each frame by its command. */
+/** Opens sessions for transports and routes each frame by its command; closes every session at shutdown. */
 @Injectable()
-export class StompProtocol implements FrameHandler {
+export class StompProtocol implements FrameHandler, BeforeApplicationShutdown {
   private readonly sessions = new Set<StompSession>();
   private readonly options: SessionOptions;
 
@@ -36,7 +36,7 @@ export class StompProtocol implements FrameHandler {
     return session;
   }
 
-  closeAll(): void {
+  beforeApplicationShutdown(): void {
     for (const session of this.sessions) session.close();
   }
 

@@ -1,0 +1,68 @@
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer as createSockJsServer, ServerOptions } from 'sockjs';
+import { AppConfig } from '../../config';
+import { StompProtocol } from '../session/stomp-protocol';
+import { SockJsTransport } from './sockjs-transport';
+import { maxTransportMessageBytes } from './stomp-ws.adapter';
+
+export const SOCKJS_PREFIX = '/sock';
+
+/**
+ * Serves STOMP over SockJS under `/sock` on the application's own HTTP server, on the same {@link StompProtocol}
+ * as the `/ws` gateway. It is not a gateway: Nest holds one WebSocket adapter per application, and SockJS is an
+ * HTTP handler (polling, streaming and its own WebSocket transport) rather than a `ws` server. Installed at
+ * bootstrap, after the gateway's `upgrade` listener, to which SockJS passes on the upgrades outside its prefix.
+ */
+@Injectable()
+export class SockJsServer implements OnApplicationBootstrap {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly protocol: StompProtocol,
+    private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
+    if (server) this.serve(server);
+  }
+
+  private serve(server: Server): void {
+    const maxMessageBytes = maxTransportMessageBytes(this.config);
+    // faye_server_options (the WebSocket transport's message limit, default 64 MiB) is missing from @types/sockjs.
+    const options: ServerOptions & { faye_server_options: { maxLength: number } } = {
+      prefix: SOCKJS_PREFIX,
+      log: () => undefined,
+      faye_server_options: { maxLength: maxMessageBytes },
+    };
+    const sockJs = createSockJsServer(options);
+    sockJs.on('connection', (connection) => {
+      if (!connection) return;
+      const session = this.protocol.open(new SockJsTransport(connection));
+      connection.on('data', (text: string) => session.receive(Buffer.from(text)));
+      connection.on('close', () => session.close());
+    });
+    sockJs.installHandlers(server, { prefix: SOCKJS_PREFIX });
+    limitPostBodies(server, SOCKJS_PREFIX, maxMessageBytes);
+  }
+}
+
+/**
+ * SockJS buffers the whole body of its xhr_send/jsonp_send POSTs without a limit; the request is dropped once
+ * it passes `maxBytes`. Runs ahead of the listeners in place (SockJS's among them), as SockJS itself does.
+ */
+function limitPostBodies(server: Server, prefix: string, maxBytes: number): void {
+  const listeners = server.listeners('request') as Array<(request: IncomingMessage, response: ServerResponse) => void>;
+  server.removeAllListeners('request');
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    if (request.method === 'POST' && request.url?.startsWith(`${prefix}/`)) {
+      let received = 0;
+      request.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (received > maxBytes) request.destroy();
+      });
+    }
+    for (const listener of listeners) listener.call(server, request, response);
+  });
+}
