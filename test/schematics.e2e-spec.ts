@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import request from 'supertest';
 
 const ROOT = join(__dirname, '..');
-const COPIED = ['src', 'schematics', 'nest-cli.json', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'jest.config.js'];
+const COPIED = ['src', 'schematics', 'nest-cli.json', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.spec.json', 'package.json', 'jest.config.js'];
 const run = promisify(execFile);
 
 const ANSI_COLOUR = /\x1b\[[\d;]*m/g;
