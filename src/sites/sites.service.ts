@@ -1,10 +1,10 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
+import { isSiteId } from './site-id';
 import { Site } from './site.schema';
 
 export const DEFAULT_SITE_ID = 'default';
-const SITE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** The known sites. Existence checks sit on the hot path of every bean call, so known ids are cached. */
 @Injectable()
@@ -21,7 +21,7 @@ export class SitesService implements OnModuleInit {
 
   async exists(siteId: string): Promise<boolean> {
     if (this.knownIds.has(siteId)) return true;
-    if (!SITE_ID.test(siteId)) return false;
+    if (!isSiteId(siteId)) return false;
     const found = await this.sites.exists({ _id: siteId }).exec();
     if (found) this.knownIds.add(siteId);
     return found !== null;

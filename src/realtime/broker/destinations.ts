@@ -7,7 +7,6 @@ export const REQUEST_PREFIX = '/request/';
 const DESTINATION = /^(\/[\w\-.~@%+=]+)+$/;
 const DOT_SEGMENT = /\/\.{1,2}(\/|$)/;
 const SEGMENT_PATH = /^[\w-]+(\/[\w-]+)*$/;
-const SITE = /^[\w-]{1,64}$/;
 
 /** A destination made of non-empty segments of URL-safe characters (not `.` or `..`), at most 256 long. */
 export function isValidDestination(destination: string): boolean {
@@ -28,8 +27,4 @@ export function userTarget(destination: string): string | null {
 /** Slash-separated segments of letters, digits, `_` and `-` (a SHARED endpoint or similar). */
 export function isSafePath(path: string): boolean {
   return path.length <= 128 && SEGMENT_PATH.test(path);
-}
-
-export function isValidSite(site: string): boolean {
-  return SITE.test(site);
 }

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { RequestContext } from '../../common/request-context';
 import { SitesService } from '../../sites/sites.service';
 import { TopicAuthorizer } from '../auth/topic-authorizer';
-import { isSafePath, isValidSite, TOPIC_PREFIX } from '../broker/destinations';
+import { isSafePath, TOPIC_PREFIX } from '../broker/destinations';
 import { header } from '../session/negotiation';
 import { StompSession } from '../session/stomp-session';
 import { StompFrame } from '../stomp/frame';
@@ -67,7 +67,7 @@ export class RequestDispatcher {
   /** The SEND frame's site, else the session's; an unknown one is a 400, answered on the session's site. */
   private async siteOf(frame: StompFrame, session: StompSession): Promise<string> {
     const site = header(frame.headers, 'Site-Context') ?? session.site;
-    if (!isValidSite(site) || !(await this.sites.exists(site))) throw new BadRequestException(`Unknown site '${site}' in Site-Context`);
+    if (!(await this.sites.exists(site))) throw new BadRequestException(`Unknown site '${site}' in Site-Context`);
     return site;
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TokenVerifier } from '../../auth/token-verifier.service';
 import { AppConfig } from '../../config';
-import { isValidSite } from '../broker/destinations';
+import { isSiteId } from '../../sites/site-id';
 import { STOMP_VERSIONS, StompFrame } from '../stomp/frame';
 import { bearerToken, header, Heartbeats, negotiateHeartbeats, negotiateVersion } from './negotiation';
 import { StompSession } from './stomp-session';
@@ -45,7 +45,7 @@ export class ConnectHandler {
 
   private takeContext(session: StompSession, frame: StompFrame): boolean {
     const site = header(frame.headers, 'Site-Context');
-    if (site !== undefined && !isValidSite(site)) return false;
+    if (site !== undefined && !isSiteId(site)) return false;
     session.site = site ?? session.site;
     session.lang = header(frame.headers, 'Lang-Context') ?? session.lang;
     return true;
