@@ -1,3 +1,5 @@
+import type { WebhookEvent } from '../payments/webhook-event';
+
 /** States of a redirect-style payment at the provider. */
 export enum AltPaymentStatus {
   /** Created; the buyer has not yet answered on the provider's page. */
@@ -58,10 +60,4 @@ export enum AltPaymentEventType {
  * Body of an alternative payment webhook. It only names the payment: the receiver asks the provider for its state,
  * so an event's claims are never trusted beyond its signature.
  */
-export interface AltPaymentEvent {
-  id: string;
-  type: AltPaymentEventType;
-  /** Unix seconds. */
-  created: number;
-  data: { paymentId: string; orderId: string };
-}
+export type AltPaymentEvent = WebhookEvent<AltPaymentEventType, { paymentId: string; orderId: string }>;

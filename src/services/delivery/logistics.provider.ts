@@ -1,3 +1,5 @@
+import type { WebhookEvent } from '../payments/webhook-event';
+
 export interface PickupPoint {
   id: string;
   name: string;
@@ -82,11 +84,8 @@ export enum TrackingEventType {
   DELIVERED = 'parcel.delivered',
 }
 
-/** Body of a tracking webhook; `id` is unique per event. */
-export interface TrackingEvent {
-  id: string;
-  type: TrackingEventType;
-  /** Unix seconds. */
-  created: number;
-  data: { parcelId: string; reference: string; status: ParcelStatus; trackingNumber: string };
-}
+/** Body of a tracking webhook. */
+export type TrackingEvent = WebhookEvent<
+  TrackingEventType,
+  { parcelId: string; reference: string; status: ParcelStatus; trackingNumber: string }
+>;

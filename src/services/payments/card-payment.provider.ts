@@ -1,3 +1,5 @@
+import type { WebhookEvent } from './webhook-event';
+
 /** Outcome of a charge attempt, as the card provider reports it. */
 export enum PaymentIntentStatus {
   SUCCEEDED = 'SUCCEEDED',
@@ -69,11 +71,5 @@ export enum CardPaymentEventType {
   FAILED = 'payment_intent.payment_failed',
 }
 
-/** Body of a card payment webhook; `id` is unique per event and makes redelivery idempotent. */
-export interface CardPaymentEvent {
-  id: string;
-  type: CardPaymentEventType;
-  /** Unix seconds. */
-  created: number;
-  data: PaymentIntent;
-}
+/** Body of a card payment webhook. */
+export type CardPaymentEvent = WebhookEvent<CardPaymentEventType, PaymentIntent>;

@@ -1,5 +1,14 @@
 import { BadRequestException } from '@nestjs/common';
 
+/** The envelope every signed webhook of our providers shares; `id` is unique per event (replays are refused by it). */
+export interface WebhookEvent<Type extends string, Data> {
+  id: string;
+  type: Type;
+  /** Unix seconds. */
+  created: number;
+  data: Data;
+}
+
 /**
  * Parses an authentic webhook body and checks its envelope (`id`, `type`, `created`) and, through `isData`, its `data`;
  * a signed body of the wrong shape is still refused (400 `Not <what>`).
@@ -7,7 +16,7 @@ import { BadRequestException } from '@nestjs/common';
  * @example
  * parseWebhookEvent<TrackingEvent>(payload, TYPES, (data) => typeof data.parcelId === 'string', 'a tracking event');
  */
-export function parseWebhookEvent<Event extends { id: string; type: string; created: number; data: unknown }>(
+export function parseWebhookEvent<Event extends WebhookEvent<string, unknown>>(
   payload: string,
   types: ReadonlySet<string>,
   isData: (data: Record<string, unknown>) => boolean,
