@@ -22,6 +22,13 @@ export const ErrorCodes = {
   CannotConvertIndexToUnique: 359,
   BSONObjectTooLarge: 10334,
   DuplicateKey: 11000,
+  Location40100: 40100,
+  Location40101: 40101,
+  Location40103: 40103,
+  Location40104: 40104,
+  Location40105: 40105,
+  Location40185: 40185,
+  Location40600: 40600,
   Location51173: 51173,
 } as const;
 

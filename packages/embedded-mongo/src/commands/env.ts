@@ -1,3 +1,4 @@
+import { ForeignResolver } from '../ops/foreign-source';
 import { evaluateVariables, type QueryEnv } from '../query/mingo-options';
 import type { Doc } from '../types';
 import type { CommandContext } from './context';
@@ -9,14 +10,9 @@ import { readSource } from './read-source';
  */
 export function commandEnv(context: CommandContext, options: { collation?: unknown; let?: unknown }, collection?: unknown): QueryEnv {
   const defaultCollation = typeof collection === 'string' ? context.engine.collection(context.db, collection)?.options.collation : undefined;
-  return {
-    collation: (options.collation ?? defaultCollation) as Doc | undefined,
-    variables: evaluateVariables(options.let),
-    resolve: (name) => {
-      const source = readSource(context, name);
-      return Array.isArray(source) ? source : [...(source?.docs.values() ?? [])];
-    },
-  };
+  const env: QueryEnv = { collation: (options.collation ?? defaultCollation) as Doc | undefined, variables: evaluateVariables(options.let) };
+  env.foreign = new ForeignResolver((name) => readSource(context, name), env);
+  return env;
 }
 
 export function collectionName(command: Doc, field: string): string {

@@ -5,9 +5,6 @@ import { inheritNumberTypes } from '../bson/number-types';
 import { keyString } from '../indexes/key-string';
 import type { Doc } from '../types';
 
-/** Stages that build new documents and never write into their inputs. */
-const NON_MUTATING_STAGES = new Set(['$match', '$group', '$count', '$sort', '$skip', '$limit', '$sortByCount', '$project']);
-
 /** Stages after which an output `_id` no longer identifies the input document it came from. */
 const RESHAPING_STAGES = new Set(['$group', '$bucket', '$bucketAuto', '$replaceRoot', '$replaceWith', '$facet', '$count', '$sortByCount', '$documents', '$unionWith']);
 
@@ -22,14 +19,11 @@ function keepNumberTypes(stages: Doc[], docs: Doc[], results: Doc[]): void {
 }
 
 /**
- * Runs an aggregation pipeline over stored documents. Some mingo stages (e.g. `$addFields` on a
- * dotted path) write into nested objects of their input, so inputs are cloned unless every stage is
- * known not to mutate (the common count/group/sort pipelines then skip a deep copy per document).
+ * Runs an aggregation pipeline over stored documents, shared, never cloned: the stages that would
+ * write into their inputs get copies of what they write (see shared-stages.ts).
  */
 export function runPipeline(stages: Doc[], docs: Doc[], env: QueryEnv): Doc[] {
-  const safe = stages.every((stage) => NON_MUTATING_STAGES.has(Object.keys(stage)[0]));
-  const processingMode = safe ? ProcessingMode.CLONE_OFF : ProcessingMode.CLONE_INPUT;
-  const results = new Aggregator(stages, { ...mingoOptions(env), processingMode }).run<Doc>(docs);
+  const results = new Aggregator(stages, { ...mingoOptions(env), processingMode: ProcessingMode.CLONE_OFF }).run<Doc>(docs);
   keepNumberTypes(stages, docs, results);
   return results;
 }

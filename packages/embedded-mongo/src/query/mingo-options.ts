@@ -6,6 +6,11 @@ import * as projectionOperators from 'mingo/operators/projection';
 import * as queryOperators from 'mingo/operators/query';
 import * as windowOperators from 'mingo/operators/window';
 import type { CollationSpec, Options } from 'mingo/types';
+import { $graphLookup } from '../ops/graph-lookup-stage';
+import type { ForeignResolver } from '../ops/foreign-source';
+import { $lookup } from '../ops/lookup-stage';
+import { $facet, copyOnWriteStages } from '../ops/shared-stages';
+import { $unionWith } from '../ops/union-with-stage';
 import { isDoc, type Doc } from '../types';
 import { $bsonType } from './bson-type';
 import { collationOperators, intlLocale } from './collation';
@@ -17,8 +22,8 @@ export interface QueryEnv {
   collation?: Doc;
   /** `let` variables of the command. */
   variables?: Doc;
-  /** Documents of another collection of the same database ($lookup, $unionWith, $graphLookup). */
-  resolve?: (name: string) => Doc[];
+  /** Other collections of the same database ($lookup, $unionWith, $graphLookup). */
+  foreign?: ForeignResolver;
 }
 
 const OUR_QUERY_OPERATORS = { ...collationOperators, $bsonType };
@@ -31,7 +36,7 @@ const OUR_QUERY_OPERATORS = { ...collationOperators, $bsonType };
  */
 /** MongoDB's `$project` puts `_id` first; mingo appends it after the projected fields. */
 const $projectIdFirst: typeof pipelineOperators.$project = (collection, expr, options) =>
-  pipelineOperators.$project(collection, expr, options).map((doc) => {
+  copyOnWriteStages.$project(collection, expr as never, options).map((doc) => {
     const projected = doc as Doc;
     return '_id' in projected && Object.keys(projected)[0] !== '_id' ? { _id: projected._id, ...projected } : projected;
   });
@@ -39,7 +44,7 @@ const $projectIdFirst: typeof pipelineOperators.$project = (collection, expr, op
 const FULL_CONTEXT = Context.init({
   accumulator: accumulatorOperators,
   expression: expressionOperators,
-  pipeline: { ...pipelineOperators, $project: $projectIdFirst },
+  pipeline: { ...pipelineOperators, ...copyOnWriteStages, $project: $projectIdFirst, $facet, $lookup, $graphLookup, $unionWith },
   projection: projectionOperators,
   query: { ...queryOperators, ...OUR_QUERY_OPERATORS },
   window: windowOperators,
@@ -69,7 +74,8 @@ export function mingoOptions(env: QueryEnv = {}): Partial<Options> {
     context: FULL_CONTEXT,
     collation: toCollation(env.collation),
     variables: env.variables,
-    collectionResolver: env.resolve,
+    // Read by our $lookup/$graphLookup/$unionWith (mingo passes unknown options through).
+    ...({ foreign: env.foreign } as Partial<Options>),
     jsonSchemaValidator,
   };
 }

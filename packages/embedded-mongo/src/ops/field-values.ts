@@ -1,0 +1,71 @@
+import { collationKey } from '../query/collation';
+import { keyString } from '../indexes/key-string';
+import { isDoc, type Doc } from '../types';
+
+const isDigits = (part: string): boolean => /^\d+$/.test(part);
+
+/**
+ * The values an equality condition on a dotted path tests in a document, as MongoDB's query
+ * matcher walks it: arrays along the path are traversed into their sub-documents (or indexed by a
+ * numeric part), an array at the end is tested whole and element by element, and `undefined`
+ * stands for a missing field (which `null` matches).
+ */
+export function matchedValues(doc: unknown, path: string[]): unknown[] {
+  const values: unknown[] = [];
+  collectMatched(doc, path, 0, values);
+  return values;
+}
+
+function collectMatched(value: unknown, path: string[], depth: number, out: unknown[]): void {
+  if (depth === path.length) {
+    out.push(value);
+    if (Array.isArray(value)) out.push(...value);
+    return;
+  }
+  const part = path[depth];
+  if (Array.isArray(value)) {
+    if (isDigits(part) && Number(part) < value.length) collectMatched(value[Number(part)], path, depth + 1, out);
+    for (const element of value) if (isDoc(element)) collectMatched(element[part], path, depth + 1, out);
+    return;
+  }
+  collectMatched(isDoc(value) ? value[part] : undefined, path, depth + 1, out);
+}
+
+/**
+ * The values `$lookup` joins on from a local field (MongoDB's visitAllValuesAtPath): arrays along
+ * the path and at its end are expanded one level; `undefined` values are skipped.
+ */
+export function joinedValues(doc: unknown, path: string[]): unknown[] {
+  const values: unknown[] = [];
+  collectJoined(doc, path, 0, values);
+  return values;
+}
+
+function collectJoined(value: unknown, path: string[], depth: number, out: unknown[]): void {
+  if (depth === path.length) {
+    if (Array.isArray(value)) out.push(...value.filter((element) => element !== undefined));
+    else if (value !== undefined) out.push(value);
+    return;
+  }
+  if (Array.isArray(value)) {
+    for (const element of value) if (isDoc(element)) collectJoined(element, path, depth, out);
+  } else if (isDoc(value)) {
+    collectJoined(value[path[depth]], path, depth + 1, out);
+  }
+}
+
+/** Strings compared under a collation of strength 1 or 2 fold to one key (as collated indexes do). */
+function collated(value: unknown, collation: Doc): unknown {
+  if (typeof value === 'string') return collationKey(value, collation);
+  if (Array.isArray(value)) return value.map((element) => collated(element, collation));
+  if (isDoc(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, collated(item, collation)]));
+  return value;
+}
+
+/**
+ * The hash key of a value for equality: values MongoDB considers equal (1, 1.0, NumberLong(1)) share
+ * it, and missing shares null's key, since `{field: null}` matches both.
+ */
+export function equalityKey(value: unknown, collation?: Doc): string {
+  return keyString([collation ? collated(value, collation) : value]);
+}
