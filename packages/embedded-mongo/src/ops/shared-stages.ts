@@ -80,6 +80,11 @@ export function $facet(coll: Iterator, expr: unknown, options: Options): Iterato
   return coll.transform((docs: Doc[]) => Lazy([Object.fromEntries(facets.map(([name, pipeline]) => [name, pipeline.run(docs)]))]));
 }
 
+/** `$redact`: a pruned document leaves the stream (mingo yields `undefined` in its place). */
+export function $redact(coll: Iterator, expr: Doc, options: Options): Iterator {
+  return pipelineOperators.$redact(coll, expr, options).filter((doc: unknown) => doc !== undefined);
+}
+
 type Written = '$addFields' | '$set' | '$project' | '$unset' | '$unwind' | '$setWindowFields' | '$fill';
 
 /** mingo's stages that write into their inputs, given copies of what they write. */

@@ -9,7 +9,7 @@ import type { CollationSpec, Options } from 'mingo/types';
 import { $graphLookup } from '../ops/graph-lookup-stage';
 import type { ForeignResolver } from '../ops/foreign-source';
 import { $lookup } from '../ops/lookup-stage';
-import { $facet, copyOnWriteStages } from '../ops/shared-stages';
+import { $facet, $redact, copyOnWriteStages } from '../ops/shared-stages';
 import { $unionWith } from '../ops/union-with-stage';
 import { isDoc, type Doc } from '../types';
 import { $bsonType } from './bson-type';
@@ -44,7 +44,7 @@ const $projectIdFirst: typeof pipelineOperators.$project = (collection, expr, op
 const FULL_CONTEXT = Context.init({
   accumulator: accumulatorOperators,
   expression: expressionOperators,
-  pipeline: { ...pipelineOperators, ...copyOnWriteStages, $project: $projectIdFirst, $facet, $lookup, $graphLookup, $unionWith },
+  pipeline: { ...pipelineOperators, ...copyOnWriteStages, $project: $projectIdFirst, $facet, $redact, $lookup, $graphLookup, $unionWith },
   projection: projectionOperators,
   query: { ...queryOperators, ...OUR_QUERY_OPERATORS },
   window: windowOperators,

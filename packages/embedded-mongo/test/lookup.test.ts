@@ -1,0 +1,431 @@
+import { Double, Long, MongoServerError, type Db, type Document } from 'mongodb';
+import { startHarness, type AnyDoc, type Harness } from './helpers';
+
+/**
+ * `$lookup`, `$graphLookup`, `$unionWith` and `$facet` against the examples of MongoDB's manual (their
+ * documented results), with and without an index on the foreign field.
+ */
+let harness: Harness;
+let db: Db;
+
+beforeAll(async () => {
+  harness = await startHarness();
+  db = harness.client.db('lookup');
+});
+afterAll(() => harness.stop());
+
+async function errorOf(promise: Promise<unknown>): Promise<MongoServerError> {
+  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  expect(error).toBeInstanceOf(MongoServerError);
+  return error as MongoServerError;
+}
+
+async function fresh(name: string, docs: AnyDoc[], indexes: Document[] = []): Promise<void> {
+  await db.collection(name).drop().catch(() => undefined);
+  await db.collection<AnyDoc>(name).insertMany(docs);
+  for (const [key, options] of indexes) await db.collection(name).createIndex(key, options);
+}
+
+const ids = (docs: Document[]): unknown[] => docs.map((doc) => doc._id);
+const byId = (docs: Document[]): Document[] => [...docs].sort((a, b) => (a._id < b._id ? -1 : 1));
+
+const INVENTORY = [
+  { _id: 1, sku: 'almonds', description: 'product 1', instock: 120 },
+  { _id: 2, sku: 'bread', description: 'product 2', instock: 80 },
+  { _id: 3, sku: 'cashews', description: 'product 3', instock: 60 },
+  { _id: 4, sku: 'pecans', description: 'product 4', instock: 70 },
+  { _id: 5, sku: null, description: 'Incomplete' },
+  { _id: 6 },
+];
+
+const MEMBERS = [
+  { _id: 1, name: 'artie', status: 'A' },
+  { _id: 2, name: 'giraffe', status: 'D' },
+  { _id: 3, name: 'giraffe1', status: 'A' },
+  { _id: 4, name: 'panda', status: 'A' },
+  { _id: 5, name: 'pandabear', status: 'A' },
+  { _id: 6, name: 'giraffe2', status: 'D' },
+];
+
+/** Foreign-index variants: none, single-field, compound led by the foreign field; a sparse one must not be used. */
+const INDEX_VARIANTS: Array<[string, (field: string) => Document[]]> = [
+  ['no index', () => []],
+  ['a single-field index', (field) => [[{ [field]: 1 }, {}]]],
+  ['a compound index led by the field', (field) => [[{ [field]: -1, _id: 1 }, {}]]],
+  ['a sparse index (unusable)', (field) => [[{ [field]: 1 }, { sparse: true }]]],
+];
+
+describe.each(INDEX_VARIANTS)('$lookup equality with %s', (_name, indexes) => {
+  beforeAll(async () => {
+    await fresh('orders', [{ _id: 1, item: 'almonds', price: 12, quantity: 2 }, { _id: 2, item: 'pecans', price: 20, quantity: 1 }, { _id: 3 }]);
+    await fresh('inventory', INVENTORY, indexes('sku'));
+    await fresh('members', MEMBERS, indexes('name'));
+    await fresh('classes', [
+      { _id: 1, title: 'Reading is ...', enrollmentlist: ['giraffe2', 'pandabear', 'artie'] },
+      { _id: 2, title: 'But Writing ...', enrollmentlist: ['giraffe1', 'artie'] },
+    ]);
+  });
+
+  it('matches a missing local field with null and missing foreign fields (manual: single equality join)', async () => {
+    const joined = await db.collection('orders').aggregate([{ $lookup: { from: 'inventory', localField: 'item', foreignField: 'sku', as: 'inventory_docs' } }]).toArray();
+    expect(joined).toEqual([
+      { _id: 1, item: 'almonds', price: 12, quantity: 2, inventory_docs: [INVENTORY[0]] },
+      { _id: 2, item: 'pecans', price: 20, quantity: 1, inventory_docs: [INVENTORY[3]] },
+      { _id: 3, inventory_docs: [INVENTORY[4], INVENTORY[5]] },
+    ]);
+  });
+
+  it('matches any element of a local array (manual: $lookup with an array)', async () => {
+    const joined = await db.collection('classes').aggregate([{ $lookup: { from: 'members', localField: 'enrollmentlist', foreignField: 'name', as: 'enrollee_info' } }]).toArray();
+    expect(joined.map((doc) => byId(doc.enrollee_info))).toEqual([
+      [MEMBERS[0], MEMBERS[4], MEMBERS[5]],
+      [MEMBERS[0], MEMBERS[2]],
+    ]);
+  });
+});
+
+describe('$lookup equality semantics', () => {
+  beforeAll(async () => {
+    await fresh('tagged', [
+      { _id: 1, tags: ['a', 'b'] },
+      { _id: 2, tags: 'a' },
+      { _id: 3, tags: [['a', 'b']] },
+      { _id: 4, tags: [] },
+      { _id: 5, tags: [null] },
+      { _id: 6, nested: [{ k: 1 }, { k: 2 }, { other: 0 }] },
+      { _id: 7, nested: { k: [2, 3] } },
+      { _id: 8, n: Long.fromNumber(7) },
+      { _id: 9, n: new Double(7) },
+    ]);
+    await fresh('locals', [
+      { _id: 'scalar', v: 'a' },
+      { _id: 'array', v: ['a', 'b'] },
+      { _id: 'nestedArray', v: [['a', 'b']] },
+      { _id: 'empty', v: [] },
+      { _id: 'null', v: null },
+      { _id: 'missing' },
+      { _id: 'path', p: [{ q: 2 }, { q: 9 }] },
+      { _id: 'number', v: 7 },
+    ]);
+  });
+
+  async function joinIds(localField: string, foreignField: string): Promise<Record<string, unknown[]>> {
+    const joined = await db.collection<AnyDoc>('locals').aggregate([{ $lookup: { from: 'tagged', localField, foreignField, as: 'j' } }]).toArray();
+    return Object.fromEntries(joined.map((doc) => [doc._id, ids(byId(doc.j))]));
+  }
+
+  async function checkSemantics(): Promise<void> {
+    const onTags = await joinIds('v', 'tags');
+    expect(onTags.scalar).toEqual([1, 2]);
+    expect(onTags.array).toEqual([1, 2]);
+    // A local array of arrays joins on its element ['a', 'b']: a foreign array equal to it, or holding it.
+    expect(onTags.nestedArray).toEqual([1, 3]);
+    // Missing, null and an empty local array all join as null: missing fields and null elements match, [] does not.
+    for (const local of ['empty', 'null', 'missing']) expect(onTags[local]).toEqual([5, 6, 7, 8, 9]);
+    expect(onTags.number).toEqual([]);
+    const onNested = await joinIds('p.q', 'nested.k');
+    expect(onNested.path).toEqual([6, 7]);
+    // A sub-document of the array lacking `k` makes `nested.k` missing there, so null matches it.
+    expect(onNested.missing).toEqual(expect.arrayContaining([6]));
+    expect(onNested.missing).not.toContain(7);
+    // 7, NumberLong(7) and 7.0 are equal.
+    expect((await joinIds('v', 'n')).number).toEqual([8, 9]);
+  }
+
+  it('follows query equality without an index', checkSemantics);
+
+  it('gives the same results through indexes on the foreign fields', async () => {
+    for (const key of [{ tags: 1 }, { 'nested.k': 1 }, { n: 1 }]) await db.collection('tagged').createIndex(key);
+    await checkSemantics();
+  });
+
+  it('sets a dotted `as` path and answers empty arrays for a missing foreign collection', async () => {
+    const [doc] = await db.collection<AnyDoc>('locals').aggregate([{ $match: { _id: 'scalar' } }, { $lookup: { from: 'absent', localField: 'v', foreignField: 'x', as: 'out.joined' } }]).toArray();
+    expect(doc).toEqual({ _id: 'scalar', v: 'a', out: { joined: [] } });
+  });
+
+  it('joins under the command collation', async () => {
+    await fresh('words', [{ _id: 1, w: 'Apple' }, { _id: 2, w: 'apple' }, { _id: 3, w: 'pear' }], [[{ w: 1 }, {}]]);
+    const joined = await db
+      .collection<AnyDoc>('locals')
+      .aggregate([{ $match: { _id: 'scalar' } }, { $set: { v: 'APPLE' } }, { $lookup: { from: 'words', localField: 'v', foreignField: 'w', as: 'j' } }], {
+        collation: { locale: 'en', strength: 2 },
+      })
+      .toArray();
+    expect(ids(joined[0].j)).toEqual([1, 2]);
+  });
+});
+
+describe('$lookup with let and pipeline', () => {
+  beforeAll(async () => {
+    await fresh('orders2', [
+      { _id: 1, item: 'almonds', price: 12, ordered: 2 },
+      { _id: 2, item: 'pecans', price: 20, ordered: 1 },
+      { _id: 3, item: 'cookies', price: 10, ordered: 60 },
+    ]);
+    await fresh('warehouses', [
+      { _id: 1, stock_item: 'almonds', warehouse: 'A', instock: 120 },
+      { _id: 2, stock_item: 'pecans', warehouse: 'A', instock: 80 },
+      { _id: 3, stock_item: 'almonds', warehouse: 'B', instock: 60 },
+      { _id: 4, stock_item: 'cookies', warehouse: 'B', instock: 40 },
+      { _id: 5, stock_item: 'cookies', warehouse: 'A', instock: 80 },
+    ]);
+    await fresh('restaurants', [
+      { _id: 1, name: 'American Steak House', food: ['filet', 'sirloin'], beverages: ['beer', 'wine'] },
+      { _id: 2, name: 'Honest John Pizza', food: ['cheese pizza', 'pepperoni pizza'], beverages: ['soda'] },
+    ]);
+    await fresh('orders3', [
+      { _id: 1, item: 'filet', restaurant_name: 'American Steak House' },
+      { _id: 2, item: 'cheese pizza', restaurant_name: 'Honest John Pizza', drink: 'lemonade' },
+      { _id: 3, item: 'cheese pizza', restaurant_name: 'Honest John Pizza', drink: 'soda' },
+    ]);
+  });
+
+  it('joins on conditions over let variables (manual: multiple join conditions)', async () => {
+    const joined = await db
+      .collection('orders2')
+      .aggregate([
+        {
+          $lookup: {
+            from: 'warehouses',
+            let: { order_item: '$item', order_qty: '$ordered' },
+            pipeline: [
+              { $match: { $expr: { $and: [{ $eq: ['$stock_item', '$$order_item'] }, { $gte: ['$instock', '$$order_qty'] }] } } },
+              { $project: { stock_item: 0, _id: 0 } },
+            ],
+            as: 'stockdata',
+          },
+        },
+      ])
+      .toArray();
+    expect(joined).toEqual([
+      { _id: 1, item: 'almonds', price: 12, ordered: 2, stockdata: [{ warehouse: 'A', instock: 120 }, { warehouse: 'B', instock: 60 }] },
+      { _id: 2, item: 'pecans', price: 20, ordered: 1, stockdata: [{ warehouse: 'A', instock: 80 }] },
+      { _id: 3, item: 'cookies', price: 10, ordered: 60, stockdata: [{ warehouse: 'A', instock: 80 }] },
+    ]);
+  });
+
+  it('runs the pipeline over the equality matches only (manual: concise syntax)', async () => {
+    const joined = await db
+      .collection('orders3')
+      .aggregate([
+        {
+          $lookup: {
+            from: 'restaurants',
+            localField: 'restaurant_name',
+            foreignField: 'name',
+            let: { orders_drink: '$drink' },
+            pipeline: [{ $match: { $expr: { $in: ['$$orders_drink', '$beverages'] } } }],
+            as: 'matches',
+          },
+        },
+      ])
+      .toArray();
+    expect(joined.map((doc) => ids(doc.matches))).toEqual([[], [], [2]]);
+  });
+
+  it('runs an uncorrelated pipeline and a pipeline from $documents, and sees command variables', async () => {
+    const joined = await db
+      .collection('orders2')
+      .aggregate(
+        [
+          { $match: { _id: 1 } },
+          { $lookup: { from: 'warehouses', pipeline: [{ $match: { $expr: { $eq: ['$warehouse', '$$wh'] } } }, { $count: 'n' }], as: 'inA' } },
+          { $lookup: { pipeline: [{ $documents: [{ x: 1 }, { x: 2 }] }, { $match: { $expr: { $gt: ['$x', '$$min'] } } }], as: 'docs' } },
+        ],
+        { let: { wh: 'A', min: 0 } },
+      )
+      .toArray();
+    expect(joined[0].inA).toEqual([{ n: 3 }]);
+    expect(joined[0].docs).toEqual([{ x: 1 }, { x: 2 }]);
+  });
+
+  it('nests lookups', async () => {
+    const [order] = await db
+      .collection('orders3')
+      .aggregate([
+        { $match: { _id: 3 } },
+        {
+          $lookup: {
+            from: 'restaurants',
+            localField: 'restaurant_name',
+            foreignField: 'name',
+            pipeline: [{ $lookup: { from: 'orders3', localField: 'name', foreignField: 'restaurant_name', as: 'allOrders' } }, { $project: { n: { $size: '$allOrders' } } }],
+            as: 'r',
+          },
+        },
+      ])
+      .toArray();
+    expect(order.r).toEqual([{ _id: 2, n: 2 }]);
+  });
+});
+
+describe('$lookup on views', () => {
+  it('reads a view as the foreign collection, and a view may itself look up', async () => {
+    await fresh('stock', INVENTORY);
+    await db.collection('inStock').drop().catch(() => undefined);
+    await db.createCollection('inStock', { viewOn: 'stock', pipeline: [{ $match: { instock: { $gt: 65 } } }] });
+    await fresh('wanted', [{ _id: 'a', sku: 'almonds' }, { _id: 'c', sku: 'cashews' }]);
+    const joined = await db.collection('wanted').aggregate([{ $lookup: { from: 'inStock', localField: 'sku', foreignField: 'sku', as: 'stock' } }]).toArray();
+    expect(joined.map((doc) => ids(doc.stock))).toEqual([[1], []]);
+
+    await db.collection('wantedStock').drop().catch(() => undefined);
+    await db.createCollection('wantedStock', { viewOn: 'wanted', pipeline: [{ $lookup: { from: 'stock', localField: 'sku', foreignField: 'sku', as: 'stock' } }] });
+    const viaView = await db.collection('wantedStock').find({}).toArray();
+    expect(viaView.map((doc) => ids(doc.stock))).toEqual([[1], [3]]);
+  });
+});
+
+describe('$lookup errors', () => {
+  it('answers FailedToParse for bad specifications', async () => {
+    const orders = db.collection('orders');
+    const bad = [
+      { from: 'x', localField: 'a', foreignField: 'b' },
+      { from: 'x', localField: 'a', as: 'j' },
+      { from: 'x', as: 'j' },
+      { from: 'x', localField: 'a', foreignField: 'b', as: 'j', extra: 1 },
+    ];
+    for (const spec of bad) expect((await errorOf(orders.aggregate([{ $lookup: spec }]).toArray())).code).toBe(9);
+  });
+});
+
+describe('$graphLookup', () => {
+  beforeAll(async () => {
+    await fresh('employees', [
+      { _id: 1, name: 'Dev' },
+      { _id: 2, name: 'Eliot', reportsTo: 'Dev' },
+      { _id: 3, name: 'Ron', reportsTo: 'Eliot' },
+      { _id: 4, name: 'Andrew', reportsTo: 'Eliot' },
+      { _id: 5, name: 'Asya', reportsTo: 'Ron' },
+      { _id: 6, name: 'Dan', reportsTo: 'Andrew' },
+    ]);
+    await fresh('airports', [
+      { _id: 0, airport: 'JFK', connects: ['BOS', 'ORD'] },
+      { _id: 1, airport: 'BOS', connects: ['JFK', 'PWM'] },
+      { _id: 2, airport: 'ORD', connects: ['JFK'] },
+      { _id: 3, airport: 'PWM', connects: ['BOS', 'LHR'] },
+      { _id: 4, airport: 'LHR', connects: ['PWM'] },
+    ]);
+    await fresh('travelers', [
+      { _id: 1, name: 'Dev', nearestAirport: 'JFK' },
+      { _id: 2, name: 'Eliot', nearestAirport: 'JFK' },
+      { _id: 3, name: 'Jeff', nearestAirport: 'BOS' },
+    ]);
+    await fresh('people', [
+      { _id: 1, name: 'Tanya Jordan', friends: ['Shirley Soto', 'Terry Hawkins', 'Carole Hale'], hobbies: ['tennis', 'unicycling', 'golf'] },
+      { _id: 2, name: 'Carole Hale', friends: ['Joseph Dennis', 'Tanya Jordan', 'Terry Hawkins'], hobbies: ['archery', 'golf', 'woodworking'] },
+      { _id: 3, name: 'Terry Hawkins', friends: ['Tanya Jordan', 'Carole Hale', 'Angelo Ward'], hobbies: ['knitting', 'frisbee'] },
+      { _id: 4, name: 'Joseph Dennis', friends: ['Angelo Ward', 'Carole Hale'], hobbies: ['tennis', 'golf', 'topiary'] },
+      { _id: 5, name: 'Angelo Ward', friends: ['Terry Hawkins', 'Shirley Soto', 'Joseph Dennis'], hobbies: ['travel', 'ceramics', 'golf'] },
+      { _id: 6, name: 'Shirley Soto', friends: ['Angelo Ward', 'Tanya Jordan', 'Carole Hale'], hobbies: ['frisbee', 'set theory'] },
+    ]);
+  });
+
+  it('walks a hierarchy (manual: within a single collection)', async () => {
+    const spec = { from: 'employees', startWith: '$reportsTo', connectFromField: 'reportsTo', connectToField: 'name', as: 'reportingHierarchy' };
+    const walked = await db.collection('employees').aggregate([{ $graphLookup: spec }]).toArray();
+    expect(walked.map((doc) => ids(byId(doc.reportingHierarchy)))).toEqual([[], [1], [1, 2], [1, 2], [1, 2, 3], [1, 2, 4]]);
+  });
+
+  it('stops at maxDepth, reports depths as int64 and ends cycles (manual: across multiple collections)', async () => {
+    const spec = { from: 'airports', startWith: '$nearestAirport', connectFromField: 'connects', connectToField: 'airport', maxDepth: 2, depthField: 'numConnections', as: 'destinations' };
+    for (const indexed of [false, true]) {
+      if (indexed) await db.collection('airports').createIndex({ airport: 1 });
+      const walked = await db.collection('travelers').aggregate([{ $graphLookup: spec }], { promoteLongs: false }).toArray();
+      const depths = walked.map((doc) => Object.fromEntries(doc.destinations.map((d: Document) => [d.airport, d.numConnections])));
+      expect(depths[0]).toEqual({ JFK: Long.fromNumber(0), BOS: Long.fromNumber(1), ORD: Long.fromNumber(1), PWM: Long.fromNumber(2) });
+      expect(depths[1]).toEqual(depths[0]);
+      expect(depths[2]).toEqual({ BOS: Long.fromNumber(0), JFK: Long.fromNumber(1), PWM: Long.fromNumber(1), ORD: Long.fromNumber(2), LHR: Long.fromNumber(2) });
+      const { maxDepth: _maxDepth, ...unboundedSpec } = spec;
+      const unbounded = await db.collection('travelers').aggregate([{ $match: { _id: 1 } }, { $graphLookup: unboundedSpec }]).toArray();
+      expect(unbounded[0].destinations).toHaveLength(5);
+    }
+  });
+
+  it('restricts the search with a match (manual: restrictSearchWithMatch)', async () => {
+    const [tanya] = await db
+      .collection('people')
+      .aggregate([
+        { $match: { name: 'Tanya Jordan' } },
+        { $graphLookup: { from: 'people', startWith: '$friends', connectFromField: 'friends', connectToField: 'name', as: 'golfers', restrictSearchWithMatch: { hobbies: 'golf' } } },
+        { $project: { name: 1, friends: 1, 'connections who play golf': '$golfers.name' } },
+      ])
+      .toArray();
+    expect([...tanya['connections who play golf']].sort()).toEqual(['Angelo Ward', 'Carole Hale', 'Joseph Dennis', 'Tanya Jordan']);
+  });
+
+  it('answers MongoDB error codes for bad arguments', async () => {
+    const employees = db.collection('employees');
+    const base = { from: 'employees', startWith: '$reportsTo', connectFromField: 'reportsTo', connectToField: 'name', as: 'h' };
+    expect((await errorOf(employees.aggregate([{ $graphLookup: { ...base, maxDepth: -1 } }]).toArray())).code).toBe(40101);
+    expect((await errorOf(employees.aggregate([{ $graphLookup: { ...base, maxDepth: 1.5 } }]).toArray())).code).toBe(40100);
+    const { connectToField: _connectToField, ...incomplete } = base;
+    expect((await errorOf(employees.aggregate([{ $graphLookup: incomplete }]).toArray())).code).toBe(40105);
+    expect((await errorOf(employees.aggregate([{ $graphLookup: { ...base, depth: 1 } }]).toArray())).code).toBe(40104);
+  });
+});
+
+describe('$unionWith', () => {
+  beforeAll(async () => {
+    await fresh('suppliers', [
+      { _id: 1, supplier: 'Aardvark and Sons', state: 'Texas' },
+      { _id: 2, supplier: 'Bears Run Amok.', state: 'Colorado' },
+      { _id: 3, supplier: 'Squid Mark Inc. ', state: 'Rhode Island' },
+    ]);
+    await fresh('warehouses2', [
+      { _id: 1, warehouse: 'A', region: 'West', state: 'California' },
+      { _id: 2, warehouse: 'B', region: 'Central', state: 'Colorado' },
+      { _id: 3, warehouse: 'C', region: 'East', state: 'Florida' },
+    ], [[{ region: 1 }, {}]]);
+  });
+
+  it('appends another collection through its pipeline (manual: report of all states)', async () => {
+    const states = await db
+      .collection('suppliers')
+      .aggregate([{ $project: { state: 1, _id: 0 } }, { $unionWith: { coll: 'warehouses2', pipeline: [{ $project: { state: 1, _id: 0 } }] } }])
+      .toArray();
+    expect(states.map((doc) => doc.state)).toEqual(['Texas', 'Colorado', 'Rhode Island', 'California', 'Colorado', 'Florida']);
+  });
+
+  it('takes a name, a leading $match, $documents, and feeds later stages', async () => {
+    const all = await db.collection('suppliers').aggregate([{ $unionWith: 'warehouses2' }, { $count: 'n' }]).toArray();
+    expect(all).toEqual([{ n: 6 }]);
+    const matched = await db.collection('suppliers').aggregate([{ $match: { _id: 1 } }, { $unionWith: { coll: 'warehouses2', pipeline: [{ $match: { region: 'East' } }, { $project: { warehouse: 1 } }] } }]).toArray();
+    expect(matched).toEqual([{ _id: 1, supplier: 'Aardvark and Sons', state: 'Texas' }, { _id: 3, warehouse: 'C' }]);
+    const documents = await db.collection('suppliers').aggregate([{ $match: { _id: 2 } }, { $project: { _id: 1 } }, { $unionWith: { pipeline: [{ $documents: [{ _id: 9 }] }] } }]).toArray();
+    expect(documents).toEqual([{ _id: 2 }, { _id: 9 }]);
+    expect(await db.collection('suppliers').aggregate([{ $match: { _id: 1 } }, { $unionWith: 'absent' }]).toArray()).toHaveLength(1);
+  });
+});
+
+describe('$facet', () => {
+  it('pages and counts the same input in one pass', async () => {
+    await fresh('paged', Array.from({ length: 25 }, (_, i) => ({ _id: i, n: i % 5 })));
+    const [page] = await db
+      .collection('paged')
+      .aggregate([{ $match: { n: { $gte: 1 } } }, { $sort: { _id: -1 } }, { $facet: { data: [{ $skip: 5 }, { $limit: 3 }], total: [{ $count: 'n' }], sorted: [{ $sort: { _id: 1 } }, { $limit: 1 }], first: [{ $limit: 1 }] } }])
+      .toArray();
+    expect(ids(page.data)).toEqual([18, 17, 16]);
+    expect(page.total).toEqual([{ n: 20 }]);
+    // A facet sorting its input leaves the other facets' input order as it was.
+    expect(ids(page.sorted)).toEqual([1]);
+    expect(ids(page.first)).toEqual([24]);
+    const error = await errorOf(db.collection('paged').aggregate([{ $facet: { x: [{ $out: 'y' }] } }]).toArray());
+    expect(error.code).toBe(40600);
+  });
+});
+
+describe('number types through lookups', () => {
+  it('keeps int64 and double fields of local and foreign documents', async () => {
+    await fresh('typedLocal', [{ _id: 1, k: 1, l: Long.fromNumber(2), d: new Double(3) }]);
+    await fresh('typedForeign', [{ _id: 1, k: 1, l: Long.fromNumber(4), d: new Double(5) }]);
+    const [joined] = await db
+      .collection('typedLocal')
+      .aggregate([{ $lookup: { from: 'typedForeign', localField: 'k', foreignField: 'k', as: 'f' } }], { promoteValues: false })
+      .toArray();
+    expect(joined.l).toBeInstanceOf(Long);
+    expect(joined.d).toBeInstanceOf(Double);
+    expect(joined.f[0].l).toBeInstanceOf(Long);
+    expect(joined.f[0].d).toBeInstanceOf(Double);
+  });
+});
