@@ -240,6 +240,27 @@ describe('$lookup with let and pipeline', () => {
     expect(joined[0].docs).toEqual([{ x: 1 }, { x: 2 }]);
   });
 
+  it('answers a correlated $expr equality as a full scan would, with or without an index', async () => {
+    await fresh('correlatedForeign', [{ _id: 1, k: 'a' }, { _id: 2, k: ['a'] }, { _id: 3, k: null }, { _id: 4 }, { _id: 5, k: 1 }, { _id: 6, k: Long.fromNumber(1) }]);
+    await fresh('correlatedLocal', [{ _id: 'a', v: 'a' }, { _id: 'array', v: ['a'] }, { _id: 'null', v: null }, { _id: 'missing' }, { _id: 'one', v: new Double(1) }]);
+    const join = (condition: Document) => [
+      { $lookup: { from: 'correlatedForeign', let: { v: '$v' }, pipeline: [{ $match: { $expr: condition } }, { $project: { _id: 1 } }], as: 'j' } },
+    ];
+    const conditions = [{ $eq: ['$k', '$$v'] }, { $and: [{ $eq: ['$$v', '$k'] }, { $gte: ['$_id', 0] }] }];
+    // `$or: [condition]` is the same condition in a form that is not looked up (the pipeline scans everything).
+    // ($expr comparisons are mingo's: an array on the left equals a scalar it holds, null equals missing.)
+    const local = db.collection<AnyDoc>('correlatedLocal');
+    const scanned = await Promise.all(conditions.map((condition) => local.aggregate(join({ $or: [condition] })).toArray()));
+    expect(scanned[0].find((doc) => doc._id === 'one')?.j).toEqual([{ _id: 5 }, { _id: 6 }]);
+    for (const indexed of [false, true]) {
+      if (indexed) await db.collection('correlatedForeign').createIndex({ k: 1 });
+      for (const [i, condition] of conditions.entries()) {
+        const looked = await local.aggregate(join(condition)).toArray();
+        expect(looked.map((doc) => ({ ...doc, j: byId(doc.j) }))).toEqual(scanned[i]);
+      }
+    }
+  });
+
   it('nests lookups', async () => {
     const [order] = await db
       .collection('orders3')

@@ -62,10 +62,30 @@ function collated(value: unknown, collation: Doc): unknown {
   return value;
 }
 
+/** Keys of scalars without serialization (the hash of a foreign collection computes one per document). */
+function scalarKey(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return `s${value}`;
+    case 'number':
+      return `n${value === 0 ? 0 : value}`;
+    case 'bigint':
+      return `n${Number(value)}`;
+    case 'boolean':
+      return value ? 't' : 'f';
+    case 'undefined':
+      return 'z';
+  }
+  if (value === null) return 'z';
+  const type = (value as { _bsontype?: string })._bsontype;
+  return type === 'Long' || type === 'Int32' || type === 'Double' ? `n${Number(value)}` : undefined;
+}
+
 /**
  * The hash key of a value for equality: values MongoDB considers equal (1, 1.0, NumberLong(1)) share
  * it, and missing shares null's key, since `{field: null}` matches both.
  */
 export function equalityKey(value: unknown, collation?: Doc): string {
-  return keyString([collation ? collated(value, collation) : value]);
+  const compared = collation ? collated(value, collation) : value;
+  return scalarKey(compared) ?? `o${keyString([compared])}`;
 }

@@ -15,8 +15,10 @@ export interface ForeignField {
 }
 
 /** The keys under which a document matches an equality on the path. */
-function keysOf(doc: Doc, path: string[], collation?: Doc): Set<string> {
-  return new Set(matchedValues(doc, path).map((value) => equalityKey(value, collation)));
+function keysOf(doc: Doc, path: string[], collation?: Doc): Set<string> | [string] {
+  const values = matchedValues(doc, path);
+  if (values.length === 1) return [equalityKey(values[0], collation)];
+  return new Set(values.map((value) => equalityKey(value, collation)));
 }
 
 /** The distinct values, by equality key. */

@@ -50,29 +50,82 @@ function parseLookup(expr: unknown): LookupSpec {
   return { from, as, localField, foreignField, let: expr.let as Doc | undefined, pipeline };
 }
 
-/** The foreign documents equal on the join fields: any local value (missing means null) against the foreign field. */
-function equalityJoin(spec: LookupSpec, resolver: ForeignResolver): ((doc: Doc) => Doc[]) | undefined {
-  if (spec.localField === undefined || spec.foreignField === undefined) return undefined;
-  const localPath = spec.localField.split('.');
-  if (spec.from === undefined) return () => [];
-  const foreign = resolver.field(spec.from, spec.foreignField);
-  return (doc) => {
-    const values = joinedValues(doc, localPath);
-    return foreign.find(values.length ? values : [null]);
-  };
+type Candidates = (doc: Doc, variables: Doc) => Iterable<Doc>;
+
+/** `'$field'` (a top-level field) and `'$$name'` (a variable): the two sides of a correlated equality. */
+function fieldAndVariable(field: unknown, variable: unknown): { field: string; variable: string } | undefined {
+  if (typeof field !== 'string' || typeof variable !== 'string') return undefined;
+  if (!/^\$[^$.]+$/.test(field) || !/^\$\$[A-Za-z_]\w*$/.test(variable)) return undefined;
+  return { field: field.slice(1), variable: variable.slice(2) };
 }
 
-/** Runs the stage's pipeline per input document, its `let` variables evaluated against that document. */
-function pipelineJoin(spec: LookupSpec, options: Options): ((doc: Doc, foreign: Iterable<Doc>) => Doc[]) | undefined {
+/**
+ * A leading `$match` whose `$expr` requires `{$eq: ['$field', '$$variable']}` (alone or in an `$and`)
+ * with a `let` variable: MongoDB answers it through an index on the field, and so do we. The
+ * documents equal to the value under query equality (a superset: arrays also match by element,
+ * null also matches missing) are the candidates; the `$match` itself then decides. (mingo's `$eq`
+ * also flattens a field's nested arrays one level; MongoDB's does not, neither do the candidates.)
+ */
+function correlatedEquality(spec: LookupSpec): { field: string; variable: string } | undefined {
+  const match = spec.pipeline?.[0]?.$match;
+  if (!isDoc(match) || !isDoc(match.$expr) || !spec.let) return undefined;
+  const conjuncts: unknown[] = Array.isArray(match.$expr.$and) ? match.$expr.$and : [match.$expr];
+  for (const conjunct of conjuncts) {
+    const operands = isDoc(conjunct) ? conjunct.$eq : undefined;
+    if (!Array.isArray(operands) || operands.length !== 2) continue;
+    const pair = fieldAndVariable(operands[0], operands[1]) ?? fieldAndVariable(operands[1], operands[0]);
+    if (pair && pair.variable in spec.let) return pair;
+  }
+  return undefined;
+}
+
+/**
+ * Values whose query-equality matches hold every document mingo's `$eq` can accept for `value`: an
+ * array is also compared by its elements (and theirs, one level down), whichever side it is on.
+ */
+function equalityCandidates(value: unknown): unknown[] {
+  return Array.isArray(value) ? [value, ...value, ...value.flat()] : [value];
+}
+
+/**
+ * The foreign documents an input document joins (before the pipeline, if any): those equal on the
+ * join fields (any local value, missing meaning null, against the foreign field), the candidates of
+ * a correlated equality, or the whole foreign collection.
+ */
+function candidates(spec: LookupSpec, resolver: ForeignResolver, options: Options): Candidates {
+  const { from, localField, foreignField } = spec;
+  if (from === undefined) return () => [];
+  if (localField !== undefined && foreignField !== undefined) {
+    const localPath = localField.split('.');
+    const foreign = resolver.field(from, foreignField);
+    return (doc) => {
+      const values = joinedValues(doc, localPath);
+      return foreign.find(values.length ? values : [null]);
+    };
+  }
+  // Under a collation strings compare by it in $expr; the hash only folds case and accents.
+  const correlated = options.collation === undefined ? correlatedEquality(spec) : undefined;
+  if (correlated) {
+    const foreign = resolver.field(from, correlated.field);
+    return (_doc, variables) => foreign.find(equalityCandidates(variables[correlated.variable]));
+  }
+  return () => sourceDocs(resolver.source(from));
+}
+
+/** Runs the stage's pipeline over an input document's candidates, with its `let` variables. */
+function pipelineJoin(spec: LookupSpec, options: Options): ((foreign: Iterable<Doc>, variables: Doc) => Doc[]) | undefined {
   if (!spec.pipeline) return undefined;
   const aggregator = subPipeline(spec.pipeline, options);
-  const letOptions = runOptions(options);
   const perDocument = runOptions(options);
-  const letExpr = spec.let ?? {};
-  return (doc, foreign) => {
-    const variables = evalExpr(doc, letExpr, letOptions.update({ root: doc })) as Doc;
-    return aggregator.run<Doc>(foreign, perDocument.update({ root: null, variables }));
-  };
+  return (foreign, variables) => aggregator.run<Doc>(foreign, perDocument.update({ root: null, variables }));
+}
+
+/** The `let` variables evaluated against an input document (`$$ROOT` being that document). */
+function letVariables(spec: LookupSpec, options: Options): (doc: Doc) => Doc {
+  if (!spec.let) return () => ({});
+  const letExpr = spec.let;
+  const letOptions = runOptions(options);
+  return (doc) => evalExpr(doc, letExpr, letOptions.update({ root: doc })) as Doc;
 }
 
 /**
@@ -83,10 +136,12 @@ function pipelineJoin(spec: LookupSpec, options: Options): ((doc: Doc, foreign: 
 export function $lookup(coll: Iterator, expr: unknown, options: Options): Iterator {
   const spec = parseLookup(expr);
   const resolver = foreignResolver(options, '$lookup');
-  const join = equalityJoin(spec, resolver);
+  const joined = candidates(spec, resolver, options);
+  const variablesOf = letVariables(spec, options);
   const pipeline = pipelineJoin(spec, options);
   return coll.map((doc: Doc) => {
-    const foreign = join ? join(doc) : spec.from === undefined ? [] : sourceDocs(resolver.source(spec.from));
-    return withField(doc, spec.as, pipeline ? pipeline(doc, foreign) : foreign);
+    const variables = variablesOf(doc);
+    const foreign = joined(doc, variables);
+    return withField(doc, spec.as, pipeline ? pipeline(foreign, variables) : foreign);
   });
 }
