@@ -77,6 +77,8 @@ async function main() {
     await seedLocal(db, size);
     const local = db.collection(`local_${size}`);
     const measured = {};
+    // Warm-up: the first size's figures would otherwise include the JIT compiling every path.
+    for (const pipeline of Object.values(cases(size))) for (let i = 0; i < 50; i++) await local.aggregate(pipeline).toArray();
     for (const [name, pipeline] of Object.entries(cases(size))) {
       const check = await local.aggregate(pipeline).toArray();
       if (check.length !== LOCAL || (name !== '$match only (baseline)' && check.some((doc) => doc.joined.length !== 1))) throw new Error(`${name}: wrong result`);
