@@ -1,4 +1,4 @@
-import { Double, Long, type Db, type Document } from 'mongodb';
+import { Double, Int32, Long, type Db, type Document } from 'mongodb';
 import { startHarness, type AnyDoc, type Harness } from './helpers';
 
 /**
@@ -76,6 +76,15 @@ describe('pipelines over stored documents', () => {
     await local.aggregate(pipeline).toArray();
     await local.aggregate(pipeline).toArray();
     expect([await local.find({}, typed).toArray(), await foreign.find({}, typed).toArray()]).toStrictEqual(before);
+  });
+
+  it('keeps the number types of stored values copied onto another path', async () => {
+    const pairs = db.collection<AnyDoc>('pairs');
+    await pairs.insertOne({ _id: 1, a: { x: new Double(2), y: [new Double(1)] }, c: { x: 2, y: [1] } });
+    const before = await pairs.find({}, typed).toArray();
+    const [moved] = await pairs.aggregate([{ $addFields: { a: '$c', n: 1 } }], typed).toArray();
+    expect(moved.n).toEqual(new Int32(1));
+    expect(await pairs.find({}, typed).toArray()).toStrictEqual(before);
   });
 
   it('left the inserted documents as they were, BSON number types included', async () => {
