@@ -1,4 +1,12 @@
-import { Double, Long, MongoServerError, type Db, type Document } from 'mongodb';
+import {
+  Double,
+  Long,
+  MongoServerError,
+  type CreateIndexesOptions,
+  type Db,
+  type Document,
+  type IndexSpecification,
+} from 'mongodb';
 import { startHarness, type AnyDoc, type Harness } from './helpers';
 
 /**
@@ -20,12 +28,18 @@ async function errorOf(promise: Promise<unknown>): Promise<MongoServerError> {
   return error as MongoServerError;
 }
 
-async function fresh(name: string, docs: AnyDoc[], indexes: Document[] = []): Promise<void> {
+type IndexToCreate = [IndexSpecification, CreateIndexesOptions];
+
+async function fresh(name: string, docs: AnyDoc[], indexes: IndexToCreate[] = []): Promise<void> {
   await db.collection(name).drop().catch(() => undefined);
   await db.collection<AnyDoc>(name).insertMany(docs);
   for (const [key, options] of indexes) await db.collection(name).createIndex(key, options);
 }
 
+const run = (name: string, pipeline: Document[], options: Document = {}): Promise<Document[]> =>
+  db.collection<AnyDoc>(name).aggregate(pipeline, options).toArray();
+const codeOf = async (name: string, pipeline: Document[]): Promise<unknown> =>
+  (await errorOf(run(name, pipeline))).code;
 const ids = (docs: Document[]): unknown[] => docs.map((doc) => doc._id);
 const byId = (docs: Document[]): Document[] => [...docs].sort((a, b) => (a._id < b._id ? -1 : 1));
 
@@ -48,7 +62,7 @@ const MEMBERS = [
 ];
 
 /** Foreign-index variants: none, single-field, compound led by the foreign field; a sparse one must not be used. */
-const INDEX_VARIANTS: Array<[string, (field: string) => Document[]]> = [
+const INDEX_VARIANTS: Array<[string, (field: string) => IndexToCreate[]]> = [
   ['no index', () => []],
   ['a single-field index', (field) => [[{ [field]: 1 }, {}]]],
   ['a compound index led by the field', (field) => [[{ [field]: -1, _id: 1 }, {}]]],
@@ -57,7 +71,11 @@ const INDEX_VARIANTS: Array<[string, (field: string) => Document[]]> = [
 
 describe.each(INDEX_VARIANTS)('$lookup equality with %s', (_name, indexes) => {
   beforeAll(async () => {
-    await fresh('orders', [{ _id: 1, item: 'almonds', price: 12, quantity: 2 }, { _id: 2, item: 'pecans', price: 20, quantity: 1 }, { _id: 3 }]);
+    await fresh('orders', [
+      { _id: 1, item: 'almonds', price: 12, quantity: 2 },
+      { _id: 2, item: 'pecans', price: 20, quantity: 1 },
+      { _id: 3 },
+    ]);
     await fresh('inventory', INVENTORY, indexes('sku'));
     await fresh('members', MEMBERS, indexes('name'));
     await fresh('classes', [
@@ -67,7 +85,8 @@ describe.each(INDEX_VARIANTS)('$lookup equality with %s', (_name, indexes) => {
   });
 
   it('matches a missing local field with null and missing foreign fields (manual: single equality join)', async () => {
-    const joined = await db.collection('orders').aggregate([{ $lookup: { from: 'inventory', localField: 'item', foreignField: 'sku', as: 'inventory_docs' } }]).toArray();
+    const lookup = { from: 'inventory', localField: 'item', foreignField: 'sku', as: 'inventory_docs' };
+    const joined = await db.collection('orders').aggregate([{ $lookup: lookup }]).toArray();
     expect(joined).toEqual([
       { _id: 1, item: 'almonds', price: 12, quantity: 2, inventory_docs: [INVENTORY[0]] },
       { _id: 2, item: 'pecans', price: 20, quantity: 1, inventory_docs: [INVENTORY[3]] },
@@ -76,7 +95,8 @@ describe.each(INDEX_VARIANTS)('$lookup equality with %s', (_name, indexes) => {
   });
 
   it('matches any element of a local array (manual: $lookup with an array)', async () => {
-    const joined = await db.collection('classes').aggregate([{ $lookup: { from: 'members', localField: 'enrollmentlist', foreignField: 'name', as: 'enrollee_info' } }]).toArray();
+    const lookup = { from: 'members', localField: 'enrollmentlist', foreignField: 'name', as: 'enrollee_info' };
+    const joined = await db.collection('classes').aggregate([{ $lookup: lookup }]).toArray();
     expect(joined.map((doc) => byId(doc.enrollee_info))).toEqual([
       [MEMBERS[0], MEMBERS[4], MEMBERS[5]],
       [MEMBERS[0], MEMBERS[2]],
@@ -110,7 +130,8 @@ describe('$lookup equality semantics', () => {
   });
 
   async function joinIds(localField: string, foreignField: string): Promise<Record<string, unknown[]>> {
-    const joined = await db.collection<AnyDoc>('locals').aggregate([{ $lookup: { from: 'tagged', localField, foreignField, as: 'j' } }]).toArray();
+    const lookup = { from: 'tagged', localField, foreignField, as: 'j' };
+    const joined = await db.collection<AnyDoc>('locals').aggregate([{ $lookup: lookup }]).toArray();
     return Object.fromEntries(joined.map((doc) => [doc._id, ids(byId(doc.j))]));
   }
 
@@ -135,20 +156,23 @@ describe('$lookup equality semantics', () => {
   it('follows query equality without an index', checkSemantics);
 
   it('gives the same results through indexes on the foreign fields', async () => {
-    for (const key of [{ tags: 1 }, { 'nested.k': 1 }, { n: 1 }]) await db.collection('tagged').createIndex(key);
+    const keys: IndexSpecification[] = [{ tags: 1 }, { 'nested.k': 1 }, { n: 1 }];
+    for (const key of keys) await db.collection('tagged').createIndex(key);
     await checkSemantics();
   });
 
   it('sets a dotted `as` path and answers empty arrays for a missing foreign collection', async () => {
-    const [doc] = await db.collection<AnyDoc>('locals').aggregate([{ $match: { _id: 'scalar' } }, { $lookup: { from: 'absent', localField: 'v', foreignField: 'x', as: 'out.joined' } }]).toArray();
+    const lookup = { from: 'absent', localField: 'v', foreignField: 'x', as: 'out.joined' };
+    const [doc] = await run('locals', [{ $match: { _id: 'scalar' } }, { $lookup: lookup }]);
     expect(doc).toEqual({ _id: 'scalar', v: 'a', out: { joined: [] } });
   });
 
   it('joins under the command collation', async () => {
     await fresh('words', [{ _id: 1, w: 'Apple' }, { _id: 2, w: 'apple' }, { _id: 3, w: 'pear' }], [[{ w: 1 }, {}]]);
+    const lookup = { from: 'words', localField: 'v', foreignField: 'w', as: 'j' };
     const joined = await db
       .collection<AnyDoc>('locals')
-      .aggregate([{ $match: { _id: 'scalar' } }, { $set: { v: 'APPLE' } }, { $lookup: { from: 'words', localField: 'v', foreignField: 'w', as: 'j' } }], {
+      .aggregate([{ $match: { _id: 'scalar' } }, { $set: { v: 'APPLE' } }, { $lookup: lookup }], {
         collation: { locale: 'en', strength: 2 },
       })
       .toArray();
@@ -190,7 +214,11 @@ describe('$lookup with let and pipeline', () => {
             from: 'warehouses',
             let: { order_item: '$item', order_qty: '$ordered' },
             pipeline: [
-              { $match: { $expr: { $and: [{ $eq: ['$stock_item', '$$order_item'] }, { $gte: ['$instock', '$$order_qty'] }] } } },
+              {
+                $match: {
+                  $expr: { $and: [{ $eq: ['$stock_item', '$$order_item'] }, { $gte: ['$instock', '$$order_qty'] }] },
+                },
+              },
               { $project: { stock_item: 0, _id: 0 } },
             ],
             as: 'stockdata',
@@ -199,7 +227,13 @@ describe('$lookup with let and pipeline', () => {
       ])
       .toArray();
     expect(joined).toEqual([
-      { _id: 1, item: 'almonds', price: 12, ordered: 2, stockdata: [{ warehouse: 'A', instock: 120 }, { warehouse: 'B', instock: 60 }] },
+      {
+        _id: 1,
+        item: 'almonds',
+        price: 12,
+        ordered: 2,
+        stockdata: [{ warehouse: 'A', instock: 120 }, { warehouse: 'B', instock: 60 }],
+      },
       { _id: 2, item: 'pecans', price: 20, ordered: 1, stockdata: [{ warehouse: 'A', instock: 80 }] },
       { _id: 3, item: 'cookies', price: 10, ordered: 60, stockdata: [{ warehouse: 'A', instock: 80 }] },
     ]);
@@ -230,8 +264,19 @@ describe('$lookup with let and pipeline', () => {
       .aggregate(
         [
           { $match: { _id: 1 } },
-          { $lookup: { from: 'warehouses', pipeline: [{ $match: { $expr: { $eq: ['$warehouse', '$$wh'] } } }, { $count: 'n' }], as: 'inA' } },
-          { $lookup: { pipeline: [{ $documents: [{ x: 1 }, { x: 2 }] }, { $match: { $expr: { $gt: ['$x', '$$min'] } } }], as: 'docs' } },
+          {
+            $lookup: {
+              from: 'warehouses',
+              pipeline: [{ $match: { $expr: { $eq: ['$warehouse', '$$wh'] } } }, { $count: 'n' }],
+              as: 'inA',
+            },
+          },
+          {
+            $lookup: {
+              pipeline: [{ $documents: [{ x: 1 }, { x: 2 }] }, { $match: { $expr: { $gt: ['$x', '$$min'] } } }],
+              as: 'docs',
+            },
+          },
         ],
         { let: { wh: 'A', min: 0 } },
       )
@@ -241,16 +286,32 @@ describe('$lookup with let and pipeline', () => {
   });
 
   it('answers a correlated $expr equality as a full scan would, with or without an index', async () => {
-    await fresh('correlatedForeign', [{ _id: 1, k: 'a' }, { _id: 2, k: ['a'] }, { _id: 3, k: null }, { _id: 4 }, { _id: 5, k: 1 }, { _id: 6, k: Long.fromNumber(1) }]);
-    await fresh('correlatedLocal', [{ _id: 'a', v: 'a' }, { _id: 'array', v: ['a'] }, { _id: 'null', v: null }, { _id: 'missing' }, { _id: 'one', v: new Double(1) }]);
-    const join = (condition: Document) => [
-      { $lookup: { from: 'correlatedForeign', let: { v: '$v' }, pipeline: [{ $match: { $expr: condition } }, { $project: { _id: 1 } }], as: 'j' } },
-    ];
+    await fresh('correlatedForeign', [
+      { _id: 1, k: 'a' },
+      { _id: 2, k: ['a'] },
+      { _id: 3, k: null },
+      { _id: 4 },
+      { _id: 5, k: 1 },
+      { _id: 6, k: Long.fromNumber(1) },
+    ]);
+    await fresh('correlatedLocal', [
+      { _id: 'a', v: 'a' },
+      { _id: 'array', v: ['a'] },
+      { _id: 'null', v: null },
+      { _id: 'missing' },
+      { _id: 'one', v: new Double(1) },
+    ]);
+    const join = (condition: Document) => {
+      const pipeline = [{ $match: { $expr: condition } }, { $project: { _id: 1 } }];
+      return [{ $lookup: { from: 'correlatedForeign', let: { v: '$v' }, pipeline, as: 'j' } }];
+    };
     const conditions = [{ $eq: ['$k', '$$v'] }, { $and: [{ $eq: ['$$v', '$k'] }, { $gte: ['$_id', 0] }] }];
     // `$or: [condition]` is the same condition in a form that is not looked up (the pipeline scans everything).
     // ($expr comparisons are mingo's: an array on the left equals a scalar it holds, null equals missing.)
     const local = db.collection<AnyDoc>('correlatedLocal');
-    const scanned = await Promise.all(conditions.map((condition) => local.aggregate(join({ $or: [condition] })).toArray()));
+    const scanned = await Promise.all(
+      conditions.map((condition) => local.aggregate(join({ $or: [condition] })).toArray()),
+    );
     expect(scanned[0].find((doc) => doc._id === 'one')?.j).toEqual([{ _id: 5 }, { _id: 6 }]);
     for (const indexed of [false, true]) {
       if (indexed) await db.collection('correlatedForeign').createIndex({ k: 1 });
@@ -271,7 +332,10 @@ describe('$lookup with let and pipeline', () => {
             from: 'restaurants',
             localField: 'restaurant_name',
             foreignField: 'name',
-            pipeline: [{ $lookup: { from: 'orders3', localField: 'name', foreignField: 'restaurant_name', as: 'allOrders' } }, { $project: { n: { $size: '$allOrders' } } }],
+            pipeline: [
+              { $lookup: { from: 'orders3', localField: 'name', foreignField: 'restaurant_name', as: 'allOrders' } },
+              { $project: { n: { $size: '$allOrders' } } },
+            ],
             as: 'r',
           },
         },
@@ -287,11 +351,13 @@ describe('$lookup on views', () => {
     await db.collection('inStock').drop().catch(() => undefined);
     await db.createCollection('inStock', { viewOn: 'stock', pipeline: [{ $match: { instock: { $gt: 65 } } }] });
     await fresh('wanted', [{ _id: 'a', sku: 'almonds' }, { _id: 'c', sku: 'cashews' }]);
-    const joined = await db.collection('wanted').aggregate([{ $lookup: { from: 'inStock', localField: 'sku', foreignField: 'sku', as: 'stock' } }]).toArray();
+    const lookup = { from: 'inStock', localField: 'sku', foreignField: 'sku', as: 'stock' };
+    const joined = await db.collection('wanted').aggregate([{ $lookup: lookup }]).toArray();
     expect(joined.map((doc) => ids(doc.stock))).toEqual([[1], []]);
 
     await db.collection('wantedStock').drop().catch(() => undefined);
-    await db.createCollection('wantedStock', { viewOn: 'wanted', pipeline: [{ $lookup: { from: 'stock', localField: 'sku', foreignField: 'sku', as: 'stock' } }] });
+    const viewLookup = { from: 'stock', localField: 'sku', foreignField: 'sku', as: 'stock' };
+    await db.createCollection('wantedStock', { viewOn: 'wanted', pipeline: [{ $lookup: viewLookup }] });
     const viaView = await db.collection('wantedStock').find({}).toArray();
     expect(viaView.map((doc) => ids(doc.stock))).toEqual([[1], [3]]);
   });
@@ -309,6 +375,21 @@ describe('$lookup errors', () => {
     for (const spec of bad) expect((await errorOf(orders.aggregate([{ $lookup: spec }]).toArray())).code).toBe(9);
   });
 });
+
+const REPORTS_TO = {
+  from: 'employees',
+  startWith: '$reportsTo',
+  connectFromField: 'reportsTo',
+  connectToField: 'name',
+};
+const HOBBIES = [
+  ['tennis', 'unicycling', 'golf'],
+  ['archery', 'golf', 'woodworking'],
+  ['knitting', 'frisbee'],
+  ['tennis', 'golf', 'topiary'],
+  ['travel', 'ceramics', 'golf'],
+  ['frisbee', 'set theory'],
+];
 
 describe('$graphLookup', () => {
   beforeAll(async () => {
@@ -333,32 +414,39 @@ describe('$graphLookup', () => {
       { _id: 3, name: 'Jeff', nearestAirport: 'BOS' },
     ]);
     await fresh('people', [
-      { _id: 1, name: 'Tanya Jordan', friends: ['Shirley Soto', 'Terry Hawkins', 'Carole Hale'], hobbies: ['tennis', 'unicycling', 'golf'] },
-      { _id: 2, name: 'Carole Hale', friends: ['Joseph Dennis', 'Tanya Jordan', 'Terry Hawkins'], hobbies: ['archery', 'golf', 'woodworking'] },
-      { _id: 3, name: 'Terry Hawkins', friends: ['Tanya Jordan', 'Carole Hale', 'Angelo Ward'], hobbies: ['knitting', 'frisbee'] },
-      { _id: 4, name: 'Joseph Dennis', friends: ['Angelo Ward', 'Carole Hale'], hobbies: ['tennis', 'golf', 'topiary'] },
-      { _id: 5, name: 'Angelo Ward', friends: ['Terry Hawkins', 'Shirley Soto', 'Joseph Dennis'], hobbies: ['travel', 'ceramics', 'golf'] },
-      { _id: 6, name: 'Shirley Soto', friends: ['Angelo Ward', 'Tanya Jordan', 'Carole Hale'], hobbies: ['frisbee', 'set theory'] },
-    ]);
+      { _id: 1, name: 'Tanya Jordan', friends: ['Shirley Soto', 'Terry Hawkins', 'Carole Hale'] },
+      { _id: 2, name: 'Carole Hale', friends: ['Joseph Dennis', 'Tanya Jordan', 'Terry Hawkins'] },
+      { _id: 3, name: 'Terry Hawkins', friends: ['Tanya Jordan', 'Carole Hale', 'Angelo Ward'] },
+      { _id: 4, name: 'Joseph Dennis', friends: ['Angelo Ward', 'Carole Hale'] },
+      { _id: 5, name: 'Angelo Ward', friends: ['Terry Hawkins', 'Shirley Soto', 'Joseph Dennis'] },
+      { _id: 6, name: 'Shirley Soto', friends: ['Angelo Ward', 'Tanya Jordan', 'Carole Hale'] },
+    ].map((person, i) => ({ ...person, hobbies: HOBBIES[i] })));
   });
 
   it('walks a hierarchy (manual: within a single collection)', async () => {
-    const spec = { from: 'employees', startWith: '$reportsTo', connectFromField: 'reportsTo', connectToField: 'name', as: 'reportingHierarchy' };
-    const walked = await db.collection('employees').aggregate([{ $graphLookup: spec }]).toArray();
-    expect(walked.map((doc) => ids(byId(doc.reportingHierarchy)))).toEqual([[], [1], [1, 2], [1, 2], [1, 2, 3], [1, 2, 4]]);
+    const spec = { ...REPORTS_TO, as: 'reportingHierarchy' };
+    const walked = await run('employees', [{ $graphLookup: spec }]);
+    const hierarchies = walked.map((doc) => ids(byId(doc.reportingHierarchy)));
+    expect(hierarchies).toEqual([[], [1], [1, 2], [1, 2], [1, 2, 3], [1, 2, 4]]);
   });
 
   it('stops at maxDepth, reports depths as int64 and ends cycles (manual: across multiple collections)', async () => {
-    const spec = { from: 'airports', startWith: '$nearestAirport', connectFromField: 'connects', connectToField: 'airport', maxDepth: 2, depthField: 'numConnections', as: 'destinations' };
+    const spec = {
+      ...{ from: 'airports', startWith: '$nearestAirport', connectFromField: 'connects', connectToField: 'airport' },
+      ...{ maxDepth: 2, depthField: 'numConnections', as: 'destinations' },
+    };
+    const long = (n: number): Long => Long.fromNumber(n);
     for (const indexed of [false, true]) {
       if (indexed) await db.collection('airports').createIndex({ airport: 1 });
-      const walked = await db.collection('travelers').aggregate([{ $graphLookup: spec }], { promoteLongs: false }).toArray();
-      const depths = walked.map((doc) => Object.fromEntries(doc.destinations.map((d: Document) => [d.airport, d.numConnections])));
-      expect(depths[0]).toEqual({ JFK: Long.fromNumber(0), BOS: Long.fromNumber(1), ORD: Long.fromNumber(1), PWM: Long.fromNumber(2) });
+      const walked = await run('travelers', [{ $graphLookup: spec }], { promoteLongs: false });
+      const depthOf = (doc: Document) =>
+        Object.fromEntries(doc.destinations.map((d: Document) => [d.airport, d.numConnections]));
+      const depths = walked.map(depthOf);
+      expect(depths[0]).toEqual({ JFK: long(0), BOS: long(1), ORD: long(1), PWM: long(2) });
       expect(depths[1]).toEqual(depths[0]);
-      expect(depths[2]).toEqual({ BOS: Long.fromNumber(0), JFK: Long.fromNumber(1), PWM: Long.fromNumber(1), ORD: Long.fromNumber(2), LHR: Long.fromNumber(2) });
+      expect(depths[2]).toEqual({ BOS: long(0), JFK: long(1), PWM: long(1), ORD: long(2), LHR: long(2) });
       const { maxDepth: _maxDepth, ...unboundedSpec } = spec;
-      const unbounded = await db.collection('travelers').aggregate([{ $match: { _id: 1 } }, { $graphLookup: unboundedSpec }]).toArray();
+      const unbounded = await run('travelers', [{ $match: { _id: 1 } }, { $graphLookup: unboundedSpec }]);
       expect(unbounded[0].destinations).toHaveLength(5);
     }
   });
@@ -368,21 +456,28 @@ describe('$graphLookup', () => {
       .collection('people')
       .aggregate([
         { $match: { name: 'Tanya Jordan' } },
-        { $graphLookup: { from: 'people', startWith: '$friends', connectFromField: 'friends', connectToField: 'name', as: 'golfers', restrictSearchWithMatch: { hobbies: 'golf' } } },
+        {
+          $graphLookup: {
+            ...{ from: 'people', startWith: '$friends', connectFromField: 'friends', connectToField: 'name' },
+            as: 'golfers',
+            restrictSearchWithMatch: { hobbies: 'golf' },
+          },
+        },
         { $project: { name: 1, friends: 1, 'connections who play golf': '$golfers.name' } },
       ])
       .toArray();
-    expect([...tanya['connections who play golf']].sort()).toEqual(['Angelo Ward', 'Carole Hale', 'Joseph Dennis', 'Tanya Jordan']);
+    const golfers = [...tanya['connections who play golf']].sort();
+    expect(golfers).toEqual(['Angelo Ward', 'Carole Hale', 'Joseph Dennis', 'Tanya Jordan']);
   });
 
   it('answers MongoDB error codes for bad arguments', async () => {
-    const employees = db.collection('employees');
-    const base = { from: 'employees', startWith: '$reportsTo', connectFromField: 'reportsTo', connectToField: 'name', as: 'h' };
-    expect((await errorOf(employees.aggregate([{ $graphLookup: { ...base, maxDepth: -1 } }]).toArray())).code).toBe(40101);
-    expect((await errorOf(employees.aggregate([{ $graphLookup: { ...base, maxDepth: 1.5 } }]).toArray())).code).toBe(40100);
+    const base = { ...REPORTS_TO, as: 'h' };
+    expect(await codeOf('employees', [{ $graphLookup: { ...base, maxDepth: -1 } }])).toBe(40101);
+    expect(await codeOf('employees', [{ $graphLookup: { ...base, maxDepth: 1.5 } }])).toBe(40100);
     const { connectToField: _connectToField, ...incomplete } = base;
-    expect((await errorOf(employees.aggregate([{ $graphLookup: incomplete }]).toArray())).code).toBe(40105);
-    expect((await errorOf(employees.aggregate([{ $graphLookup: { ...base, depth: 1 } }]).toArray())).code).toBe(40104);
+    expect(await codeOf('employees', [{ $graphLookup: incomplete }])).toBe(40105);
+    expect(await codeOf('employees', [{ $graphLookup: { ...base, depth: 1 } }])).toBe(40104);
+    expect(await codeOf('employees', [{ $graphLookup: { ...base, connectToField: 1 } }])).toBe(40103);
   });
 });
 
@@ -401,38 +496,41 @@ describe('$unionWith', () => {
   });
 
   it('appends another collection through its pipeline (manual: report of all states)', async () => {
-    const states = await db
-      .collection('suppliers')
-      .aggregate([{ $project: { state: 1, _id: 0 } }, { $unionWith: { coll: 'warehouses2', pipeline: [{ $project: { state: 1, _id: 0 } }] } }])
-      .toArray();
-    expect(states.map((doc) => doc.state)).toEqual(['Texas', 'Colorado', 'Rhode Island', 'California', 'Colorado', 'Florida']);
+    const project = { $project: { state: 1, _id: 0 } };
+    const states = await run('suppliers', [project, { $unionWith: { coll: 'warehouses2', pipeline: [project] } }]);
+    const names = states.map((doc) => doc.state);
+    expect(names).toEqual(['Texas', 'Colorado', 'Rhode Island', 'California', 'Colorado', 'Florida']);
   });
 
   it('takes a name, a leading $match, $documents, and feeds later stages', async () => {
-    const all = await db.collection('suppliers').aggregate([{ $unionWith: 'warehouses2' }, { $count: 'n' }]).toArray();
-    expect(all).toEqual([{ n: 6 }]);
-    const matched = await db.collection('suppliers').aggregate([{ $match: { _id: 1 } }, { $unionWith: { coll: 'warehouses2', pipeline: [{ $match: { region: 'East' } }, { $project: { warehouse: 1 } }] } }]).toArray();
+    expect(await run('suppliers', [{ $unionWith: 'warehouses2' }, { $count: 'n' }])).toEqual([{ n: 6 }]);
+    const east = { coll: 'warehouses2', pipeline: [{ $match: { region: 'East' } }, { $project: { warehouse: 1 } }] };
+    const matched = await run('suppliers', [{ $match: { _id: 1 } }, { $unionWith: east }]);
     expect(matched).toEqual([{ _id: 1, supplier: 'Aardvark and Sons', state: 'Texas' }, { _id: 3, warehouse: 'C' }]);
-    const documents = await db.collection('suppliers').aggregate([{ $match: { _id: 2 } }, { $project: { _id: 1 } }, { $unionWith: { pipeline: [{ $documents: [{ _id: 9 }] }] } }]).toArray();
-    expect(documents).toEqual([{ _id: 2 }, { _id: 9 }]);
-    expect(await db.collection('suppliers').aggregate([{ $match: { _id: 1 } }, { $unionWith: 'absent' }]).toArray()).toHaveLength(1);
+    const documents = { pipeline: [{ $documents: [{ _id: 9 }] }] };
+    const onlyId = { $project: { _id: 1 } };
+    const withDocuments = await run('suppliers', [{ $match: { _id: 2 } }, onlyId, { $unionWith: documents }]);
+    expect(withDocuments).toEqual([{ _id: 2 }, { _id: 9 }]);
+    expect(await run('suppliers', [{ $match: { _id: 1 } }, { $unionWith: 'absent' }])).toHaveLength(1);
   });
 });
 
 describe('$facet', () => {
   it('pages and counts the same input in one pass', async () => {
     await fresh('paged', Array.from({ length: 25 }, (_, i) => ({ _id: i, n: i % 5 })));
-    const [page] = await db
-      .collection('paged')
-      .aggregate([{ $match: { n: { $gte: 1 } } }, { $sort: { _id: -1 } }, { $facet: { data: [{ $skip: 5 }, { $limit: 3 }], total: [{ $count: 'n' }], sorted: [{ $sort: { _id: 1 } }, { $limit: 1 }], first: [{ $limit: 1 }] } }])
-      .toArray();
+    const facets = {
+      data: [{ $skip: 5 }, { $limit: 3 }],
+      total: [{ $count: 'n' }],
+      sorted: [{ $sort: { _id: 1 } }, { $limit: 1 }],
+      first: [{ $limit: 1 }],
+    };
+    const [page] = await run('paged', [{ $match: { n: { $gte: 1 } } }, { $sort: { _id: -1 } }, { $facet: facets }]);
     expect(ids(page.data)).toEqual([18, 17, 16]);
     expect(page.total).toEqual([{ n: 20 }]);
     // A facet sorting its input leaves the other facets' input order as it was.
     expect(ids(page.sorted)).toEqual([1]);
     expect(ids(page.first)).toEqual([24]);
-    const error = await errorOf(db.collection('paged').aggregate([{ $facet: { x: [{ $out: 'y' }] } }]).toArray());
-    expect(error.code).toBe(40600);
+    expect(await codeOf('paged', [{ $facet: { x: [{ $out: 'y' }] } }])).toBe(40600);
   });
 });
 
@@ -440,10 +538,8 @@ describe('number types through lookups', () => {
   it('keeps int64 and double fields of local and foreign documents', async () => {
     await fresh('typedLocal', [{ _id: 1, k: 1, l: Long.fromNumber(2), d: new Double(3) }]);
     await fresh('typedForeign', [{ _id: 1, k: 1, l: Long.fromNumber(4), d: new Double(5) }]);
-    const [joined] = await db
-      .collection('typedLocal')
-      .aggregate([{ $lookup: { from: 'typedForeign', localField: 'k', foreignField: 'k', as: 'f' } }], { promoteValues: false })
-      .toArray();
+    const lookup = { from: 'typedForeign', localField: 'k', foreignField: 'k', as: 'f' };
+    const [joined] = await run('typedLocal', [{ $lookup: lookup }], { promoteValues: false });
     expect(joined.l).toBeInstanceOf(Long);
     expect(joined.d).toBeInstanceOf(Double);
     expect(joined.f[0].l).toBeInstanceOf(Long);

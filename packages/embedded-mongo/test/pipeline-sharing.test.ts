@@ -18,7 +18,15 @@ afterAll(() => harness.stop());
 const typed = { promoteValues: false } as const;
 
 const DOCS: AnyDoc[] = [
-  { _id: 1, k: 1, a: { b: 1, c: [1, 2], d: new Double(2) }, arr: [{ x: 1, y: 'p' }, { x: 2, y: 'q' }], e: [], l: Long.fromNumber(7), t: 1 },
+  {
+    _id: 1,
+    k: 1,
+    a: { b: 1, c: [1, 2], d: new Double(2) },
+    arr: [{ x: 1, y: 'p' }, { x: 2, y: 'q' }],
+    e: [],
+    l: Long.fromNumber(7),
+    t: 1,
+  },
   { _id: 2, k: 2, a: { b: 2, c: [], d: new Double(3.5) }, arr: [{ x: 3, y: 'r' }], e: [], l: Long.fromNumber(8), t: 2 },
   { _id: 3, k: 1, a: { b: 3 }, arr: [], t: 3 },
 ];
@@ -29,7 +37,12 @@ const FOREIGN: AnyDoc[] = [
 ];
 
 const lookup = { $lookup: { from: 'foreign', localField: 'k', foreignField: 'k', as: 'j' } };
-const graph = { $graphLookup: { from: 'foreign', startWith: '$k', connectFromField: '_id', connectToField: 'parent', as: 'g', depthField: 'depth' } };
+const graph = {
+  $graphLookup: {
+    ...{ from: 'foreign', startWith: '$k', connectFromField: '_id', connectToField: 'parent' },
+    ...{ as: 'g', depthField: 'd' },
+  },
+};
 
 /** Each entry: a pipeline that writes into whatever it was given, if the server let it. */
 const PIPELINES: Document[][] = [
@@ -45,15 +58,36 @@ const PIPELINES: Document[][] = [
   [{ $replaceRoot: { newRoot: '$a' } }, { $set: { 'c.1': 0, b: 0 } }, { $unset: 'd' }],
   [{ $replaceWith: { inner: '$a' } }, { $set: { 'inner.b': 0 } }],
   [{ $group: { _id: '$k', docs: { $push: '$$ROOT' } } }, { $unwind: '$docs' }, { $set: { 'docs.a.b': 0 } }],
-  [{ $bucket: { groupBy: '$t', boundaries: [0, 2, 10], output: { docs: { $push: '$$ROOT' } } } }, { $unwind: '$docs' }, { $unset: 'docs.a' }],
+  [
+    { $bucket: { groupBy: '$t', boundaries: [0, 2, 10], output: { docs: { $push: '$$ROOT' } } } },
+    { $unwind: '$docs' },
+    { $unset: 'docs.a' },
+  ],
   [{ $bucketAuto: { groupBy: '$t', buckets: 2 } }],
   [{ $sortByCount: '$k' }],
   [{ $sort: { t: -1 } }, { $skip: 1 }, { $limit: 1 }, { $count: 'n' }],
   [{ $sample: { size: 2 } }, { $set: { 'a.b': 0 } }],
   [{ $redact: { $cond: { if: { $eq: ['$k', 1] }, then: '$$DESCEND', else: '$$PRUNE' } } }],
-  [{ $facet: { one: [{ $set: { 'a.b': 0 } }], two: [{ $project: { 'a.c': 0 } }], three: [{ $unwind: { path: '$arr', includeArrayIndex: 'i' } }] } }],
+  [
+    {
+      $facet: {
+        one: [{ $set: { 'a.b': 0 } }],
+        two: [{ $project: { 'a.c': 0 } }],
+        three: [{ $unwind: { path: '$arr', includeArrayIndex: 'i' } }],
+      },
+    },
+  ],
   [lookup, { $unwind: '$j' }, { $set: { 'j.f.g': 0, 'j.k': 5 } }, { $unset: 'j.f.h' }],
-  [{ $lookup: { from: 'foreign', let: { k: '$k' }, pipeline: [{ $match: { $expr: { $eq: ['$k', '$$k'] } } }, { $set: { 'f.g': 0 } }], as: 'j' } }],
+  [
+    {
+      $lookup: {
+        from: 'foreign',
+        let: { k: '$k' },
+        pipeline: [{ $match: { $expr: { $eq: ['$k', '$$k'] } } }, { $set: { 'f.g': 0 } }],
+        as: 'j',
+      },
+    },
+  ],
   [{ ...lookup, $lookup: { ...lookup.$lookup, as: 'a.joined' } }, { $set: { 'a.joined.f.g': 0 } }],
   [graph, { $unwind: '$g' }, { $set: { 'g.f.g': 0 } }, { $project: { 'g.f.h': 0 } }],
   [{ $unionWith: { coll: 'foreign', pipeline: [{ $set: { 'f.g': 0 } }] } }, { $unset: 'f.h' }, { $set: { 'a.b': 0 } }],
@@ -69,7 +103,10 @@ describe('pipelines over stored documents', () => {
     await db.collection<AnyDoc>('foreign').insertMany(FOREIGN.map((doc) => ({ ...doc })));
   });
 
-  it.each(PIPELINES.map((pipeline) => [pipeline.map((stage) => Object.keys(stage)[0]).join(' '), pipeline] as const))('%s leaves stored documents unchanged', async (_name, pipeline) => {
+  const nameOf = (pipeline: Document[]): string => pipeline.map((stage) => Object.keys(stage)[0]).join(' ');
+  const named = PIPELINES.map((pipeline) => [nameOf(pipeline), pipeline] as const);
+
+  it.each(named)('%s leaves stored documents unchanged', async (_name, pipeline) => {
     const local = db.collection<AnyDoc>('local');
     const foreign = db.collection<AnyDoc>('foreign');
     const before = [await local.find({}, typed).toArray(), await foreign.find({}, typed).toArray()];
@@ -92,6 +129,7 @@ describe('pipelines over stored documents', () => {
     expect(stored[0].l).toBeInstanceOf(Long);
     expect((stored[0].a as Document).d).toBeInstanceOf(Double);
     expect(JSON.stringify(stored)).toBe(JSON.stringify(DOCS));
-    expect(JSON.stringify(await db.collection<AnyDoc>('foreign').find({}, typed).toArray())).toBe(JSON.stringify(FOREIGN));
+    const foreign = await db.collection<AnyDoc>('foreign').find({}, typed).toArray();
+    expect(JSON.stringify(foreign)).toBe(JSON.stringify(FOREIGN));
   });
 });

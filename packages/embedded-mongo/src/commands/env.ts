@@ -10,7 +10,10 @@ import { readSource } from './read-source';
  */
 export function commandEnv(context: CommandContext, options: { collation?: unknown; let?: unknown }, collection?: unknown): QueryEnv {
   const defaultCollation = typeof collection === 'string' ? context.engine.collection(context.db, collection)?.options.collation : undefined;
-  const env: QueryEnv = { collation: (options.collation ?? defaultCollation) as Doc | undefined, variables: evaluateVariables(options.let) };
+  const env: QueryEnv = {
+    collation: (options.collation ?? defaultCollation) as Doc | undefined,
+    variables: evaluateVariables(options.let),
+  };
   env.foreign = new ForeignResolver((name) => readSource(context, name), env);
   return env;
 }

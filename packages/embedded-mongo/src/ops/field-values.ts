@@ -58,8 +58,8 @@ function collectJoined(value: unknown, path: string[], depth: number, out: unkno
 function collated(value: unknown, collation: Doc): unknown {
   if (typeof value === 'string') return collationKey(value, collation);
   if (Array.isArray(value)) return value.map((element) => collated(element, collation));
-  if (isDoc(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, collated(item, collation)]));
-  return value;
+  if (!isDoc(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, collated(item, collation)]));
 }
 
 /** Keys of scalars without serialization (the hash of a foreign collection computes one per document). */

@@ -30,18 +30,23 @@ function parseGraphLookup(expr: unknown): GraphSpec {
   const unknown = Object.keys(expr).find((key) => !REQUIRED.includes(key) && !OPTIONAL.includes(key));
   if (unknown) throw new MongoError('Location40104', `Unknown argument to $graphLookup: ${unknown}`);
   if (REQUIRED.some((key) => expr[key] === undefined)) {
-    throw new MongoError('Location40105', "$graphLookup requires 'from', 'startWith', 'connectFromField', 'connectToField' and 'as' to be specified");
+    const required = "'from', 'startWith', 'connectFromField', 'connectToField' and 'as'";
+    throw new MongoError('Location40105', `$graphLookup requires ${required} to be specified`);
   }
   for (const key of ['from', 'connectFromField', 'connectToField', 'as', 'depthField']) {
-    if (expr[key] !== undefined && typeof expr[key] !== 'string') throw new MongoError('Location40103', `expected string as argument for ${key}, found: ${typeof expr[key]}`);
+    if (expr[key] === undefined || typeof expr[key] === 'string') continue;
+    throw new MongoError('Location40103', `expected string as argument for ${key}, found: ${typeof expr[key]}`);
   }
   const { maxDepth, restrictSearchWithMatch } = expr;
   if (maxDepth !== undefined && (typeof maxDepth !== 'number' || !Number.isInteger(maxDepth))) {
     throw new MongoError('Location40100', `maxDepth requires a nonnegative argument, found: ${String(maxDepth)}`);
   }
-  if (maxDepth !== undefined && maxDepth < 0) throw new MongoError('Location40101', `maxDepth requires a nonnegative argument, found: ${maxDepth}`);
+  if (maxDepth !== undefined && maxDepth < 0) {
+    throw new MongoError('Location40101', `maxDepth requires a nonnegative argument, found: ${maxDepth}`);
+  }
   if (restrictSearchWithMatch !== undefined && !isDoc(restrictSearchWithMatch)) {
-    throw new MongoError('Location40185', `expected object as argument for restrictSearchWithMatch, found: ${typeof restrictSearchWithMatch}`);
+    const found = typeof restrictSearchWithMatch;
+    throw new MongoError('Location40185', `expected object as argument for restrictSearchWithMatch, found: ${found}`);
   }
   return expr as unknown as GraphSpec;
 }

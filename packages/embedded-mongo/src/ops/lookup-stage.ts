@@ -24,8 +24,8 @@ function parseError(message: string): MongoError {
 
 function stringArgument(expr: Doc, name: string): string | undefined {
   const value = expr[name];
-  if (value !== undefined && typeof value !== 'string') throw parseError(`$lookup argument '${name}' must be a string, found ${typeof value}`);
-  return value;
+  if (value === undefined || typeof value === 'string') return value;
+  throw parseError(`$lookup argument '${name}' must be a string, found ${typeof value}`);
 }
 
 /** MongoDB's $lookup forms: localField/foreignField, let/pipeline, both (5.0+), pipeline from `$documents`. */
@@ -44,9 +44,12 @@ function parseLookup(expr: unknown): LookupSpec {
   if (localField === undefined && pipeline === undefined) {
     throw parseError("$lookup requires either 'pipeline' or both 'localField' and 'foreignField' to be specified");
   }
-  if (expr.let !== undefined && (!isDoc(expr.let) || pipeline === undefined)) throw parseError("$lookup 'let' must be an object, used with 'pipeline'");
+  if (expr.let !== undefined && (!isDoc(expr.let) || pipeline === undefined)) {
+    throw parseError("$lookup 'let' must be an object, used with 'pipeline'");
+  }
   const from = stringArgument(expr, 'from');
-  if (from === undefined && !(pipeline?.[0] && '$documents' in pipeline[0])) throw parseError("must specify 'from' field for a $lookup");
+  const fromDocuments = pipeline?.[0] !== undefined && '$documents' in pipeline[0];
+  if (from === undefined && !fromDocuments) throw parseError("must specify 'from' field for a $lookup");
   return { from, as, localField, foreignField, let: expr.let as Doc | undefined, pipeline };
 }
 
@@ -113,7 +116,9 @@ function candidates(spec: LookupSpec, resolver: ForeignResolver, options: Option
 }
 
 /** Runs the stage's pipeline over an input document's candidates, with its `let` variables. */
-function pipelineJoin(spec: LookupSpec, options: Options): ((foreign: Iterable<Doc>, variables: Doc) => Doc[]) | undefined {
+type PipelineJoin = (foreign: Iterable<Doc>, variables: Doc) => Doc[];
+
+function pipelineJoin(spec: LookupSpec, options: Options): PipelineJoin | undefined {
   if (!spec.pipeline) return undefined;
   const aggregator = subPipeline(spec.pipeline, options);
   const perDocument = runOptions(options);

@@ -3,15 +3,14 @@ import { ProcessingMode } from 'mingo/core';
 import { mingoOptions, type QueryEnv } from '../query/mingo-options';
 import { numberTypesOf, setNumberTypes } from '../bson/number-types';
 import { keyString } from '../indexes/key-string';
-import type { Doc } from '../types';
+import { isDoc, type Doc } from '../types';
 
 /** Stages after which an output `_id` no longer identifies the input document it came from. */
 const RESHAPING_STAGES = new Set(['$group', '$bucket', '$bucketAuto', '$replaceRoot', '$replaceWith', '$facet', '$count', '$sortByCount', '$documents', '$unionWith']);
 
 type Container = Record<string, unknown>;
 
-const isContainer = (value: unknown): value is Container =>
-  Array.isArray(value) || (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype);
+const isContainer = (value: unknown): value is Container => Array.isArray(value) || isDoc(value);
 
 /**
  * `output` with the BSON number types `source` has wherever a number was carried over unchanged at
@@ -45,7 +44,10 @@ function keepNumberTypes(stages: Doc[], docs: Doc[], results: Doc[]): Doc[] {
   const unchanged = new Set(docs);
   if (results.every((result) => unchanged.has(result))) return results;
   const inputs = new Map(docs.map((doc) => [keyString([doc._id]), doc]));
-  return results.map((result) => (unchanged.has(result) ? result : (withInheritedTypes(inputs.get(keyString([result._id])), result) as Doc)));
+  return results.map((result) => {
+    if (unchanged.has(result)) return result;
+    return withInheritedTypes(inputs.get(keyString([result._id])), result) as Doc;
+  });
 }
 
 /**
@@ -53,6 +55,7 @@ function keepNumberTypes(stages: Doc[], docs: Doc[], results: Doc[]): Doc[] {
  * write into their inputs get copies of what they write (see shared-stages.ts).
  */
 export function runPipeline(stages: Doc[], docs: Doc[], env: QueryEnv): Doc[] {
-  const results = new Aggregator(stages, { ...mingoOptions(env), processingMode: ProcessingMode.CLONE_OFF }).run<Doc>(docs);
+  const options = { ...mingoOptions(env), processingMode: ProcessingMode.CLONE_OFF };
+  const results = new Aggregator(stages, options).run<Doc>(docs);
   return keepNumberTypes(stages, docs, results);
 }

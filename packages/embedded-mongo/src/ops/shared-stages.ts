@@ -19,7 +19,9 @@ type Writes = { shallow: boolean; fields: string[] };
 
 function copyTree(value: unknown): unknown {
   if (!Array.isArray(value) && !isDoc(value)) return value;
-  const copy = Array.isArray(value) ? value.map(copyTree) : Object.fromEntries(Object.entries(value).map(([key, item]) => [key, copyTree(item)]));
+  const copy = Array.isArray(value)
+    ? value.map(copyTree)
+    : Object.fromEntries(Object.entries(value).map(([key, item]) => [key, copyTree(item)]));
   copyNumberTypes(value, copy);
   return copy;
 }
@@ -33,9 +35,11 @@ function detach(doc: Doc, fields: string[]): Doc {
 }
 
 const topField = (path: string): string => path.split('.')[0];
-const dottedTops = (paths: string[]): string[] => [...new Set(paths.filter((path) => path.includes('.')).map(topField))];
+const dottedTops = (paths: string[]): string[] => [
+  ...new Set(paths.filter((path) => path.includes('.')).map(topField)),
+];
 
-/** Runs `stage` over copies of its inputs when it writes into them (`writes` names the top-level fields it writes through). */
+/** Runs `stage` over copies of its inputs when it writes into them (`writes`: what it writes through). */
 function copyOnWrite<E>(stage: Stage<E>, writes: (expr: E) => Writes): Stage<E> {
   return (coll, expr, options) => {
     const { shallow, fields } = writes(expr);
@@ -45,7 +49,8 @@ function copyOnWrite<E>(stage: Stage<E>, writes: (expr: E) => Writes): Stage<E> 
 }
 
 /** Paths a projection excludes (`{a: {b: 0}}` and `{'a.b': 0}` both exclude `a.b`). */
-function excludedPaths(projection: Doc, prefix = ''): string[] {
+function excludedPaths(projection: unknown, prefix = ''): string[] {
+  if (!isDoc(projection)) return [];
   return Object.entries(projection).flatMap(([key, value]) => {
     if (value === 0 || value === false) return [prefix + key];
     const nested = isDoc(value) && !Object.keys(value).some((name) => name.startsWith('$'));
@@ -70,14 +75,19 @@ const FACET_EXCLUDED = new Set(['$facet', '$out', '$merge', '$collStats', '$inde
 
 /** `$facet`: the input is collected once and every sub-pipeline reads the same documents, uncloned. */
 export function $facet(coll: Iterator, expr: unknown, options: Options): Iterator {
-  if (!isDoc(expr) || Object.keys(expr).length === 0) throw new MongoError('FailedToParse', 'the $facet specification must be a non-empty object');
+  if (!isDoc(expr) || Object.keys(expr).length === 0) {
+    throw new MongoError('FailedToParse', 'the $facet specification must be a non-empty object');
+  }
   const facets = Object.entries(expr).map(([name, stages]) => {
     const pipeline = pipelineArgument('$facet', stages);
     const nested = pipeline.map((stage) => Object.keys(stage)[0]).find((stage) => FACET_EXCLUDED.has(stage));
     if (nested) throw new MongoError('Location40600', `${nested} is not allowed to be used within a $facet stage`);
     return [name, subPipeline(pipeline, options)] as const;
   });
-  return coll.transform((docs: Doc[]) => Lazy([Object.fromEntries(facets.map(([name, pipeline]) => [name, pipeline.run(docs)]))]));
+  return coll.transform((docs: Doc[]) => {
+    const results = Object.fromEntries(facets.map(([name, pipeline]) => [name, pipeline.run(docs)]));
+    return Lazy([results]);
+  });
 }
 
 /** `$redact`: a pruned document leaves the stream (mingo yields `undefined` in its place). */
@@ -91,8 +101,8 @@ type Written = '$addFields' | '$set' | '$project' | '$unset' | '$unwind' | '$set
 export const copyOnWriteStages: Pick<typeof pipelineOperators, Written> = {
   $addFields: copyOnWrite(pipelineOperators.$addFields, (expr) => fieldsOnly(dottedTops(keysOf(expr)))),
   $set: copyOnWrite(pipelineOperators.$set, (expr) => fieldsOnly(dottedTops(keysOf(expr)))),
-  $project: copyOnWrite(pipelineOperators.$project, (expr) => fieldsOnly(dottedTops(isDoc(expr) ? excludedPaths(expr) : []))),
-  $unset: copyOnWrite(pipelineOperators.$unset, (expr) => fieldsOnly(dottedTops(([] as unknown[]).concat(expr).map(String)))),
+  $project: copyOnWrite(pipelineOperators.$project, (expr) => fieldsOnly(dottedTops(excludedPaths(expr)))),
+  $unset: copyOnWrite(pipelineOperators.$unset, (expr) => fieldsOnly(dottedTops([expr].flat().map(String)))),
   $unwind: copyOnWrite(pipelineOperators.$unwind, unwindWrites),
   $setWindowFields: copyOnWrite(pipelineOperators.$setWindowFields, (expr) => fieldsOnly(dottedTops(outputKeys(expr)))),
   $fill: copyOnWrite(pipelineOperators.$fill, (expr) => fieldsOnly(dottedTops(outputKeys(expr)))),

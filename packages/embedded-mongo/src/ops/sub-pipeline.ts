@@ -35,7 +35,9 @@ export function pipelineArgument(stage: string, pipeline: unknown): Doc[] {
  */
 export function subPipeline(stages: Doc[], options: Options): Aggregator {
   const collated = options.collation !== undefined;
-  const rewritten = stages.map((stage) => (isDoc(stage.$match) ? { $match: rewriteFilter(stage.$match, collated) } : stage));
+  const rewritten = stages.map((stage) => {
+    return isDoc(stage.$match) ? { $match: rewriteFilter(stage.$match, collated) } : stage;
+  });
   return new Aggregator(rewritten, options);
 }
 

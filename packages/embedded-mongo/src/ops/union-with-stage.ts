@@ -13,10 +13,14 @@ interface UnionSpec {
 
 function parseUnion(expr: unknown): UnionSpec {
   if (typeof expr === 'string') return { coll: expr, pipeline: [] };
-  if (!isDoc(expr)) throw new MongoError('FailedToParse', 'the $unionWith stage specification must be an object or string');
+  if (!isDoc(expr)) {
+    throw new MongoError('FailedToParse', 'the $unionWith stage specification must be an object or string');
+  }
   const unknown = Object.keys(expr).find((key) => key !== 'coll' && key !== 'pipeline');
   if (unknown) throw new MongoError('FailedToParse', `BSON field '$unionWith.${unknown}' is an unknown field.`);
-  if (expr.coll !== undefined && typeof expr.coll !== 'string') throw new MongoError('FailedToParse', "$unionWith 'coll' must be a string");
+  if (expr.coll !== undefined && typeof expr.coll !== 'string') {
+    throw new MongoError('FailedToParse', "$unionWith 'coll' must be a string");
+  }
   const pipeline = expr.pipeline === undefined ? [] : pipelineArgument('$unionWith', expr.pipeline);
   if (expr.coll === undefined && !(pipeline[0] && '$documents' in pipeline[0])) {
     throw new MongoError('FailedToParse', "$unionWith requires 'coll' unless its pipeline starts with $documents");

@@ -44,7 +44,16 @@ const $projectIdFirst: typeof pipelineOperators.$project = (collection, expr, op
 const FULL_CONTEXT = Context.init({
   accumulator: accumulatorOperators,
   expression: expressionOperators,
-  pipeline: { ...pipelineOperators, ...copyOnWriteStages, $project: $projectIdFirst, $facet, $redact, $lookup, $graphLookup, $unionWith },
+  pipeline: {
+    ...pipelineOperators,
+    ...copyOnWriteStages,
+    $project: $projectIdFirst,
+    $facet,
+    $redact,
+    $lookup,
+    $graphLookup,
+    $unionWith,
+  },
   projection: projectionOperators,
   query: { ...queryOperators, ...OUR_QUERY_OPERATORS },
   window: windowOperators,
