@@ -523,6 +523,7 @@ describe('$facet', () => {
       total: [{ $count: 'n' }],
       sorted: [{ $sort: { _id: 1 } }, { $limit: 1 }],
       first: [{ $limit: 1 }],
+      joined: [{ $limit: 1 }, { $lookup: { from: 'paged', localField: 'n', foreignField: '_id', as: 'same' } }],
     };
     const [page] = await run('paged', [{ $match: { n: { $gte: 1 } } }, { $sort: { _id: -1 } }, { $facet: facets }]);
     expect(ids(page.data)).toEqual([18, 17, 16]);
@@ -530,6 +531,7 @@ describe('$facet', () => {
     // A facet sorting its input leaves the other facets' input order as it was.
     expect(ids(page.sorted)).toEqual([1]);
     expect(ids(page.first)).toEqual([24]);
+    expect(ids(page.joined[0].same)).toEqual([4]);
     expect(await codeOf('paged', [{ $facet: { x: [{ $out: 'y' }] } }])).toBe(40600);
   });
 });

@@ -115,9 +115,9 @@ function candidates(spec: LookupSpec, resolver: ForeignResolver, options: Option
   return () => sourceDocs(resolver.source(from));
 }
 
-/** Runs the stage's pipeline over an input document's candidates, with its `let` variables. */
 type PipelineJoin = (foreign: Iterable<Doc>, variables: Doc) => Doc[];
 
+/** Runs the stage's pipeline over an input document's candidates, with its `let` variables. */
 function pipelineJoin(spec: LookupSpec, options: Options): PipelineJoin | undefined {
   if (!spec.pipeline) return undefined;
   const aggregator = subPipeline(spec.pipeline, options);
