@@ -124,6 +124,16 @@ describe('pipelines over stored documents', () => {
     expect(await pairs.find({}, typed).toArray()).toStrictEqual(before);
   });
 
+  it('find projections leave stored documents unchanged', async () => {
+    const local = db.collection<AnyDoc>('local');
+    const pairs = db.collection<AnyDoc>('pairs');
+    const before = [await local.find({}, typed).toArray(), await pairs.find({}, typed).toArray()];
+    await local.find({}, { projection: { 'a.b': 0, 'arr.y': 0 } }).toArray();
+    await local.find({}, { projection: { a: { c: 0 } } }).toArray();
+    await pairs.find({}, { projection: { a: '$c' } }).toArray();
+    expect([await local.find({}, typed).toArray(), await pairs.find({}, typed).toArray()]).toStrictEqual(before);
+  });
+
   it('left the inserted documents as they were, BSON number types included', async () => {
     const stored = await db.collection<AnyDoc>('local').find({}, typed).toArray();
     expect(stored[0].l).toBeInstanceOf(Long);

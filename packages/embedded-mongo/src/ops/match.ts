@@ -5,7 +5,8 @@ import { candidates } from '../indexes/planner';
 import { effectiveFilter, filterOptions, type QueryEnv } from '../query/mingo-options';
 import type { Collection } from '../storage/collection';
 import { isDoc, type Doc } from '../types';
-import { inheritNumberTypes } from '../bson/number-types';
+import { withInheritedTypes } from './result-types';
+import { detachExcluded } from './shared-stages';
 import { withinBounds, type IndexBounds } from './index-bounds';
 
 export interface MatchOptions {
@@ -61,10 +62,11 @@ export function findMatches(source: ReadSource, filter: Doc, env: QueryEnv, opti
 
 /** mingo's projection, with `_id` first as MongoDB returns it and the BSON number types kept. */
 export function project(docs: Doc[], projection: Doc, env: QueryEnv = {}): Doc[] {
-  const projected = new Query({}, filterOptions(env, {}, projection)).find<Doc>(docs, projection).all();
+  // mingo's projection removes dotted exclusions from the objects it is given: those get copies.
+  const query = new Query({}, filterOptions(env, {}, projection));
+  const projected = query.find<Doc>(detachExcluded(docs, projection), projection).all();
   return projected.map((doc, i) => {
     const ordered = '_id' in doc ? { _id: doc._id, ...doc } : doc;
-    inheritNumberTypes(docs[i], ordered);
-    return ordered;
+    return withInheritedTypes(docs[i], ordered) as Doc;
   });
 }

@@ -1,42 +1,12 @@
 import { Aggregator } from 'mingo/aggregator';
 import { ProcessingMode } from 'mingo/core';
 import { mingoOptions, type QueryEnv } from '../query/mingo-options';
-import { numberTypesOf, setNumberTypes } from '../bson/number-types';
 import { keyString } from '../indexes/key-string';
-import { isDoc, type Doc } from '../types';
+import type { Doc } from '../types';
+import { withInheritedTypes } from './result-types';
 
 /** Stages after which an output `_id` no longer identifies the input document it came from. */
 const RESHAPING_STAGES = new Set(['$group', '$bucket', '$bucketAuto', '$replaceRoot', '$replaceWith', '$facet', '$count', '$sortByCount', '$documents', '$unionWith']);
-
-type Container = Record<string, unknown>;
-
-const isContainer = (value: unknown): value is Container => Array.isArray(value) || isDoc(value);
-
-/**
- * `output` with the BSON number types `source` has wherever a number was carried over unchanged at
- * the same path. Results share containers with stored documents, so a container needing types is
- * copied (with its path), never written: the result is `output` itself when nothing changes.
- */
-function withInheritedTypes(source: unknown, output: unknown): unknown {
-  if (source === output || !isContainer(source) || !isContainer(output)) return output;
-  const hints = numberTypesOf(source) ?? {};
-  const current = numberTypesOf(output) ?? {};
-  const added: Container = {};
-  const replaced: Container = {};
-  for (const key of Object.keys(output)) {
-    const value = output[key];
-    if (typeof value === 'number') {
-      if (value === source[key] && hints[key] && current[key] !== hints[key]) added[key] = hints[key];
-      continue;
-    }
-    const typed = withInheritedTypes(source[key], value);
-    if (typed !== value) replaced[key] = typed;
-  }
-  if (Object.keys(added).length === 0 && Object.keys(replaced).length === 0) return output;
-  const copy = Object.assign(Array.isArray(output) ? [...output] : { ...output }, replaced);
-  setNumberTypes(copy, { ...current, ...(added as typeof current) });
-  return copy;
-}
 
 /** Outputs that still carry their input's `_id` keep the BSON number types of that input. */
 function keepNumberTypes(stages: Doc[], docs: Doc[], results: Doc[]): Doc[] {

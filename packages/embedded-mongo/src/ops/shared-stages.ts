@@ -58,6 +58,12 @@ function excludedPaths(projection: unknown, prefix = ''): string[] {
   });
 }
 
+/** A find projection's inputs: copies of the fields a dotted exclusion (`{'a.b': 0}`) removes from. */
+export function detachExcluded(docs: Doc[], projection: Doc): Doc[] {
+  const fields = dottedTops(excludedPaths(projection));
+  return fields.length ? docs.map((doc) => detach(doc, fields)) : docs;
+}
+
 const keysOf = (expr: unknown): string[] => (isDoc(expr) ? Object.keys(expr) : []);
 const outputKeys = (expr: unknown): string[] => (isDoc(expr) ? keysOf(expr.output) : []);
 
