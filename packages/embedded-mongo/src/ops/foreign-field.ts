@@ -14,11 +14,11 @@ export interface ForeignField {
   find(values: unknown[]): Doc[];
 }
 
-/** The keys under which a document matches an equality on the path. */
-function keysOf(doc: Doc, path: string[], collation?: Doc): Set<string> | [string] {
-  const values = matchedValues(doc, path);
-  if (values.length === 1) return [equalityKey(values[0], collation)];
-  return new Set(values.map((value) => equalityKey(value, collation)));
+/** The keys under which a document matches an equality on the path (a top-level scalar field: one key). */
+function keysOf(doc: Doc, path: string[], collation?: Doc): Iterable<string> {
+  const top = path.length === 1 ? doc[path[0]] : undefined;
+  if (path.length === 1 && !Array.isArray(top)) return [equalityKey(top, collation)];
+  return new Set(matchedValues(doc, path).map((value) => equalityKey(value, collation)));
 }
 
 /** The distinct values, by equality key. */
@@ -90,7 +90,8 @@ class IndexedField implements ForeignField {
 class HashedField implements ForeignField {
   private readonly path: string[];
   private docs: Doc[] = [];
-  private buckets?: Map<string, number[]>;
+  /** Positions of the documents holding each key: a number for one document (most keys), else an array. */
+  private buckets?: Map<string, number | number[]>;
 
   constructor(
     private readonly source: () => Iterable<Doc>,
@@ -100,24 +101,30 @@ class HashedField implements ForeignField {
     this.path = field.split('.');
   }
 
-  private build(): Map<string, number[]> {
-    const buckets = new Map<string, number[]>();
-    this.docs = Array.from(this.source());
-    this.docs.forEach((doc, position) => {
-      for (const key of keysOf(doc, this.path, this.collation)) {
+  private build(): Map<string, number | number[]> {
+    const buckets = new Map<string, number | number[]>();
+    const docs = (this.docs = Array.from(this.source()));
+    for (let position = 0; position < docs.length; position++) {
+      for (const key of keysOf(docs[position], this.path, this.collation)) {
         const bucket = buckets.get(key);
-        if (bucket) bucket.push(position);
-        else buckets.set(key, [position]);
+        if (bucket === undefined) buckets.set(key, position);
+        else if (typeof bucket === 'number') buckets.set(key, [bucket, position]);
+        else bucket.push(position);
       }
-    });
+    }
     return buckets;
+  }
+
+  private positions(key: string): number[] {
+    const bucket = this.buckets?.get(key);
+    return bucket === undefined ? [] : typeof bucket === 'number' ? [bucket] : bucket;
   }
 
   find(values: unknown[]): Doc[] {
     this.buckets ??= this.build();
     const keys = [...distinct(values, this.collation).keys()];
-    if (keys.length === 1) return (this.buckets.get(keys[0]) ?? []).map((position) => this.docs[position]);
-    const positions = new Set(keys.flatMap((key) => this.buckets?.get(key) ?? []));
+    if (keys.length === 1) return this.positions(keys[0]).map((position) => this.docs[position]);
+    const positions = new Set(keys.flatMap((key) => this.positions(key)));
     return [...positions].sort((a, b) => a - b).map((position) => this.docs[position]);
   }
 }
