@@ -1,6 +1,7 @@
 import { MongoError } from '../errors';
 import type { Doc } from '../types';
 import { Collection } from './collection';
+import type { CommitStats } from './group-commit';
 import type { Store } from './store';
 
 /** All databases and collections of one server, backed by a store. */
@@ -76,6 +77,10 @@ export class Engine {
 
   flush(): Promise<void> {
     return this.store.flush();
+  }
+
+  get commitStats(): CommitStats {
+    return this.store.commitStats;
   }
 
   close(): Promise<void> {

@@ -2,22 +2,29 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { fromBson, toBson } from '../bson/codec';
 import { open, type Database, type RootDatabase } from 'lmdb';
-import type { Doc } from '../types';
 import { lockDirectory } from './dir-lock';
+import { GroupCommit, type CommitStats } from './group-commit';
 import type { CollectionMeta, Store, StoredCollection } from './store';
 
-/** LMDB's maximum key size is 1978 bytes; longer `_id` keys are replaced by their digest. */
+/** LMDB's maximum key size; `_id` parts longer than MAX_ID_KEY bytes are replaced by their digest. */
+const MAX_KEY = 1978;
 const MAX_ID_KEY = 1500;
 const SEPARATOR = '\u0000';
 
+/** One queued change; applied in queue order within one lmdb transaction. */
+type Write =
+  | { table: 'docs' | 'catalog'; key: string; value: Uint8Array | null }
+  | { table: 'docs'; droppedNs: string };
+
 /**
  * Documents live in the `docs` table under `<ns>\0<canonical _id>` (BSON values, so types survive),
- * collection metadata in `catalog` under `<ns>`. `overlappingSync` is off, so a commit is fsynced
- * before its promise resolves: once `flush()` resolves, every earlier write survives kill -9 and power
- * loss. lmdb-js batches writes queued in the same tick into one transaction (group commit).
+ * collection metadata in `catalog` under `<ns>`. Writes are queued and committed by a GroupCommit:
+ * one lmdb transaction per batch, at most one in flight. `overlappingSync` is off, so LMDB syncs
+ * the data file and the meta page inside the commit, before the batch's promise resolves: once
+ * `flush()` resolves, every earlier write survives kill -9 and power loss.
  */
 export class LmdbStore implements Store {
-  private pending: Promise<unknown> = Promise.resolve();
+  private readonly group = new GroupCommit<Write>((batch) => this.commit(batch.writes));
 
   private constructor(
     private readonly root: RootDatabase,
@@ -36,58 +43,87 @@ export class LmdbStore implements Store {
     return new LmdbStore(root, docs, catalog, unlock);
   }
 
+  get commitStats(): CommitStats {
+    return this.group.stats;
+  }
+
   load(): StoredCollection[] {
     const collections = new Map<string, StoredCollection>();
     for (const { key, value } of this.catalog.getRange()) {
       collections.set(key, { ...(fromBson(value) as unknown as CollectionMeta), docs: [] });
     }
+    // lmdb hands out a copy of each value, so the collection may keep it as the document's bytes.
     for (const { key, value } of this.docs.getRange()) {
       const ns = key.toString('utf8', 0, key.indexOf(0));
-      collections.get(ns)?.docs.push(fromBson(value));
+      collections.get(ns)?.docs.push(value);
     }
     return [...collections.values()];
   }
 
-  putDocument(ns: string, id: string, doc: Doc): void {
-    this.track(this.docs.put(docKey(ns, id), toBson(doc)));
+  putDocument(ns: string, id: string, bson: Uint8Array): void {
+    void this.group.add({ table: 'docs', key: checkedKey(docKey(ns, id)), value: bson });
   }
 
   deleteDocument(ns: string, id: string): void {
-    this.track(this.docs.remove(docKey(ns, id)));
+    void this.group.add({ table: 'docs', key: docKey(ns, id), value: null });
   }
 
   putCollection(meta: CollectionMeta): void {
-    this.track(this.catalog.put(`${meta.db}.${meta.name}`, toBson({ ...meta })));
+    void this.group.add({ table: 'catalog', key: `${meta.db}.${meta.name}`, value: toBson({ ...meta }) });
   }
 
   dropCollection(ns: string): void {
-    const start = Buffer.from(`${ns}${SEPARATOR}`);
-    const end = Buffer.from(`${ns}\u0001`);
-    for (const key of this.docs.getKeys({ start, end })) this.track(this.docs.remove(key));
-    this.track(this.catalog.remove(ns));
+    void this.group.add({ table: 'docs', droppedNs: ns });
+    void this.group.add({ table: 'catalog', key: ns, value: null });
   }
 
-  /**
-   * Writes commit in order, so the latest one settles last: `flush()` awaits only it. Earlier ones
-   * get a handler so that a failed commit is reported by `flush()`, never as an unhandled rejection.
-   */
-  private track(write: Promise<unknown>): void {
-    write.catch(() => undefined);
-    this.pending = write;
-  }
-
-  async flush(): Promise<void> {
-    await this.pending;
+  flush(): Promise<void> {
+    return this.group.flush();
   }
 
   async close(): Promise<void> {
-    await this.flush();
+    await this.flush().catch(() => undefined);
     await this.root.close();
     this.unlock();
   }
+
+  /**
+   * Issues a batch's writes in one event turn, which lmdb-js commits as one transaction, and settles
+   * with that commit. A dropped collection's stored keys are read here, after every earlier batch
+   * committed; its keys written earlier in this batch are not visible yet, so they are tracked.
+   */
+  private commit(writes: Write[]): Promise<unknown> {
+    const results: Promise<unknown>[] = [];
+    const putKeys = new Set<string>();
+    for (const write of writes) {
+      if ('droppedNs' in write) {
+        const prefix = `${write.droppedNs}${SEPARATOR}`;
+        for (const key of this.docs.getKeys(nsRange(prefix))) results.push(this.docs.remove(key));
+        for (const key of putKeys) if (key.startsWith(prefix)) results.push(this.docs.remove(Buffer.from(key)));
+      } else if (write.table === 'docs') {
+        if (write.value) putKeys.add(write.key);
+        const key = Buffer.from(write.key);
+        results.push(write.value ? this.docs.put(key, write.value as Buffer) : this.docs.remove(key));
+      } else {
+        results.push(write.value ? this.catalog.put(write.key, write.value as Buffer) : this.catalog.remove(write.key));
+      }
+    }
+    return Promise.all(results);
+  }
 }
 
-function docKey(ns: string, id: string): Buffer {
+/** Every key starting with `prefix` (`<ns>\0`): up to `<ns>\u0001`. */
+function nsRange(prefix: string): { start: Buffer; end: Buffer } {
+  return { start: Buffer.from(prefix), end: Buffer.from(`${prefix.slice(0, -1)}\u0001`) };
+}
+
+/** Refuses a key lmdb would refuse, before it joins a batch (where it would fail every write of the batch). */
+function checkedKey(key: string): string {
+  if (Buffer.byteLength(key) > MAX_KEY) throw new Error(`Key size is larger than the maximum key size (${MAX_KEY})`);
+  return key;
+}
+
+function docKey(ns: string, id: string): string {
   const idPart = Buffer.byteLength(id) > MAX_ID_KEY ? `#${createHash('sha256').update(id).digest('hex')}` : id;
-  return Buffer.from(`${ns}${SEPARATOR}${idPart}`);
+  return `${ns}${SEPARATOR}${idPart}`;
 }
