@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { fromBson, toBson } from '../bson/codec';
+import { MongoError } from '../errors';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { lockDirectory } from './dir-lock';
 import { GroupCommit, type CommitStats } from './group-commit';
@@ -87,12 +88,22 @@ export class LmdbStore implements Store {
     this.unlock();
   }
 
+  /** Commits a batch as one lmdb transaction; the writes of a failed commit answer InternalError (1). */
+  private async commit(writes: Write[]): Promise<void> {
+    try {
+      await Promise.all(this.issue(writes));
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new MongoError('InternalError', `storage commit failed: ${reason}`);
+    }
+  }
+
   /**
-   * Issues a batch's writes in one event turn, which lmdb-js commits as one transaction, and settles
-   * with that commit. A dropped collection's stored keys are read here, after every earlier batch
-   * committed; its keys written earlier in this batch are not visible yet, so they are tracked.
+   * Issues a batch's writes in one event turn, which lmdb-js commits as one transaction. A dropped
+   * collection's stored keys are read here, after every earlier batch committed; its keys written
+   * earlier in this batch are not visible yet, so they are tracked.
    */
-  private commit(writes: Write[]): Promise<unknown> {
+  private issue(writes: Write[]): Promise<unknown>[] {
     const results: Promise<unknown>[] = [];
     const putKeys = new Set<string>();
     for (const write of writes) {
@@ -108,7 +119,7 @@ export class LmdbStore implements Store {
         results.push(write.value ? this.catalog.put(write.key, write.value as Buffer) : this.catalog.remove(write.key));
       }
     }
-    return Promise.all(results);
+    return results;
   }
 }
 

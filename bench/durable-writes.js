@@ -1,0 +1,143 @@
+'use strict';
+/**
+ * Durable insertOne against the disk's raw fsync rate, measured in the same run.
+ *   npm run bench:durable-writes [-- --rounds 3 --seconds 3]
+ * Each round measures, in one temporary directory:
+ *   raw    4 KB pwrite + fdatasync in a loop (into a preallocated 64 MB file, as fio does), ops/s;
+ *   1      one driver client, sequential `insertOne` against a durable server (`--dbpath`), ops/s;
+ *   16     sixteen driver clients (one connection each), each sequential, ops/s in total;
+ * and reports 1 and 16 as ratios to the raw rate measured just before them (the disk is shared and noisy).
+ * The server runs in its own process (`dist/cli.js`), the clients here. `--memory` adds the in-memory rate with
+ * 16 clients: the CPU ceiling, which no durable figure can pass.
+ */
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { createInterface } = require('node:readline');
+const { parseArgs } = require('node:util');
+const { MongoClient } = require('mongodb');
+
+const CLI = path.join(__dirname, '..', 'packages', 'embedded-mongo', 'dist', 'cli.js');
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '3' },
+    memory: { type: 'boolean', default: false },
+  },
+});
+const ROUNDS = Number(values.rounds);
+const MILLIS = Number(values.seconds) * 1000;
+const RAW_FILE_BYTES = 64 * 2 ** 20;
+const BLOCK = 4096;
+
+function rawFsyncRate(dir) {
+  const file = path.join(dir, 'raw-fsync');
+  const fd = fs.openSync(file, 'w');
+  try {
+    fs.writeSync(fd, Buffer.alloc(RAW_FILE_BYTES));
+    fs.fdatasyncSync(fd);
+    const block = Buffer.alloc(BLOCK, 7);
+    let ops = 0;
+    const start = performance.now();
+    while (performance.now() - start < MILLIS) {
+      fs.writeSync(fd, block, 0, BLOCK, (ops * BLOCK) % RAW_FILE_BYTES);
+      fs.fdatasyncSync(fd);
+      ops++;
+    }
+    return ops / ((performance.now() - start) / 1000);
+  } finally {
+    fs.closeSync(fd);
+    fs.rmSync(file);
+  }
+}
+
+/** Starts `dist/cli.js` on a free port and resolves with its process and URI. */
+function startServer(dbPath) {
+  const args = [CLI, '--port', '0', ...(dbPath ? ['--dbpath', dbPath] : [])];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
+    createInterface({ input: child.stdout }).once('line', (uri) => resolve({ child, uri }));
+  });
+}
+
+function stopServer(child) {
+  return new Promise((resolve) => {
+    child.removeAllListeners('exit');
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
+}
+
+async function insertRate(uri, clients) {
+  const connections = await Promise.all(Array.from({ length: clients }, () => MongoClient.connect(uri, { maxPoolSize: 1 })));
+  let inserted = 0;
+  let nextId = 0;
+  const start = performance.now();
+  await Promise.all(
+    connections.map(async (client) => {
+      const docs = client.db('bench').collection('durable');
+      while (performance.now() - start < MILLIS) {
+        await docs.insertOne({ _id: nextId++, value: 'x'.repeat(100) });
+        inserted++;
+      }
+    }),
+  );
+  const seconds = (performance.now() - start) / 1000;
+  const status = await connections[0].db('admin').command({ serverStatus: 1 });
+  await Promise.all(connections.map((client) => client.close()));
+  const { commits, committedWrites } = status.embeddedMongo.storage;
+  return { rate: inserted / seconds, writesPerCommit: commits ? committedWrites / commits : undefined };
+}
+
+async function measureServer(dbPath, clients) {
+  const { child, uri } = await startServer(dbPath);
+  try {
+    return await insertRate(uri, clients);
+  } finally {
+    await stopServer(child);
+  }
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (x) => String(Math.round(x)).padStart(7);
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'durable-writes-'));
+  const rows = [];
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      const raw1 = rawFsyncRate(dir);
+      const one = (await measureServer(path.join(dir, `db-${round}-1`), 1)).rate;
+      const raw16 = rawFsyncRate(dir);
+      const group = await measureServer(path.join(dir, `db-${round}-16`), 16);
+      const sixteen = group.rate;
+      const memory = values.memory ? (await measureServer(undefined, 16)).rate : undefined;
+      rows.push({ raw1, one, raw16, sixteen, memory });
+      const memoryText = memory === undefined ? '' : `  in-memory 16 clients ${fmt(memory)}`;
+      console.log(
+        `round ${round + 1}: raw ${fmt(raw1)}  1 client ${fmt(one)} (${(one / raw1).toFixed(2)}x)` +
+          `  raw ${fmt(raw16)}  16 clients ${fmt(sixteen)} (${(sixteen / raw16).toFixed(2)}x,` +
+          ` ${group.writesPerCommit?.toFixed(1)} writes/commit)${memoryText}`,
+      );
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  const load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
+  console.log(`median of ${ROUNDS} rounds (${values.seconds} s each), ops/s; load average ${load}, ${os.cpus().length} CPUs`);
+  console.log(`raw fsync ${fmt(median(rows.map((r) => r.raw1)))}`);
+  console.log(`1 client  ${fmt(median(rows.map((r) => r.one)))}  ratio ${median(rows.map((r) => r.one / r.raw1)).toFixed(2)}x`);
+  console.log(`16 clients${fmt(median(rows.map((r) => r.sixteen)))}  ratio ${median(rows.map((r) => r.sixteen / r.raw16)).toFixed(2)}x`);
+  if (values.memory) {
+    const ceiling = median(rows.map((r) => r.memory));
+    console.log(`in-memory 16 clients ${fmt(ceiling)} (no disk: the CPU ceiling), durable 16 clients at ${median(rows.map((r) => r.sixteen / r.memory)).toFixed(2)}x of it`);
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
