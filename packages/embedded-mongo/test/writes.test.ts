@@ -98,7 +98,8 @@ describe('group commit (durable store)', () => {
       // One round trip per client first, so each has its connection open.
       await Promise.all(clients.map((client) => client.db('admin').command({ ping: 1 })));
       const before = (await embeddedStatus(admin)).storage;
-      const insert = (client: MongoClient, i: number) => client.db('group').collection<AnyDoc>('docs').insertOne({ _id: i });
+      const insert = (client: MongoClient, i: number) =>
+        client.db('group').collection<AnyDoc>('docs').insertOne({ _id: i });
       await Promise.all(clients.map(insert));
       const after = (await embeddedStatus(admin)).storage;
       expect(after.committedWrites - before.committedWrites).toBe(16);

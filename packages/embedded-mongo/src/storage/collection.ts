@@ -26,8 +26,7 @@ export function bsonOf(doc: Doc): Uint8Array {
 
 /** A private deep copy of a stored document (for updates), deserialized from its stored bytes. */
 export function copyOf(doc: Doc): Doc {
-  const bson = storedBson.get(doc);
-  return bson ? fromBson(bson) : fromBson(serializeDocument(doc));
+  return fromBson(bsonOf(doc));
 }
 
 /**
@@ -71,8 +70,8 @@ export class Collection {
     return this.docs.get(id);
   }
 
-  /** Stores a new document; `bson` is its serialized form when the caller already made it. */
-  insert(doc: Doc, bson = bsonOf(doc)): void {
+  insert(doc: Doc): void {
+    const bson = bsonOf(doc);
     checkSize(bson);
     checkId(doc._id);
     const id = idOf(doc);
@@ -113,14 +112,14 @@ export class Collection {
     if (this.options.capped) this.cappedBytes -= bsonOf(doc).byteLength;
   }
 
-  /** Queues the version to the store first: a store that refuses it (e.g. a key too long) leaves memory unchanged. */
+  /** Queues the version to the store first: if the store refuses it (a key too long), memory is unchanged. */
   private keep(id: string, doc: Doc, bson: Uint8Array): void {
     this.store.putDocument(this.ns, id, bson);
     storedBson.set(doc, bson);
     this.docs.set(id, doc);
   }
 
-  /** Opens a stored collection from its documents' BSON (validated when written), then builds each index in bulk. */
+  /** Opens a stored collection from its documents' BSON (validated when written), then builds each index. */
   load(stored: Uint8Array[], specs: IndexSpec[]): void {
     for (const bson of stored) {
       const doc = fromBson(bson);
