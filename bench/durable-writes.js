@@ -6,9 +6,10 @@
  *   raw    4 KB pwrite + fdatasync in a loop (into a preallocated 64 MB file, as fio does), ops/s;
  *   1      one driver client, sequential `insertOne` against a durable server (`--dbpath`), ops/s;
  *   16     sixteen driver clients (one connection each), each sequential, ops/s in total;
- * and reports 1 and 16 as ratios to the raw rate measured just before them (the disk is shared and noisy).
- * The server runs in its own process (`dist/cli.js`), the clients here. `--memory` adds the in-memory rate with
- * 16 clients: the CPU ceiling, which no durable figure can pass.
+ * and reports 1 and 16 as ratios to the mean raw rate measured just before and after each (the disk is shared
+ * and noisy); in-memory rates (`--memory`) are compared with the raw rates of the same round.
+ * The server runs in its own process (`dist/cli.js`), the clients here. `--memory` adds the in-memory rates with
+ * 1 and 16 clients: the ceilings without any disk, which no durable figure can pass.
  */
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -72,7 +73,8 @@ function stopServer(child) {
 }
 
 async function insertRate(uri, clients) {
-  const connections = await Promise.all(Array.from({ length: clients }, () => MongoClient.connect(uri, { maxPoolSize: 1 })));
+  const connect = () => MongoClient.connect(uri, { maxPoolSize: 1 });
+  const connections = await Promise.all(Array.from({ length: clients }, connect));
   let inserted = 0;
   let nextId = 0;
   const start = performance.now();
@@ -108,32 +110,42 @@ async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'durable-writes-'));
   const rows = [];
   try {
+    let rawBefore = rawFsyncRate(dir);
     for (let round = 0; round < ROUNDS; round++) {
-      const raw1 = rawFsyncRate(dir);
       const one = (await measureServer(path.join(dir, `db-${round}-1`), 1)).rate;
-      const raw16 = rawFsyncRate(dir);
+      const rawBetween = rawFsyncRate(dir);
       const group = await measureServer(path.join(dir, `db-${round}-16`), 16);
+      const rawAfter = rawFsyncRate(dir);
+      // Each durable figure is compared with the mean raw rate measured just before and just after it.
+      const raw1 = (rawBefore + rawBetween) / 2;
+      const raw16 = (rawBetween + rawAfter) / 2;
       const sixteen = group.rate;
+      const memoryOne = values.memory ? (await measureServer(undefined, 1)).rate : undefined;
       const memory = values.memory ? (await measureServer(undefined, 16)).rate : undefined;
-      rows.push({ raw1, one, raw16, sixteen, memory });
-      const memoryText = memory === undefined ? '' : `  in-memory 16 clients ${fmt(memory)}`;
+      rows.push({ raw1, one, raw16, sixteen, memoryOne, memory });
+      const memoryText = values.memory ? `  in-memory: 1 client ${fmt(memoryOne)}, 16 clients ${fmt(memory)}` : '';
       console.log(
-        `round ${round + 1}: raw ${fmt(raw1)}  1 client ${fmt(one)} (${(one / raw1).toFixed(2)}x)` +
-          `  raw ${fmt(raw16)}  16 clients ${fmt(sixteen)} (${(sixteen / raw16).toFixed(2)}x,` +
-          ` ${group.writesPerCommit?.toFixed(1)} writes/commit)${memoryText}`,
+        `round ${round + 1}: raw ${fmt(rawBefore)}  1 client ${fmt(one)} (${(one / raw1).toFixed(2)}x)` +
+          `  raw ${fmt(rawBetween)}  16 clients ${fmt(sixteen)} (${(sixteen / raw16).toFixed(2)}x,` +
+          ` ${group.writesPerCommit?.toFixed(1)} writes/commit)  raw ${fmt(rawAfter)}${memoryText}`,
       );
+      rawBefore = rawAfter;
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
   const load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
-  console.log(`median of ${ROUNDS} rounds (${values.seconds} s each), ops/s; load average ${load}, ${os.cpus().length} CPUs`);
-  console.log(`raw fsync ${fmt(median(rows.map((r) => r.raw1)))}`);
-  console.log(`1 client  ${fmt(median(rows.map((r) => r.one)))}  ratio ${median(rows.map((r) => r.one / r.raw1)).toFixed(2)}x`);
-  console.log(`16 clients${fmt(median(rows.map((r) => r.sixteen)))}  ratio ${median(rows.map((r) => r.sixteen / r.raw16)).toFixed(2)}x`);
+  console.log(`median of ${ROUNDS} rounds (${values.seconds} s each), ops/s; load ${load}, ${os.cpus().length} CPUs`);
+  const summary = (name, rate, raw) => {
+    const ratio = median(rows.map((r) => r[rate] / r[raw])).toFixed(2);
+    console.log(`${name.padEnd(22)} ${fmt(median(rows.map((r) => r[rate])))}  ${ratio}x raw`);
+  };
+  summary('raw fsync', 'raw1', 'raw1');
+  summary('durable, 1 client', 'one', 'raw1');
+  summary('durable, 16 clients', 'sixteen', 'raw16');
   if (values.memory) {
-    const ceiling = median(rows.map((r) => r.memory));
-    console.log(`in-memory 16 clients ${fmt(ceiling)} (no disk: the CPU ceiling), durable 16 clients at ${median(rows.map((r) => r.sixteen / r.memory)).toFixed(2)}x of it`);
+    summary('in-memory, 1 client', 'memoryOne', 'raw1');
+    summary('in-memory, 16 clients', 'memory', 'raw16');
   }
 }
 
