@@ -1,14 +1,26 @@
 import { serialize } from 'bson';
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { MongoClient, type Db } from 'mongodb';
 import { GroupCommit } from '../src/storage/group-commit';
+import { Journal } from '../src/storage/journal';
 import { LmdbStore } from '../src/storage/lmdb-store';
 import { startHarness, tempDir, type AnyDoc, type Harness } from './helpers';
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+interface StorageStatus {
+  commits: number;
+  committedWrites: number;
+  failedCommits: number;
+  checkpoints: number;
+  recoveredWrites: number;
+}
+
 interface EmbeddedStatus {
   documentsSerialized: number;
-  storage: { commits: number; committedWrites: number; failedCommits: number };
+  storage: StorageStatus;
 }
 
 async function embeddedStatus(db: Db): Promise<EmbeddedStatus> {
@@ -138,7 +150,88 @@ describe('group commit (durable store)', () => {
 
       const reopened = LmdbStore.open(dir.path);
       expect(reopened.load().map((collection) => collection.docs.length)).toEqual([16]);
+      expect(reopened.commitStats.recoveredWrites).toBe(0); // close() moved the journal into lmdb
       await reopened.close();
+    } finally {
+      dir.remove();
+    }
+  });
+});
+
+/** Runs the journal-writer fixture until it SIGKILLs itself after its last acknowledged write. */
+function runJournalWriter(dbPath: string): Promise<void> {
+  const fixture = join(__dirname, 'fixtures', 'journal-writer.js');
+  const child = spawn(process.execPath, [fixture, dbPath], { stdio: 'inherit' });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (_code, signal) => {
+      if (signal === 'SIGKILL') resolve();
+      else reject(new Error(`writer exited (${signal})`));
+    });
+  });
+}
+
+describe('journal', () => {
+  it('replays acknowledged writes that only the journal held when the server was killed', async () => {
+    const dir = tempDir();
+    try {
+      await runJournalWriter(dir.path);
+      const harness = await startHarness({ dbPath: dir.path });
+      try {
+        const db = harness.client.db('journal');
+        expect((await embeddedStatus(db)).storage.recoveredWrites).toBeGreaterThan(0);
+        const kept = await db.collection<AnyDoc>('kept').find().toArray();
+        expect(kept).toHaveLength(49);
+        expect(kept.find((doc) => doc._id === 7)).toEqual({ _id: 7, n: 700 });
+        expect(kept.some((doc) => doc._id === 8)).toBe(false);
+        expect(await db.collection('dropped').find().toArray()).toEqual([{ _id: 3 }]);
+      } finally {
+        await harness.stop();
+      }
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('recovers records up to the first torn one, and none of a finished generation', async () => {
+    const dir = tempDir();
+    const path = join(dir.path, 'journal.wal');
+    try {
+      const first = Journal.open(path, 1024 * 1024).journal;
+      for (const text of ['one', 'two', 'three']) await first.append(Buffer.from(text));
+      first.close();
+      const bytes = readFileSync(path);
+      const two = bytes.indexOf('two');
+      bytes[two] = 'T'.charCodeAt(0); // a torn write: the CRC no longer matches
+      writeFileSync(path, bytes);
+
+      const second = Journal.open(path, 1024 * 1024);
+      expect(second.records.map(String)).toEqual(['one']);
+      await second.journal.append(Buffer.from('four'));
+      await second.journal.reset();
+      await second.journal.append(Buffer.from('five'));
+      second.journal.close();
+      expect(Journal.open(path, 1024 * 1024).records.map(String)).toEqual(['five']);
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('commits a batch larger than the journal straight to lmdb', async () => {
+    const dir = tempDir();
+    try {
+      const big = 'x'.repeat(1024 * 1024);
+      const first = await startHarness({ dbPath: dir.path });
+      const docs = Array.from({ length: 20 }, (_, i) => ({ _id: i, big })); // 20 MiB in one batch
+      await first.client.db('big').collection<AnyDoc>('docs').insertMany(docs);
+      expect((await embeddedStatus(first.client.db('admin'))).storage.checkpoints).toBeGreaterThan(0);
+      await first.stop();
+      const second = await startHarness({ dbPath: dir.path });
+      try {
+        expect(await second.client.db('big').collection('docs').countDocuments()).toBe(20);
+      } finally {
+        await second.stop();
+      }
     } finally {
       dir.remove();
     }

@@ -1,8 +1,7 @@
 import { MongoError } from '../errors';
 import type { Doc } from '../types';
 import { Collection } from './collection';
-import type { CommitStats } from './group-commit';
-import type { Store } from './store';
+import type { StorageStats, Store } from './store';
 
 /** All databases and collections of one server, backed by a store. */
 export class Engine {
@@ -79,7 +78,7 @@ export class Engine {
     return this.store.flush();
   }
 
-  get commitStats(): CommitStats {
+  get commitStats(): StorageStats {
     return this.store.commitStats;
   }
 

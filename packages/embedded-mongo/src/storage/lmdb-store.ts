@@ -1,38 +1,51 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fromBson, toBson } from '../bson/codec';
 import { MongoError } from '../errors';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { lockDirectory } from './dir-lock';
-import { GroupCommit, type CommitStats } from './group-commit';
-import type { CollectionMeta, Store, StoredCollection } from './store';
+import { GroupCommit } from './group-commit';
+import { Journal } from './journal';
+import type { CollectionMeta, Store, StorageStats, StoredCollection } from './store';
+import { decodeWrites, encodeWrites, type Write } from './store-writes';
 
 /** LMDB's maximum key size; `_id` parts longer than MAX_ID_KEY bytes are replaced by their digest. */
 const MAX_KEY = 1978;
 const MAX_ID_KEY = 1500;
 const SEPARATOR = '\u0000';
-
-/** One queued change; applied in queue order within one lmdb transaction. */
-type Write =
-  | { table: 'docs' | 'catalog'; key: string; value: Uint8Array | null }
-  | { table: 'docs'; droppedNs: string };
+const JOURNAL_FILE = 'journal.wal';
+const JOURNAL_BYTES = 16 * 1024 * 1024;
+/** How often journaled writes are moved into lmdb (at the next commit), so the journal stays short. */
+const CHECKPOINT_INTERVAL_MS = 1000;
 
 /**
  * Documents live in the `docs` table under `<ns>\0<canonical _id>` (BSON values, so types survive),
- * collection metadata in `catalog` under `<ns>`. Writes are queued and committed by a GroupCommit:
- * one lmdb transaction per batch, at most one in flight. `overlappingSync` is off, so LMDB syncs
- * the data file and the meta page inside the commit, before the batch's promise resolves: once
- * `flush()` resolves, every earlier write survives kill -9 and power loss.
+ * collection metadata in `catalog` under `<ns>`. Writes are queued and committed by a GroupCommit,
+ * one batch at a time: a batch is durable once its record is written to the journal (one O_DSYNC
+ * write). Journaled writes reach lmdb at a checkpoint (about once a second, when the journal is full
+ * and at close): one lmdb transaction, synced by LMDB itself (`overlappingSync` off), after which the
+ * journal starts a new generation. At open, records left in the journal are replayed into lmdb first.
  */
 export class LmdbStore implements Store {
   private readonly group = new GroupCommit<Write>((batch) => this.commit(batch.writes));
+  /** Journaled writes not yet in lmdb, in order. */
+  private unapplied: Write[] = [];
+  private checkpointDue = false;
+  private readonly checkpointTimer: NodeJS.Timeout;
+  private checkpoints = 0;
+  private recoveredWrites = 0;
 
   private constructor(
     private readonly root: RootDatabase,
     private readonly docs: Database<Buffer, Buffer>,
     private readonly catalog: Database<Buffer, string>,
+    private readonly journal: Journal,
     private readonly unlock: () => void,
-  ) {}
+  ) {
+    this.checkpointTimer = setInterval(() => (this.checkpointDue = true), CHECKPOINT_INTERVAL_MS);
+    this.checkpointTimer.unref();
+  }
 
   static open(path: string): LmdbStore {
     mkdirSync(path, { recursive: true });
@@ -41,11 +54,14 @@ export class LmdbStore implements Store {
     const root = open({ path, noSubdir: false, overlappingSync: false, maxDbs: 4 });
     const docs = root.openDB<Buffer, Buffer>({ name: 'docs', encoding: 'binary', keyEncoding: 'binary' });
     const catalog = root.openDB<Buffer, string>({ name: 'catalog', encoding: 'binary' });
-    return new LmdbStore(root, docs, catalog, unlock);
+    const { journal, records } = Journal.open(join(path, JOURNAL_FILE), JOURNAL_BYTES);
+    const store = new LmdbStore(root, docs, catalog, journal, unlock);
+    store.recover(records);
+    return store;
   }
 
-  get commitStats(): CommitStats {
-    return this.group.stats;
+  get commitStats(): StorageStats {
+    return { ...this.group.stats, checkpoints: this.checkpoints, recoveredWrites: this.recoveredWrites };
   }
 
   load(): StoredCollection[] {
@@ -83,25 +99,53 @@ export class LmdbStore implements Store {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.checkpointTimer);
     await this.flush().catch(() => undefined);
+    if (this.unapplied.length > 0) await this.checkpoint([]);
+    this.journal.close();
     await this.root.close();
     this.unlock();
   }
 
-  /** Commits a batch as one lmdb transaction; the writes of a failed commit answer InternalError (1). */
+  /** Replays the journal left by a previous run into lmdb (one synced transaction), then empties it. */
+  private recover(records: Buffer[]): void {
+    if (records.length === 0) return;
+    const writes = records.flatMap(decodeWrites);
+    this.root.transactionSync(() => {
+      this.issue(writes);
+    });
+    this.journal.resetSync();
+    this.recoveredWrites = writes.length;
+  }
+
+  /** Makes a batch durable: a journal record, or (larger than the journal) an lmdb commit of its own. */
   private async commit(writes: Write[]): Promise<void> {
     try {
-      await Promise.all(this.issue(writes));
+      const payload = encodeWrites(writes);
+      if (this.checkpointDue || !this.journal.fits(payload.length)) await this.checkpoint([]);
+      if (!this.journal.fits(payload.length)) return await this.checkpoint(writes);
+      await this.journal.append(payload);
+      this.unapplied.push(...writes);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       throw new MongoError('InternalError', `storage commit failed: ${reason}`);
     }
   }
 
+  /** Commits the journaled writes (and `more`) to lmdb, synced, then starts a new journal generation. */
+  private async checkpoint(more: Write[]): Promise<void> {
+    const writes = this.unapplied.concat(more);
+    await Promise.all(this.issue(writes));
+    this.unapplied = [];
+    this.checkpointDue = false;
+    this.checkpoints++;
+    await this.journal.reset();
+  }
+
   /**
-   * Issues a batch's writes in one event turn, which lmdb-js commits as one transaction. A dropped
-   * collection's stored keys are read here, after every earlier batch committed; its keys written
-   * earlier in this batch are not visible yet, so they are tracked.
+   * Issues writes in one event turn, which lmdb-js commits as one transaction (or into the current
+   * synchronous one). A dropped collection's stored keys are read here, after every earlier commit;
+   * its keys written earlier in the same call are not visible yet, so they are tracked.
    */
   private issue(writes: Write[]): Promise<unknown>[] {
     const results: Promise<unknown>[] = [];

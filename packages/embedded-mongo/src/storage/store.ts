@@ -30,12 +30,25 @@ export interface Store {
   flush(): Promise<void>;
   close(): Promise<void>;
   /** Commit counters (zero in memory). */
-  readonly commitStats: CommitStats;
+  readonly commitStats: StorageStats;
+}
+
+export interface StorageStats extends CommitStats {
+  /** Moves of journaled writes into lmdb. */
+  checkpoints: number;
+  /** Writes replayed from the journal at open. */
+  recoveredWrites: number;
 }
 
 /** In-memory mode: nothing to persist. */
 export class MemoryStore implements Store {
-  readonly commitStats: CommitStats = { commits: 0, committedWrites: 0, failedCommits: 0 };
+  readonly commitStats: StorageStats = {
+    commits: 0,
+    committedWrites: 0,
+    failedCommits: 0,
+    checkpoints: 0,
+    recoveredWrites: 0,
+  };
   load(): StoredCollection[] {
     return [];
   }
