@@ -9,7 +9,9 @@
  * and reports 1 and 16 as ratios to the mean raw rate measured just before and after each (the disk is shared
  * and noisy); in-memory rates (`--memory`) are compared with the raw rates of the same round.
  * The server runs in its own process (`dist/cli.js`), the clients here. `--memory` adds the in-memory rates with
- * 1 and 16 clients: the ceilings without any disk, which no durable figure can pass.
+ * 1 and 16 clients: the ceilings without any disk, which no durable figure can pass. `--compare PATH` measures
+ * another build's `cli.js` (e.g. the previous commit's package, built elsewhere) right after each durable
+ * figure, in the same raw-rate window, and reports this build / that build.
  */
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -25,6 +27,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '3' },
     memory: { type: 'boolean', default: false },
+    compare: { type: 'string' },
   },
 });
 const ROUNDS = Number(values.rounds);
@@ -53,9 +56,9 @@ function rawFsyncRate(dir) {
   }
 }
 
-/** Starts `dist/cli.js` on a free port and resolves with its process and URI. */
-function startServer(dbPath) {
-  const args = [CLI, '--port', '0', ...(dbPath ? ['--dbpath', dbPath] : [])];
+/** Starts a server's `cli.js` on a free port and resolves with its process and URI. */
+function startServer(cli, dbPath) {
+  const args = [cli, '--port', '0', ...(dbPath ? ['--dbpath', dbPath] : [])];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
@@ -90,17 +93,22 @@ async function insertRate(uri, clients) {
   const seconds = (performance.now() - start) / 1000;
   const status = await connections[0].db('admin').command({ serverStatus: 1 });
   await Promise.all(connections.map((client) => client.close()));
-  const { commits, committedWrites } = status.embeddedMongo.storage;
+  const { commits, committedWrites } = status.embeddedMongo?.storage ?? {}; // absent from older builds
   return { rate: inserted / seconds, writesPerCommit: commits ? committedWrites / commits : undefined };
 }
 
-async function measureServer(dbPath, clients) {
-  const { child, uri } = await startServer(dbPath);
+async function measureServer(dbPath, clients, cli = CLI) {
+  const { child, uri } = await startServer(cli, dbPath);
   try {
     return await insertRate(uri, clients);
   } finally {
     await stopServer(child);
   }
+}
+
+/** The `--compare` build's rate, when one was given. */
+async function measureOther(dbPath, clients) {
+  return values.compare ? (await measureServer(dbPath, clients, values.compare)).rate : undefined;
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -113,8 +121,10 @@ async function main() {
     let rawBefore = rawFsyncRate(dir);
     for (let round = 0; round < ROUNDS; round++) {
       const one = (await measureServer(path.join(dir, `db-${round}-1`), 1)).rate;
+      const otherOne = await measureOther(path.join(dir, `other-${round}-1`), 1);
       const rawBetween = rawFsyncRate(dir);
       const group = await measureServer(path.join(dir, `db-${round}-16`), 16);
+      const other = await measureOther(path.join(dir, `other-${round}-16`), 16);
       const rawAfter = rawFsyncRate(dir);
       // Each durable figure is compared with the mean raw rate measured just before and just after it.
       const raw1 = (rawBefore + rawBetween) / 2;
@@ -122,12 +132,13 @@ async function main() {
       const sixteen = group.rate;
       const memoryOne = values.memory ? (await measureServer(undefined, 1)).rate : undefined;
       const memory = values.memory ? (await measureServer(undefined, 16)).rate : undefined;
-      rows.push({ raw1, one, raw16, sixteen, memoryOne, memory });
+      rows.push({ raw1, one, raw16, sixteen, memoryOne, memory, otherOne, other });
       const memoryText = values.memory ? `  in-memory: 1 client ${fmt(memoryOne)}, 16 clients ${fmt(memory)}` : '';
+      const otherText = values.compare ? `  other build: 1 client ${fmt(otherOne)}, 16 clients ${fmt(other)}` : '';
       console.log(
         `round ${round + 1}: raw ${fmt(rawBefore)}  1 client ${fmt(one)} (${(one / raw1).toFixed(2)}x)` +
           `  raw ${fmt(rawBetween)}  16 clients ${fmt(sixteen)} (${(sixteen / raw16).toFixed(2)}x,` +
-          ` ${group.writesPerCommit?.toFixed(1)} writes/commit)  raw ${fmt(rawAfter)}${memoryText}`,
+          ` ${group.writesPerCommit?.toFixed(1)} writes/commit)  raw ${fmt(rawAfter)}${memoryText}${otherText}`,
       );
       rawBefore = rawAfter;
     }
@@ -146,6 +157,13 @@ async function main() {
   if (values.memory) {
     summary('in-memory, 1 client', 'memoryOne', 'raw1');
     summary('in-memory, 16 clients', 'memory', 'raw16');
+  }
+  if (values.compare) {
+    summary('other build, 1 client', 'otherOne', 'raw1');
+    summary('other build, 16 clients', 'other', 'raw16');
+    const relative = (rate, other) => median(rows.map((r) => r[rate] / r[other])).toFixed(2);
+    const [one, sixteen] = [relative('one', 'otherOne'), relative('sixteen', 'other')];
+    console.log(`this build / other build: 1 client ${one}x, 16 clients ${sixteen}x`);
   }
 }
 
