@@ -38,10 +38,6 @@ export class Journal {
     return this.position + RECORD_HEADER_BYTES + payloadBytes <= this.capacity;
   }
 
-  get used(): number {
-    return this.position - HEADER_BYTES;
-  }
-
   /** Appends a record; resolves once it is on disk (O_DSYNC). */
   append(payload: Buffer): Promise<void> {
     const record = Buffer.allocUnsafe(RECORD_HEADER_BYTES + payload.length);

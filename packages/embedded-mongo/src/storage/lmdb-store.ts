@@ -32,7 +32,7 @@ export class LmdbStore implements Store {
   /** Journaled writes not yet in lmdb, in order. */
   private unapplied: Write[] = [];
   private checkpointDue = false;
-  private readonly checkpointTimer: NodeJS.Timeout;
+  private checkpointTimer?: NodeJS.Timeout;
   private checkpoints = 0;
   private recoveredWrites = 0;
 
@@ -42,10 +42,7 @@ export class LmdbStore implements Store {
     private readonly catalog: Database<Buffer, string>,
     private readonly journal: Journal,
     private readonly unlock: () => void,
-  ) {
-    this.checkpointTimer = setInterval(() => (this.checkpointDue = true), CHECKPOINT_INTERVAL_MS);
-    this.checkpointTimer.unref();
-  }
+  ) {}
 
   static open(path: string): LmdbStore {
     mkdirSync(path, { recursive: true });
@@ -54,10 +51,21 @@ export class LmdbStore implements Store {
     const root = open({ path, noSubdir: false, overlappingSync: false, maxDbs: 4 });
     const docs = root.openDB<Buffer, Buffer>({ name: 'docs', encoding: 'binary', keyEncoding: 'binary' });
     const catalog = root.openDB<Buffer, string>({ name: 'catalog', encoding: 'binary' });
-    const { journal, records } = Journal.open(join(path, JOURNAL_FILE), JOURNAL_BYTES);
-    const store = new LmdbStore(root, docs, catalog, journal, unlock);
-    store.recover(records);
-    return store;
+    let journal: Journal | undefined;
+    try {
+      const opened = Journal.open(join(path, JOURNAL_FILE), JOURNAL_BYTES);
+      journal = opened.journal;
+      const store = new LmdbStore(root, docs, catalog, opened.journal, unlock);
+      store.recover(opened.records);
+      store.scheduleCheckpoints();
+      return store;
+    } catch (error) {
+      // A journal that cannot be opened or replayed leaves nothing open behind (the directory is released).
+      journal?.close();
+      void root.close();
+      unlock();
+      throw error;
+    }
   }
 
   get commitStats(): StorageStats {
@@ -105,6 +113,11 @@ export class LmdbStore implements Store {
     this.journal.close();
     await this.root.close();
     this.unlock();
+  }
+
+  private scheduleCheckpoints(): void {
+    this.checkpointTimer = setInterval(() => (this.checkpointDue = true), CHECKPOINT_INTERVAL_MS);
+    this.checkpointTimer.unref();
   }
 
   /** Replays the journal left by a previous run into lmdb (one synced transaction), then empties it. */
