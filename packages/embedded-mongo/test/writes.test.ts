@@ -238,6 +238,33 @@ describe('journal', () => {
   });
 });
 
+describe('namespace length', () => {
+  it('refuses a namespace over 255 bytes as MongoDB does, failing only that command', async () => {
+    const dir = tempDir();
+    try {
+      const harness = await startHarness({ dbPath: dir.path });
+      const db = harness.client.db('ns');
+      const [tooLong, fine] = await Promise.allSettled([
+        db.collection('x'.repeat(300)).insertOne({ _id: 1 }),
+        db.collection('fine').insertOne({ _id: 1 }),
+      ]);
+      const errmsg = `Fully qualified namespace is too long. Namespace: ns.${'x'.repeat(300)} Max: 255`;
+      expect(tooLong).toMatchObject({ status: 'rejected', reason: { code: 73, codeName: 'InvalidNamespace', errmsg } });
+      expect(fine.status).toBe('fulfilled');
+      await harness.stop();
+      const restarted = await startHarness({ dbPath: dir.path });
+      try {
+        const names = await restarted.client.db('ns').listCollections().map((info) => info.name).toArray();
+        expect(names).toEqual(['fine']);
+      } finally {
+        await restarted.stop();
+      }
+    } finally {
+      dir.remove();
+    }
+  });
+});
+
 describe('GroupCommit', () => {
   it('fails exactly the writes of a failed commit and commits later ones', async () => {
     const batches: string[][] = [];

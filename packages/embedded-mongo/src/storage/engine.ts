@@ -54,6 +54,7 @@ export class Engine {
   }
 
   rename(from: Collection, db: string, name: string): void {
+    validateName(db, name);
     const target = new Collection(db, name, from.options, this.store);
     for (const index of from.indexes.values()) if (index.name !== '_id_') target.createIndex(index.spec);
     this.collections.set(target.ns, target);
@@ -87,8 +88,16 @@ export class Engine {
   }
 }
 
+/** MongoDB's limit on `<db>.<collection>` in bytes; it also keeps every storage key within lmdb's limit. */
+const MAX_NS_BYTES = 255;
+
 function validateName(db: string, name: string): void {
   if (!name || name.includes('\0') || name.startsWith('.') || name.includes('$') || !db) {
     throw new MongoError('InvalidNamespace', `Invalid collection name: ${name}`);
+  }
+  const ns = `${db}.${name}`;
+  if (Buffer.byteLength(ns) > MAX_NS_BYTES) {
+    const message = `Fully qualified namespace is too long. Namespace: ${ns} Max: ${MAX_NS_BYTES}`;
+    throw new MongoError('InvalidNamespace', message);
   }
 }
