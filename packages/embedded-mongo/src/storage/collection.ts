@@ -112,7 +112,7 @@ export class Collection {
     if (this.options.capped) this.cappedBytes -= bsonOf(doc).byteLength;
   }
 
-  /** Queues the version to the store first: if the store refuses it (a key too long), memory is unchanged. */
+  /** Queues the version to the store first: if the store throws, memory is unchanged. */
   private keep(id: string, doc: Doc, bson: Uint8Array): void {
     this.store.putDocument(this.ns, id, bson);
     storedBson.set(doc, bson);

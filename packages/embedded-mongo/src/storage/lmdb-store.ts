@@ -10,8 +10,10 @@ import { Journal } from './journal';
 import type { CollectionMeta, Store, StorageStats, StoredCollection } from './store';
 import { decodeWrites, encodeWrites, type Write } from './store-writes';
 
-/** LMDB's maximum key size; `_id` parts longer than MAX_ID_KEY bytes are replaced by their digest. */
-const MAX_KEY = 1978;
+/**
+ * LMDB's maximum key size is 1978 bytes: namespaces are at most 255 bytes (see Engine) and `_id` parts
+ * longer than MAX_ID_KEY bytes are replaced by their digest, so a document key always fits.
+ */
 const MAX_ID_KEY = 1500;
 const SEPARATOR = '\u0000';
 const JOURNAL_FILE = 'journal.wal';
@@ -86,7 +88,7 @@ export class LmdbStore implements Store {
   }
 
   putDocument(ns: string, id: string, bson: Uint8Array): void {
-    void this.group.add({ table: 'docs', key: checkedKey(docKey(ns, id)), value: bson });
+    void this.group.add({ table: 'docs', key: docKey(ns, id), value: bson });
   }
 
   deleteDocument(ns: string, id: string): void {
@@ -183,12 +185,6 @@ export class LmdbStore implements Store {
 /** Every key starting with `prefix` (`<ns>\0`): up to `<ns>\u0001`. */
 function nsRange(prefix: string): { start: Buffer; end: Buffer } {
   return { start: Buffer.from(prefix), end: Buffer.from(`${prefix.slice(0, -1)}\u0001`) };
-}
-
-/** Refuses a key lmdb would refuse, before it joins a batch (where it would fail every write of the batch). */
-function checkedKey(key: string): string {
-  if (Buffer.byteLength(key) > MAX_KEY) throw new Error(`Key size is larger than the maximum key size (${MAX_KEY})`);
-  return key;
 }
 
 function docKey(ns: string, id: string): string {
