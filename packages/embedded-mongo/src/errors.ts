@@ -2,6 +2,7 @@ import type { Doc } from './types';
 
 /** MongoDB error codes used by this server (see mongo/base/error_codes.yml). */
 export const ErrorCodes = {
+  InternalError: 1,
   BadValue: 2,
   FailedToParse: 9,
   IllegalOperation: 20,

@@ -1,4 +1,5 @@
 import * as os from 'node:os';
+import { codecStats } from '../bson/codec';
 import { MAX_BSON_SIZE } from '../storage/collection';
 import { MAX_MESSAGE_SIZE } from '../wire/framer';
 import type { Doc } from '../types';
@@ -49,11 +50,17 @@ export const handshakeCommands: CommandTable = {
   connectionStatus: () => ({ authInfo: { authenticatedUsers: [], authenticatedUserRoles: [] } }),
   whatsmyuri: (_command, context) => ({ you: `connection ${context.connectionId}` }),
   getCmdLineOpts: () => ({ argv: process.argv, parsed: {} }),
-  serverStatus: () => ({ host: os.hostname(), version: SERVER_VERSION, process: 'embedded-mongo', uptime: process.uptime() }),
+  serverStatus: (_command, context) => ({
+    host: os.hostname(),
+    version: SERVER_VERSION,
+    process: 'embedded-mongo',
+    uptime: process.uptime(),
+    embeddedMongo: { documentsSerialized: codecStats.documentsSerialized, storage: { ...context.engine.commitStats } },
+  }),
   endSessions: (command, context) => {
     context.sessions.end(command.endSessions as unknown[]);
     return {};
   },
   killAllSessions: () => ({}),
-  getLastError: () => ({ err: null, n: 0 }),
+  // No getLastError: MongoDB removed it in 5.1, so 7.0 answers CommandNotFound like any unknown command.
 };

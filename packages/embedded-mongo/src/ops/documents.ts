@@ -1,11 +1,11 @@
 import { ObjectId } from 'bson';
-import { fromBson, toBson } from '../bson/codec';
+import { fromBson, serializeDocument } from '../bson/codec';
 import { copyNumberTypes } from '../bson/number-types';
 import type { Doc } from '../types';
 
 /** A deep copy that keeps BSON classes (ObjectId, Binary, Long, ...) intact. */
 export function cloneDoc(doc: Doc): Doc {
-  return fromBson(toBson(doc));
+  return fromBson(serializeDocument(doc));
 }
 
 /** MongoDB stores `_id` as the first field and generates an ObjectId when it is missing (null is a valid `_id`). */

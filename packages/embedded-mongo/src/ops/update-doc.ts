@@ -15,6 +15,8 @@ export interface UpdateInput {
   update: UpdateSpec;
   arrayFilters?: Doc[];
   env: QueryEnv;
+  /** A private deep copy of a current document, which the update may mutate (default: clone through BSON). */
+  copy?: (doc: Doc) => Doc;
 }
 
 function checkModifier(modifier: Doc): void {
@@ -45,7 +47,7 @@ function applyOperators(currents: Doc[], modifier: Doc, input: UpdateInput, filt
   checkModifier(modifier);
   const { $setOnInsert, ...rest } = modifier;
   const operators = dedupeAddToSet(rest);
-  const nexts = currents.map(cloneDoc);
+  const nexts = currents.map(input.copy ?? cloneDoc);
   const options = updaterOptions(input.env);
   // mingo re-checks the filter when given one, only needed to resolve the positional `$` (so it
   // gets the collated form); an upsert's seed need not match a range filter.
@@ -56,13 +58,16 @@ function applyOperators(currents: Doc[], modifier: Doc, input: UpdateInput, filt
   return nexts;
 }
 
-function applyPipeline(currents: Doc[], pipeline: Doc[], env: QueryEnv): Doc[] {
-  return new Aggregator(pipeline, mingoOptions(env)).run(currents.map(cloneDoc));
+function applyPipeline(currents: Doc[], input: UpdateInput, pipeline: Doc[]): Doc[] {
+  return new Aggregator(pipeline, mingoOptions(input.env)).run(currents.map(input.copy ?? cloneDoc));
 }
 
+/**
+ * The replacement document is the statement's own (deserialized for this command), so it is stored
+ * without a copy; stored documents are never mutated in place.
+ */
 function replace(current: Doc, replacement: Doc): Doc {
-  const copy = cloneDoc(replacement);
-  return withNumberTypesOf(copy, { _id: current._id, ...copy });
+  return withNumberTypesOf(replacement, { _id: current._id, ...replacement });
 }
 
 function keepId(current: Doc, next: Doc, inserting: boolean): Doc {
@@ -80,7 +85,7 @@ function keepId(current: Doc, next: Doc, inserting: boolean): Doc {
 export function applyUpdates(currents: Doc[], input: UpdateInput, filter: Doc, inserting: boolean): Doc[] {
   const { update } = input;
   const nexts = Array.isArray(update)
-    ? applyPipeline(currents, update, input.env)
+    ? applyPipeline(currents, input, update)
     : isOperatorDoc(update)
       ? applyOperators(currents, update, input, filter, inserting)
       : currents.map((current) => replace(current, update));

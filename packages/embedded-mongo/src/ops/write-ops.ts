@@ -1,10 +1,10 @@
-import { toBson } from '../bson/codec';
+import { serializeDocument } from '../bson/codec';
 import type { QueryEnv } from '../query/mingo-options';
-import type { Collection } from '../storage/collection';
+import { bsonOf, copyOf, type Collection } from '../storage/collection';
 import type { Doc } from '../types';
 import { withIdFirst } from './documents';
 import { findMatches } from './match';
-import { applyUpdate, applyUpdates, upsertSeed, type UpdateSpec } from './update-doc';
+import { applyUpdate, applyUpdates, upsertSeed, type UpdateInput, type UpdateSpec } from './update-doc';
 import { validateDocument, type WriteOptions } from './validation';
 
 export interface UpdateStatement {
@@ -28,12 +28,13 @@ export interface UpdateOutcome {
   after?: Doc;
 }
 
-function sameBson(a: Doc, b: Doc): boolean {
-  return toBson(a).equals(toBson(b));
+function updateInput(statement: UpdateStatement, copy: (doc: Doc) => Doc): UpdateInput {
+  return { update: statement.update, arrayFilters: statement.arrayFilters, env: statement.env, copy };
 }
 
 function upsert(collection: Collection, statement: UpdateStatement): UpdateOutcome {
-  const input = { update: statement.update, arrayFilters: statement.arrayFilters, env: statement.env };
+  // The seed is built for this statement, so the update may change it without a copy.
+  const input = updateInput(statement, (seed) => seed);
   const doc = withIdFirst(applyUpdate(upsertSeed(statement.filter), input, statement.filter, true));
   validateDocument(collection, doc, undefined, statement.write);
   collection.insert(doc);
@@ -51,16 +52,18 @@ export function updateDocuments(collection: Collection | undefined, statement: U
     hint: statement.hint,
   });
   if (!collection || matches.length === 0) return statement.upsert ? upsert(collection ?? create(), statement) : { matched: 0, modified: 0 };
-  const input = { update: statement.update, arrayFilters: statement.arrayFilters, env: statement.env };
+  const input = updateInput(statement, copyOf);
   const nexts = applyUpdates(matches, input, statement.filter, false);
   const outcome: UpdateOutcome = { matched: 0, modified: 0, before: matches[0] };
   for (const [i, current] of matches.entries()) {
     const next = nexts[i];
     outcome.matched++;
     outcome.after ??= next;
-    if (sameBson(current, next)) continue;
+    // The next version's one serialization: no-op check against the stored bytes, size check, store.
+    const bson = serializeDocument(next);
+    if (bson.equals(bsonOf(current))) continue;
     validateDocument(collection, next, current, statement.write);
-    collection.replace(current, next);
+    collection.replace(current, next, bson);
     outcome.modified++;
   }
   return outcome;

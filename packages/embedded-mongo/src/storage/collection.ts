@@ -1,4 +1,4 @@
-import { calculateObjectSize } from 'bson';
+import { fromBson, serializeDocument } from '../bson/codec';
 import { MongoError } from '../errors';
 import { Index } from '../indexes/index';
 import { ID_INDEX, type IndexSpec } from '../indexes/index-spec';
@@ -10,6 +10,23 @@ export const MAX_BSON_SIZE = 16 * 1024 * 1024;
 
 export function idOf(doc: Doc): string {
   return keyString([doc._id]);
+}
+
+/**
+ * The BSON of every stored document version, serialized once when it was stored (or read from disk).
+ * Stored documents are never mutated in place, so the bytes stay valid; they serve the size check,
+ * capped accounting, the no-op check of updates, the store and copies for updates.
+ */
+const storedBson = new WeakMap<Doc, Uint8Array>();
+
+/** The serialized form of a stored document, or of a new version to be stored. */
+export function bsonOf(doc: Doc): Uint8Array {
+  return storedBson.get(doc) ?? serializeDocument(doc);
+}
+
+/** A private deep copy of a stored document (for updates), deserialized from its stored bytes. */
+export function copyOf(doc: Doc): Doc {
+  return fromBson(bsonOf(doc));
 }
 
 /**
@@ -54,20 +71,20 @@ export class Collection {
   }
 
   insert(doc: Doc): void {
-    checkSize(doc);
+    const bson = bsonOf(doc);
+    checkSize(bson);
     checkId(doc._id);
     const id = idOf(doc);
     // A new document owns no index entries yet, so any holder of its keys is a duplicate.
     for (const index of this.indexes.values()) index.checkUnique(doc, '', this.ns);
+    this.keep(id, doc, bson);
     this.addToIndexes(doc, id);
-    this.docs.set(id, doc);
-    this.store.putDocument(this.ns, id, doc);
-    if (this.options.capped) this.evictForCap(doc);
+    if (this.options.capped) this.evictForCap(doc, bson);
   }
 
   /** A capped collection drops its oldest documents once it holds more than `max` documents or `size` bytes. */
-  private evictForCap(added: Doc): void {
-    this.cappedBytes += bsonSize(added);
+  private evictForCap(added: Doc, bson: Uint8Array): void {
+    this.cappedBytes += bson.byteLength;
     const max = Number(this.options.max ?? 0);
     const size = Number(this.options.size ?? 0);
     for (const oldest of this.docs.values()) {
@@ -77,14 +94,14 @@ export class Collection {
     }
   }
 
-  replace(current: Doc, next: Doc): void {
-    checkSize(next);
+  /** Replaces a stored document by its next version; `bson` is the next version's serialized form. */
+  replace(current: Doc, next: Doc, bson = bsonOf(next)): void {
+    checkSize(bson);
     const id = idOf(current);
     for (const index of this.indexes.values()) index.checkUnique(next, id, this.ns);
+    this.keep(id, next, bson);
     for (const index of this.indexes.values()) index.replace(current, next, id);
-    this.docs.set(id, next);
-    this.store.putDocument(this.ns, id, next);
-    if (this.options.capped) this.cappedBytes += bsonSize(next) - bsonSize(current);
+    if (this.options.capped) this.cappedBytes += bson.byteLength - bsonOf(current).byteLength;
   }
 
   remove(doc: Doc): void {
@@ -92,13 +109,24 @@ export class Collection {
     for (const index of this.indexes.values()) index.remove(doc, id);
     this.docs.delete(id);
     this.store.deleteDocument(this.ns, id);
-    if (this.options.capped) this.cappedBytes -= bsonSize(doc);
+    if (this.options.capped) this.cappedBytes -= bsonOf(doc).byteLength;
   }
 
-  /** Opens a stored collection: documents (validated when written) first, then each index in bulk. */
-  load(docs: Doc[], specs: IndexSpec[]): void {
-    for (const doc of docs) this.docs.set(idOf(doc), doc);
-    if (this.options.capped) this.cappedBytes = docs.reduce((total, doc) => total + bsonSize(doc), 0);
+  /** Queues the version to the store first: if the store throws, memory is unchanged. */
+  private keep(id: string, doc: Doc, bson: Uint8Array): void {
+    this.store.putDocument(this.ns, id, bson);
+    storedBson.set(doc, bson);
+    this.docs.set(id, doc);
+  }
+
+  /** Opens a stored collection from its documents' BSON (validated when written), then builds each index. */
+  load(stored: Uint8Array[], specs: IndexSpec[]): void {
+    for (const bson of stored) {
+      const doc = fromBson(bson);
+      storedBson.set(doc, bson);
+      this.docs.set(idOf(doc), doc);
+    }
+    if (this.options.capped) this.cappedBytes = stored.reduce((total, bson) => total + bson.byteLength, 0);
     this.indexes.clear();
     for (const spec of specs) this.createIndex(spec);
   }
@@ -129,12 +157,8 @@ function checkId(id: unknown): void {
   }
 }
 
-function bsonSize(doc: Doc): number {
-  return calculateObjectSize(doc, { ignoreUndefined: true });
-}
-
-function checkSize(doc: Doc): void {
-  const size = bsonSize(doc);
+function checkSize(bson: Uint8Array): void {
+  const size = bson.byteLength;
   if (size > MAX_BSON_SIZE) {
     throw new MongoError('BSONObjectTooLarge', `object to insert too large. size in bytes: ${size}, max size: ${MAX_BSON_SIZE}`);
   }

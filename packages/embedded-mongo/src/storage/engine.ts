@@ -1,7 +1,7 @@
 import { MongoError } from '../errors';
 import type { Doc } from '../types';
 import { Collection } from './collection';
-import type { Store } from './store';
+import type { StorageStats, Store } from './store';
 
 /** All databases and collections of one server, backed by a store. */
 export class Engine {
@@ -54,6 +54,7 @@ export class Engine {
   }
 
   rename(from: Collection, db: string, name: string): void {
+    validateName(db, name);
     const target = new Collection(db, name, from.options, this.store);
     for (const index of from.indexes.values()) if (index.name !== '_id_') target.createIndex(index.spec);
     this.collections.set(target.ns, target);
@@ -78,13 +79,25 @@ export class Engine {
     return this.store.flush();
   }
 
+  get commitStats(): StorageStats {
+    return this.store.commitStats;
+  }
+
   close(): Promise<void> {
     return this.store.close();
   }
 }
 
+/** MongoDB's limit on `<db>.<collection>` in bytes; it also keeps every storage key within lmdb's limit. */
+const MAX_NS_BYTES = 255;
+
 function validateName(db: string, name: string): void {
   if (!name || name.includes('\0') || name.startsWith('.') || name.includes('$') || !db) {
     throw new MongoError('InvalidNamespace', `Invalid collection name: ${name}`);
+  }
+  const ns = `${db}.${name}`;
+  if (Buffer.byteLength(ns) > MAX_NS_BYTES) {
+    const message = `Fully qualified namespace is too long. Namespace: ${ns} Max: ${MAX_NS_BYTES}`;
+    throw new MongoError('InvalidNamespace', message);
   }
 }

@@ -1,28 +1,48 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fromBson, toBson } from '../bson/codec';
+import { MongoError } from '../errors';
 import { open, type Database, type RootDatabase } from 'lmdb';
-import type { Doc } from '../types';
 import { lockDirectory } from './dir-lock';
-import type { CollectionMeta, Store, StoredCollection } from './store';
+import { GroupCommit } from './group-commit';
+import { Journal } from './journal';
+import type { CollectionMeta, Store, StorageStats, StoredCollection } from './store';
+import { decodeWrites, encodeWrites, type Write } from './store-writes';
 
-/** LMDB's maximum key size is 1978 bytes; longer `_id` keys are replaced by their digest. */
+/**
+ * LMDB's maximum key size is 1978 bytes: namespaces are at most 255 bytes (see Engine) and `_id` parts
+ * longer than MAX_ID_KEY bytes are replaced by their digest, so a document key always fits.
+ */
 const MAX_ID_KEY = 1500;
 const SEPARATOR = '\u0000';
+const JOURNAL_FILE = 'journal.wal';
+const JOURNAL_BYTES = 16 * 1024 * 1024;
+/** How often journaled writes are moved into lmdb (at the next commit), so the journal stays short. */
+const CHECKPOINT_INTERVAL_MS = 1000;
 
 /**
  * Documents live in the `docs` table under `<ns>\0<canonical _id>` (BSON values, so types survive),
- * collection metadata in `catalog` under `<ns>`. `overlappingSync` is off, so a commit is fsynced
- * before its promise resolves: once `flush()` resolves, every earlier write survives kill -9 and power
- * loss. lmdb-js batches writes queued in the same tick into one transaction (group commit).
+ * collection metadata in `catalog` under `<ns>`. Writes are queued and committed by a GroupCommit,
+ * one batch at a time: a batch is durable once its record is written to the journal (one O_DSYNC
+ * write). Journaled writes reach lmdb at a checkpoint (about once a second, when the journal is full
+ * and at close): one lmdb transaction, synced by LMDB itself (`overlappingSync` off), after which the
+ * journal starts a new generation. At open, records left in the journal are replayed into lmdb first.
  */
 export class LmdbStore implements Store {
-  private pending: Promise<unknown> = Promise.resolve();
+  private readonly group = new GroupCommit<Write>((batch) => this.commit(batch.writes));
+  /** Journaled writes not yet in lmdb, in order. */
+  private unapplied: Write[] = [];
+  private checkpointDue = false;
+  private checkpointTimer?: NodeJS.Timeout;
+  private checkpoints = 0;
+  private recoveredWrites = 0;
 
   private constructor(
     private readonly root: RootDatabase,
     private readonly docs: Database<Buffer, Buffer>,
     private readonly catalog: Database<Buffer, string>,
+    private readonly journal: Journal,
     private readonly unlock: () => void,
   ) {}
 
@@ -33,7 +53,25 @@ export class LmdbStore implements Store {
     const root = open({ path, noSubdir: false, overlappingSync: false, maxDbs: 4 });
     const docs = root.openDB<Buffer, Buffer>({ name: 'docs', encoding: 'binary', keyEncoding: 'binary' });
     const catalog = root.openDB<Buffer, string>({ name: 'catalog', encoding: 'binary' });
-    return new LmdbStore(root, docs, catalog, unlock);
+    let journal: Journal | undefined;
+    try {
+      const opened = Journal.open(join(path, JOURNAL_FILE), JOURNAL_BYTES);
+      journal = opened.journal;
+      const store = new LmdbStore(root, docs, catalog, opened.journal, unlock);
+      store.recover(opened.records);
+      store.scheduleCheckpoints();
+      return store;
+    } catch (error) {
+      // A journal that cannot be opened or replayed leaves nothing open behind (the directory is released).
+      journal?.close();
+      void root.close();
+      unlock();
+      throw error;
+    }
+  }
+
+  get commitStats(): StorageStats {
+    return { ...this.group.stats, checkpoints: this.checkpoints, recoveredWrites: this.recoveredWrites };
   }
 
   load(): StoredCollection[] {
@@ -41,53 +79,115 @@ export class LmdbStore implements Store {
     for (const { key, value } of this.catalog.getRange()) {
       collections.set(key, { ...(fromBson(value) as unknown as CollectionMeta), docs: [] });
     }
+    // lmdb hands out a copy of each value, so the collection may keep it as the document's bytes.
     for (const { key, value } of this.docs.getRange()) {
       const ns = key.toString('utf8', 0, key.indexOf(0));
-      collections.get(ns)?.docs.push(fromBson(value));
+      collections.get(ns)?.docs.push(value);
     }
     return [...collections.values()];
   }
 
-  putDocument(ns: string, id: string, doc: Doc): void {
-    this.track(this.docs.put(docKey(ns, id), toBson(doc)));
+  putDocument(ns: string, id: string, bson: Uint8Array): void {
+    void this.group.add({ table: 'docs', key: docKey(ns, id), value: bson });
   }
 
   deleteDocument(ns: string, id: string): void {
-    this.track(this.docs.remove(docKey(ns, id)));
+    void this.group.add({ table: 'docs', key: docKey(ns, id), value: null });
   }
 
   putCollection(meta: CollectionMeta): void {
-    this.track(this.catalog.put(`${meta.db}.${meta.name}`, toBson({ ...meta })));
+    void this.group.add({ table: 'catalog', key: `${meta.db}.${meta.name}`, value: toBson({ ...meta }) });
   }
 
   dropCollection(ns: string): void {
-    const start = Buffer.from(`${ns}${SEPARATOR}`);
-    const end = Buffer.from(`${ns}\u0001`);
-    for (const key of this.docs.getKeys({ start, end })) this.track(this.docs.remove(key));
-    this.track(this.catalog.remove(ns));
+    void this.group.add({ table: 'docs', droppedNs: ns });
+    void this.group.add({ table: 'catalog', key: ns, value: null });
   }
 
-  /**
-   * Writes commit in order, so the latest one settles last: `flush()` awaits only it. Earlier ones
-   * get a handler so that a failed commit is reported by `flush()`, never as an unhandled rejection.
-   */
-  private track(write: Promise<unknown>): void {
-    write.catch(() => undefined);
-    this.pending = write;
-  }
-
-  async flush(): Promise<void> {
-    await this.pending;
+  flush(): Promise<void> {
+    return this.group.flush();
   }
 
   async close(): Promise<void> {
-    await this.flush();
+    clearInterval(this.checkpointTimer);
+    await this.flush().catch(() => undefined);
+    if (this.unapplied.length > 0) await this.checkpoint([]);
+    this.journal.close();
     await this.root.close();
     this.unlock();
   }
+
+  private scheduleCheckpoints(): void {
+    this.checkpointTimer = setInterval(() => (this.checkpointDue = true), CHECKPOINT_INTERVAL_MS);
+    this.checkpointTimer.unref();
+  }
+
+  /** Replays the journal left by a previous run into lmdb (one synced transaction), then empties it. */
+  private recover(records: Buffer[]): void {
+    if (records.length === 0) return;
+    const writes = records.flatMap(decodeWrites);
+    this.root.transactionSync(() => {
+      this.issue(writes);
+    });
+    this.journal.resetSync();
+    this.recoveredWrites = writes.length;
+  }
+
+  /** Makes a batch durable: a journal record, or (larger than the journal) an lmdb commit of its own. */
+  private async commit(writes: Write[]): Promise<void> {
+    try {
+      const payload = encodeWrites(writes);
+      if (this.checkpointDue || !this.journal.fits(payload.length)) await this.checkpoint([]);
+      if (!this.journal.fits(payload.length)) return await this.checkpoint(writes);
+      await this.journal.append(payload);
+      this.unapplied.push(...writes);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new MongoError('InternalError', `storage commit failed: ${reason}`);
+    }
+  }
+
+  /** Commits the journaled writes (and `more`) to lmdb, synced, then starts a new journal generation. */
+  private async checkpoint(more: Write[]): Promise<void> {
+    const writes = this.unapplied.concat(more);
+    await Promise.all(this.issue(writes));
+    this.unapplied = [];
+    this.checkpointDue = false;
+    this.checkpoints++;
+    await this.journal.reset();
+  }
+
+  /**
+   * Issues writes in one event turn, which lmdb-js commits as one transaction (or into the current
+   * synchronous one). A dropped collection's stored keys are read here, after every earlier commit;
+   * its keys written earlier in the same call are not visible yet, so they are tracked.
+   */
+  private issue(writes: Write[]): Promise<unknown>[] {
+    const results: Promise<unknown>[] = [];
+    const putKeys = new Set<string>();
+    for (const write of writes) {
+      if ('droppedNs' in write) {
+        const prefix = `${write.droppedNs}${SEPARATOR}`;
+        for (const key of this.docs.getKeys(nsRange(prefix))) results.push(this.docs.remove(key));
+        for (const key of putKeys) if (key.startsWith(prefix)) results.push(this.docs.remove(Buffer.from(key)));
+      } else if (write.table === 'docs') {
+        if (write.value) putKeys.add(write.key);
+        const key = Buffer.from(write.key);
+        results.push(write.value ? this.docs.put(key, write.value as Buffer) : this.docs.remove(key));
+      } else {
+        results.push(write.value ? this.catalog.put(write.key, write.value as Buffer) : this.catalog.remove(write.key));
+      }
+    }
+    return results;
+  }
 }
 
-function docKey(ns: string, id: string): Buffer {
+/** Every key starting with `prefix` (`<ns>\0`): up to `<ns>\u0001`. */
+function nsRange(prefix: string): { start: Buffer; end: Buffer } {
+  return { start: Buffer.from(prefix), end: Buffer.from(`${prefix.slice(0, -1)}\u0001`) };
+}
+
+function docKey(ns: string, id: string): string {
   const idPart = Buffer.byteLength(id) > MAX_ID_KEY ? `#${createHash('sha256').update(id).digest('hex')}` : id;
-  return Buffer.from(`${ns}${SEPARATOR}${idPart}`);
+  return `${ns}${SEPARATOR}${idPart}`;
 }

@@ -1,5 +1,6 @@
 import type { IndexSpec } from '../indexes/index-spec';
 import type { Doc } from '../types';
+import type { CommitStats } from './group-commit';
 
 /** What the catalog keeps about a collection besides its documents. */
 export interface CollectionMeta {
@@ -10,25 +11,44 @@ export interface CollectionMeta {
 }
 
 export interface StoredCollection extends CollectionMeta {
-  docs: Doc[];
+  /** The stored BSON of each document. */
+  docs: Uint8Array[];
 }
 
 /**
  * Durable backing of the in-memory collections. Mutations are queued synchronously in the order
- * they are applied in memory; `flush()` resolves once everything queued so far is on disk.
+ * they are applied in memory; `flush()` resolves once everything queued so far is on disk (and
+ * rejects if the commit covering it failed).
  */
 export interface Store {
   load(): StoredCollection[];
-  putDocument(ns: string, id: string, doc: Doc): void;
+  /** `bson` is the document's serialized form, made once by the collection. */
+  putDocument(ns: string, id: string, bson: Uint8Array): void;
   deleteDocument(ns: string, id: string): void;
   putCollection(meta: CollectionMeta): void;
   dropCollection(ns: string): void;
   flush(): Promise<void>;
   close(): Promise<void>;
+  /** Commit counters (zero in memory). */
+  readonly commitStats: StorageStats;
+}
+
+export interface StorageStats extends CommitStats {
+  /** Moves of journaled writes into lmdb. */
+  checkpoints: number;
+  /** Writes replayed from the journal at open. */
+  recoveredWrites: number;
 }
 
 /** In-memory mode: nothing to persist. */
 export class MemoryStore implements Store {
+  readonly commitStats: StorageStats = {
+    commits: 0,
+    committedWrites: 0,
+    failedCommits: 0,
+    checkpoints: 0,
+    recoveredWrites: 0,
+  };
   load(): StoredCollection[] {
     return [];
   }

@@ -1,0 +1,173 @@
+'use strict';
+/**
+ * Durable insertOne against the disk's raw fsync rate, measured in the same run.
+ *   npm run bench:durable-writes [-- --rounds 3 --seconds 3]
+ * Each round measures, in one temporary directory:
+ *   raw    4 KB pwrite + fdatasync in a loop (into a preallocated 64 MB file, as fio does), ops/s;
+ *   1      one driver client, sequential `insertOne` against a durable server (`--dbpath`), ops/s;
+ *   16     sixteen driver clients (one connection each), each sequential, ops/s in total;
+ * and reports 1 and 16 as ratios to the mean raw rate measured just before and after each (the disk is shared
+ * and noisy); in-memory rates (`--memory`) are compared with the raw rates of the same round.
+ * The server runs in its own process (`dist/cli.js`), the clients here. `--memory` adds the in-memory rates with
+ * 1 and 16 clients: the ceilings without any disk, which no durable figure can pass. `--compare PATH` measures
+ * another build's `cli.js` (e.g. the previous commit's package, built elsewhere) right after each durable
+ * figure, in the same raw-rate window, and reports this build / that build.
+ */
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { createInterface } = require('node:readline');
+const { parseArgs } = require('node:util');
+const { MongoClient } = require('mongodb');
+
+const CLI = path.join(__dirname, '..', 'packages', 'embedded-mongo', 'dist', 'cli.js');
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '3' },
+    memory: { type: 'boolean', default: false },
+    compare: { type: 'string' },
+  },
+});
+const ROUNDS = Number(values.rounds);
+const MILLIS = Number(values.seconds) * 1000;
+const RAW_FILE_BYTES = 64 * 2 ** 20;
+const BLOCK = 4096;
+
+function rawFsyncRate(dir) {
+  const file = path.join(dir, 'raw-fsync');
+  const fd = fs.openSync(file, 'w');
+  try {
+    fs.writeSync(fd, Buffer.alloc(RAW_FILE_BYTES));
+    fs.fdatasyncSync(fd);
+    const block = Buffer.alloc(BLOCK, 7);
+    let ops = 0;
+    const start = performance.now();
+    while (performance.now() - start < MILLIS) {
+      fs.writeSync(fd, block, 0, BLOCK, (ops * BLOCK) % RAW_FILE_BYTES);
+      fs.fdatasyncSync(fd);
+      ops++;
+    }
+    return ops / ((performance.now() - start) / 1000);
+  } finally {
+    fs.closeSync(fd);
+    fs.rmSync(file);
+  }
+}
+
+/** Starts a server's `cli.js` on a free port and resolves with its process and URI. */
+function startServer(cli, dbPath) {
+  const args = [cli, '--port', '0', ...(dbPath ? ['--dbpath', dbPath] : [])];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
+    createInterface({ input: child.stdout }).once('line', (uri) => resolve({ child, uri }));
+  });
+}
+
+function stopServer(child) {
+  return new Promise((resolve) => {
+    child.removeAllListeners('exit');
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
+}
+
+async function insertRate(uri, clients) {
+  const connect = () => MongoClient.connect(uri, { maxPoolSize: 1 });
+  const connections = await Promise.all(Array.from({ length: clients }, connect));
+  let inserted = 0;
+  let nextId = 0;
+  const start = performance.now();
+  await Promise.all(
+    connections.map(async (client) => {
+      const docs = client.db('bench').collection('durable');
+      while (performance.now() - start < MILLIS) {
+        await docs.insertOne({ _id: nextId++, value: 'x'.repeat(100) });
+        inserted++;
+      }
+    }),
+  );
+  const seconds = (performance.now() - start) / 1000;
+  const status = await connections[0].db('admin').command({ serverStatus: 1 });
+  await Promise.all(connections.map((client) => client.close()));
+  const { commits, committedWrites } = status.embeddedMongo?.storage ?? {}; // absent from older builds
+  return { rate: inserted / seconds, writesPerCommit: commits ? committedWrites / commits : undefined };
+}
+
+async function measureServer(dbPath, clients, cli = CLI) {
+  const { child, uri } = await startServer(cli, dbPath);
+  try {
+    return await insertRate(uri, clients);
+  } finally {
+    await stopServer(child);
+  }
+}
+
+/** The `--compare` build's rate, when one was given. */
+async function measureOther(dbPath, clients) {
+  return values.compare ? (await measureServer(dbPath, clients, values.compare)).rate : undefined;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (x) => String(Math.round(x)).padStart(7);
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'durable-writes-'));
+  const rows = [];
+  try {
+    let rawBefore = rawFsyncRate(dir);
+    for (let round = 0; round < ROUNDS; round++) {
+      const one = (await measureServer(path.join(dir, `db-${round}-1`), 1)).rate;
+      const otherOne = await measureOther(path.join(dir, `other-${round}-1`), 1);
+      const rawBetween = rawFsyncRate(dir);
+      const group = await measureServer(path.join(dir, `db-${round}-16`), 16);
+      const other = await measureOther(path.join(dir, `other-${round}-16`), 16);
+      const rawAfter = rawFsyncRate(dir);
+      // Each durable figure is compared with the mean raw rate measured just before and just after it.
+      const raw1 = (rawBefore + rawBetween) / 2;
+      const raw16 = (rawBetween + rawAfter) / 2;
+      const sixteen = group.rate;
+      const memoryOne = values.memory ? (await measureServer(undefined, 1)).rate : undefined;
+      const memory = values.memory ? (await measureServer(undefined, 16)).rate : undefined;
+      rows.push({ raw1, one, raw16, sixteen, memoryOne, memory, otherOne, other });
+      const memoryText = values.memory ? `  in-memory: 1 client ${fmt(memoryOne)}, 16 clients ${fmt(memory)}` : '';
+      const otherText = values.compare ? `  other build: 1 client ${fmt(otherOne)}, 16 clients ${fmt(other)}` : '';
+      console.log(
+        `round ${round + 1}: raw ${fmt(rawBefore)}  1 client ${fmt(one)} (${(one / raw1).toFixed(2)}x)` +
+          `  raw ${fmt(rawBetween)}  16 clients ${fmt(sixteen)} (${(sixteen / raw16).toFixed(2)}x,` +
+          ` ${group.writesPerCommit?.toFixed(1)} writes/commit)  raw ${fmt(rawAfter)}${memoryText}${otherText}`,
+      );
+      rawBefore = rawAfter;
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  const load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
+  console.log(`median of ${ROUNDS} rounds (${values.seconds} s each), ops/s; load ${load}, ${os.cpus().length} CPUs`);
+  const summary = (name, rate, raw) => {
+    const ratio = median(rows.map((r) => r[rate] / r[raw])).toFixed(2);
+    console.log(`${name.padEnd(22)} ${fmt(median(rows.map((r) => r[rate])))}  ${ratio}x raw`);
+  };
+  summary('raw fsync', 'raw1', 'raw1');
+  summary('durable, 1 client', 'one', 'raw1');
+  summary('durable, 16 clients', 'sixteen', 'raw16');
+  if (values.memory) {
+    summary('in-memory, 1 client', 'memoryOne', 'raw1');
+    summary('in-memory, 16 clients', 'memory', 'raw16');
+  }
+  if (values.compare) {
+    summary('other build, 1 client', 'otherOne', 'raw1');
+    summary('other build, 16 clients', 'other', 'raw16');
+    const relative = (rate, other) => median(rows.map((r) => r[rate] / r[other])).toFixed(2);
+    const [one, sixteen] = [relative('one', 'otherOne'), relative('sixteen', 'other')];
+    console.log(`this build / other build: 1 client ${one}x, 16 clients ${sixteen}x`);
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

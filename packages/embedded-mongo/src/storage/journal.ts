@@ -1,0 +1,121 @@
+import { closeSync, constants, fdatasyncSync, fstatSync, openSync, readSync, write, writeSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
+
+const HEADER_BYTES = 4096;
+const RECORD_HEADER_BYTES = 12;
+const MAGIC = 0x454d4a31; // "EMJ1"
+const ZERO_CHUNK = 1024 * 1024;
+
+/**
+ * A write-ahead journal: one preallocated file opened with O_DSYNC, so a record is on disk when its
+ * write completes (one synchronous write per record, no file growth). The header holds a generation;
+ * each record carries the generation, its length and a CRC-32, so recovery reads records from the
+ * start until the first one that is torn, zero or from an older generation. `reset()` starts a new
+ * generation once every record is in the main store.
+ */
+export class Journal {
+  private position = HEADER_BYTES;
+
+  private constructor(
+    private readonly fd: number,
+    private generation: number,
+    readonly capacity: number,
+  ) {}
+
+  /** Opens (creating and preallocating when needed) the journal and returns it with its records. */
+  static open(path: string, capacity: number): { journal: Journal; records: Buffer[] } {
+    preallocate(path, capacity);
+    const fd = openSync(path, constants.O_RDWR | constants.O_DSYNC);
+    const header = Buffer.alloc(8);
+    readSync(fd, header, 0, 8, 0);
+    const generation = header.readUInt32LE(0) === MAGIC ? header.readUInt32LE(4) : 0;
+    const journal = new Journal(fd, generation, capacity);
+    return { journal, records: journal.readRecords() };
+  }
+
+  /** Whether a record with this payload fits after the records written so far. */
+  fits(payloadBytes: number): boolean {
+    return this.position + RECORD_HEADER_BYTES + payloadBytes <= this.capacity;
+  }
+
+  /** Appends a record; resolves once it is on disk (O_DSYNC). */
+  append(payload: Buffer): Promise<void> {
+    const record = Buffer.allocUnsafe(RECORD_HEADER_BYTES + payload.length);
+    record.writeUInt32LE(payload.length, 0);
+    record.writeUInt32LE(this.generation, 4);
+    record.writeUInt32LE(crc32(payload), 8);
+    payload.copy(record, RECORD_HEADER_BYTES);
+    const at = this.position;
+    return new Promise((resolve, reject) => {
+      write(this.fd, record, 0, record.length, at, (error) => {
+        if (error) return reject(error);
+        // A failed write leaves the position, so the next record overwrites the torn one.
+        this.position = at + record.length;
+        resolve();
+      });
+    });
+  }
+
+  /** Starts a new generation (on disk when this resolves): the records written so far are no longer replayed. */
+  reset(): Promise<void> {
+    const header = this.nextHeader();
+    return new Promise((resolve, reject) => {
+      write(this.fd, header, 0, header.length, 0, (error) => (error ? reject(error) : resolve(this.started())));
+    });
+  }
+
+  /** `reset()` without yielding, for recovery at open. */
+  resetSync(): void {
+    const header = this.nextHeader();
+    writeSync(this.fd, header, 0, header.length, 0);
+    this.started();
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+
+  private nextHeader(): Buffer {
+    const header = Buffer.alloc(8);
+    header.writeUInt32LE(MAGIC, 0);
+    header.writeUInt32LE(this.generation + 1, 4);
+    return header;
+  }
+
+  private started(): void {
+    this.generation++;
+    this.position = HEADER_BYTES;
+  }
+
+  private readRecords(): Buffer[] {
+    const records: Buffer[] = [];
+    const head = Buffer.alloc(RECORD_HEADER_BYTES);
+    for (;;) {
+      if (readSync(this.fd, head, 0, RECORD_HEADER_BYTES, this.position) < RECORD_HEADER_BYTES) break;
+      const length = head.readUInt32LE(0);
+      if (length === 0 || head.readUInt32LE(4) !== this.generation || !this.fits(length)) break;
+      const payload = Buffer.alloc(length);
+      readSync(this.fd, payload, 0, length, this.position + RECORD_HEADER_BYTES);
+      if (crc32(payload) !== head.readUInt32LE(8)) break;
+      records.push(payload);
+      this.position += RECORD_HEADER_BYTES + length;
+    }
+    return records;
+  }
+}
+
+/** Writes zeros up to `capacity` once (so records never grow the file, and unwritten space reads as zero). */
+function preallocate(path: string, capacity: number): void {
+  const fd = openSync(path, constants.O_RDWR | constants.O_CREAT, 0o644);
+  try {
+    const size = fstatSync(fd).size;
+    if (size >= capacity) return;
+    const zeros = Buffer.alloc(ZERO_CHUNK);
+    for (let at = size; at < capacity; at += ZERO_CHUNK) {
+      writeSync(fd, zeros, 0, Math.min(ZERO_CHUNK, capacity - at), at);
+    }
+    fdatasyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
