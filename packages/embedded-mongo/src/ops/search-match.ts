@@ -1,0 +1,132 @@
+import { Query } from 'mingo/query';
+import type { SortSpec } from 'mingo/types';
+import { copyNumberTypes } from '../bson/number-types';
+import { MongoError } from '../errors';
+import { findNearCondition, planNear, withoutNear } from '../geo/near-query';
+import { effectiveFilter, filterOptions, type QueryEnv } from '../query/mingo-options';
+import type { Collection } from '../storage/collection';
+import { TextIndex } from '../text/text-index';
+import { parseTextQuery, textMatches } from '../text/text-query';
+import { isDoc, type Doc } from '../types';
+import { project, type MatchOptions, type ReadSource } from './match';
+
+/** A matching document with its text score, when the query has one. */
+export interface SearchHit {
+  doc: Doc;
+  score?: number;
+}
+
+/** Where a score travels on copies of documents while mingo sorts or aggregates them. */
+export const TEXT_SCORE_FIELD = '__textScore';
+
+const textClauses = (filter: Doc): Doc[] => [filter, ...(Array.isArray(filter.$and) ? filter.$and.filter(isDoc) : [])].filter((clause) => '$text' in clause);
+
+/** Filters answered through a text or geo index: a top-level `$text`, `$near` or `$nearSphere`. */
+export function isSearchFilter(filter: Doc): boolean {
+  return textClauses(filter).length > 0 || findNearCondition(filter) !== undefined;
+}
+
+function collectionOf(source: ReadSource): Collection | undefined {
+  return Array.isArray(source) ? undefined : source;
+}
+
+function compile(filter: Doc, env: QueryEnv): (doc: Doc) => boolean {
+  const query = new Query(effectiveFilter(filter, env), filterOptions(env, filter));
+  return (doc) => query.test(doc);
+}
+
+function withoutText(filter: Doc): Doc {
+  const { $text: _text, ...rest } = filter;
+  if (Array.isArray(filter.$and)) rest.$and = filter.$and.filter((clause) => !(isDoc(clause) && '$text' in clause));
+  if (Array.isArray(rest.$and) && rest.$and.length === 0) delete rest.$and;
+  return rest;
+}
+
+/** A compound text index answers only queries with an equality on each of its leading plain fields. */
+function checkPrefix(index: TextIndex, filter: Doc): void {
+  const missing = index.prefixFields.find((field) => {
+    const condition = filter[field];
+    return condition === undefined || (isDoc(condition) && Object.keys(condition).some((key) => key.startsWith('$') && key !== '$eq'));
+  });
+  if (missing === undefined) return;
+  throw new MongoError('BadValue', 'error processing query: planner returned error :: caused by :: failed to use text index to satisfy $text query (if text index is compound, are equality predicates given for all prefix fields?)');
+}
+
+/** Documents matching a `$text` filter, in index order, with their scores. */
+export function textHits(source: ReadSource, filter: Doc, env: QueryEnv): SearchHit[] {
+  const clauses = textClauses(filter);
+  if (clauses.length > 1) throw new MongoError('Location17287', 'Too many text expressions');
+  const collection = collectionOf(source);
+  const index = [...(collection?.searchIndexes.values() ?? [])].find((candidate) => candidate instanceof TextIndex) as TextIndex | undefined;
+  if (!collection || !index) throw new MongoError('IndexNotFound', 'text index required for $text query');
+  checkPrefix(index, filter);
+  const query = parseTextQuery(clauses[0].$text, index);
+  const matches = compile(withoutText(filter), env);
+  const hits: SearchHit[] = [];
+  for (const [id, score] of index.scores(query.boundTerms)) {
+    const doc = collection.get(id);
+    if (doc && textMatches(query, index, doc) && matches(doc)) hits.push({ doc, score });
+  }
+  return hits;
+}
+
+/** Documents matching a `$near`/`$nearSphere` filter, nearest first; stops after `wanted` when given. */
+function nearHits(source: ReadSource, filter: Doc, env: QueryEnv, wanted?: number): SearchHit[] {
+  const near = findNearCondition(filter) as { field: string; condition: Doc };
+  const collection = collectionOf(source);
+  const search = planNear(collection, collection?.ns ?? '', near.field, near.condition);
+  const matches = compile(withoutNear(filter, near.field), env);
+  const hits: SearchHit[] = [];
+  for (const hit of search.index.near(search.center, search.metric, search.min, search.max)) {
+    const doc = collection?.get(hit.id);
+    if (doc && matches(doc)) hits.push({ doc });
+    if (wanted !== undefined && hits.length >= wanted) break;
+  }
+  return hits;
+}
+
+const isTextScore = (value: unknown): boolean => isDoc(value) && value.$meta === 'textScore';
+
+/** Copies carrying the score, so mingo can sort on it (`{$meta: 'textScore'}` sorts descending). */
+function sortHits(hits: SearchHit[], sort: Doc, env: QueryEnv): SearchHit[] {
+  const spec = Object.fromEntries(Object.entries(sort).map(([field, order]) => (isTextScore(order) ? [TEXT_SCORE_FIELD, -1] : [field, order])));
+  const byCopy = new Map<Doc, SearchHit>();
+  const copies = hits.map((hit) => {
+    const copy = { ...hit.doc, [TEXT_SCORE_FIELD]: hit.score };
+    byCopy.set(copy, hit);
+    return copy;
+  });
+  const sorted = new Query({}, filterOptions(env, {})).find<Doc>(copies).sort(spec as SortSpec).all();
+  return sorted.map((copy) => byCopy.get(copy) as SearchHit);
+}
+
+/** The projection, with `{$meta: 'textScore'}` fields added after the projected ones. */
+function projectHits(hits: SearchHit[], projection: Doc | undefined, env: QueryEnv): Doc[] {
+  const docs = hits.map((hit) => hit.doc);
+  if (!projection || Object.keys(projection).length === 0) return docs;
+  const metaFields = Object.keys(projection).filter((field) => isTextScore(projection[field]));
+  const rest = Object.fromEntries(Object.entries(projection).filter(([field]) => !metaFields.includes(field)));
+  const projected = Object.keys(rest).length ? project(docs, rest, env) : docs;
+  if (metaFields.length === 0) return projected;
+  return projected.map((doc, i) => {
+    const withScore: Doc = { ...doc };
+    copyNumberTypes(doc, withScore);
+    for (const field of metaFields) withScore[field] = hits[i].score;
+    return withScore;
+  });
+}
+
+/**
+ * `findMatches` for text and near filters: candidates come from the text or geo index (text in index
+ * order with scores, near in distance order), then sort, skip, limit and projection as usual.
+ */
+export function findSearchMatches(source: ReadSource, filter: Doc, env: QueryEnv, options: MatchOptions): Doc[] {
+  const { $natural: _natural, ...sort } = options.sort ?? {};
+  const sorted = Object.keys(sort).length > 0;
+  const skip = options.skip ?? 0;
+  const limit = options.limit ? Math.abs(options.limit) : undefined;
+  const wanted = !sorted && limit !== undefined ? skip + limit : undefined;
+  const hits = textClauses(filter).length ? textHits(source, filter, env) : nearHits(source, filter, env, wanted);
+  const ordered = sorted ? sortHits(hits, sort, env) : hits;
+  return projectHits(ordered.slice(skip, limit === undefined ? undefined : skip + limit), options.projection, env);
+}
