@@ -161,14 +161,16 @@ export class GeoIndex {
     for (;;) {
       const outer = Math.min(radius, max);
       const box = metric === 'sphere' ? sphereBox(center, outer) : flatBox(center, outer);
+      // Once the box holds every entry, the hits beyond the ring are all that is left: take them too.
+      const everything = covers(box, this.tree.toJSON() as BBox);
       const ring = this.nearest(this.tree.search(box), center, metric).filter(
-        (hit) => !seen.has(hit.id) && hit.distance > inner && hit.distance <= outer,
+        (hit) => !seen.has(hit.id) && hit.distance > inner && (everything || hit.distance <= outer),
       );
       for (const hit of ring) {
         seen.add(hit.id);
-        if (hit.distance >= min) yield hit;
+        if (hit.distance >= min && hit.distance <= max) yield hit;
       }
-      if (outer >= max || seen.size >= this.byId.size || covers(box, this.tree.toJSON() as Entry)) return;
+      if (everything || outer >= max || seen.size >= this.byId.size) return;
       inner = outer;
       radius *= 4;
     }
