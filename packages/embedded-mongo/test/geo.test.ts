@@ -59,6 +59,11 @@ describe('2dsphere: MongoDB\'s places example', () => {
     expect(names(limited)).toEqual(['Central Park']);
   });
 
+  it('explains $near as GEO_NEAR_2DSPHERE over the geo index', async () => {
+    const plan = await places.find({ location: { $near: { $geometry: point([0, 0]) } } }).explain('queryPlanner');
+    expect(plan.queryPlanner.winningPlan).toEqual({ stage: 'GEO_NEAR_2DSPHERE', keyPattern: { location: '2dsphere' }, indexName: 'location_2dsphere' });
+  });
+
   it('$geoNear reports distances in meters, includeLocs, query, minDistance and distanceMultiplier', async () => {
     const near = point([-73.99279, 40.719296]);
     const [closest] = await places

@@ -30,7 +30,7 @@ describe('mongoose with text and geo indexes', () => {
     ]);
     const ranked = await Products.find({ $text: { $search: 'coffee' } }, { score: { $meta: 'textScore' } })
       .sort({ score: { $meta: 'textScore' } })
-      .lean();
+      .lean<Array<{ title: string; score: number }>>();
     // Title weight 5 puts "Coffee beans" first; "coffee" is 1 of 2 words (stop words aside) in the tea pot's
     // description but 1 of 3 in the espresso machine's, so the tea pot scores 0.75 and the machine 0.667.
     expect(ranked.map((product) => product.title)).toEqual(['Coffee beans', 'Tea pot', 'Espresso machine']);

@@ -95,6 +95,16 @@ describe('$text on MongoDB\'s articles example', () => {
     expect(error).toMatchObject({ code: 17313, message: '$match with $text is only allowed as the first pipeline stage' });
   });
 
+  it('explains a text query as TEXT_MATCH over the text index', async () => {
+    const plan = await articles().find({ $text: { $search: 'coffee -shop "coffee"' } }).explain('executionStats');
+    expect(plan.queryPlanner.winningPlan).toMatchObject({
+      stage: 'TEXT_MATCH',
+      indexName: 'subject_text',
+      parsedTextQuery: { terms: ['coffe'], negatedTerms: ['shop'], phrases: ['coffee'], negatedPhrases: [] },
+    });
+    expect(plan.executionStats.nReturned).toBe(2);
+  });
+
   it('lists the index as MongoDB stores it', async () => {
     const indexes = await articles().listIndexes().toArray();
     expect(indexes[1]).toEqual({

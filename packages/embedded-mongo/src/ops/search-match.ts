@@ -57,7 +57,7 @@ export function textHits(source: ReadSource, filter: Doc, env: QueryEnv): Search
   const clauses = textClauses(filter);
   if (clauses.length > 1) throw new MongoError('Location17287', 'Too many text expressions');
   const collection = collectionOf(source);
-  const index = [...(collection?.searchIndexes.values() ?? [])].find((candidate) => candidate instanceof TextIndex) as TextIndex | undefined;
+  const index = textIndexOf(collection);
   if (!collection || !index) throw new MongoError('IndexNotFound', 'text index required for $text query');
   checkPrefix(index, filter);
   const query = parseTextQuery(clauses[0].$text, index);
@@ -68,6 +68,28 @@ export function textHits(source: ReadSource, filter: Doc, env: QueryEnv): Search
     if (doc && textMatches(query, index, doc) && matches(doc)) hits.push({ doc, score });
   }
   return hits;
+}
+
+function textIndexOf(collection: Collection | undefined): TextIndex | undefined {
+  return [...(collection?.searchIndexes.values() ?? [])].find((index) => index instanceof TextIndex) as TextIndex | undefined;
+}
+
+/** `explain`'s winning plan of a text or near filter (the stages MongoDB names), else undefined. */
+export function searchPlan(source: ReadSource, filter: Doc): Doc | undefined {
+  const collection = collectionOf(source);
+  if (textClauses(filter).length) {
+    const index = textIndexOf(collection);
+    if (!index) throw new MongoError('IndexNotFound', 'text index required for $text query');
+    const query = parseTextQuery(textClauses(filter)[0].$text, index);
+    const parsedTextQuery = { terms: [...query.positiveTerms], negatedTerms: [...query.negatedTerms], phrases: query.phrases, negatedPhrases: query.negatedPhrases };
+    const scans = [...query.boundTerms].map(() => ({ stage: 'IXSCAN', keyPattern: index.spec.key, indexName: index.name }));
+    const fetch = { stage: 'FETCH', inputStage: { stage: 'TEXT_OR', inputStages: scans } };
+    return { stage: 'TEXT_MATCH', indexName: index.name, parsedTextQuery, textIndexVersion: 3, inputStage: fetch };
+  }
+  const near = findNearCondition(filter);
+  if (!near) return undefined;
+  const { index } = planNear(collection, collection?.ns ?? '', near.field, near.condition);
+  return { stage: index.kind === '2d' ? 'GEO_NEAR_2D' : 'GEO_NEAR_2DSPHERE', keyPattern: index.spec.key, indexName: index.name };
 }
 
 /** Documents matching a `$near`/`$nearSphere` filter, nearest first; stops after `wanted` when given. */
