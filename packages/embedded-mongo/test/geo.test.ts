@@ -11,7 +11,10 @@ beforeAll(async () => {
 afterAll(() => harness.stop());
 
 async function failure(promise: Promise<unknown>): Promise<{ code: unknown; codeName: unknown; message: string }> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(MongoServerError);
   const { code, codeName, message } = error as MongoServerError;
   return { code, codeName, message };
@@ -22,7 +25,9 @@ const names = (docs: AnyDoc[]): unknown[] => docs.map((doc) => doc.name);
 /** Test oracle: haversine distance in radians between [lng, lat] points. */
 function radiansBetween([lng1, lat1]: number[], [lng2, lat2]: number[]): number {
   const rad = (degrees: number): number => (degrees * Math.PI) / 180;
-  const a = Math.sin(rad(lat2 - lat1) / 2) ** 2 + Math.cos(rad(lat1)) * Math.cos(rad(lat2)) * Math.sin(rad(lng2 - lng1) / 2) ** 2;
+  const a =
+    Math.sin(rad(lat2 - lat1) / 2) ** 2 +
+    Math.cos(rad(lat1)) * Math.cos(rad(lat2)) * Math.sin(rad(lng2 - lng1) / 2) ** 2;
   return 2 * Math.atan2(Math.sqrt(a), Math.sqrt(1 - a));
 }
 const EARTH_RADIUS_METERS = 6378100;
@@ -30,11 +35,16 @@ const EARTH_RADIUS_METERS = 6378100;
 /** The `places` collection of MongoDB's `$near` and `$geoNear` reference pages. */
 const PLACES: AnyDoc[] = [
   { _id: 1, name: 'Central Park', location: { type: 'Point', coordinates: [-73.97, 40.77] }, category: 'Parks' },
-  { _id: 2, name: 'Sara D. Roosevelt Park', location: { type: 'Point', coordinates: [-73.9928, 40.7193] }, category: 'Parks' },
+  {
+    _id: 2,
+    name: 'Sara D. Roosevelt Park',
+    location: { type: 'Point', coordinates: [-73.9928, 40.7193] },
+    category: 'Parks',
+  },
   { _id: 3, name: 'Polo Grounds', location: { type: 'Point', coordinates: [-73.9375, 40.8303] }, category: 'Stadiums' },
 ];
 
-describe('2dsphere: MongoDB\'s places example', () => {
+describe("2dsphere: MongoDB's places example", () => {
   let places: Collection<AnyDoc>;
   const point = (coordinates: number[]) => ({ type: 'Point', coordinates });
 
@@ -45,7 +55,12 @@ describe('2dsphere: MongoDB\'s places example', () => {
   });
 
   it('lists the index with its version', async () => {
-    expect((await places.listIndexes().toArray())[1]).toEqual({ v: 2, key: { location: '2dsphere' }, name: 'location_2dsphere', '2dsphereIndexVersion': 3 });
+    expect((await places.listIndexes().toArray())[1]).toEqual({
+      v: 2,
+      key: { location: '2dsphere' },
+      name: 'location_2dsphere',
+      '2dsphereIndexVersion': 3,
+    });
   });
 
   it('$near sorts by distance in meters within $minDistance/$maxDistance', async () => {
@@ -53,50 +68,158 @@ describe('2dsphere: MongoDB\'s places example', () => {
     expect(names(await places.find({ location: { $near: near } }).toArray())).toEqual(['Central Park']);
     const all = await places.find({ location: { $near: { $geometry: point([-73.9667, 40.78]) } } }).toArray();
     expect(names(all)).toEqual(['Central Park', 'Polo Grounds', 'Sara D. Roosevelt Park']);
-    const sorted = await places.find({ location: { $near: { $geometry: point([-73.9667, 40.78]) } } }).sort({ name: -1 }).limit(2).toArray();
+    const sorted = await places
+      .find({ location: { $near: { $geometry: point([-73.9667, 40.78]) } } })
+      .sort({ name: -1 })
+      .limit(2)
+      .toArray();
     expect(names(sorted)).toEqual(['Sara D. Roosevelt Park', 'Polo Grounds']);
-    const limited = await places.find({ location: { $nearSphere: { $geometry: point([-73.9667, 40.78]) } }, category: 'Parks' }).limit(1).toArray();
+    const limited = await places
+      .find({ location: { $nearSphere: { $geometry: point([-73.9667, 40.78]) } }, category: 'Parks' })
+      .limit(1)
+      .toArray();
     expect(names(limited)).toEqual(['Central Park']);
   });
 
   it('explains $near as GEO_NEAR_2DSPHERE over the geo index', async () => {
     const plan = await places.find({ location: { $near: { $geometry: point([0, 0]) } } }).explain('queryPlanner');
-    expect(plan.queryPlanner.winningPlan).toEqual({ stage: 'GEO_NEAR_2DSPHERE', keyPattern: { location: '2dsphere' }, indexName: 'location_2dsphere' });
+    expect(plan.queryPlanner.winningPlan).toEqual({
+      stage: 'GEO_NEAR_2DSPHERE',
+      keyPattern: { location: '2dsphere' },
+      indexName: 'location_2dsphere',
+    });
   });
 
   it('$geoNear reports distances in meters, includeLocs, query, minDistance and distanceMultiplier', async () => {
     const near = point([-73.99279, 40.719296]);
     const [closest] = await places
-      .aggregate([{ $geoNear: { near, distanceField: 'dist.calculated', maxDistance: 2, query: { category: 'Parks' }, includeLocs: 'dist.location', spherical: true } }])
+      .aggregate([
+        {
+          $geoNear: {
+            near,
+            distanceField: 'dist.calculated',
+            maxDistance: 2,
+            query: { category: 'Parks' },
+            includeLocs: 'dist.location',
+            spherical: true,
+          },
+        },
+      ])
       .toArray();
     expect(closest.name).toBe('Sara D. Roosevelt Park');
-    expect(closest.dist.calculated).toBeCloseTo(radiansBetween(near.coordinates, [-73.9928, 40.7193]) * EARTH_RADIUS_METERS, 6);
+    expect(closest.dist.calculated).toBeCloseTo(
+      radiansBetween(near.coordinates, [-73.9928, 40.7193]) * EARTH_RADIUS_METERS,
+      6,
+    );
     expect(closest.dist.location).toEqual(PLACES[1].location);
-    const farther = await places.aggregate([{ $geoNear: { near, distanceField: 'd', minDistance: 2, query: { category: 'Parks' } } }]).toArray();
+    const farther = await places
+      .aggregate([{ $geoNear: { near, distanceField: 'd', minDistance: 2, query: { category: 'Parks' } } }])
+      .toArray();
     expect(names(farther)).toEqual(['Central Park']);
-    const km = await places.aggregate([{ $geoNear: { near, distanceField: 'km', distanceMultiplier: 0.001 } }, { $project: { _id: 0, name: 1, km: 1 } }, { $limit: 2 }]).toArray();
+    const km = await places
+      .aggregate([
+        { $geoNear: { near, distanceField: 'km', distanceMultiplier: 0.001 } },
+        { $project: { _id: 0, name: 1, km: 1 } },
+        { $limit: 2 },
+      ])
+      .toArray();
     expect(km[1].name).toBe('Central Park');
     expect(km[1].km).toBeCloseTo(radiansBetween(near.coordinates, [-73.97, 40.77]) * 6378.1, 6);
   });
 
   it('$geoWithin ($geometry, $centerSphere, $box, $polygon, $center, legacy $within) and $geoIntersects', async () => {
-    const square = { type: 'Polygon', coordinates: [[[-74, 40.7], [-73.95, 40.7], [-73.95, 40.8], [-74, 40.8], [-74, 40.7]]] };
-    expect(names(await places.find({ location: { $geoWithin: { $geometry: square } } }).toArray())).toEqual(['Central Park', 'Sara D. Roosevelt Park']);
-    expect(names(await places.find({ location: { $geoWithin: { $centerSphere: [[-73.97, 40.77], 5 / 6378.1] } } }).toArray())).toEqual(['Central Park']);
-    expect(names(await places.find({ location: { $geoWithin: { $box: [[-74, 40.75], [-73.9, 40.85]] } } }).toArray())).toEqual(['Central Park', 'Polo Grounds']);
-    const triangle = [[-74, 40.7], [-73.9, 40.7], [-74, 40.8]];
-    expect(names(await places.find({ location: { $geoWithin: { $polygon: triangle } } }).toArray())).toEqual(['Sara D. Roosevelt Park']);
-    expect(names(await places.find({ location: { $geoWithin: { $center: [[-73.94, 40.83], 0.01] } } }).toArray())).toEqual(['Polo Grounds']);
-    expect(names(await places.find({ location: { $within: { $box: [[-74, 40.7], [-73.98, 40.72]] } } }).toArray())).toEqual(['Sara D. Roosevelt Park']);
-    const street = { type: 'LineString', coordinates: [[-73.97, 40.77], [-73.0, 40.77]] };
-    expect(names(await places.find({ location: { $geoIntersects: { $geometry: street } } }).toArray())).toEqual(['Central Park']);
+    const square = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [-74, 40.7],
+          [-73.95, 40.7],
+          [-73.95, 40.8],
+          [-74, 40.8],
+          [-74, 40.7],
+        ],
+      ],
+    };
+    expect(names(await places.find({ location: { $geoWithin: { $geometry: square } } }).toArray())).toEqual([
+      'Central Park',
+      'Sara D. Roosevelt Park',
+    ]);
+    expect(
+      names(
+        await places.find({ location: { $geoWithin: { $centerSphere: [[-73.97, 40.77], 5 / 6378.1] } } }).toArray(),
+      ),
+    ).toEqual(['Central Park']);
+    expect(
+      names(
+        await places
+          .find({
+            location: {
+              $geoWithin: {
+                $box: [
+                  [-74, 40.75],
+                  [-73.9, 40.85],
+                ],
+              },
+            },
+          })
+          .toArray(),
+      ),
+    ).toEqual(['Central Park', 'Polo Grounds']);
+    const triangle = [
+      [-74, 40.7],
+      [-73.9, 40.7],
+      [-74, 40.8],
+    ];
+    expect(names(await places.find({ location: { $geoWithin: { $polygon: triangle } } }).toArray())).toEqual([
+      'Sara D. Roosevelt Park',
+    ]);
+    expect(
+      names(await places.find({ location: { $geoWithin: { $center: [[-73.94, 40.83], 0.01] } } }).toArray()),
+    ).toEqual(['Polo Grounds']);
+    expect(
+      names(
+        await places
+          .find({
+            location: {
+              $within: {
+                $box: [
+                  [-74, 40.7],
+                  [-73.98, 40.72],
+                ],
+              },
+            },
+          })
+          .toArray(),
+      ),
+    ).toEqual(['Sara D. Roosevelt Park']);
+    const street = {
+      type: 'LineString',
+      coordinates: [
+        [-73.97, 40.77],
+        [-73.0, 40.77],
+      ],
+    };
+    expect(names(await places.find({ location: { $geoIntersects: { $geometry: street } } }).toArray())).toEqual([
+      'Central Park',
+    ]);
   });
 
   it('refuses malformed GeoJSON on insert and update (16755) and leaves the document as it was', async () => {
     const cases = [
       { location: { type: 'Point', coordinates: [200, 0] } },
       { location: { type: 'Point', coordinates: ['a', 0] } },
-      { location: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1]]] } },
+      {
+        location: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [0, 0],
+              [1, 0],
+              [1, 1],
+            ],
+          ],
+        },
+      },
       { location: { type: 'Triangle', coordinates: [0, 0] } },
       { location: 'downtown' },
     ];
@@ -105,8 +228,14 @@ describe('2dsphere: MongoDB\'s places example', () => {
       expect(error).toMatchObject({ code: 16755, codeName: 'Location16755' });
       expect(error.message).toMatch(/^Can't extract geo keys: /);
     }
-    expect(error16755Message(await failure(places.insertOne({ _id: 9, location: { type: 'Point', coordinates: [200, 0] } })))).toContain('longitude/latitude is out of bounds, lng: 200 lat: 0');
-    expect(await failure(places.updateOne({ _id: 1 }, { $set: { location: { type: 'Point', coordinates: [0, 95] } } }))).toMatchObject({ code: 16755 });
+    expect(
+      error16755Message(
+        await failure(places.insertOne({ _id: 9, location: { type: 'Point', coordinates: [200, 0] } })),
+      ),
+    ).toContain('longitude/latitude is out of bounds, lng: 200 lat: 0');
+    expect(
+      await failure(places.updateOne({ _id: 1 }, { $set: { location: { type: 'Point', coordinates: [0, 95] } } })),
+    ).toMatchObject({ code: 16755 });
     expect((await places.findOne({ _id: 1 }))?.location).toEqual(PLACES[0].location);
     expect(await places.countDocuments()).toBe(3);
   });
@@ -121,13 +250,44 @@ describe('2dsphere geometries and maintenance', () => {
     const shapes = db.collection<AnyDoc>('shapes');
     await shapes.createIndex({ geo: '2dsphere' });
     await shapes.insertMany([
-      { _id: 'area', geo: { type: 'Polygon', coordinates: [[[0, 0], [2, 0], [2, 2], [0, 2], [0, 0]]] } },
-      { _id: 'road', geo: { type: 'LineString', coordinates: [[3, -5], [3, 5]] } },
-      { _id: 'pair', geo: [[10, 0], [1, 1.5]] },
+      {
+        _id: 'area',
+        geo: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [0, 0],
+              [2, 0],
+              [2, 2],
+              [0, 2],
+              [0, 0],
+            ],
+          ],
+        },
+      },
+      {
+        _id: 'road',
+        geo: {
+          type: 'LineString',
+          coordinates: [
+            [3, -5],
+            [3, 5],
+          ],
+        },
+      },
+      {
+        _id: 'pair',
+        geo: [
+          [10, 0],
+          [1, 1.5],
+        ],
+      },
       { _id: 'legacy', geo: [5, 1] },
       { _id: 'none' },
     ]);
-    const found = await shapes.aggregate([{ $geoNear: { near: { type: 'Point', coordinates: [1, 1] }, distanceField: 'd' } }]).toArray();
+    const found = await shapes
+      .aggregate([{ $geoNear: { near: { type: 'Point', coordinates: [1, 1] }, distanceField: 'd' } }])
+      .toArray();
     expect(found.map((doc) => doc._id)).toEqual(['area', 'pair', 'road', 'legacy']);
     expect(found[0].d).toBe(0);
     expect(found[1].d).toBeCloseTo(radiansBetween([1, 1], [1, 1.5]) * EARTH_RADIUS_METERS, 3);
@@ -137,7 +297,10 @@ describe('2dsphere geometries and maintenance', () => {
   it('follows updates and deletes', async () => {
     const shops = db.collection<AnyDoc>('moving_shops');
     await shops.createIndex({ at: '2dsphere' });
-    await shops.insertMany([{ _id: 1, at: { type: 'Point', coordinates: [0, 0] } }, { _id: 2, at: { type: 'Point', coordinates: [1, 0] } }]);
+    await shops.insertMany([
+      { _id: 1, at: { type: 'Point', coordinates: [0, 0] } },
+      { _id: 2, at: { type: 'Point', coordinates: [1, 0] } },
+    ]);
     await shops.updateOne({ _id: 1 }, { $set: { at: { type: 'Point', coordinates: [2, 0] } } });
     await shops.insertOne({ _id: 3, at: { type: 'Point', coordinates: [0.5, 0] } });
     await shops.deleteOne({ _id: 2 });
@@ -147,7 +310,10 @@ describe('2dsphere geometries and maintenance', () => {
 
   it('refuses to build an index over a malformed document (16755) and keeps none', async () => {
     const broken = db.collection<AnyDoc>('broken_geo');
-    await broken.insertMany([{ _id: 1, loc: { type: 'Point', coordinates: [0, 0] } }, { _id: 2, loc: { type: 'Point' } }]);
+    await broken.insertMany([
+      { _id: 1, loc: { type: 'Point', coordinates: [0, 0] } },
+      { _id: 2, loc: { type: 'Point' } },
+    ]);
     expect(await failure(broken.createIndex({ loc: '2dsphere' }))).toMatchObject({ code: 16755 });
     expect((await broken.listIndexes().toArray()).map((index) => index.name)).toEqual(['_id_']);
   });
@@ -167,8 +333,12 @@ describe('2d indexes on legacy coordinate pairs', () => {
   });
 
   it('refuses coordinates outside min/max (13027) and values that are no pair (13026)', async () => {
-    expect(await failure(contacts.insertOne({ name: 'Paige Polson', address: [70, 42.3] }))).toMatchObject({ code: 13027 });
-    expect(await failure(contacts.insertOne({ name: 'Nowhere', address: 'Main street' }))).toMatchObject({ code: 13026 });
+    expect(await failure(contacts.insertOne({ name: 'Paige Polson', address: [70, 42.3] }))).toMatchObject({
+      code: 13027,
+    });
+    expect(await failure(contacts.insertOne({ name: 'Nowhere', address: 'Main street' }))).toMatchObject({
+      code: 13026,
+    });
     expect(await failure(db.collection('bad_2d').createIndex({ a: 1, p: '2d' }))).toMatchObject({ code: 67 });
   });
 
@@ -184,7 +354,9 @@ describe('2d indexes on legacy coordinate pairs', () => {
   it('$nearSphere and spherical $geoNear with a legacy pair measure radians', async () => {
     const near = await contacts.find({ address: { $nearSphere: [-74, 44], $maxDistance: 0.1 } }).toArray();
     expect(near.map((doc) => doc._id)).toEqual([2]);
-    const [first] = await contacts.aggregate([{ $geoNear: { near: [-74, 44], distanceField: 'd', spherical: true } }]).toArray();
+    const [first] = await contacts
+      .aggregate([{ $geoNear: { near: [-74, 44], distanceField: 'd', spherical: true } }])
+      .toArray();
     expect(first.d).toBeCloseTo(radiansBetween([-74, 44], [-74, 44.74]), 9);
   });
 });
@@ -204,10 +376,20 @@ describe('geo errors', () => {
 
   it('$geoNear must come first (40602) and needs a geo index (IndexNotFound 27)', async () => {
     const places = db.collection<AnyDoc>('places');
-    const notFirst = await failure(places.aggregate([{ $match: {} }, { $geoNear: { near: [0, 0], distanceField: 'd' } }]).toArray());
-    expect(notFirst).toMatchObject({ code: 40602, message: '$geoNear is only valid as the first stage in a pipeline.' });
+    const notFirst = await failure(
+      places.aggregate([{ $match: {} }, { $geoNear: { near: [0, 0], distanceField: 'd' } }]).toArray(),
+    );
+    expect(notFirst).toMatchObject({
+      code: 40602,
+      message: '$geoNear is only valid as the first stage in a pipeline.',
+    });
     await db.collection<AnyDoc>('unindexed').insertOne({ _id: 1 });
-    const noIndex = await failure(db.collection<AnyDoc>('unindexed').aggregate([{ $geoNear: { near: [0, 0], distanceField: 'd' } }]).toArray());
+    const noIndex = await failure(
+      db
+        .collection<AnyDoc>('unindexed')
+        .aggregate([{ $geoNear: { near: [0, 0], distanceField: 'd' } }])
+        .toArray(),
+    );
     expect(noIndex).toMatchObject({ code: 27, codeName: 'IndexNotFound' });
   });
 
@@ -216,16 +398,24 @@ describe('geo errors', () => {
     await two.createIndex({ a: '2dsphere' });
     await two.createIndex({ b: '2dsphere' });
     await two.insertOne({ _id: 1, a: [0, 0], b: [5, 5] });
-    expect(await failure(two.aggregate([{ $geoNear: { near: [0, 0], distanceField: 'd', spherical: true } }]).toArray())).toMatchObject({ code: 27 });
-    const [keyed] = await two.aggregate([{ $geoNear: { near: { type: 'Point', coordinates: [0, 0] }, distanceField: 'd', key: 'b' } }]).toArray();
+    expect(
+      await failure(two.aggregate([{ $geoNear: { near: [0, 0], distanceField: 'd', spherical: true } }]).toArray()),
+    ).toMatchObject({ code: 27 });
+    const [keyed] = await two
+      .aggregate([{ $geoNear: { near: { type: 'Point', coordinates: [0, 0] }, distanceField: 'd', key: 'b' } }])
+      .toArray();
     expect(keyed.d).toBeCloseTo(radiansBetween([0, 0], [5, 5]) * EARTH_RADIUS_METERS, 3);
   });
 
   it('refuses $near in a pipeline (countDocuments) and a $geoWithin $geometry that is no polygon', async () => {
     const places = db.collection<AnyDoc>('places');
-    const count = await failure(places.countDocuments({ location: { $near: { $geometry: { type: 'Point', coordinates: [0, 0] } } } }));
+    const count = await failure(
+      places.countDocuments({ location: { $near: { $geometry: { type: 'Point', coordinates: [0, 0] } } } }),
+    );
     expect(count).toMatchObject({ code: 5626500 });
-    const within = await failure(places.find({ location: { $geoWithin: { $geometry: { type: 'Point', coordinates: [0, 0] } } } }).toArray());
+    const within = await failure(
+      places.find({ location: { $geoWithin: { $geometry: { type: 'Point', coordinates: [0, 0] } } } }).toArray(),
+    );
     expect(within).toMatchObject({ code: 2 });
   });
 });

@@ -16,7 +16,10 @@ afterAll(async () => {
 const Product = new Schema({ title: String, description: String });
 Product.index({ title: 'text', description: 'text' }, { weights: { title: 5 }, name: 'product_search' });
 
-const Seller = new Schema({ name: String, location: { type: { type: String, enum: ['Point'] }, coordinates: [Number] } });
+const Seller = new Schema({
+  name: String,
+  location: { type: { type: String, enum: ['Point'] }, coordinates: [Number] },
+});
 Seller.index({ location: '2dsphere' });
 
 describe('mongoose with text and geo indexes', () => {
@@ -42,18 +45,29 @@ describe('mongoose with text and geo indexes', () => {
   it('finds sellers near a point with query helpers, $near and an aggregate $geoNear', async () => {
     const Sellers = connection.model('Seller', Seller);
     await Sellers.init();
-    const point = (lng: number, lat: number) => ({ type: 'Point' as const, coordinates: [lng, lat] as [number, number] });
+    const point = (lng: number, lat: number) => ({
+      type: 'Point' as const,
+      coordinates: [lng, lat] as [number, number],
+    });
     await Sellers.create([
       { name: 'Alexanderplatz', location: point(13.4132, 52.5219) },
       { name: 'Potsdamer Platz', location: point(13.3759, 52.5096) },
       { name: 'Hamburg', location: point(9.9937, 53.5511) },
     ]);
     const here = point(13.405, 52.52);
-    const near = await Sellers.find().where('location').near({ center: here, maxDistance: 5000, spherical: true }).lean();
+    const near = await Sellers.find()
+      .where('location')
+      .near({ center: here, maxDistance: 5000, spherical: true })
+      .lean();
     expect(near.map((seller) => seller.name)).toEqual(['Alexanderplatz', 'Potsdamer Platz']);
-    const within = await Sellers.find({ location: { $geoWithin: { $centerSphere: [[13.405, 52.52], 1 / 6378.1] } } }).lean();
+    const within = await Sellers.find({
+      location: { $geoWithin: { $centerSphere: [[13.405, 52.52], 1 / 6378.1] } },
+    }).lean();
     expect(within.map((seller) => seller.name)).toEqual(['Alexanderplatz']);
-    const distances = await Sellers.aggregate([{ $geoNear: { near: here, distanceField: 'meters' } }, { $project: { _id: 0, name: 1, meters: 1 } }]);
+    const distances = await Sellers.aggregate([
+      { $geoNear: { near: here, distanceField: 'meters' } },
+      { $project: { _id: 0, name: 1, meters: 1 } },
+    ]);
     expect(distances.map((seller) => seller.name)).toEqual(['Alexanderplatz', 'Potsdamer Platz', 'Hamburg']);
     expect(distances[2].meters).toBeGreaterThan(250_000);
     await expect(Sellers.create({ name: 'Nowhere', location: point(13, 120) })).rejects.toMatchObject({ code: 16755 });

@@ -11,7 +11,10 @@ beforeAll(async () => {
 afterAll(() => harness.stop());
 
 async function failure(promise: Promise<unknown>): Promise<{ code: unknown; codeName: unknown; message: string }> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(MongoServerError);
   const { code, codeName, message } = error as MongoServerError;
   return { code, codeName, message };
@@ -32,9 +35,10 @@ const ARTICLES: AnyDoc[] = [
   { _id: 8, subject: 'Cafe con Leche', author: 'xyz', views: 10 },
 ];
 
-describe('$text on MongoDB\'s articles example', () => {
+describe("$text on MongoDB's articles example", () => {
   const articles = () => db.collection<AnyDoc>('articles');
-  const search = (text: { $search: string; $caseSensitive?: boolean; $diacriticSensitive?: boolean }) => articles().find({ $text: text }).toArray();
+  const search = (text: { $search: string; $caseSensitive?: boolean; $diacriticSensitive?: boolean }) =>
+    articles().find({ $text: text }).toArray();
 
   beforeAll(async () => {
     await articles().createIndex({ subject: 'text' });
@@ -58,7 +62,9 @@ describe('$text on MongoDB\'s articles example', () => {
   });
 
   it('returns and sorts by the documented text scores', async () => {
-    const cake = await articles().find({ $text: { $search: 'CAKE' } }, { projection: { score: { $meta: 'textScore' } } }).toArray();
+    const cake = await articles()
+      .find({ $text: { $search: 'CAKE' } }, { projection: { score: { $meta: 'textScore' } } })
+      .toArray();
     expect(cake).toEqual([{ _id: 3, subject: 'Baking a cake', author: 'abc', views: 90, score: 0.75 }]);
     const coffee = await articles()
       .find({ $text: { $search: 'coffee' } }, { projection: { subject: 1, score: { $meta: 'textScore' } } })
@@ -70,7 +76,12 @@ describe('$text on MongoDB\'s articles example', () => {
   });
 
   it('combines $text with other conditions, sort, skip and limit', async () => {
-    const found = await articles().find({ $text: { $search: 'coffee cake' }, views: { $gte: 10 } }).sort({ views: -1 }).skip(1).limit(2).toArray();
+    const found = await articles()
+      .find({ $text: { $search: 'coffee cake' }, views: { $gte: 10 } })
+      .sort({ views: -1 })
+      .skip(1)
+      .limit(2)
+      .toArray();
     expect(ids(found)).toEqual([1, 7]);
     expect(await articles().countDocuments({ $text: { $search: 'coffee' } })).toBe(3);
   });
@@ -83,20 +94,48 @@ describe('$text on MongoDB\'s articles example', () => {
         { $project: { subject: 1, score: { $meta: 'textScore' } } },
       ])
       .toArray();
-    expect(ranked.map((doc) => [doc._id, doc.score])).toEqual([[1, 1], [2, 0.75], [3, 0.75], [7, 0.75]]);
-    const added = await articles().aggregate([{ $match: { $text: { $search: 'baking' } } }, { $addFields: { s: { $meta: 'textScore' } } }, { $sort: { _id: 1 } }]).toArray();
-    expect(added).toEqual([{ ...ARTICLES[2], s: 0.75 }, { ...ARTICLES[3], s: 1 }]);
-    const grouped = await articles().aggregate([{ $match: { $text: { $search: 'coffee' } } }, { $group: { _id: null, total: { $sum: { $meta: 'textScore' } } } }]).toArray();
+    expect(ranked.map((doc) => [doc._id, doc.score])).toEqual([
+      [1, 1],
+      [2, 0.75],
+      [3, 0.75],
+      [7, 0.75],
+    ]);
+    const added = await articles()
+      .aggregate([
+        { $match: { $text: { $search: 'baking' } } },
+        { $addFields: { s: { $meta: 'textScore' } } },
+        { $sort: { _id: 1 } },
+      ])
+      .toArray();
+    expect(added).toEqual([
+      { ...ARTICLES[2], s: 0.75 },
+      { ...ARTICLES[3], s: 1 },
+    ]);
+    const grouped = await articles()
+      .aggregate([
+        { $match: { $text: { $search: 'coffee' } } },
+        { $group: { _id: null, total: { $sum: { $meta: 'textScore' } } } },
+      ])
+      .toArray();
     expect(grouped).toEqual([{ _id: null, total: 2.5 }]);
   });
 
   it('refuses a $text $match that is not the first stage (17313)', async () => {
-    const error = await failure(articles().aggregate([{ $sort: { _id: 1 } }, { $match: { $text: { $search: 'coffee' } } }]).toArray());
-    expect(error).toMatchObject({ code: 17313, message: '$match with $text is only allowed as the first pipeline stage' });
+    const error = await failure(
+      articles()
+        .aggregate([{ $sort: { _id: 1 } }, { $match: { $text: { $search: 'coffee' } } }])
+        .toArray(),
+    );
+    expect(error).toMatchObject({
+      code: 17313,
+      message: '$match with $text is only allowed as the first pipeline stage',
+    });
   });
 
   it('explains a text query as TEXT_MATCH over the text index', async () => {
-    const plan = await articles().find({ $text: { $search: 'coffee -shop "coffee"' } }).explain('executionStats');
+    const plan = await articles()
+      .find({ $text: { $search: 'coffee -shop "coffee"' } })
+      .explain('executionStats');
     expect(plan.queryPlanner.winningPlan).toMatchObject({
       stage: 'TEXT_MATCH',
       indexName: 'subject_text',
@@ -120,16 +159,27 @@ describe('$text on MongoDB\'s articles example', () => {
 });
 
 describe('text index scoring', () => {
-  it('weights fields (MongoDB\'s blog example) and counts repeated terms with decreasing weight', async () => {
+  it("weights fields (MongoDB's blog example) and counts repeated terms with decreasing weight", async () => {
     const blog = db.collection<AnyDoc>('blog');
     await blog.insertMany([
       { _id: 1, content: 'This morning I had a cup of coffee.', about: 'beverage', keywords: ['coffee'] },
       { _id: 2, content: 'Who likes chocolate ice cream for dessert?', about: 'food', keywords: ['poll'] },
-      { _id: 3, content: 'My favorite flavors are strawberry and coffee', about: 'ice cream', keywords: ['food', 'dessert'] },
+      {
+        _id: 3,
+        content: 'My favorite flavors are strawberry and coffee',
+        about: 'ice cream',
+        keywords: ['food', 'dessert'],
+      },
       { _id: 4, content: 'coffee coffee coffee', about: 'x', keywords: [] },
     ]);
-    await blog.createIndex({ content: 'text', keywords: 'text', about: 'text' }, { weights: { content: 10, keywords: 5 }, name: 'TextIndex' });
-    const found = await blog.find({ $text: { $search: 'coffee' } }, { projection: { score: { $meta: 'textScore' } } }).sort({ score: { $meta: 'textScore' } }).toArray();
+    await blog.createIndex(
+      { content: 'text', keywords: 'text', about: 'text' },
+      { weights: { content: 10, keywords: 5 }, name: 'TextIndex' },
+    );
+    const found = await blog
+      .find({ $text: { $search: 'coffee' } }, { projection: { score: { $meta: 'textScore' } } })
+      .sort({ score: { $meta: 'textScore' } })
+      .toArray();
     // Per string: weight × (1 + 1/2 + 1/4 …) × (0.5 × count / tokens + 0.5), stop words not counted.
     // 4: 10 × 1.75 × 1; 1: 10 × (0.5/3 + 0.5) + 5 × 1 (keywords); 3: 10 × (0.5/4 + 0.5).
     expect(ids(found)).toEqual([4, 1, 3]);
@@ -143,8 +193,15 @@ describe('text index scoring', () => {
   it('boosts a string that is exactly the term by 10%', async () => {
     const tags = db.collection<AnyDoc>('tags');
     await tags.createIndex({ tag: 'text' });
-    await tags.insertMany([{ _id: 1, tag: 'cake' }, { _id: 2, tag: 'Cake' }, { _id: 3, tag: 'cakes' }]);
-    const found = await tags.find({ $text: { $search: 'cake' } }, { projection: { score: { $meta: 'textScore' } } }).sort({ _id: 1 }).toArray();
+    await tags.insertMany([
+      { _id: 1, tag: 'cake' },
+      { _id: 2, tag: 'Cake' },
+      { _id: 3, tag: 'cakes' },
+    ]);
+    const found = await tags
+      .find({ $text: { $search: 'cake' } }, { projection: { score: { $meta: 'textScore' } } })
+      .sort({ _id: 1 })
+      .toArray();
     expect(found.map((doc) => doc.score)).toEqual([1.1, 1.1, 1]);
   });
 });
@@ -153,7 +210,11 @@ describe('languages', () => {
   it('stems English words and drops English stop words', async () => {
     const posts = db.collection<AnyDoc>('english_posts');
     await posts.createIndex({ body: 'text' });
-    await posts.insertMany([{ _id: 1, body: 'She runs every day' }, { _id: 2, body: 'Running shoes' }, { _id: 3, body: 'The ran' }]);
+    await posts.insertMany([
+      { _id: 1, body: 'She runs every day' },
+      { _id: 2, body: 'Running shoes' },
+      { _id: 3, body: 'The ran' },
+    ]);
     expect(sortedIds(await posts.find({ $text: { $search: 'run' } }).toArray())).toEqual([1, 2]);
     expect(await posts.find({ $text: { $search: 'the and of' } }).toArray()).toEqual([]);
   });
@@ -161,7 +222,11 @@ describe('languages', () => {
   it('stems German words, folds umlauts and drops German stop words', async () => {
     const houses = db.collection<AnyDoc>('german_houses');
     await houses.createIndex({ text: 'text' }, { default_language: 'german' });
-    await houses.insertMany([{ _id: 1, text: 'Die Häuser am See' }, { _id: 2, text: 'Ein kleines Haus im Wald' }, { _id: 3, text: 'Das Auto und die Straße' }]);
+    await houses.insertMany([
+      { _id: 1, text: 'Die Häuser am See' },
+      { _id: 2, text: 'Ein kleines Haus im Wald' },
+      { _id: 3, text: 'Das Auto und die Straße' },
+    ]);
     expect(sortedIds(await houses.find({ $text: { $search: 'Häuser' } }).toArray())).toEqual([1, 2]);
     expect(sortedIds(await houses.find({ $text: { $search: 'hauser' } }).toArray())).toEqual([1, 2]);
     expect(ids(await houses.find({ $text: { $search: 'Strasse' } }).toArray())).toEqual([3]);
@@ -171,7 +236,10 @@ describe('languages', () => {
   it('analyses a document in its language_override language and the query in $language', async () => {
     const mixed = db.collection<AnyDoc>('mixed_languages');
     await mixed.createIndex({ text: 'text' });
-    await mixed.insertMany([{ _id: 1, text: 'Die Häuser', language: 'german' }, { _id: 2, text: 'die houses' }]);
+    await mixed.insertMany([
+      { _id: 1, text: 'Die Häuser', language: 'german' },
+      { _id: 2, text: 'die houses' },
+    ]);
     expect(ids(await mixed.find({ $text: { $search: 'Haus', $language: 'de' } }).toArray())).toEqual([1]);
     expect(ids(await mixed.find({ $text: { $search: 'house' } }).toArray())).toEqual([2]);
     const error = await failure(mixed.insertOne({ _id: 3, text: 'x', language: 'klingon' }));
@@ -191,7 +259,10 @@ describe('text index maintenance and shapes', () => {
   it('follows inserts, updates and deletes', async () => {
     const notes = db.collection<AnyDoc>('notes');
     await notes.createIndex({ title: 'text' });
-    await notes.insertMany([{ _id: 1, title: 'green tea' }, { _id: 2, title: 'black tea' }]);
+    await notes.insertMany([
+      { _id: 1, title: 'green tea' },
+      { _id: 2, title: 'black tea' },
+    ]);
     await notes.updateOne({ _id: 1 }, { $set: { title: 'green coffee' } });
     await notes.deleteOne({ _id: 2 });
     await notes.insertOne({ _id: 3, title: 'tea time' });
@@ -204,14 +275,21 @@ describe('text index maintenance and shapes', () => {
   it('indexes every string field with the $** wildcard, nested and in arrays', async () => {
     const wild = db.collection<AnyDoc>('wildcard');
     await wild.createIndex({ '$**': 'text' });
-    await wild.insertMany([{ _id: 1, a: { b: 'deep word' } }, { _id: 2, list: ['other', 'word'] }, { _id: 3, n: 5 }]);
+    await wild.insertMany([
+      { _id: 1, a: { b: 'deep word' } },
+      { _id: 2, list: ['other', 'word'] },
+      { _id: 3, n: 5 },
+    ]);
     expect(sortedIds(await wild.find({ $text: { $search: 'word' } }).toArray())).toEqual([1, 2]);
   });
 
   it('answers a compound text index only with an equality on its prefix field', async () => {
     const shop = db.collection<AnyDoc>('shop');
     await shop.createIndex({ category: 1, name: 'text' });
-    await shop.insertMany([{ _id: 1, category: 'food', name: 'apple pie' }, { _id: 2, category: 'toys', name: 'apple toy' }]);
+    await shop.insertMany([
+      { _id: 1, category: 'food', name: 'apple pie' },
+      { _id: 2, category: 'toys', name: 'apple toy' },
+    ]);
     expect(ids(await shop.find({ category: 'food', $text: { $search: 'apple' } }).toArray())).toEqual([1]);
     const error = await failure(shop.find({ $text: { $search: 'apple' } }).toArray());
     expect(error.code).toBe(2);
@@ -226,7 +304,11 @@ describe('text index maintenance and shapes', () => {
       await first.client.db('d').collection<AnyDoc>('c').insertOne({ _id: 1, t: 'persistent words' });
       await first.stop();
       const second = await startHarness({ dbPath: dir.path });
-      const found = await second.client.db('d').collection<AnyDoc>('c').find({ $text: { $search: 'word' } }).toArray();
+      const found = await second.client
+        .db('d')
+        .collection<AnyDoc>('c')
+        .find({ $text: { $search: 'word' } })
+        .toArray();
       await second.stop();
       expect(ids(found)).toEqual([1]);
     } finally {
@@ -238,8 +320,17 @@ describe('text index maintenance and shapes', () => {
 describe('text errors', () => {
   it('needs a text index for $text (IndexNotFound 27)', async () => {
     await db.collection<AnyDoc>('plain').insertOne({ _id: 1, t: 'x' });
-    const error = await failure(db.collection<AnyDoc>('plain').find({ $text: { $search: 'x' } }).toArray());
-    expect(error).toMatchObject({ code: 27, codeName: 'IndexNotFound', message: 'text index required for $text query' });
+    const error = await failure(
+      db
+        .collection<AnyDoc>('plain')
+        .find({ $text: { $search: 'x' } })
+        .toArray(),
+    );
+    expect(error).toMatchObject({
+      code: 27,
+      codeName: 'IndexNotFound',
+      message: 'text index required for $text query',
+    });
   });
 
   it('refuses a second text index (IndexOptionsConflict 85) and accepts the same one again', async () => {
@@ -256,7 +347,9 @@ describe('text errors', () => {
     expect(await failure(bad.createIndex({ a: 'text' }, { default_language: 'klingon' }))).toMatchObject({ code: 2 });
     expect(await failure(bad.createIndex({ a: 'text' }, { weights: { a: 0 } }))).toMatchObject({ code: 67 });
     await bad.createIndex({ a: 'text' });
-    expect(await failure(bad.find({ $text: { $search: 'x', $language: 'klingon' } }).toArray())).toMatchObject({ code: 2 });
+    expect(await failure(bad.find({ $text: { $search: 'x', $language: 'klingon' } }).toArray())).toMatchObject({
+      code: 2,
+    });
     const two = { $and: [{ $text: { $search: 'x' } }, { $text: { $search: 'y' } }] };
     expect(await failure(bad.find(two).toArray())).toMatchObject({ code: 17287, message: 'Too many text expressions' });
   });

@@ -11,7 +11,8 @@ const json = (value: unknown): string => JSON.stringify(value ?? null);
 
 function sameOptions(a: IndexSpec, b: IndexSpec): boolean {
   const significant = (spec: IndexSpec): string =>
-    json([spec.key, !!spec.unique, !!spec.sparse, spec.partialFilterExpression, spec.expireAfterSeconds, spec.collation, !!spec.hidden, searchOptions(spec)]);
+    json([spec.key, !!spec.unique, !!spec.sparse, spec.partialFilterExpression, spec.expireAfterSeconds, spec.collation, !!spec.hidden,
+      searchOptions(spec)]);
   return significant(a) === significant(b);
 }
 
@@ -56,8 +57,11 @@ function checkSingleTextIndex(collection: Collection, spec: IndexSpec): void {
   if (!('_fts' in spec.key)) return;
   const existing = [...collection.searchIndexes.values()].find((index) => '_fts' in index.spec.key);
   if (!existing) return;
-  const message = `An equivalent index already exists with a different name and options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(existing.spec)}`;
-  throw new MongoError('IndexOptionsConflict', message);
+  throw new MongoError(
+    'IndexOptionsConflict',
+    'An equivalent index already exists with a different name and options. ' +
+      `Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(existing.spec)}`,
+  );
 }
 
 async function createIndexes(command: Doc, context: CommandContext): Promise<Doc> {
@@ -84,7 +88,9 @@ function listIndexes(command: Doc, context: CommandContext): Doc {
   const collection = requireCollection(context, collectionName(command, 'listIndexes'));
   const clustered = collection.options.clusteredIndex;
   // A clustered collection lists its clustered index in place of the `_id_` index.
-  const specs = [...collection.maintainedIndexes()].map((index) => (index.name === '_id_' && isDoc(clustered) ? { ...clustered, clustered: true } : index.spec));
+  const specs = [...collection.maintainedIndexes()].map((index) =>
+    index.name === '_id_' && isDoc(clustered) ? { ...clustered, clustered: true } : index.spec,
+  );
   const batchSize = (command.cursor as Doc | undefined)?.batchSize;
   return context.cursors.open(collection.ns, specs, batchSize === undefined ? undefined : Number(batchSize));
 }
@@ -92,7 +98,9 @@ function listIndexes(command: Doc, context: CommandContext): Doc {
 function indexNamesToDrop(collection: Collection, target: unknown): string[] {
   const all = [...collection.maintainedIndexes()];
   if (target === '*') return all.map((index) => index.name).filter((name) => name !== '_id_');
-  const names = Array.isArray(target) ? target.map(String) : isDoc(target) ? all.filter((index) => JSON.stringify(index.spec.key) === JSON.stringify(target)).map((index) => index.name) : [String(target)];
+  const byKey = (key: Doc): string[] =>
+    all.filter((index) => JSON.stringify(index.spec.key) === JSON.stringify(key)).map((index) => index.name);
+  const names = Array.isArray(target) ? target.map(String) : isDoc(target) ? byKey(target) : [String(target)];
   if (names.length === 0 || names.some((name) => !all.some((index) => index.name === name))) {
     throw new MongoError('IndexNotFound', `index not found with name [${String(isDoc(target) ? JSON.stringify(target) : target)}]`);
   }

@@ -3,7 +3,15 @@ import { MongoError } from '../errors';
 import type { IndexSpec } from '../indexes/index-spec';
 import type { Doc } from '../types';
 import type { Position } from 'geojson';
-import { distanceToGeometry, flatDistance, GeometryError, locationsAt, parseShape, type Box, type Shape } from './geometry';
+import {
+  distanceToGeometry,
+  flatDistance,
+  GeometryError,
+  locationsAt,
+  parseShape,
+  type Box,
+  type Shape,
+} from './geometry';
 
 export type GeoKind = '2dsphere' | '2d';
 
@@ -114,7 +122,10 @@ export class GeoIndex {
     const [x, y] = shape.bbox;
     if (x < this.min || x >= this.max || y < this.min || y >= this.max) {
       const interval = `[ ${this.min}, ${this.max} )`;
-      throw new MongoError('Location13027', `point not in interval of ${interval} :: caused by :: ${JSON.stringify(doc)}`);
+      throw new MongoError(
+        'Location13027',
+        `point not in interval of ${interval} :: caused by :: ${JSON.stringify(doc)}`,
+      );
     }
   }
 
@@ -147,7 +158,9 @@ export class GeoIndex {
 
   /** Ids of documents with a location whose bounding box meets the box. */
   idsIn(box: Box): Set<string> {
-    return new Set(this.tree.search({ minX: box[0], minY: box[1], maxX: box[2], maxY: box[3] }).map((entry) => entry.id));
+    return new Set(
+      this.tree.search({ minX: box[0], minY: box[1], maxX: box[2], maxY: box[3] }).map((entry) => entry.id),
+    );
   }
 
   /**
@@ -179,7 +192,10 @@ export class GeoIndex {
   private nearest(entries: Entry[], center: Position, metric: Metric): NearHit[] {
     const best = new Map<string, NearHit>();
     for (const entry of entries) {
-      const distance = metric === 'sphere' ? distanceToGeometry(center, entry.shape.geometry) : flatDistance(center, [entry.minX, entry.minY]);
+      const distance =
+        metric === 'sphere'
+          ? distanceToGeometry(center, entry.shape.geometry)
+          : flatDistance(center, [entry.minX, entry.minY]);
       const known = best.get(entry.id);
       if (!known || distance < known.distance) best.set(entry.id, { id: entry.id, distance, value: entry.value });
     }

@@ -9,18 +9,26 @@ import { EARTH_RADIUS_METERS } from './geometry';
 import { NEAR_OPERATORS, nearPoint } from './near-query';
 
 function geoIndexFor(collection: Collection | undefined, key: unknown): GeoIndex {
-  const indexes = [...(collection?.searchIndexes.values() ?? [])].filter((index): index is GeoIndex => index instanceof GeoIndex);
+  const indexes = [...(collection?.searchIndexes.values() ?? [])].filter(
+    (index): index is GeoIndex => index instanceof GeoIndex,
+  );
   if (key !== undefined) {
-    if (typeof key !== 'string' || key === '') throw new MongoError('BadValue', '$geoNear parameter \'key\' must be a non-empty string');
+    if (typeof key !== 'string' || key === '')
+      throw new MongoError('BadValue', "$geoNear parameter 'key' must be a non-empty string");
     const keyed = indexes.find((index) => index.field === key);
     if (!keyed) throw new MongoError('IndexNotFound', `no geo index on key '${key}' for $geoNear`);
     return keyed;
   }
-  if (indexes.length === 0) throw new MongoError('IndexNotFound', '$geoNear requires a 2d or 2dsphere index, but none were found');
+  if (indexes.length === 0)
+    throw new MongoError('IndexNotFound', '$geoNear requires a 2d or 2dsphere index, but none were found');
   // MongoDB looks for a 2d index first, then a 2dsphere one; more than one of the kind is ambiguous.
   for (const kind of ['2d', '2dsphere']) {
     const ofKind = indexes.filter((index) => index.kind === kind);
-    if (ofKind.length > 1) throw new MongoError('IndexNotFound', `There is more than one ${kind} index on ${collection?.ns}; unsure which to use for $geoNear`);
+    if (ofKind.length > 1)
+      throw new MongoError(
+        'IndexNotFound',
+        `There is more than one ${kind} index on ${collection?.ns}; unsure which to use for $geoNear`,
+      );
     if (ofKind.length === 1) return ofKind[0];
   }
   throw new MongoError('IndexNotFound', '$geoNear requires a 2d or 2dsphere index, but none were found');
@@ -62,10 +70,12 @@ function queryFilter(spec: Doc, env: QueryEnv): (doc: Doc) => boolean {
 export function geoNearStage(collection: Collection | undefined, spec: unknown, env: QueryEnv): Doc[] {
   if (!isDoc(spec)) throw new MongoError('BadValue', '$geoNear argument must be an object');
   if (spec.near === undefined) throw new MongoError('BadValue', "$geoNear requires a 'near' option as an Array");
-  if (typeof spec.distanceField !== 'string') throw new MongoError('BadValue', "$geoNear requires a 'distanceField' option as a String");
+  if (typeof spec.distanceField !== 'string')
+    throw new MongoError('BadValue', "$geoNear requires a 'distanceField' option as a String");
   const { point, geoJson } = nearPoint(spec.near);
   const index = geoIndexFor(collection, spec.key);
-  if (geoJson && index.kind === '2d') throw new MongoError('NoQueryExecutionPlans', 'unable to find index for $geoNear query');
+  if (geoJson && index.kind === '2d')
+    throw new MongoError('NoQueryExecutionPlans', 'unable to find index for $geoNear query');
   const metric: Metric = geoJson || spec.spherical === true || index.kind === '2dsphere' ? 'sphere' : 'flat';
   const scale = geoJson ? EARTH_RADIUS_METERS : 1;
   const multiplier = typeof spec.distanceMultiplier === 'number' ? spec.distanceMultiplier : 1;

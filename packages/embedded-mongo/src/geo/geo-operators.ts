@@ -4,8 +4,17 @@ import type { Options } from 'mingo/types';
 import { MongoError } from '../errors';
 import { isDoc, type Doc } from '../types';
 import {
-  flatDistance, geoJson, geometriesIntersect, geometryWithin, GeometryError, legacyPoint, locationsAt, parseShape, positionsOf,
-  sphereDistance, type Shape,
+  flatDistance,
+  geoJson,
+  geometriesIntersect,
+  geometryWithin,
+  GeometryError,
+  legacyPoint,
+  locationsAt,
+  parseShape,
+  positionsOf,
+  sphereDistance,
+  type Shape,
 } from './geometry';
 
 /** A query region: does it contain (or, for `$geoIntersects`, meet) a stored location? */
@@ -27,14 +36,21 @@ function radiusOf(value: unknown, what: string): number {
 }
 
 /** Flat regions ($box, $polygon, $center) hold points only, as MongoDB's flat containment. */
-const flatPoint = (shape: Shape): Position | undefined => (shape.geometry.type === 'Point' ? shape.geometry.coordinates : undefined);
+const flatPoint = (shape: Shape): Position | undefined =>
+  shape.geometry.type === 'Point' ? shape.geometry.coordinates : undefined;
 
 function boxRegion(operand: unknown): Region {
   if (!Array.isArray(operand) || operand.length !== 2) throw badValue('$box must be an array of two points');
   const [[x1, y1], [x2, y2]] = operand.map((corner) => pointOf(corner, '$box corner'));
   return (shape) => {
     const point = flatPoint(shape);
-    return !!point && point[0] >= Math.min(x1, x2) && point[0] <= Math.max(x1, x2) && point[1] >= Math.min(y1, y2) && point[1] <= Math.max(y1, y2);
+    return (
+      !!point &&
+      point[0] >= Math.min(x1, x2) &&
+      point[0] <= Math.max(x1, x2) &&
+      point[1] >= Math.min(y1, y2) &&
+      point[1] <= Math.max(y1, y2)
+    );
   };
 }
 
@@ -49,7 +65,8 @@ function polygonRegion(operand: unknown): Region {
 }
 
 function circleOf(operand: unknown, what: string): [Position, number] {
-  if (!Array.isArray(operand) || operand.length !== 2) throw badValue(`${what} must be an array of a center and a radius`);
+  if (!Array.isArray(operand) || operand.length !== 2)
+    throw badValue(`${what} must be an array of a center and a radius`);
   return [pointOf(operand[0], `${what} center`), radiusOf(operand[1], what)];
 }
 
@@ -119,10 +136,11 @@ function regionOperator(build: (operand: unknown) => Region) {
   return (selector: string, operand: unknown, _options: Options): ((obj: Doc) => boolean) => {
     const region = build(operand);
     const path = selector.split('.');
-    return (obj) => locationsAt(obj, path).some((value) => {
-      const shape = shapeOrUndefined(value);
-      return !!shape && region(shape);
-    });
+    return (obj) =>
+      locationsAt(obj, path).some((value) => {
+        const shape = shapeOrUndefined(value);
+        return !!shape && region(shape);
+      });
   };
 }
 

@@ -43,15 +43,18 @@ function checkPosition(position: unknown, sphere: boolean): Position {
 }
 
 function checkLine(positions: unknown, sphere: boolean): Position[] {
-  if (!Array.isArray(positions) || positions.length < 2) throw new GeometryError('GeoJSON LineString must have at least 2 vertices');
+  if (!Array.isArray(positions) || positions.length < 2)
+    throw new GeometryError('GeoJSON LineString must have at least 2 vertices');
   return positions.map((position) => checkPosition(position, sphere));
 }
 
 function checkRing(positions: unknown, sphere: boolean): Position[] {
   const ring = Array.isArray(positions) ? positions.map((position) => checkPosition(position, sphere)) : [];
-  if (new Set(ring.map((position) => position.join(','))).size < 3) throw new GeometryError('Loop must have at least 3 different vertices');
+  if (new Set(ring.map((position) => position.join(','))).size < 3)
+    throw new GeometryError('Loop must have at least 3 different vertices');
   const [first, last] = [ring[0], ring[ring.length - 1]];
-  if (first[0] !== last[0] || first[1] !== last[1]) throw new GeometryError('Loop is not closed, first vertex does not equal last vertex');
+  if (first[0] !== last[0] || first[1] !== last[1])
+    throw new GeometryError('Loop is not closed, first vertex does not equal last vertex');
   return ring;
 }
 
@@ -132,7 +135,11 @@ export function parseShape(value: unknown, sphere: boolean, allowGeoJson = true)
     const geometry = geoJson(value, sphere);
     return { geometry, legacy: false, bbox: bboxOf(geometry) };
   }
-  throw new GeometryError(allowGeoJson ? "Point must be an array or object, instead got type " + typeName(value) : "geo values must be 'legacy coordinate pairs' for 2d indexes");
+  throw new GeometryError(
+    allowGeoJson
+      ? 'Point must be an array or object, instead got type ' + typeName(value)
+      : "geo values must be 'legacy coordinate pairs' for 2d indexes",
+  );
 }
 
 function typeName(value: unknown): string {
@@ -191,7 +198,8 @@ export function distanceToGeometry(point: Position, geometry: Geometry): number 
 export function geometryWithin(geometry: Geometry, region: Geometry): boolean {
   if (geometry.type === 'GeometryCollection') return geometry.geometries.every((part) => geometryWithin(part, region));
   if (geometry.type === 'Point') return booleanPointInPolygon(geometry.coordinates, region as Polygon);
-  if (geometry.type === 'MultiPoint') return geometry.coordinates.every((position) => booleanPointInPolygon(position, region as Polygon));
+  if (geometry.type === 'MultiPoint')
+    return geometry.coordinates.every((position) => booleanPointInPolygon(position, region as Polygon));
   if (region.type === 'MultiPolygon') {
     const parts = region.coordinates.map((rings): Polygon => ({ type: 'Polygon', coordinates: rings }));
     return parts.some((part) => booleanWithin(geometry, part));

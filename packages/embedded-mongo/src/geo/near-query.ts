@@ -33,7 +33,8 @@ export function findNearCondition(filter: Doc): { field: string; condition: Doc 
 /** The filter without the near condition (and its `$maxDistance`/`$minDistance` siblings). */
 export function withoutNear(filter: Doc, field: string): Doc {
   const { [field]: _near, ...rest } = filter;
-  if (Array.isArray(filter.$and)) rest.$and = filter.$and.filter((clause) => !(isDoc(clause) && findNearCondition(clause)?.field === field));
+  if (Array.isArray(filter.$and))
+    rest.$and = filter.$and.filter((clause) => !(isDoc(clause) && findNearCondition(clause)?.field === field));
   if (Array.isArray(rest.$and) && rest.$and.length === 0) delete rest.$and;
   return rest;
 }
@@ -58,7 +59,10 @@ export function nearPoint(value: unknown): { point: Position; geoJson: boolean }
 }
 
 function noIndex(ns: string): MongoError {
-  return new MongoError('NoQueryExecutionPlans', `error processing query: ns=${ns} planner returned error :: caused by :: unable to find index for $geoNear query`);
+  return new MongoError(
+    'NoQueryExecutionPlans',
+    `error processing query: ns=${ns} planner returned error :: caused by :: unable to find index for $geoNear query`,
+  );
 }
 
 /**
@@ -70,7 +74,9 @@ export function planNear(collection: Collection | undefined, ns: string, field: 
   const operand = condition[operator];
   const { point, geoJson } = nearPoint(operand);
   const options = isDoc(operand) && isDoc(operand.$geometry) ? operand : condition;
-  const indexes = collection ? [...collection.searchIndexes.values()].filter((index): index is GeoIndex => index instanceof GeoIndex) : [];
+  const indexes = collection
+    ? [...collection.searchIndexes.values()].filter((index): index is GeoIndex => index instanceof GeoIndex)
+    : [];
   const onField = indexes.filter((index) => index.field === field);
   const kinds = geoJson ? ['2dsphere'] : operator === '$near' ? ['2d'] : ['2dsphere', '2d'];
   const index = kinds.map((kind) => onField.find((candidate) => candidate.kind === kind)).find(Boolean);

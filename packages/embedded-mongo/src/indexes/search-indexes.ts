@@ -17,7 +17,8 @@ export function isSearchSpec(spec: IndexSpec): boolean {
 /** The spec as MongoDB stores it: text keys as `_fts`/`_ftsx` with weights, 2dsphere with its version. */
 export function normalizeSearchSpec(spec: IndexSpec): IndexSpec {
   if (isTextKey(spec.key)) return normalizeTextSpec(spec);
-  if (Object.values(spec.key).includes('2dsphere')) return { ...spec, '2dsphereIndexVersion': spec['2dsphereIndexVersion'] ?? 3 };
+  if (Object.values(spec.key).includes('2dsphere'))
+    return { ...spec, '2dsphereIndexVersion': spec['2dsphereIndexVersion'] ?? 3 };
   return spec;
 }
 

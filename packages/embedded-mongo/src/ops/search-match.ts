@@ -19,7 +19,8 @@ export interface SearchHit {
 /** Where a score travels on copies of documents while mingo sorts or aggregates them. */
 export const TEXT_SCORE_FIELD = '__textScore';
 
-const textClauses = (filter: Doc): Doc[] => [filter, ...(Array.isArray(filter.$and) ? filter.$and.filter(isDoc) : [])].filter((clause) => '$text' in clause);
+const textClauses = (filter: Doc): Doc[] =>
+  [filter, ...(Array.isArray(filter.$and) ? filter.$and.filter(isDoc) : [])].filter((clause) => '$text' in clause);
 
 /** Filters answered through a text or geo index: a top-level `$text`, `$near` or `$nearSphere`. */
 export function isSearchFilter(filter: Doc): boolean {
@@ -46,10 +47,17 @@ function withoutText(filter: Doc): Doc {
 function checkPrefix(index: TextIndex, filter: Doc): void {
   const missing = index.prefixFields.find((field) => {
     const condition = filter[field];
-    return condition === undefined || (isDoc(condition) && Object.keys(condition).some((key) => key.startsWith('$') && key !== '$eq'));
+    return (
+      condition === undefined ||
+      (isDoc(condition) && Object.keys(condition).some((key) => key.startsWith('$') && key !== '$eq'))
+    );
   });
   if (missing === undefined) return;
-  throw new MongoError('BadValue', 'error processing query: planner returned error :: caused by :: failed to use text index to satisfy $text query (if text index is compound, are equality predicates given for all prefix fields?)');
+  throw new MongoError(
+    'BadValue',
+    'error processing query: planner returned error :: caused by :: failed to use text index to satisfy $text query ' +
+      '(if text index is compound, are equality predicates given for all prefix fields?)',
+  );
 }
 
 /** Documents matching a `$text` filter, in index order, with their scores. */
@@ -71,7 +79,9 @@ export function textHits(source: ReadSource, filter: Doc, env: QueryEnv): Search
 }
 
 function textIndexOf(collection: Collection | undefined): TextIndex | undefined {
-  return [...(collection?.searchIndexes.values() ?? [])].find((index) => index instanceof TextIndex) as TextIndex | undefined;
+  return [...(collection?.searchIndexes.values() ?? [])].find((index) => index instanceof TextIndex) as
+    | TextIndex
+    | undefined;
 }
 
 /** `explain`'s winning plan of a text or near filter (the stages MongoDB names), else undefined. */
@@ -81,15 +91,28 @@ export function searchPlan(source: ReadSource, filter: Doc): Doc | undefined {
     const index = textIndexOf(collection);
     if (!index) throw new MongoError('IndexNotFound', 'text index required for $text query');
     const query = parseTextQuery(textClauses(filter)[0].$text, index);
-    const parsedTextQuery = { terms: [...query.positiveTerms], negatedTerms: [...query.negatedTerms], phrases: query.phrases, negatedPhrases: query.negatedPhrases };
-    const scans = [...query.boundTerms].map(() => ({ stage: 'IXSCAN', keyPattern: index.spec.key, indexName: index.name }));
+    const parsedTextQuery = {
+      terms: [...query.positiveTerms],
+      negatedTerms: [...query.negatedTerms],
+      phrases: query.phrases,
+      negatedPhrases: query.negatedPhrases,
+    };
+    const scans = [...query.boundTerms].map(() => ({
+      stage: 'IXSCAN',
+      keyPattern: index.spec.key,
+      indexName: index.name,
+    }));
     const fetch = { stage: 'FETCH', inputStage: { stage: 'TEXT_OR', inputStages: scans } };
     return { stage: 'TEXT_MATCH', indexName: index.name, parsedTextQuery, textIndexVersion: 3, inputStage: fetch };
   }
   const near = findNearCondition(filter);
   if (!near) return undefined;
   const { index } = planNear(collection, collection?.ns ?? '', near.field, near.condition);
-  return { stage: index.kind === '2d' ? 'GEO_NEAR_2D' : 'GEO_NEAR_2DSPHERE', keyPattern: index.spec.key, indexName: index.name };
+  return {
+    stage: index.kind === '2d' ? 'GEO_NEAR_2D' : 'GEO_NEAR_2DSPHERE',
+    keyPattern: index.spec.key,
+    indexName: index.name,
+  };
 }
 
 /** Documents matching a `$near`/`$nearSphere` filter, nearest first; stops after `wanted` when given. */
@@ -111,14 +134,19 @@ const isTextScore = (value: unknown): boolean => isDoc(value) && value.$meta ===
 
 /** Copies carrying the score, so mingo can sort on it (`{$meta: 'textScore'}` sorts descending). */
 function sortHits(hits: SearchHit[], sort: Doc, env: QueryEnv): SearchHit[] {
-  const spec = Object.fromEntries(Object.entries(sort).map(([field, order]) => (isTextScore(order) ? [TEXT_SCORE_FIELD, -1] : [field, order])));
+  const spec = Object.fromEntries(
+    Object.entries(sort).map(([field, order]) => (isTextScore(order) ? [TEXT_SCORE_FIELD, -1] : [field, order])),
+  );
   const byCopy = new Map<Doc, SearchHit>();
   const copies = hits.map((hit) => {
     const copy = { ...hit.doc, [TEXT_SCORE_FIELD]: hit.score };
     byCopy.set(copy, hit);
     return copy;
   });
-  const sorted = new Query({}, filterOptions(env, {})).find<Doc>(copies).sort(spec as SortSpec).all();
+  const sorted = new Query({}, filterOptions(env, {}))
+    .find<Doc>(copies)
+    .sort(spec as SortSpec)
+    .all();
   return sorted.map((copy) => byCopy.get(copy) as SearchHit);
 }
 

@@ -19,19 +19,27 @@ function rewriteMeta(value: unknown): unknown {
 
 function rewriteStage(stage: Doc): Doc {
   if (!isDoc(stage.$sort)) return rewriteMeta(stage) as Doc;
-  const sort = Object.entries(stage.$sort).map(([field, order]) => (isTextScore(order) ? [TEXT_SCORE_FIELD, -1] : [field, order]));
+  const sort = Object.entries(stage.$sort).map(([field, order]) =>
+    isTextScore(order) ? [TEXT_SCORE_FIELD, -1] : [field, order],
+  );
   return { $sort: Object.fromEntries(sort) };
 }
 
 /** MongoDB's placement rules: `$geoNear` and a `$text` `$match` only first, `$near` never in a pipeline. */
 function checkStages(pipeline: Doc[]): void {
   pipeline.forEach((stage, position) => {
-    if ('$geoNear' in stage && position > 0) throw new MongoError('Location40602', '$geoNear is only valid as the first stage in a pipeline.');
+    if ('$geoNear' in stage && position > 0)
+      throw new MongoError('Location40602', '$geoNear is only valid as the first stage in a pipeline.');
     if (!isDoc(stage.$match)) return;
     if (findNearCondition(stage.$match)) {
-      throw new MongoError('Location5626500', '$geoNear, $near, and $nearSphere are not allowed in this context, as these operators require sorting geospatial data. If you do not need sort, consider using $geoWithin instead.');
+      throw new MongoError(
+        'Location5626500',
+        '$geoNear, $near, and $nearSphere are not allowed in this context, as these operators require sorting ' +
+          'geospatial data. If you do not need sort, consider using $geoWithin instead.',
+      );
     }
-    if (position > 0 && '$text' in stage.$match) throw new MongoError('Location17313', '$match with $text is only allowed as the first pipeline stage');
+    if (position > 0 && '$text' in stage.$match)
+      throw new MongoError('Location17313', '$match with $text is only allowed as the first pipeline stage');
   });
 }
 
@@ -40,11 +48,16 @@ function checkStages(pipeline: Doc[]): void {
  * `$meta: 'textScore'` uses rewritten onto it and the field removed at the end) or with `$geoNear`.
  * Undefined for any other pipeline.
  */
-export function searchPipelineSource(input: ReadSource, pipeline: Doc[], env: QueryEnv): { docs: Doc[]; stages: Doc[] } | undefined {
+export function searchPipelineSource(
+  input: ReadSource,
+  pipeline: Doc[],
+  env: QueryEnv,
+): { docs: Doc[]; stages: Doc[] } | undefined {
   checkStages(pipeline);
   const first = pipeline[0];
   const collection = Array.isArray(input) ? undefined : input;
-  if (first && '$geoNear' in first) return { docs: geoNearStage(collection, first.$geoNear, env), stages: pipeline.slice(1) };
+  if (first && '$geoNear' in first)
+    return { docs: geoNearStage(collection, first.$geoNear, env), stages: pipeline.slice(1) };
   if (!first || !isDoc(first.$match) || !('$text' in first.$match)) return undefined;
   const docs = textHits(input, first.$match, env).map((hit) => {
     const copy: Doc = { ...hit.doc, [TEXT_SCORE_FIELD]: hit.score };

@@ -16,7 +16,11 @@ function snowball(name: 'english' | 'german'): Language {
 }
 
 const LANGUAGES = new Map<string, Language>();
-for (const language of [snowball('english'), snowball('german'), { name: 'none', stopWords: NO_STOP_WORDS, stem: (w: string) => w }]) {
+for (const language of [
+  snowball('english'),
+  snowball('german'),
+  { name: 'none', stopWords: NO_STOP_WORDS, stem: (w: string) => w },
+]) {
   LANGUAGES.set(language.name, language);
 }
 // MongoDB also accepts the ISO 639-1 codes of its languages.
@@ -32,13 +36,17 @@ export function findLanguage(name: unknown): Language | undefined {
  * Delimiters as MongoDB's Unicode tokenizer defines them (white space, dashes, hyphens, quotation marks,
  * terminal punctuation, pattern syntax); the apostrophe is part of a word in English only.
  */
-const DELIMITERS = '\\p{White_Space}\\p{Dash}\\p{Quotation_Mark}\\p{Terminal_Punctuation}\\p{Pattern_Syntax}' +
+const DELIMITERS =
+  '\\p{White_Space}\\p{Dash}\\p{Quotation_Mark}\\p{Terminal_Punctuation}\\p{Pattern_Syntax}' +
   '\\p{Sentence_Terminal}\\u00AD\\u2010\\u2011\\u30FB\\uFF65';
 const SPLIT_ENGLISH = new RegExp(`(?:(?!')[${DELIMITERS}])+`, 'u');
 const SPLIT_OTHER = new RegExp(`[${DELIMITERS}]+`, 'u');
 
 export function stripDiacritics(text: string): string {
-  return text.normalize('NFD').replace(/\p{Diacritic}/gu, '').normalize('NFC');
+  return text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .normalize('NFC');
 }
 
 export interface TokenOptions {

@@ -84,10 +84,15 @@ export function parseTextQuery(operand: unknown, index: TextIndex): TextQuery {
   if (typeof operand.$search !== 'string') throw new MongoError('BadValue', '$search required, and must be a string');
   const languageName = operand.$language ?? index.spec.default_language;
   const language = findLanguage(languageName);
-  if (!language) throw new MongoError('BadValue', `unsupported language: "${String(languageName)}" for text index version 3`);
-  const options = { caseSensitive: checkFlag(operand, '$caseSensitive'), diacriticSensitive: checkFlag(operand, '$diacriticSensitive') };
+  if (!language)
+    throw new MongoError('BadValue', `unsupported language: "${String(languageName)}" for text index version 3`);
+  const options = {
+    caseSensitive: checkFlag(operand, '$caseSensitive'),
+    diacriticSensitive: checkFlag(operand, '$diacriticSensitive'),
+  };
   const parts = splitSearch(operand.$search);
-  const terms = (words: string[], tokenOptions: TokenOptions): Set<string> => new Set(words.flatMap((word) => tokenize(word, language, tokenOptions)));
+  const terms = (words: string[], tokenOptions: TokenOptions): Set<string> =>
+    new Set(words.flatMap((word) => tokenize(word, language, tokenOptions)));
   return {
     language,
     options,
@@ -113,12 +118,15 @@ function containsPhrase(indexed: IndexedText, phrase: string, options: TokenOpti
  */
 export function textMatches(query: TextQuery, index: TextIndex, doc: Doc): boolean {
   const texts = index.textsOf(doc);
-  const termsOf = (): Set<string> => new Set(texts.flatMap((indexed) => tokenize(indexed.text, indexed.language, query.options)));
+  const termsOf = (): Set<string> =>
+    new Set(texts.flatMap((indexed) => tokenize(indexed.text, indexed.language, query.options)));
   const needsTerms = query.negatedTerms.size > 0 || query.options.caseSensitive || query.options.diacriticSensitive;
   const docTerms = needsTerms ? termsOf() : new Set<string>();
   if ([...query.negatedTerms].some((term) => docTerms.has(term))) return false;
   const sensitive = query.options.caseSensitive || query.options.diacriticSensitive;
-  if (sensitive && query.positiveTerms.size > 0 && ![...query.positiveTerms].some((term) => docTerms.has(term))) return false;
-  const hasPhrase = (phrase: string): boolean => texts.some((indexed) => containsPhrase(indexed, phrase, query.options));
+  if (sensitive && query.positiveTerms.size > 0 && ![...query.positiveTerms].some((term) => docTerms.has(term)))
+    return false;
+  const hasPhrase = (phrase: string): boolean =>
+    texts.some((indexed) => containsPhrase(indexed, phrase, query.options));
   return query.phrases.every(hasPhrase) && !query.negatedPhrases.some(hasPhrase);
 }

@@ -61,8 +61,18 @@ function checkLanguageOverride(field: unknown): string {
 export function normalizeTextSpec(spec: IndexSpec): IndexSpec {
   const { key, textFields } = storedKey(spec.key);
   const language = spec.default_language ?? 'english';
-  if (!findLanguage(language)) throw new MongoError('BadValue', `unsupported language: "${String(language)}" for text index version 3`);
-  const { v, key: _key, name, weights, default_language: _l, language_override: override, textIndexVersion: _t, ...options } = spec;
+  if (!findLanguage(language))
+    throw new MongoError('BadValue', `unsupported language: "${String(language)}" for text index version 3`);
+  const {
+    v,
+    key: _key,
+    name,
+    weights,
+    default_language: _l,
+    language_override: override,
+    textIndexVersion: _t,
+    ...options
+  } = spec;
   return {
     v,
     key,
