@@ -318,6 +318,12 @@ describe('text index maintenance and shapes', () => {
 });
 
 describe('text errors', () => {
+  it('matches nothing in a collection that does not exist', async () => {
+    expect(await db.collection<AnyDoc>('missing').find({ $text: { $search: 'x' } }).toArray()).toEqual([]);
+    const pipeline = [{ $match: { $text: { $search: 'x' } } }, { $project: { score: { $meta: 'textScore' } } }];
+    expect(await db.collection<AnyDoc>('missing').aggregate(pipeline).toArray()).toEqual([]);
+  });
+
   it('needs a text index for $text (IndexNotFound 27)', async () => {
     await db.collection<AnyDoc>('plain').insertOne({ _id: 1, t: 'x' });
     const error = await failure(

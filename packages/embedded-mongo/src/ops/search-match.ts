@@ -171,6 +171,7 @@ function projectHits(hits: SearchHit[], projection: Doc | undefined, env: QueryE
  * order with scores, near in distance order), then sort, skip, limit and projection as usual.
  */
 export function findSearchMatches(source: ReadSource, filter: Doc, env: QueryEnv, options: MatchOptions): Doc[] {
+  if (source === undefined) return []; // a collection that does not exist matches nothing, as in MongoDB
   const { $natural: _natural, ...sort } = options.sort ?? {};
   const sorted = Object.keys(sort).length > 0;
   const skip = options.skip ?? 0;

@@ -56,10 +56,11 @@ export function searchPipelineSource(
   checkStages(pipeline);
   const first = pipeline[0];
   const collection = Array.isArray(input) ? undefined : input;
-  if (first && '$geoNear' in first)
-    return { docs: geoNearStage(collection, first.$geoNear, env), stages: pipeline.slice(1) };
-  if (!first || !isDoc(first.$match) || !('$text' in first.$match)) return undefined;
-  const docs = textHits(input, first.$match, env).map((hit) => {
+  const searches = first && ('$geoNear' in first || (isDoc(first.$match) && '$text' in first.$match));
+  if (!searches) return undefined;
+  if (input === undefined) return { docs: [], stages: pipeline.slice(1) }; // no collection, no documents
+  if ('$geoNear' in first) return { docs: geoNearStage(collection, first.$geoNear, env), stages: pipeline.slice(1) };
+  const docs = textHits(input, first.$match as Doc, env).map((hit) => {
     const copy: Doc = { ...hit.doc, [TEXT_SCORE_FIELD]: hit.score };
     copyNumberTypes(hit.doc, copy);
     return copy;
