@@ -50,6 +50,8 @@ describe("$text on MongoDB's articles example", () => {
     expect(sortedIds(await search({ $search: 'bake coffee cake' }))).toEqual([1, 2, 3, 4, 7]);
     expect(ids(await search({ $search: '"coffee shop"' }))).toEqual([2]);
     expect(sortedIds(await search({ $search: 'coffee -shop' }))).toEqual([1, 7]);
+    expect(sortedIds(await search({ $search: 'coffee -"coffee shop"' }))).toEqual([1, 7]);
+    expect(sortedIds(await search({ $search: 'coffee - shop' }))).toEqual([1, 2, 7]);
   });
 
   it('honours $caseSensitive and $diacriticSensitive', async () => {

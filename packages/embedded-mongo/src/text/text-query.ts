@@ -56,8 +56,11 @@ function splitSearch(search: string): SearchParts {
     } else {
       let end = i;
       while (end < search.length && !/[\s"-]/.test(search[end])) end++;
-      if (inNegation && afterSpace) inNegation = false;
-      if (!(inPhrase && inNegation)) (inNegation ? parts.negative : parts.positive).push(search.slice(i, end));
+      // Words of a negated phrase are neither terms nor do they end the negation.
+      if (!(inPhrase && inNegation)) {
+        if (inNegation && afterSpace) inNegation = false;
+        (inNegation ? parts.negative : parts.positive).push(search.slice(i, end));
+      }
       afterSpace = false;
       i = end;
       continue;
