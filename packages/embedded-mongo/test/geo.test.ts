@@ -304,8 +304,10 @@ describe('2dsphere geometries and maintenance', () => {
     await shops.updateOne({ _id: 1 }, { $set: { at: { type: 'Point', coordinates: [2, 0] } } });
     await shops.insertOne({ _id: 3, at: { type: 'Point', coordinates: [0.5, 0] } });
     await shops.deleteOne({ _id: 2 });
+    await shops.updateOne({ _id: 3 }, { $set: { open: true } });
     const near = await shops.find({ at: { $near: { $geometry: { type: 'Point', coordinates: [0, 0] } } } }).toArray();
     expect(near.map((doc) => doc._id)).toEqual([3, 1]);
+    expect(near[0].open).toBe(true);
   });
 
   it('refuses to build an index over a malformed document (16755) and keeps none', async () => {

@@ -272,6 +272,14 @@ describe('text index maintenance and shapes', () => {
     expect(ids(await notes.find({ $text: { $search: 'coffee' } }).toArray())).toEqual([1]);
     const updated = await notes.updateMany({ $text: { $search: 'coffee tea' } }, { $set: { seen: true } });
     expect(updated.modifiedCount).toBe(2);
+    expect(
+      ids(
+        await notes
+          .find({ $text: { $search: 'coffee tea' }, seen: true })
+          .sort({ _id: 1 })
+          .toArray(),
+      ),
+    ).toEqual([1, 3]);
   });
 
   it('indexes every string field with the $** wildcard, nested and in arrays', async () => {
@@ -321,7 +329,12 @@ describe('text index maintenance and shapes', () => {
 
 describe('text errors', () => {
   it('matches nothing in a collection that does not exist', async () => {
-    expect(await db.collection<AnyDoc>('missing').find({ $text: { $search: 'x' } }).toArray()).toEqual([]);
+    expect(
+      await db
+        .collection<AnyDoc>('missing')
+        .find({ $text: { $search: 'x' } })
+        .toArray(),
+    ).toEqual([]);
     const pipeline = [{ $match: { $text: { $search: 'x' } } }, { $project: { score: { $meta: 'textScore' } } }];
     expect(await db.collection<AnyDoc>('missing').aggregate(pipeline).toArray()).toEqual([]);
   });

@@ -151,7 +151,10 @@ export class GeoIndex {
     this.byId.delete(id);
   }
 
+  /** Re-indexes a replaced document; a no-op when its locations did not change (the common update). */
   replace(current: Doc, next: Doc, id: string): void {
+    const fingerprint = (doc: Doc): string => JSON.stringify(locationValues(doc, this.path));
+    if (fingerprint(current) === fingerprint(next)) return;
     this.remove(current, id);
     this.add(next, id);
   }

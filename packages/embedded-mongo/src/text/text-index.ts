@@ -97,7 +97,11 @@ export class TextIndex {
     this.termsById.delete(id);
   }
 
+  /** Re-indexes a replaced document; a no-op when its indexed strings did not change (the common update). */
   replace(current: Doc, next: Doc, id: string): void {
+    const fingerprint = (doc: Doc): string =>
+      JSON.stringify(this.textsOf(doc).map(({ text, weight, language }) => [text, weight, language.name]));
+    if (fingerprint(current) === fingerprint(next)) return;
     this.remove(current, id);
     this.add(next, id);
   }
