@@ -339,6 +339,15 @@ describe('text errors', () => {
     expect(await db.collection<AnyDoc>('missing').aggregate(pipeline).toArray()).toEqual([]);
   });
 
+  it('refuses textScore without $text (40218)', async () => {
+    const plain = db.collection<AnyDoc>('articles');
+    const message = 'query requires text score metadata, but it is not available';
+    const projected = plain.find({}, { projection: { score: { $meta: 'textScore' } } }).toArray();
+    expect(await failure(projected)).toMatchObject({ code: 40218, message });
+    const added = plain.aggregate([{ $addFields: { score: { $meta: 'textScore' } } }]).toArray();
+    expect(await failure(added)).toMatchObject({ code: 40218, message });
+  });
+
   it('needs a text index for $text (IndexNotFound 27)', async () => {
     await db.collection<AnyDoc>('plain').insertOne({ _id: 1, t: 'x' });
     const error = await failure(

@@ -22,9 +22,26 @@ export const TEXT_SCORE_FIELD = '__textScore';
 const textClauses = (filter: Doc): Doc[] =>
   [filter, ...(Array.isArray(filter.$and) ? filter.$and.filter(isDoc) : [])].filter((clause) => '$text' in clause);
 
-/** Filters answered through a text or geo index: a top-level `$text`, `$near` or `$nearSphere`. */
-export function isSearchFilter(filter: Doc): boolean {
-  return textClauses(filter).length > 0 || findNearCondition(filter) !== undefined;
+const isTextScore = (value: unknown): boolean => isDoc(value) && value.$meta === 'textScore';
+
+/** Whether a projection, sort or pipeline stage asks for `{$meta: 'textScore'}` anywhere. */
+export function mentionsTextScore(value: unknown): boolean {
+  if (isTextScore(value)) return true;
+  if (Array.isArray(value)) return value.some(mentionsTextScore);
+  return isDoc(value) && Object.values(value).some(mentionsTextScore);
+}
+
+export function noTextScore(): MongoError {
+  return new MongoError('Location40218', 'query requires text score metadata, but it is not available');
+}
+
+/**
+ * Queries answered here: a top-level `$text`, `$near` or `$nearSphere` (through their indexes), and
+ * text score requests without `$text` (refused as MongoDB does).
+ */
+export function isSearchQuery(filter: Doc, options: MatchOptions): boolean {
+  const searches = textClauses(filter).length > 0 || findNearCondition(filter) !== undefined;
+  return searches || mentionsTextScore(options.projection) || mentionsTextScore(options.sort);
 }
 
 function collectionOf(source: ReadSource): Collection | undefined {
@@ -130,8 +147,6 @@ function nearHits(source: ReadSource, filter: Doc, env: QueryEnv, wanted?: numbe
   return hits;
 }
 
-const isTextScore = (value: unknown): boolean => isDoc(value) && value.$meta === 'textScore';
-
 /** Copies carrying the score, so mingo can sort on it (`{$meta: 'textScore'}` sorts descending). */
 function sortHits(hits: SearchHit[], sort: Doc, env: QueryEnv): SearchHit[] {
   const spec = Object.fromEntries(
@@ -171,13 +186,16 @@ function projectHits(hits: SearchHit[], projection: Doc | undefined, env: QueryE
  * order with scores, near in distance order), then sort, skip, limit and projection as usual.
  */
 export function findSearchMatches(source: ReadSource, filter: Doc, env: QueryEnv, options: MatchOptions): Doc[] {
+  const textual = textClauses(filter).length > 0;
+  if (!textual && findNearCondition(filter) === undefined) throw noTextScore();
   if (source === undefined) return []; // a collection that does not exist matches nothing, as in MongoDB
   const { $natural: _natural, ...sort } = options.sort ?? {};
   const sorted = Object.keys(sort).length > 0;
   const skip = options.skip ?? 0;
   const limit = options.limit ? Math.abs(options.limit) : undefined;
   const wanted = !sorted && limit !== undefined ? skip + limit : undefined;
-  const hits = textClauses(filter).length ? textHits(source, filter, env) : nearHits(source, filter, env, wanted);
+  if (!textual && (mentionsTextScore(options.projection) || mentionsTextScore(sort))) throw noTextScore();
+  const hits = textual ? textHits(source, filter, env) : nearHits(source, filter, env, wanted);
   const ordered = sorted ? sortHits(hits, sort, env) : hits;
   return projectHits(ordered.slice(skip, limit === undefined ? undefined : skip + limit), options.projection, env);
 }

@@ -5,7 +5,7 @@ import { findNearCondition } from '../geo/near-query';
 import type { QueryEnv } from '../query/mingo-options';
 import { isDoc, type Doc } from '../types';
 import type { ReadSource } from './match';
-import { textHits, TEXT_SCORE_FIELD } from './search-match';
+import { mentionsTextScore, noTextScore, textHits, TEXT_SCORE_FIELD } from './search-match';
 
 const isTextScore = (value: unknown): boolean => isDoc(value) && value.$meta === 'textScore';
 
@@ -57,6 +57,7 @@ export function searchPipelineSource(
   const first = pipeline[0];
   const collection = Array.isArray(input) ? undefined : input;
   const searches = first && ('$geoNear' in first || (isDoc(first.$match) && '$text' in first.$match));
+  if (!searches && mentionsTextScore(pipeline)) throw noTextScore();
   if (!searches) return undefined;
   if (input === undefined) return { docs: [], stages: pipeline.slice(1) }; // no collection, no documents
   if ('$geoNear' in first) return { docs: geoNearStage(collection, first.$geoNear, env), stages: pipeline.slice(1) };
