@@ -71,5 +71,8 @@ describe('mongoose with text and geo indexes', () => {
     expect(distances.map((seller) => seller.name)).toEqual(['Alexanderplatz', 'Potsdamer Platz', 'Hamburg']);
     expect(distances[2].meters).toBeGreaterThan(250_000);
     await expect(Sellers.create({ name: 'Nowhere', location: point(13, 120) })).rejects.toMatchObject({ code: 16755 });
+    expect(await Sellers.syncIndexes()).toEqual([]);
+    const box = await Sellers.find().where('location').within().box([13, 52], [14, 53]).lean();
+    expect(box.map((seller) => seller.name).sort()).toEqual(['Alexanderplatz', 'Potsdamer Platz']);
   });
 });
