@@ -321,6 +321,66 @@ describe('2dsphere geometries and maintenance', () => {
   });
 });
 
+describe('geo index answers against brute force', () => {
+  /** A seeded generator, so a failure can be replayed. */
+  function mulberry32(seed: number): () => number {
+    return () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+  const random = mulberry32(7);
+  const points = Array.from({ length: 600 }, (_, i) => ({ _id: i, at: [-20 + random() * 40, -10 + random() * 30] }));
+  let indexed: Collection<AnyDoc>;
+  let plain: Collection<AnyDoc>;
+
+  beforeAll(async () => {
+    indexed = db.collection<AnyDoc>('random_indexed');
+    plain = db.collection<AnyDoc>('random_plain');
+    await indexed.createIndex({ at: '2dsphere' });
+    await indexed.insertMany(points.map((doc) => ({ ...doc, at: { type: 'Point', coordinates: doc.at } })));
+    await plain.insertMany(points.map((doc) => ({ ...doc, at: { type: 'Point', coordinates: doc.at } })));
+  });
+
+  it('returns $near results in the order of their haversine distances, within $maxDistance', async () => {
+    for (const center of [[0, 0], [19, 19], [-20, -10], [5, 7]]) {
+      const maxMeters = 1_500_000;
+      const expected = points
+        .map((doc) => ({ id: doc._id, meters: radiansBetween(center, doc.at) * EARTH_RADIUS_METERS }))
+        .filter((hit) => hit.meters <= maxMeters)
+        .sort((a, b) => a.meters - b.meters)
+        .map((hit) => hit.id);
+      const near = { $geometry: { type: 'Point', coordinates: center }, $maxDistance: maxMeters };
+      const found = await indexed.find({ at: { $near: near } }, { projection: { _id: 1 } }).toArray();
+      expect(found.map((doc) => doc._id)).toEqual(expected);
+      const top = await indexed.find({ at: { $near: { $geometry: near.$geometry } } }).limit(5).toArray();
+      expect(top.map((doc) => doc._id)).toEqual(expected.slice(0, 5));
+    }
+  });
+
+  it('narrows $geoWithin and $geoIntersects through the index to the documents a full scan finds', async () => {
+    const polygon = { type: 'Polygon', coordinates: [[[-5, -5], [10, -3], [12, 12], [-4, 8], [-5, -5]]] };
+    const queries = [
+      { $geoWithin: { $centerSphere: [[3, 4], 0.1] } },
+      { $geoWithin: { $box: [[-10, 0], [0, 15]] } },
+      { $geoWithin: { $polygon: [[0, 0], [15, 0], [0, 15]] } },
+      { $geoWithin: { $center: [[-12, 10], 6] } },
+      { $geoWithin: { $geometry: polygon } },
+      { $geoIntersects: { $geometry: polygon } },
+    ];
+    for (const condition of queries) {
+      const byIndex = (await indexed.find({ at: condition }).toArray()).map((doc) => doc._id as number);
+      const byScan = (await plain.find({ at: condition }).toArray()).map((doc) => doc._id as number);
+      expect(byScan.length).toBeGreaterThan(5);
+      expect(byIndex.sort((a, b) => a - b)).toEqual(byScan.sort((a, b) => a - b));
+    }
+    const plan = await indexed.find({ at: queries[0] }).explain('queryPlanner');
+    expect(plan.queryPlanner.winningPlan).toMatchObject({ stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: 'at_2dsphere' } });
+  });
+});
+
 describe('2d indexes on legacy coordinate pairs', () => {
   let contacts: Collection<AnyDoc>;
 

@@ -5,6 +5,8 @@ import type { Doc } from '../types';
 import type { Position } from 'geojson';
 import {
   distanceToGeometry,
+  flatBox,
+  sphereBox,
   flatDistance,
   GeometryError,
   locationsAt,
@@ -159,11 +161,19 @@ export class GeoIndex {
     this.add(next, id);
   }
 
+  private search(box: Box): Entry[] {
+    return this.tree.search({ minX: box[0], minY: box[1], maxX: box[2], maxY: box[3] });
+  }
+
+  /** The box around every entry. */
+  private extent(): Box {
+    const root = this.tree.toJSON() as { minX: number; minY: number; maxX: number; maxY: number };
+    return [root.minX, root.minY, root.maxX, root.maxY];
+  }
+
   /** Ids of documents with a location whose bounding box meets the box. */
   idsIn(box: Box): Set<string> {
-    return new Set(
-      this.tree.search({ minX: box[0], minY: box[1], maxX: box[2], maxY: box[3] }).map((entry) => entry.id),
-    );
+    return new Set(this.search(box).map((entry) => entry.id));
   }
 
   /**
@@ -178,8 +188,8 @@ export class GeoIndex {
       const outer = Math.min(radius, max);
       const box = metric === 'sphere' ? sphereBox(center, outer) : flatBox(center, outer);
       // Once the box holds every entry, the hits beyond the ring are all that is left: take them too.
-      const everything = covers(box, this.tree.toJSON() as BBox);
-      const ring = this.nearest(this.tree.search(box), center, metric).filter(
+      const everything = covers(box, this.extent());
+      const ring = this.nearest(this.search(box), center, metric).filter(
         (hit) => !seen.has(hit.id) && hit.distance > inner && (everything || hit.distance <= outer),
       );
       for (const hit of ring) {
@@ -206,31 +216,7 @@ export class GeoIndex {
   }
 }
 
-interface BBox {
-  minX: number;
-  minY: number;
-  maxX: number;
-  maxY: number;
-}
-
-function covers(outer: BBox, inner: BBox): boolean {
-  return outer.minX <= inner.minX && outer.minY <= inner.minY && outer.maxX >= inner.maxX && outer.maxY >= inner.maxY;
-}
-
-function flatBox([x, y]: Position, radius: number): BBox {
-  return { minX: x - radius, minY: y - radius, maxX: x + radius, maxY: y + radius };
-}
-
-const WORLD: BBox = { minX: -180, minY: -90, maxX: 180, maxY: 90 };
-
-/** A longitude/latitude box holding the spherical cap of `radius` radians around the center. */
-export function sphereBox([lng, lat]: Position, radius: number): BBox {
-  if (radius >= Math.PI / 2) return WORLD;
-  const degrees = (radius * 180) / Math.PI;
-  const minY = lat - degrees;
-  const maxY = lat + degrees;
-  if (minY <= -90 || maxY >= 90) return { minX: -180, minY: Math.max(minY, -90), maxX: 180, maxY: Math.min(maxY, 90) };
-  const spread = (Math.asin(Math.min(1, Math.sin(radius) / Math.cos((lat * Math.PI) / 180))) * 180) / Math.PI;
-  if (lng - spread < -180 || lng + spread > 180) return { minX: -180, minY, maxX: 180, maxY };
-  return { minX: lng - spread, minY, maxX: lng + spread, maxY };
+/** Whether box `outer` holds box `inner` (both [minX, minY, maxX, maxY]). */
+function covers(outer: Box, inner: Box): boolean {
+  return outer[0] <= inner[0] && outer[1] <= inner[1] && outer[2] >= inner[2] && outer[3] >= inner[3];
 }

@@ -4,6 +4,8 @@ import type { Options } from 'mingo/types';
 import { MongoError } from '../errors';
 import { isDoc, type Doc } from '../types';
 import {
+  bboxOf,
+  flatBox,
   flatDistance,
   geoJson,
   geometriesIntersect,
@@ -13,12 +15,20 @@ import {
   locationsAt,
   parseShape,
   positionsOf,
+  sphereBox,
   sphereDistance,
+  type Box,
   type Shape,
 } from './geometry';
 
-/** A query region: does it contain (or, for `$geoIntersects`, meet) a stored location? */
-type Region = (shape: Shape) => boolean;
+/**
+ * A query region: whether it holds (for `$geoIntersects`: meets) a stored location, and a box around it,
+ * so a geo index can narrow candidates to locations whose boxes meet it.
+ */
+export interface Region {
+  matches(shape: Shape): boolean;
+  box: Box;
+}
 
 function badValue(message: string): MongoError {
   return new MongoError('BadValue', message);
@@ -42,26 +52,23 @@ const flatPoint = (shape: Shape): Position | undefined =>
 function boxRegion(operand: unknown): Region {
   if (!Array.isArray(operand) || operand.length !== 2) throw badValue('$box must be an array of two points');
   const [[x1, y1], [x2, y2]] = operand.map((corner) => pointOf(corner, '$box corner'));
-  return (shape) => {
+  const box: Box = [Math.min(x1, x2), Math.min(y1, y2), Math.max(x1, x2), Math.max(y1, y2)];
+  const matches = (shape: Shape): boolean => {
     const point = flatPoint(shape);
-    return (
-      !!point &&
-      point[0] >= Math.min(x1, x2) &&
-      point[0] <= Math.max(x1, x2) &&
-      point[1] >= Math.min(y1, y2) &&
-      point[1] <= Math.max(y1, y2)
-    );
+    return !!point && point[0] >= box[0] && point[0] <= box[2] && point[1] >= box[1] && point[1] <= box[3];
   };
+  return { matches, box };
 }
 
 function polygonRegion(operand: unknown): Region {
   if (!Array.isArray(operand) || operand.length < 3) throw badValue('Polygon must have at least 3 points');
   const ring = operand.map((vertex) => pointOf(vertex, '$polygon vertex'));
   const polygon: Polygon = { type: 'Polygon', coordinates: [[...ring, ring[0]]] };
-  return (shape) => {
+  const matches = (shape: Shape): boolean => {
     const point = flatPoint(shape);
     return !!point && booleanPointInPolygon(point, polygon);
   };
+  return { matches, box: bboxOf(polygon) };
 }
 
 function circleOf(operand: unknown, what: string): [Position, number] {
@@ -72,16 +79,19 @@ function circleOf(operand: unknown, what: string): [Position, number] {
 
 function centerRegion(operand: unknown): Region {
   const [center, radius] = circleOf(operand, '$center');
-  return (shape) => {
+  const matches = (shape: Shape): boolean => {
     const point = flatPoint(shape);
     return !!point && flatDistance(center, point) <= radius;
   };
+  return { matches, box: flatBox(center, radius) };
 }
 
 /** A spherical cap holds a geometry when every vertex lies within it (exact for points). */
 function centerSphereRegion(operand: unknown): Region {
   const [center, radius] = circleOf(operand, '$centerSphere');
-  return (shape) => positionsOf(shape.geometry).every((position) => sphereDistance(center, position) <= radius);
+  const matches = (shape: Shape): boolean =>
+    positionsOf(shape.geometry).every((position) => sphereDistance(center, position) <= radius);
+  return { matches, box: sphereBox(center, radius) };
 }
 
 function queryGeometry(operand: unknown): Geometry {
@@ -103,7 +113,7 @@ function withinRegion(operand: unknown): Region {
       if (region.type !== 'Polygon' && region.type !== 'MultiPolygon') {
         throw badValue(`$geoWithin not supported with provided geometry: ${JSON.stringify(operand)}`);
       }
-      return (shape) => geometryWithin(shape.geometry, region);
+      return { matches: (shape) => geometryWithin(shape.geometry, region), box: bboxOf(region) };
     }
     case '$box':
       return boxRegion(value);
@@ -120,7 +130,20 @@ function withinRegion(operand: unknown): Region {
 function intersectsRegion(operand: unknown): Region {
   if (!isDoc(operand) || !('$geometry' in operand)) throw badValue('$geoIntersects expects a $geometry');
   const region = queryGeometry(operand.$geometry);
-  return (shape) => geometriesIntersect(shape.geometry, region);
+  return { matches: (shape) => geometriesIntersect(shape.geometry, region), box: bboxOf(region) };
+}
+
+const REGIONS: Record<string, (operand: unknown) => Region> = {
+  $geoWithin: withinRegion,
+  $within: withinRegion,
+  $geoIntersects: intersectsRegion,
+};
+
+/** The region of a `$geoWithin`/`$within`/`$geoIntersects` condition on a field, if the condition is one. */
+export function regionOf(condition: unknown): Region | undefined {
+  if (!isDoc(condition)) return undefined;
+  const operator = Object.keys(REGIONS).find((name) => name in condition);
+  return operator ? REGIONS[operator](condition[operator]) : undefined;
 }
 
 /** Values that are no geometry never match, as in MongoDB. */
@@ -139,14 +162,12 @@ function regionOperator(build: (operand: unknown) => Region) {
     return (obj) =>
       locationsAt(obj, path).some((value) => {
         const shape = shapeOrUndefined(value);
-        return !!shape && region(shape);
+        return !!shape && region.matches(shape);
       });
   };
 }
 
 /** mingo query operators: `$geoWithin` (and its legacy name `$within`) and `$geoIntersects`. */
-export const geoQueryOperators = {
-  $geoWithin: regionOperator(withinRegion),
-  $within: regionOperator(withinRegion),
-  $geoIntersects: regionOperator(intersectsRegion),
-};
+export const geoQueryOperators = Object.fromEntries(
+  Object.entries(REGIONS).map(([name, build]) => [name, regionOperator(build)]),
+);

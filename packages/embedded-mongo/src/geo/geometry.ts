@@ -113,7 +113,7 @@ export function positionsOf(geometry: Geometry): Position[] {
   }
 }
 
-function bboxOf(geometry: Geometry): Box {
+export function bboxOf(geometry: Geometry): Box {
   const box: Box = [Infinity, Infinity, -Infinity, -Infinity];
   for (const [x, y] of positionsOf(geometry)) {
     box[0] = Math.min(box[0], x);
@@ -152,6 +152,25 @@ export function locationsAt(doc: unknown, path: string[]): unknown[] {
   if (path.length === 0) return Array.isArray(doc) && !legacyPoint(doc) ? doc : [doc];
   if (Array.isArray(doc)) return doc.flatMap((element) => locationsAt(element, path));
   return isDoc(doc) ? locationsAt(doc[path[0]], path.slice(1)) : [];
+}
+
+/** The box around a flat circle. */
+export function flatBox([x, y]: Position, radius: number): Box {
+  return [x - radius, y - radius, x + radius, y + radius];
+}
+
+const WORLD: Box = [-180, -90, 180, 90];
+
+/** A longitude/latitude box holding the spherical cap of `radius` radians around the center. */
+export function sphereBox([lng, lat]: Position, radius: number): Box {
+  if (radius >= Math.PI / 2) return WORLD;
+  const degrees = (radius * 180) / Math.PI;
+  const minY = lat - degrees;
+  const maxY = lat + degrees;
+  if (minY <= -90 || maxY >= 90) return [-180, Math.max(minY, -90), 180, Math.min(maxY, 90)];
+  const spread = (Math.asin(Math.min(1, Math.sin(radius) / Math.cos((lat * Math.PI) / 180))) * 180) / Math.PI;
+  if (lng - spread < -180 || lng + spread > 180) return [-180, minY, 180, maxY];
+  return [lng - spread, minY, lng + spread, maxY];
 }
 
 /** Great-circle distance in radians between two [lng, lat] positions. */

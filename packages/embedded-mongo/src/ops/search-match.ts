@@ -2,6 +2,8 @@ import { Query } from 'mingo/query';
 import type { SortSpec } from 'mingo/types';
 import { copyNumberTypes } from '../bson/number-types';
 import { MongoError } from '../errors';
+import { GeoIndex } from '../geo/geo-index';
+import { regionOf, type Region } from '../geo/geo-operators';
 import { findNearCondition, planNear, withoutNear } from '../geo/near-query';
 import { effectiveFilter, filterOptions, type QueryEnv } from '../query/mingo-options';
 import type { Collection } from '../storage/collection';
@@ -35,13 +37,37 @@ export function noTextScore(): MongoError {
   return new MongoError('Location40218', 'query requires text score metadata, but it is not available');
 }
 
+interface RegionSearch {
+  index: GeoIndex;
+  region: Region;
+}
+
 /**
- * Queries answered here: a top-level `$text`, `$near` or `$nearSphere` (through their indexes), and
- * text score requests without `$text` (refused as MongoDB does).
+ * A top-level `$geoWithin`/`$within`/`$geoIntersects` on a geo-indexed field, unless a B-tree index leads
+ * with another field of the filter (the planner's choice then).
  */
-export function isSearchQuery(filter: Doc, options: MatchOptions): boolean {
+function regionSearch(source: ReadSource, filter: Doc): RegionSearch | undefined {
+  const collection = collectionOf(source);
+  if (!collection || collection.searchIndexes.size === 0) return undefined;
+  const geoIndexes = [...collection.searchIndexes.values()].filter((index) => index instanceof GeoIndex);
+  for (const [field, condition] of Object.entries(filter)) {
+    const index = geoIndexes.find((candidate) => candidate.field === field);
+    const region = index ? regionOf(condition) : undefined;
+    if (!index || !region) continue;
+    const planned = [...collection.indexes.values()].some((other) => other.fields[0] !== field && other.fields[0] in filter);
+    return planned ? undefined : { index, region };
+  }
+  return undefined;
+}
+
+/**
+ * Queries answered here: a top-level `$text`, `$near` or `$nearSphere`, or a geo region on a geo-indexed
+ * field (through their indexes), and text score requests without `$text` (refused as MongoDB does).
+ */
+export function isSearchQuery(source: ReadSource, filter: Doc, options: MatchOptions): boolean {
   const searches = textClauses(filter).length > 0 || findNearCondition(filter) !== undefined;
-  return searches || mentionsTextScore(options.projection) || mentionsTextScore(options.sort);
+  if (searches || mentionsTextScore(options.projection) || mentionsTextScore(options.sort)) return true;
+  return regionSearch(source, filter) !== undefined;
 }
 
 function collectionOf(source: ReadSource): Collection | undefined {
@@ -49,6 +75,7 @@ function collectionOf(source: ReadSource): Collection | undefined {
 }
 
 function compile(filter: Doc, env: QueryEnv): (doc: Doc) => boolean {
+  if (Object.keys(filter).length === 0) return () => true;
   const query = new Query(effectiveFilter(filter, env), filterOptions(env, filter));
   return (doc) => query.test(doc);
 }
@@ -123,6 +150,11 @@ export function searchPlan(source: ReadSource, filter: Doc): Doc | undefined {
     return { stage: 'TEXT_MATCH', indexName: index.name, parsedTextQuery, textIndexVersion: 3, inputStage: fetch };
   }
   const near = findNearCondition(filter);
+  const region = near ? undefined : regionSearch(source, filter);
+  if (region) {
+    const scan = { stage: 'IXSCAN', keyPattern: region.index.spec.key, indexName: region.index.name };
+    return { stage: 'FETCH', filter, inputStage: scan };
+  }
   if (!near) return undefined;
   const { index } = planNear(collection, collection?.ns ?? '', near.field, near.condition);
   return {
@@ -147,8 +179,23 @@ function nearHits(source: ReadSource, filter: Doc, env: QueryEnv, wanted?: numbe
   return hits;
 }
 
+/** Documents whose locations' boxes meet the region's box, checked with the whole filter; in R-tree order. */
+function regionHits(collection: Collection, filter: Doc, env: QueryEnv, search: RegionSearch): SearchHit[] {
+  const matches = compile(filter, env);
+  const hits: SearchHit[] = [];
+  for (const id of search.index.idsIn(search.region.box)) {
+    const doc = collection.get(id);
+    if (doc && matches(doc)) hits.push({ doc });
+  }
+  return hits;
+}
+
 /** Copies carrying the score, so mingo can sort on it (`{$meta: 'textScore'}` sorts descending). */
 function sortHits(hits: SearchHit[], sort: Doc, env: QueryEnv): SearchHit[] {
+  const fields = Object.keys(sort);
+  if (fields.length === 1 && isTextScore(sort[fields[0]])) {
+    return [...hits].sort((a, b) => (b.score ?? 0) - (a.score ?? 0)); // the common "best first": no copies
+  }
   const spec = Object.fromEntries(
     Object.entries(sort).map(([field, order]) => (isTextScore(order) ? [TEXT_SCORE_FIELD, -1] : [field, order])),
   );
@@ -187,7 +234,9 @@ function projectHits(hits: SearchHit[], projection: Doc | undefined, env: QueryE
  */
 export function findSearchMatches(source: ReadSource, filter: Doc, env: QueryEnv, options: MatchOptions): Doc[] {
   const textual = textClauses(filter).length > 0;
-  if (!textual && findNearCondition(filter) === undefined) throw noTextScore();
+  const near = findNearCondition(filter) !== undefined;
+  const region = textual || near ? undefined : regionSearch(source, filter);
+  if (!textual && !near && !region) throw noTextScore();
   if (source === undefined) return []; // a collection that does not exist matches nothing, as in MongoDB
   const { $natural: _natural, ...sort } = options.sort ?? {};
   const sorted = Object.keys(sort).length > 0;
@@ -195,7 +244,11 @@ export function findSearchMatches(source: ReadSource, filter: Doc, env: QueryEnv
   const limit = options.limit ? Math.abs(options.limit) : undefined;
   const wanted = !sorted && limit !== undefined ? skip + limit : undefined;
   if (!textual && (mentionsTextScore(options.projection) || mentionsTextScore(sort))) throw noTextScore();
-  const hits = textual ? textHits(source, filter, env) : nearHits(source, filter, env, wanted);
+  const hits = textual
+    ? textHits(source, filter, env)
+    : region
+      ? regionHits(source as Collection, filter, env, region)
+      : nearHits(source, filter, env, wanted);
   const ordered = sorted ? sortHits(hits, sort, env) : hits;
   return projectHits(ordered.slice(skip, limit === undefined ? undefined : skip + limit), options.projection, env);
 }

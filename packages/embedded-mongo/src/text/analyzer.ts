@@ -10,9 +10,22 @@ export interface Language {
 
 const NO_STOP_WORDS: ReadonlySet<string> = new Set();
 
+/** Stems seen recently are kept (bounded): indexing repeats the same words over and over. */
+const STEM_CACHE_SIZE = 50_000;
+
 function snowball(name: 'english' | 'german'): Language {
   const stemmer = newStemmer(name);
-  return { name, stopWords: STOP_WORDS[name], stem: (word) => stemmer.stem(word) };
+  const cache = new Map<string, string>();
+  const stem = (word: string): string => {
+    let stemmed = cache.get(word);
+    if (stemmed === undefined) {
+      if (cache.size >= STEM_CACHE_SIZE) cache.clear();
+      stemmed = stemmer.stem(word);
+      cache.set(word, stemmed);
+    }
+    return stemmed;
+  };
+  return { name, stopWords: STOP_WORDS[name], stem };
 }
 
 const LANGUAGES = new Map<string, Language>();

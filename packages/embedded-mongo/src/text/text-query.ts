@@ -115,20 +115,28 @@ function containsPhrase(indexed: IndexedText, phrase: string, options: TokenOpti
   return fold(indexed.text).includes(fold(phrase));
 }
 
+/** Whether candidates need checking beyond holding a bound term (negations, phrases, case or diacritics). */
+function needsMatcher(query: TextQuery): boolean {
+  const sensitive = query.options.caseSensitive || query.options.diacriticSensitive;
+  return sensitive || query.negatedTerms.size > 0 || query.phrases.length > 0 || query.negatedPhrases.length > 0;
+}
+
 /**
  * MongoDB's text matcher on a candidate (which holds some bound term): no negated term or phrase, every
  * phrase present, and, when case or diacritic sensitive, one positive term in its exact form.
  */
 export function textMatches(query: TextQuery, index: TextIndex, doc: Doc): boolean {
+  if (!needsMatcher(query)) return true;
   const texts = index.textsOf(doc);
-  const termsOf = (): Set<string> =>
-    new Set(texts.flatMap((indexed) => tokenize(indexed.text, indexed.language, query.options)));
-  const needsTerms = query.negatedTerms.size > 0 || query.options.caseSensitive || query.options.diacriticSensitive;
-  const docTerms = needsTerms ? termsOf() : new Set<string>();
-  if ([...query.negatedTerms].some((term) => docTerms.has(term))) return false;
   const sensitive = query.options.caseSensitive || query.options.diacriticSensitive;
-  if (sensitive && query.positiveTerms.size > 0 && ![...query.positiveTerms].some((term) => docTerms.has(term)))
+  const needsTerms = query.negatedTerms.size > 0 || sensitive;
+  const docTerms = new Set(
+    needsTerms ? texts.flatMap((indexed) => tokenize(indexed.text, indexed.language, query.options)) : [],
+  );
+  if ([...query.negatedTerms].some((term) => docTerms.has(term))) return false;
+  if (sensitive && query.positiveTerms.size > 0 && ![...query.positiveTerms].some((term) => docTerms.has(term))) {
     return false;
+  }
   const hasPhrase = (phrase: string): boolean =>
     texts.some((indexed) => containsPhrase(indexed, phrase, query.options));
   return query.phrases.every(hasPhrase) && !query.negatedPhrases.some(hasPhrase);
