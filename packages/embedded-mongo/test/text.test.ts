@@ -306,6 +306,15 @@ describe('text index maintenance and shapes', () => {
     expect(error.message).toContain('failed to use text index to satisfy $text query');
   });
 
+  it('keeps the text index when the collection is renamed', async () => {
+    const before = db.collection<AnyDoc>('before_rename');
+    await before.createIndex({ t: 'text' });
+    await before.insertOne({ _id: 1, t: 'renamed words' });
+    await before.rename('after_rename');
+    const after = db.collection<AnyDoc>('after_rename');
+    expect(ids(await after.find({ $text: { $search: 'word' } }).toArray())).toEqual([1]);
+  });
+
   it('keeps the text index across a restart of a durable store', async () => {
     const dir = tempDir();
     try {
