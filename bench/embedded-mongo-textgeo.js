@@ -10,7 +10,9 @@ const { parseArgs } = require('node:util');
 const { MongoClient } = require('mongodb');
 const { EmbeddedMongoServer } = require('../packages/embedded-mongo/dist');
 
-const { values } = parseArgs({ options: { docs: { type: 'string', default: '50000' }, runs: { type: 'string', default: '5' } } });
+const { values } = parseArgs({
+  options: { docs: { type: 'string', default: '50000' }, runs: { type: 'string', default: '5' } },
+});
 const DOCS = Number(values.docs);
 const RUNS = Number(values.runs);
 const QUERIES = 50;
@@ -71,10 +73,17 @@ async function main() {
   const results = {
     'find by _id (reference)': await measure((i) => offers.findOne({ _id: (i * 7919) % DOCS })),
     '$text one word, top 20 by score': await measure((i) =>
-      offers.find({ $text: { $search: term(i) } }, { projection: byScore }).sort(byScore).limit(20).toArray(),
+      offers
+        .find({ $text: { $search: term(i) } }, { projection: byScore })
+        .sort(byScore)
+        .limit(20)
+        .toArray(),
     ),
     'same word by $regex (full scan), 20': await measure((i) =>
-      plain.find({ title: { $regex: `\\b${term(i)}\\b` } }).limit(20).toArray(),
+      plain
+        .find({ title: { $regex: `\\b${term(i)}\\b` } })
+        .limit(20)
+        .toArray(),
     ),
     '$near 5 km, nearest 20': await measure((i) =>
       offers
@@ -92,9 +101,12 @@ async function main() {
   await client.close();
   await server.stop();
   console.log(`${DOCS} documents, median of ${RUNS} runs of ${QUERIES} sequential queries`);
-  for (const [name, rate] of Object.entries(results)) console.log(`${name.padEnd(44)} ${rate.toFixed(0).padStart(8)} /s`);
+  for (const [name, rate] of Object.entries(results))
+    console.log(`${name.padEnd(44)} ${rate.toFixed(0).padStart(8)} /s`);
   const ratio = (a, b) => (results[a] / results[b]).toFixed(1);
-  console.log(`$text vs $regex scan: ${ratio('$text one word, top 20 by score', 'same word by $regex (full scan), 20')}x`);
+  console.log(
+    `$text vs $regex scan: ${ratio('$text one word, top 20 by score', 'same word by $regex (full scan), 20')}x`,
+  );
   const scan = '$geoWithin $centerSphere 5 km (full scan)';
   console.log(`$near vs $geoWithin scan: ${ratio('$near 5 km, nearest 20', scan)}x`);
   console.log(`$geoWithin indexed vs scan: ${ratio('$geoWithin $centerSphere 5 km', scan)}x`);

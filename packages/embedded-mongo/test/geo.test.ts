@@ -310,6 +310,18 @@ describe('2dsphere geometries and maintenance', () => {
     expect(near[0].open).toBe(true);
   });
 
+  it('validates and holds only the documents of a partialFilterExpression', async () => {
+    const partial = db.collection<AnyDoc>('partial_geo');
+    await partial.createIndex({ at: '2dsphere' }, { partialFilterExpression: { open: true } });
+    await partial.insertMany([
+      { _id: 1, at: 'not a place', open: false },
+      { _id: 2, at: { type: 'Point', coordinates: [1, 1] }, open: true },
+    ]);
+    expect(await failure(partial.insertOne({ _id: 3, at: 'not a place', open: true }))).toMatchObject({ code: 16755 });
+    const near = await partial.find({ at: { $near: { $geometry: { type: 'Point', coordinates: [0, 0] } } } }).toArray();
+    expect(near.map((doc) => doc._id)).toEqual([2]);
+  });
+
   it('refuses to build an index over a malformed document (16755) and keeps none', async () => {
     const broken = db.collection<AnyDoc>('broken_geo');
     await broken.insertMany([
@@ -345,7 +357,12 @@ describe('geo index answers against brute force', () => {
   });
 
   it('returns $near results in the order of their haversine distances, within $maxDistance', async () => {
-    for (const center of [[0, 0], [19, 19], [-20, -10], [5, 7]]) {
+    for (const center of [
+      [0, 0],
+      [19, 19],
+      [-20, -10],
+      [5, 7],
+    ]) {
       const maxMeters = 1_500_000;
       const expected = points
         .map((doc) => ({ id: doc._id, meters: radiansBetween(center, doc.at) * EARTH_RADIUS_METERS }))
@@ -355,17 +372,46 @@ describe('geo index answers against brute force', () => {
       const near = { $geometry: { type: 'Point', coordinates: center }, $maxDistance: maxMeters };
       const found = await indexed.find({ at: { $near: near } }, { projection: { _id: 1 } }).toArray();
       expect(found.map((doc) => doc._id)).toEqual(expected);
-      const top = await indexed.find({ at: { $near: { $geometry: near.$geometry } } }).limit(5).toArray();
+      const top = await indexed
+        .find({ at: { $near: { $geometry: near.$geometry } } })
+        .limit(5)
+        .toArray();
       expect(top.map((doc) => doc._id)).toEqual(expected.slice(0, 5));
     }
   });
 
   it('narrows $geoWithin and $geoIntersects through the index to the documents a full scan finds', async () => {
-    const polygon = { type: 'Polygon', coordinates: [[[-5, -5], [10, -3], [12, 12], [-4, 8], [-5, -5]]] };
+    const polygon = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [-5, -5],
+          [10, -3],
+          [12, 12],
+          [-4, 8],
+          [-5, -5],
+        ],
+      ],
+    };
     const queries = [
       { $geoWithin: { $centerSphere: [[3, 4], 0.1] } },
-      { $geoWithin: { $box: [[-10, 0], [0, 15]] } },
-      { $geoWithin: { $polygon: [[0, 0], [15, 0], [0, 15]] } },
+      {
+        $geoWithin: {
+          $box: [
+            [-10, 0],
+            [0, 15],
+          ],
+        },
+      },
+      {
+        $geoWithin: {
+          $polygon: [
+            [0, 0],
+            [15, 0],
+            [0, 15],
+          ],
+        },
+      },
       { $geoWithin: { $center: [[-12, 10], 6] } },
       { $geoWithin: { $geometry: polygon } },
       { $geoIntersects: { $geometry: polygon } },
@@ -377,7 +423,10 @@ describe('geo index answers against brute force', () => {
       expect(byIndex.sort((a, b) => a - b)).toEqual(byScan.sort((a, b) => a - b));
     }
     const plan = await indexed.find({ at: queries[0] }).explain('queryPlanner');
-    expect(plan.queryPlanner.winningPlan).toMatchObject({ stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: 'at_2dsphere' } });
+    expect(plan.queryPlanner.winningPlan).toMatchObject({
+      stage: 'FETCH',
+      inputStage: { stage: 'IXSCAN', indexName: 'at_2dsphere' },
+    });
   });
 });
 

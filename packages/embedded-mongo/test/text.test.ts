@@ -293,6 +293,18 @@ describe('text index maintenance and shapes', () => {
     expect(sortedIds(await wild.find({ $text: { $search: 'word' } }).toArray())).toEqual([1, 2]);
   });
 
+  it('holds only the documents of its partialFilterExpression', async () => {
+    const partial = db.collection<AnyDoc>('partial_text');
+    await partial.createIndex({ t: 'text' }, { partialFilterExpression: { live: true } });
+    await partial.insertMany([
+      { _id: 1, t: 'red apple', live: true },
+      { _id: 2, t: 'green apple', live: false },
+    ]);
+    await partial.updateOne({ _id: 1 }, { $set: { live: false } });
+    await partial.updateOne({ _id: 2 }, { $set: { live: true } });
+    expect(ids(await partial.find({ $text: { $search: 'apple' }, live: true }).toArray())).toEqual([2]);
+  });
+
   it('answers a compound text index only with an equality on its prefix field', async () => {
     const shop = db.collection<AnyDoc>('shop');
     await shop.createIndex({ category: 1, name: 'text' });

@@ -1,6 +1,7 @@
 import RBush from 'rbush';
 import { MongoError } from '../errors';
 import type { IndexSpec } from '../indexes/index-spec';
+import { partialFilter } from '../indexes/partial-filter';
 import type { Doc } from '../types';
 import type { Position } from 'geojson';
 import {
@@ -64,7 +65,10 @@ export class GeoIndex {
   private readonly min: number;
   private readonly max: number;
 
+  private readonly holds: (doc: Doc) => boolean;
+
   constructor(readonly spec: IndexSpec) {
+    this.holds = partialFilter(spec);
     this.fields = Object.keys(spec.key);
     const geoFields = this.fields.filter((field) => isGeoKind(spec.key[field]));
     this.field = geoFields[0];
@@ -92,7 +96,12 @@ export class GeoIndex {
   }
 
   covers(doc: Doc): boolean {
-    return locationValues(doc, this.path).length > 0;
+    return this.locationsOf(doc).length > 0;
+  }
+
+  /** The document's locations in the indexed field (none outside a partial index's filter). */
+  private locationsOf(doc: Doc): unknown[] {
+    return this.holds(doc) ? locationValues(doc, this.path) : [];
   }
 
   /** Throws MongoDB's error for a location this index cannot hold (called before any index changes). */
@@ -101,7 +110,7 @@ export class GeoIndex {
   }
 
   private entriesOf(doc: Doc, id: string): Entry[] {
-    return locationValues(doc, this.path).map((value) => {
+    return this.locationsOf(doc).map((value) => {
       const shape = this.shapeOf(doc, value);
       const [minX, minY, maxX, maxY] = shape.bbox;
       return { minX, minY, maxX, maxY, id, shape, value };
@@ -155,7 +164,7 @@ export class GeoIndex {
 
   /** Re-indexes a replaced document; a no-op when its locations did not change (the common update). */
   replace(current: Doc, next: Doc, id: string): void {
-    const fingerprint = (doc: Doc): string => JSON.stringify(locationValues(doc, this.path));
+    const fingerprint = (doc: Doc): string => JSON.stringify(this.locationsOf(doc));
     if (fingerprint(current) === fingerprint(next)) return;
     this.remove(current, id);
     this.add(next, id);

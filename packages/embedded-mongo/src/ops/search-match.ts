@@ -54,7 +54,9 @@ function regionSearch(source: ReadSource, filter: Doc): RegionSearch | undefined
     const index = geoIndexes.find((candidate) => candidate.field === field);
     const region = index ? regionOf(condition) : undefined;
     if (!index || !region) continue;
-    const planned = [...collection.indexes.values()].some((other) => other.fields[0] !== field && other.fields[0] in filter);
+    const planned = [...collection.indexes.values()].some(
+      (other) => other.fields[0] !== field && other.fields[0] in filter,
+    );
     return planned ? undefined : { index, region };
   }
   return undefined;

@@ -1,5 +1,6 @@
 import { MongoError } from '../errors';
 import type { IndexSpec } from '../indexes/index-spec';
+import { partialFilter } from '../indexes/partial-filter';
 import { isDoc, type Doc } from '../types';
 import { findLanguage, tokenize, type Language } from './analyzer';
 import { WILDCARD } from './text-spec';
@@ -44,7 +45,10 @@ export class TextIndex {
   private readonly wildcard: boolean;
   readonly defaultLanguage: Language;
 
+  private readonly holds: (doc: Doc) => boolean;
+
   constructor(readonly spec: IndexSpec) {
+    this.holds = partialFilter(spec);
     this.fields = Object.keys(spec.key);
     const weights = Object.entries(spec.weights as Doc) as Array<[string, number]>;
     this.wildcard = weights.some(([field]) => field === WILDCARD);
@@ -115,9 +119,13 @@ export class TextIndex {
     return total;
   }
 
-  /** The document's indexed strings: the weighted fields (every string field with `$**`), arrays included. */
+  /**
+   * The document's indexed strings: the weighted fields (every string field with `$**`), arrays included;
+   * none for a document outside a partial index's filter.
+   */
   textsOf(doc: Doc): IndexedText[] {
     const texts: IndexedText[] = [];
+    if (!this.holds(doc)) return texts;
     this.collect(doc, '', this.languageOf(doc, this.defaultLanguage), texts);
     return texts;
   }
