@@ -2,16 +2,16 @@ import RBush from 'rbush';
 import { MongoError } from '../errors';
 import type { IndexSpec } from '../indexes/index-spec';
 import { partialFilter } from '../indexes/partial-filter';
-import type { Doc } from '../types';
 import type { Position } from 'geojson';
+import type { Doc } from '../types';
 import {
   distanceToGeometry,
   flatBox,
-  sphereBox,
   flatDistance,
   GeometryError,
   locationsAt,
   parseShape,
+  sphereBox,
   type Box,
   type Shape,
 } from './geometry';
@@ -64,7 +64,6 @@ export class GeoIndex {
   private readonly byId = new Map<string, Entry[]>();
   private readonly min: number;
   private readonly max: number;
-
   private readonly holds: (doc: Doc) => boolean;
 
   constructor(readonly spec: IndexSpec) {
@@ -89,10 +88,6 @@ export class GeoIndex {
 
   get name(): string {
     return this.spec.name;
-  }
-
-  get metric(): Metric {
-    return this.kind === '2dsphere' ? 'sphere' : 'flat';
   }
 
   covers(doc: Doc): boolean {
