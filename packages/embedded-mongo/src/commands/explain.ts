@@ -32,7 +32,7 @@ function filterOf(name: string, inner: Doc): Doc {
 }
 
 function winningPlan(source: ReadSource, filter: Doc, collation?: Doc): Doc {
-  // Text and near filters are planned through their own indexes (src/ops/search-match.ts).
+  // Text and geo filters are planned through their own indexes (src/ops/search-match.ts).
   const search = searchPlan(source, filter);
   if (search) return search;
   const chosen = source && !Array.isArray(source) ? chooseIndex(source, filter, collation) : undefined;
