@@ -451,6 +451,7 @@ describe('2d indexes on legacy coordinate pairs', () => {
       code: 13026,
     });
     expect(await failure(db.collection('bad_2d').createIndex({ a: 1, p: '2d' }))).toMatchObject({ code: 67 });
+    expect(await failure(db.collection('bad_2d').createIndex({ p: '2d' }, { bits: 40 }))).toMatchObject({ code: 67 });
   });
 
   it('$near with a legacy pair measures flat distance, with $maxDistance', async () => {

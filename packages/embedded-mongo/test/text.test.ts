@@ -75,6 +75,11 @@ describe("$text on MongoDB's articles example", () => {
     expect(coffee[0]).toEqual({ _id: 1, subject: 'coffee', score: 1 });
     expect(coffee.slice(1).map((doc) => doc.score)).toEqual([0.75, 0.75]);
     expect(sortedIds(coffee.slice(1))).toEqual([2, 7]);
+    const tiesByViews = await articles()
+      .find({ $text: { $search: 'coffee' } })
+      .sort({ score: { $meta: 'textScore' }, views: 1 })
+      .toArray();
+    expect(ids(tiesByViews)).toEqual([1, 2, 7]);
   });
 
   it('combines $text with other conditions, sort, skip and limit', async () => {
