@@ -1,6 +1,7 @@
 import { findMatches } from '../ops/match';
 import { outputTarget, writeMerge, writeOut } from '../ops/output-stages';
 import { runPipeline } from '../ops/pipeline';
+import { searchPipelineSource } from '../ops/search-pipeline';
 import { effectiveFilter, type QueryEnv } from '../query/mingo-options';
 import { isDoc, type Doc } from '../types';
 import type { CommandContext } from './context';
@@ -19,6 +20,8 @@ function source(command: Doc, context: CommandContext, pipeline: Doc[], env: Que
   const stats = statsStageDocs(pipeline[0], context, command.aggregate);
   if (stats) return { docs: stats, stages: pipeline.slice(1) };
   const input = readSource(context, command.aggregate);
+  const searched = searchPipelineSource(input, pipeline, env);
+  if (searched) return searched;
   const firstMatch = pipeline[0]?.$match;
   if (isDoc(firstMatch)) return { docs: findMatches(input, firstMatch, env, { hint: command.hint }), stages: pipeline.slice(1) };
   return { docs: findMatches(input, {}, env, { hint: command.hint }), stages: pipeline };

@@ -2,6 +2,7 @@ import os from 'node:os';
 import { MongoError } from '../errors';
 import { chooseIndex } from '../indexes/planner';
 import { findMatches, type ReadSource } from '../ops/match';
+import { searchPlan } from '../ops/search-match';
 import { isDoc, type Doc } from '../types';
 import type { CommandContext, CommandTable } from './context';
 import { commandEnv } from './env';
@@ -31,6 +32,9 @@ function filterOf(name: string, inner: Doc): Doc {
 }
 
 function winningPlan(source: ReadSource, filter: Doc, collation?: Doc): Doc {
+  // Text and geo filters are planned through their own indexes (src/ops/search-match.ts).
+  const search = searchPlan(source, filter);
+  if (search) return search;
   const chosen = source && !Array.isArray(source) ? chooseIndex(source, filter, collation) : undefined;
   if (!chosen) return { stage: 'COLLSCAN', filter, direction: 'forward' };
   const { spec } = chosen.index;

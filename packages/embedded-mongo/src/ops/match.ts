@@ -8,6 +8,7 @@ import { isDoc, type Doc } from '../types';
 import { withInheritedTypes } from './result-types';
 import { detachExcluded } from './shared-stages';
 import { withinBounds, type IndexBounds } from './index-bounds';
+import { findSearchMatches, isSearchQuery } from './search-match';
 
 export interface MatchOptions {
   sort?: Doc;
@@ -47,6 +48,8 @@ function scanned(source: Collection | Doc[], filter: Doc, env: QueryEnv, options
 
 /** Documents of the source matching the filter, with sort/skip/limit/projection applied by mingo. */
 export function findMatches(source: ReadSource, filter: Doc, env: QueryEnv, options: MatchOptions = {}): Doc[] {
+  // Text and geo queries are answered through their own indexes (src/ops/search-match.ts).
+  if (isSearchQuery(source, filter, options)) return findSearchMatches(source, filter, env, options);
   if (!Array.isArray(source)) checkHint(source, options.hint);
   // Built first so an invalid filter fails even when the collection does not exist.
   const query = new Query(effectiveFilter(filter, env), filterOptions(env, filter));

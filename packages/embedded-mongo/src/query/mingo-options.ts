@@ -16,6 +16,7 @@ import { $bsonType } from './bson-type';
 import { collationOperators, intlLocale } from './collation';
 import { rewriteFilter } from './filter-rewrite';
 import { jsonSchemaValidator } from './json-schema';
+import { geoQueryOperators } from '../geo/geo-operators';
 
 /** Per-command inputs that change query/aggregation semantics. */
 export interface QueryEnv {
@@ -26,7 +27,7 @@ export interface QueryEnv {
   foreign?: ForeignResolver;
 }
 
-const OUR_QUERY_OPERATORS = { ...collationOperators, $bsonType };
+const OUR_QUERY_OPERATORS = { ...collationOperators, $bsonType, ...geoQueryOperators };
 
 /**
  * mingo copies the operator tables of the context on every query, update and pipeline it compiles,

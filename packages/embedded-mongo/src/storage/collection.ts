@@ -3,6 +3,7 @@ import { MongoError } from '../errors';
 import { Index } from '../indexes/index';
 import { ID_INDEX, type IndexSpec } from '../indexes/index-spec';
 import { keyString } from '../indexes/key-string';
+import { createSearchIndex, isSearchSpec, type SearchIndex } from '../indexes/search-indexes';
 import { isDoc, type Doc } from '../types';
 import type { CollectionMeta, Store } from './store';
 
@@ -37,6 +38,8 @@ export function copyOf(doc: Doc): Doc {
 export class Collection {
   readonly docs = new Map<string, Doc>();
   readonly indexes = new Map<string, Index>();
+  /** Text and geo indexes (src/text, src/geo), maintained with the others but never planned as B-trees. */
+  readonly searchIndexes = new Map<string, SearchIndex>();
   /** BSON bytes of the documents, kept for capped collections only. */
   private cappedBytes = 0;
 
@@ -59,7 +62,8 @@ export class Collection {
   }
 
   meta(): CollectionMeta {
-    return { db: this.db, name: this.name, options: this.options, indexes: [...this.indexes.values()].map((index) => index.spec) };
+    const indexes = [...this.maintainedIndexes()].map((index) => index.spec);
+    return { db: this.db, name: this.name, options: this.options, indexes };
   }
 
   saveMeta(): void {
@@ -76,7 +80,7 @@ export class Collection {
     checkId(doc._id);
     const id = idOf(doc);
     // A new document owns no index entries yet, so any holder of its keys is a duplicate.
-    for (const index of this.indexes.values()) index.checkUnique(doc, '', this.ns);
+    for (const index of this.maintainedIndexes()) index.checkUnique(doc, '', this.ns);
     this.keep(id, doc, bson);
     this.addToIndexes(doc, id);
     if (this.options.capped) this.evictForCap(doc, bson);
@@ -98,15 +102,15 @@ export class Collection {
   replace(current: Doc, next: Doc, bson = bsonOf(next)): void {
     checkSize(bson);
     const id = idOf(current);
-    for (const index of this.indexes.values()) index.checkUnique(next, id, this.ns);
+    for (const index of this.maintainedIndexes()) index.checkUnique(next, id, this.ns);
     this.keep(id, next, bson);
-    for (const index of this.indexes.values()) index.replace(current, next, id);
+    for (const index of this.maintainedIndexes()) index.replace(current, next, id);
     if (this.options.capped) this.cappedBytes += bson.byteLength - bsonOf(current).byteLength;
   }
 
   remove(doc: Doc): void {
     const id = idOf(doc);
-    for (const index of this.indexes.values()) index.remove(doc, id);
+    for (const index of this.maintainedIndexes()) index.remove(doc, id);
     this.docs.delete(id);
     this.store.deleteDocument(this.ns, id);
     if (this.options.capped) this.cappedBytes -= bsonOf(doc).byteLength;
@@ -128,11 +132,18 @@ export class Collection {
     }
     if (this.options.capped) this.cappedBytes = stored.reduce((total, bson) => total + bson.byteLength, 0);
     this.indexes.clear();
+    this.searchIndexes.clear();
     for (const spec of specs) this.createIndex(spec);
   }
 
   /** Builds the index over existing documents; throws (leaving nothing behind) on a duplicate. */
   createIndex(spec: IndexSpec): void {
+    if (isSearchSpec(spec)) {
+      const searchIndex = createSearchIndex(spec);
+      searchIndex.build(this.docs);
+      this.searchIndexes.set(searchIndex.name, searchIndex);
+      return;
+    }
     const index = new Index(spec);
     index.build(this.docs, this.ns);
     this.indexes.set(index.name, index);
@@ -140,10 +151,17 @@ export class Collection {
 
   dropIndex(name: string): void {
     this.indexes.delete(name);
+    this.searchIndexes.delete(name);
+  }
+
+  /** Every index a write maintains: the B-tree ones, then text and geo ones. */
+  *maintainedIndexes(): Iterable<Index | SearchIndex> {
+    yield* this.indexes.values();
+    yield* this.searchIndexes.values();
   }
 
   private addToIndexes(doc: Doc, id: string): void {
-    for (const index of this.indexes.values()) index.add(doc, id);
+    for (const index of this.maintainedIndexes()) index.add(doc, id);
   }
 }
 

@@ -56,7 +56,7 @@ export class Engine {
   rename(from: Collection, db: string, name: string): void {
     validateName(db, name);
     const target = new Collection(db, name, from.options, this.store);
-    for (const index of from.indexes.values()) if (index.name !== '_id_') target.createIndex(index.spec);
+    for (const index of from.maintainedIndexes()) if (index.name !== '_id_') target.createIndex(index.spec);
     this.collections.set(target.ns, target);
     target.saveMeta();
     for (const doc of from.docs.values()) target.insert(doc);
