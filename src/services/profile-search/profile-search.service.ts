@@ -6,7 +6,15 @@ import { PUBLIC_PROFILE_PROJECTION, PublicProfile, toPublicProfile } from '../..
 import { Bean, Exposed } from '../../bean';
 import { Page, toPage } from '../../common/page';
 import { Role } from '../../common/principal';
-import { parseSearchRequest, planSearch, runSearch, SearchPlan, SearchSpec, toPipeline } from '../../common/search';
+import {
+  parseSearchRequest,
+  planSearch,
+  runSearch,
+  runSearchWindow,
+  SearchPlan,
+  SearchSpec,
+  toPipeline,
+} from '../../common/search';
 
 /**
  * Public fields only: searching or filtering on a private field (e-mail, phone) would let a guest probe it even
@@ -50,7 +58,8 @@ export class ProfileSearchService {
 
   @Exposed(['String'])
   async searchProfiles(requestJson: string): Promise<PublicProfile[]> {
-    return (await this.search(this.plan(requestJson))).content;
+    const plan = this.plan(requestJson);
+    return (await runSearchWindow<StoredProfile>(this.profiles, plan, PUBLIC_PROFILE_PROJECTION)).map(toPublicProfile);
   }
 
   @Exposed(['String'])
