@@ -23,10 +23,11 @@ export function runSearchWindow<T>(model: Aggregating, plan: SearchPlan, project
 }
 
 /**
- * `[$match, $facet: {content: [$sort, $skip, $limit, $project?], total: [$count]}]`: the match runs once (through
- * an index where one fits); only the window is sorted (`$sort` + `$limit` is a top-k sort) and the count skips it.
+ * `[$match, $sort, $facet: {content: [$skip, $limit, $project?], total: [$count]}]`: the matches are read once, in
+ * order (MongoDB serves the match and the sort from an index where one fits: sub-pipelines of `$facet` cannot use
+ * indexes, so the sort stays before it), then windowed and counted.
  */
 export function toPagePipeline(plan: SearchPlan, projection?: Record<string, 0 | 1>): PipelineStage[] {
-  const [match, ...window] = toPipeline(plan, projection);
-  return [match, { $facet: { content: window as PipelineStage.FacetPipelineStage[], total: [{ $count: 'total' }] } }];
+  const [match, sort, ...window] = toPipeline(plan, projection);
+  return [match, sort, { $facet: { content: window as PipelineStage.FacetPipelineStage[], total: [{ $count: 'total' }] } }];
 }

@@ -31,6 +31,7 @@ const SEARCH: SearchSpec = {
     ...['startedAt', 'finishedAt', 'createdAt', 'updatedAt'],
   ],
   defaultSort: { createdAt: -1 },
+  closedFields: { status: Object.values(JobStatus) },
 };
 
 export const INTERRUPTED_REASON = 'The process running the job stopped before the job finished';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, PipelineStage, Types } from 'mongoose';
-import { Profile } from '../../auth/profiles/profile.schema';
+import { Profile, ProfileType } from '../../auth/profiles/profile.schema';
 import { PUBLIC_PROFILE_PROJECTION, PublicProfile, toPublicProfile } from '../../auth/profiles/public-profile.view';
 import { Bean, Exposed } from '../../bean';
 import { Page, toPage } from '../../common/page';
@@ -24,6 +24,7 @@ const PROFILE_SEARCH: SearchSpec = {
   searchableFields: ['displayName', 'city', 'about'],
   filterableFields: ['type', 'displayName', 'country', 'city', 'about', 'website'],
   defaultSort: { displayName: 1 },
+  closedFields: { type: Object.values(ProfileType) },
 };
 
 /**
