@@ -15,7 +15,8 @@ import { buildDemoCatalogue } from '../../src/seed/demo-data';
  * process (one core), autocannon here (the other); mixes alternate within each round. Reports per mix the medians of
  * requests per second, latency and the server's CPU time per request (steadier than throughput on a shared
  * machine), and that CPU time as a ratio to the baseline's in the same run. `--each` adds one mix per filter call;
- * `--only` keeps the mixes whose name contains the text (and the baseline); `--cpu-prof` profiles the server.
+ * `--only` keeps the mixes whose name contains the text (and the baseline); `--cpu-prof DIR` profiles the server
+ * running the selected mixes alone (no baseline).
  */
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -77,8 +78,10 @@ const ALL_MIXES: Record<string, Mix> = {
   ],
   ...(values.each ? Object.fromEntries(FILTERS.map((call) => [call[0], [{ beanId: SEARCH, calls: [call] }]])) : {}),
 };
+/** A profile shows the selected mixes alone; otherwise the baseline always runs, for the ratios. */
+const withBaseline = !values['cpu-prof'];
 const MIXES = Object.fromEntries(
-  Object.entries(ALL_MIXES).filter(([name]) => name === BASELINE || name.includes(values.only)),
+  Object.entries(ALL_MIXES).filter(([name]) => (withBaseline && name === BASELINE) || name.includes(values.only)),
 );
 
 function startServer(dataDir: string): Promise<{ server: ChildProcess; url: string }> {
@@ -152,7 +155,7 @@ async function runRounds(url: string, server: ChildProcess): Promise<Map<string,
 
 function report(samples: Map<string, Sample[]>): void {
   const cpuOf = (name: string) => median(samples.get(name)!.map((sample) => sample.cpuPerRequest));
-  const baseline = cpuOf(BASELINE);
+  const baseline = withBaseline ? cpuOf(BASELINE) : NaN;
   process.stdout.write(`scale ${values.scale}, ${values.rounds} rounds of ${values.seconds} s, medians\n`);
   for (const [name, list] of samples) {
     const of = (pick: (sample: Sample) => number) => String(Math.round(median(list.map(pick))));
@@ -161,7 +164,7 @@ function report(samples: Map<string, Sample[]>): void {
       `p50 ${of((s) => s.p50).padStart(4)} ms`,
       `p99 ${of((s) => s.p99).padStart(4)} ms`,
       `${String(Math.round(cpuOf(name))).padStart(6)} µs CPU/req`,
-      `${(cpuOf(name) / baseline).toFixed(1).padStart(5)}x baseline`,
+      ...(withBaseline ? [`${(cpuOf(name) / baseline).toFixed(1).padStart(5)}x baseline`] : []),
     ];
     process.stdout.write(`${name.padEnd(30)} ${figures.join('   ')}\n`);
   }
