@@ -129,7 +129,8 @@ describe('query plans of the beans', () => {
   }
 
   async function driveContent(): Promise<void> {
-    const pageId = await call(admin, 'pageManagementServiceImpl', 'createPage', [{ pageUrl: 'about', published: true }]);
+    const page = { pageUrl: 'about', published: true };
+    const pageId = await call(admin, 'pageManagementServiceImpl', 'createPage', [page]);
     await call(admin, 'pageManagementServiceImpl', 'updatePage', [{ id: pageId, pageUrl: 'about', content: 'Hi' }]);
     await call(admin, 'pageManagementServiceImpl', 'publishToUrl', [{ pageName: 'about' }]);
     await call(admin, 'routerServiceImpl', 'routeAsSinglePageApplication', ['default', '/about']);

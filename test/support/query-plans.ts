@@ -81,7 +81,8 @@ function explainableParts(name: string, sent: Document): Document[] {
 
 /** Explains each distinct query (same caller, collection and shape) once, at `queryPlanner` verbosity. */
 export async function planAll(db: Db, queries: RecordedQuery[]): Promise<PlannedQuery[]> {
-  const distinct = new Map(queries.map((query) => [`${query.caller} ${query.collection} ${shape(query.command)}`, query]));
+  const keyOf = (query: RecordedQuery) => `${query.caller} ${query.collection} ${shape(query.command)}`;
+  const distinct = new Map(queries.map((query) => [keyOf(query), query]));
   const planned: PlannedQuery[] = [];
   for (const query of distinct.values()) {
     const explained = await db.command({ explain: query.command, verbosity: 'queryPlanner' });

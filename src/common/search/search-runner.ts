@@ -29,5 +29,6 @@ export function runSearchWindow<T>(model: Aggregating, plan: SearchPlan, project
  */
 export function toPagePipeline(plan: SearchPlan, projection?: Record<string, 0 | 1>): PipelineStage[] {
   const [match, sort, ...window] = toPipeline(plan, projection);
-  return [match, sort, { $facet: { content: window as PipelineStage.FacetPipelineStage[], total: [{ $count: 'total' }] } }];
+  const content = window as PipelineStage.FacetPipelineStage[];
+  return [match, sort, { $facet: { content, total: [{ $count: 'total' }] } }];
 }

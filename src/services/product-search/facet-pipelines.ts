@@ -64,7 +64,7 @@ export function sellerCountries(): PipelineStage[] {
  * as `attributes`, only those of `attribute` when given.
  */
 function attributeEntries(attribute?: Types.ObjectId): PipelineStage[] {
-  const skuEntries = { $reduce: { input: '$skus.attributes', initialValue: [], in: { $concatArrays: ['$$value', '$$this'] } } };
+  const skuEntries = flatten('$skus.attributes');
   const all = { $concatArrays: [{ $ifNull: ['$product.attributes', []] }, skuEntries] };
   const entries = attribute ? { $filter: { input: all, cond: { $eq: ['$$this.attribute', attribute] } } } : all;
   return [
@@ -93,12 +93,16 @@ export function attributesOfType(type: AttributeType): PipelineStage[] {
 
 /** Needs rows with `skus`: per value of `attribute`, the products having it (from the product or its SKUs). */
 export function valuesOfAttribute(attribute: Types.ObjectId): PipelineStage[] {
-  const values = { $reduce: { input: '$attributes.values', initialValue: [], in: { $concatArrays: ['$$value', '$$this'] } } };
   return [
     ...attributeEntries(attribute),
-    { $project: { values: { $setUnion: [values] } } },
+    { $project: { values: { $setUnion: [flatten('$attributes.values')] } } },
     ...countProductsBy('values'),
   ];
+}
+
+/** An expression concatenating the arrays in the array `path` resolves to. */
+function flatten(path: string) {
+  return { $reduce: { input: path, initialValue: [], in: { $concatArrays: ['$$value', '$$this'] } } };
 }
 
 /** All offers of one seller (also sold out or unpublished), labelled "product – SKU", counting their stock. */
