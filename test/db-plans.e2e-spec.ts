@@ -5,7 +5,7 @@ import { Connection } from 'mongoose';
 import { Role } from '../src/common/principal';
 import { buildDemoCatalogue } from '../src/seed/demo-data';
 import { demoId } from '../src/seed/demo-id';
-import { PlannedQuery, planAll, QueryRecorder } from './support/query-plans';
+import { Join, joinsOf, PlannedQuery, planAll, QueryRecorder } from './support/query-plans';
 import { startTestApp, TestApp } from './support/test-app';
 
 /**
@@ -31,14 +31,15 @@ const GEO = 'geoLocationServiceImpl';
 /**
  * Drives the beans through the public gateway with the demo marketplace loaded, records every query the app sends
  * (driver command monitoring), explains each against the same database and fails on a collection scan over a
- * collection that can grow. `$lookup` stages join on the foreign `_id` or an indexed field (see facet-pipelines.ts);
- * only the first `$match` of an aggregate is planned, as MongoDB does.
+ * collection that can grow. Only the first `$match` of an aggregate is planned, as MongoDB does; its `$lookup`
+ * stages are checked apart: each must join on a field that leads an index of the foreign collection (`_id` or other).
  */
 describe('query plans of the beans', () => {
   let server: EmbeddedMongoServer;
   let t: TestApp;
   let recorder: QueryRecorder;
   let planned: PlannedQuery[];
+  let joins: Join[];
   let admin: string;
   let alice: string;
   let sellerNl: string;
@@ -65,10 +66,11 @@ describe('query plans of the beans', () => {
     const client = new MongoClient(server.uri);
     try {
       planned = await planAll(client.db('plans'), recorder.queries);
+      joins = await joinsOf(client.db('plans'), recorder.queries);
     } finally {
       await client.close();
     }
-    printPlans(planned);
+    printPlans(planned, joins);
   }, 120_000);
 
   afterAll(async () => {
@@ -170,12 +172,23 @@ describe('query plans of the beans', () => {
     );
     expect(scans.map((query) => `${query.caller} ${query.collection} ${JSON.stringify(query.command)}`)).toEqual([]);
   });
+
+  it('should join only on indexed foreign fields', () => {
+    expect(joins.length).toBeGreaterThan(0);
+    const unindexed = joins.filter((join) => join.indexes.length === 0 && !BOUNDED_COLLECTIONS.has(join.from));
+    expect(unindexed.map((join) => `${join.caller} ${join.from}.${join.foreignField}`)).toEqual([]);
+  });
 });
 
-function printPlans(planned: PlannedQuery[]): void {
+function printPlans(planned: PlannedQuery[], joins: Join[]): void {
   const rows = planned.map((query) => {
     const name = Object.keys(query.command)[0];
     return `${query.caller.padEnd(62)} ${`${query.collection}.${name}`.padEnd(34)} ${query.plan}`;
   });
+  const joinRows = joins.map((join) => {
+    const served = join.indexes.join(', ') || 'NO INDEX';
+    return `${join.caller.padEnd(62)} ${`${join.from}.${join.foreignField}`.padEnd(34)} ${served}`;
+  });
   process.stdout.write(`Query plans (bean call, collection.command, winning plan):\n${rows.join('\n')}\n`);
+  process.stdout.write(`$lookup joins (bean call, foreign collection.field, indexes):\n${joinRows.join('\n')}\n`);
 }

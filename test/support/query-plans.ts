@@ -121,3 +121,31 @@ export function planStages(plan: Document): string[] {
 function shape(command: Document): string {
   return JSON.stringify(command).replace(/"(?:[^"\\]|\\.)*"(?!:)|-?\d+(?:\.\d+)?(?:e[+-]?\d+)?|true|false|null/g, '?');
 }
+
+/** A `$lookup` an aggregate runs: which collection it joins and on which of its fields. */
+export interface Join {
+  caller: string;
+  from: string;
+  foreignField: string;
+  /** The indexes of `from` whose first key is `foreignField` (`_id_` for `_id`). */
+  indexes: string[];
+}
+
+/** The equality `$lookup`s (`localField`/`foreignField`) of the recorded aggregates, with the indexes serving them. */
+export async function joinsOf(db: Db, queries: RecordedQuery[]): Promise<Join[]> {
+  const joins = new Map<string, Join>();
+  for (const query of queries) {
+    for (const stage of (query.command.pipeline ?? []) as Document[]) {
+      const lookup = stage.$lookup as Document | undefined;
+      if (!lookup?.foreignField) continue;
+      const [from, foreignField] = [String(lookup.from), String(lookup.foreignField)];
+      joins.set(`${query.caller} ${from} ${foreignField}`, { caller: query.caller, from, foreignField, indexes: [] });
+    }
+  }
+  for (const join of joins.values()) {
+    const indexes = await db.collection(join.from).listIndexes().toArray();
+    const leading = indexes.filter((index) => Object.keys(index.key as Document)[0] === join.foreignField);
+    join.indexes = leading.map((index) => String(index.name));
+  }
+  return [...joins.values()];
+}
