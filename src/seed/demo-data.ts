@@ -101,7 +101,7 @@ const value = (code: string, ...values: string[]): DemoAttributeValue => ({
 /**
  * The plant marketplace, fully deterministic: the same call always gives the same records and ids. `scale` repeats
  * the plants (numbered copies: "Aloe vera 2", ...) with their SKUs and offers, for benchmarks on a larger catalogue
- * (scale 100: 5,000 products, 9,900 SKUs, 14,900 offers); scale 1 is the demo itself.
+ * (scale 100: 5,000 products, 9,999 SKUs, 14,999 offers); scale 1 is the demo itself.
  */
 export function buildDemoCatalogue(scale = 1): DemoCatalogue {
   const attributes = Object.values(ATTRIBUTES).map((a) => ({ _id: demoId(`attribute:${a.code}`), ...a }));
