@@ -7,11 +7,16 @@ import { parseArgs } from 'node:util';
 import { buildDemoCatalogue } from '../../src/seed/demo-data';
 
 /**
- * `npm run bench:storefront [-- --seconds 10 --connections 10]`
- * A GUEST storefront through `POST /api/v1/bean/request` against the demo marketplace: search filters and country
- * lookups, each mix cycling through its calls on every connection. The server runs in its own process (one core),
- * autocannon here (the other). Reports requests per second, latency percentiles and the server's CPU time per
- * request (steadier than throughput on a shared machine) per mix.
+ * `npm run bench:storefront [-- --rounds 3 --seconds 5 --connections 10 --scale 100 --each --only search
+ * --cpu-prof DIR]`
+ * A GUEST storefront through `POST /api/v1/bean/request` against the demo marketplace (`--scale` copies of its
+ * catalogue): search filters and country lookups, each mix cycling through its calls on every connection, and the
+ * baseline, one cheap call alone (`getCountryByCode('NL')`, answered from memory). The server runs in its own
+ * process (one core), autocannon here (the other); mixes alternate within each round. Reports per mix the medians of
+ * requests per second, latency and the server's CPU time per request (steadier than throughput on a shared
+ * machine), and that CPU time as a ratio to the baseline's in the same run. `--each` adds one mix per filter call;
+ * `--only` keeps the mixes whose name contains the text (and the baseline); `--cpu-prof DIR` profiles the server
+ * running the selected mixes alone (no baseline).
  */
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -24,12 +29,30 @@ type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require('autocannon') as Autocannon;
 
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '10' },
+    scale: { type: 'string', default: '1' },
+    each: { type: 'boolean', default: false },
+    only: { type: 'string', default: '' },
+    'cpu-prof': { type: 'string' },
+  },
+});
+
 const ROOT = join(__dirname, '..', '..');
 const demo = buildDemoCatalogue();
 const attribute = (code: string) => String(demo.attributes.find((a) => a.code === code)!._id);
 const sku = String(demo.sellerSkus.find((offer) => offer.quantity > 0)!.sku);
 
-const FILTERS: [string, unknown[]][] = [
+type Call = [functionName: string, args: unknown[]];
+type Mix = { beanId: string; calls: Call[] }[];
+const SEARCH = 'ecomRemainsSearchEngineServiceImpl';
+const GEO = 'geoLocationServiceImpl';
+const BASELINE = 'cheap call (baseline)';
+
+const FILTERS: Call[] = [
   ['getCountriesOfOriginFilter', ['']],
   ['getCountriesOfSellersFilter', ['']],
   ['getGeneticTypeFilter', [sku]],
@@ -39,29 +62,33 @@ const FILTERS: [string, unknown[]][] = [
   ['getProductsListFilter', []],
   ['getProductsListByRequestFilter', ['ros']],
 ];
-const COUNTRIES: [string, unknown[]][] = [
+const COUNTRIES: Call[] = [
   ['getCountries', []],
   ['getCountryByCode', ['NL']],
   ['searchCountriesPaged', ['{"searchTerm":"land","limit":10}']],
   ['getCountryNameBySellerId', [String(demo.sellers[2]._id)]],
 ];
-const MIXES: Record<string, { beanId: string; calls: [string, unknown[]][] }[]> = {
-  'search filters': [{ beanId: 'ecomRemainsSearchEngineServiceImpl', calls: FILTERS }],
-  'country lookups': [{ beanId: 'geoLocationServiceImpl', calls: COUNTRIES }],
+const ALL_MIXES: Record<string, Mix> = {
+  [BASELINE]: [{ beanId: GEO, calls: [['getCountryByCode', ['NL']]] }],
+  'search filters': [{ beanId: SEARCH, calls: FILTERS }],
+  'country lookups': [{ beanId: GEO, calls: COUNTRIES }],
   'storefront mix': [
-    { beanId: 'ecomRemainsSearchEngineServiceImpl', calls: FILTERS },
-    { beanId: 'geoLocationServiceImpl', calls: COUNTRIES },
+    { beanId: SEARCH, calls: FILTERS },
+    { beanId: GEO, calls: COUNTRIES },
   ],
+  ...(values.each ? Object.fromEntries(FILTERS.map((call) => [call[0], [{ beanId: SEARCH, calls: [call] }]])) : {}),
 };
-
-const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '10' } },
-});
+/** A profile shows the selected mixes alone; otherwise the baseline always runs, for the ratios. */
+const withBaseline = !values['cpu-prof'];
+const MIXES = Object.fromEntries(
+  Object.entries(ALL_MIXES).filter(([name]) => (withBaseline && name === BASELINE) || name.includes(values.only)),
+);
 
 function startServer(dataDir: string): Promise<{ server: ChildProcess; url: string }> {
-  const server = spawn(process.execPath, ['test/support/run-ts.js', 'bench/storefront/server.ts'], {
+  const profile = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : [];
+  const server = spawn(process.execPath, [...profile, 'test/support/run-ts.js', 'bench/storefront/server.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
+    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, SEED_SCALE: values.scale },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -72,7 +99,7 @@ function startServer(dataDir: string): Promise<{ server: ChildProcess; url: stri
   });
 }
 
-function requests(mix: { beanId: string; calls: [string, unknown[]][] }[]) {
+function requests(mix: Mix) {
   return mix.flatMap(({ beanId, calls }) =>
     calls.map(([functionName, args]) => ({ body: JSON.stringify({ beanId, functionName, args }) })),
   );
@@ -84,7 +111,16 @@ function cpuMicros(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
-async function measure(url: string, name: string, seconds: number): Promise<AutocannonResult> {
+interface Sample {
+  rate: number;
+  p50: number;
+  p99: number;
+  /** Server CPU time (user + system) per request, µs. */
+  cpuPerRequest: number;
+}
+
+async function measure(url: string, server: ChildProcess, name: string, seconds: number): Promise<Sample> {
+  const cpuBefore = cpuMicros(server.pid!);
   const result = await autocannon({
     url: `${url}/api/v1/bean/request`,
     method: 'POST',
@@ -92,27 +128,54 @@ async function measure(url: string, name: string, seconds: number): Promise<Auto
     requests: requests(MIXES[name]),
     connections: Number(values.connections),
     duration: seconds,
+    timeout: 120, // seconds: a filter over the x100 catalogue queues behind the other connections' calls
   });
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   }
-  return result;
+  const cpuPerRequest = (cpuMicros(server.pid!) - cpuBefore) / result.requests.total;
+  return { rate: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuPerRequest };
+}
+
+function median(numbers: number[]): number {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+async function runRounds(url: string, server: ChildProcess): Promise<Map<string, Sample[]>> {
+  const names = Object.keys(MIXES);
+  for (const name of names) await measure(url, server, name, 1); // warm-up (JIT)
+  const samples = new Map(names.map((name) => [name, [] as Sample[]]));
+  for (let round = 0; round < Number(values.rounds); round++) {
+    const order = names.map((_, i) => names[(i + round) % names.length]);
+    for (const name of order) samples.get(name)!.push(await measure(url, server, name, Number(values.seconds)));
+  }
+  return samples;
+}
+
+function report(samples: Map<string, Sample[]>): void {
+  const cpuOf = (name: string) => median(samples.get(name)!.map((sample) => sample.cpuPerRequest));
+  const baseline = withBaseline ? cpuOf(BASELINE) : NaN;
+  process.stdout.write(`scale ${values.scale}, ${values.rounds} rounds of ${values.seconds} s, medians\n`);
+  for (const [name, list] of samples) {
+    const of = (pick: (sample: Sample) => number) => String(Math.round(median(list.map(pick))));
+    const figures = [
+      `${of((s) => s.rate).padStart(5)} req/s`,
+      `p50 ${of((s) => s.p50).padStart(4)} ms`,
+      `p99 ${of((s) => s.p99).padStart(4)} ms`,
+      `${String(Math.round(cpuOf(name))).padStart(6)} µs CPU/req`,
+      ...(withBaseline ? [`${(cpuOf(name) / baseline).toFixed(1).padStart(5)}x baseline`] : []),
+    ];
+    process.stdout.write(`${name.padEnd(30)} ${figures.join('   ')}\n`);
+  }
 }
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ccb-bench-'));
   const { server, url } = await startServer(dataDir);
   try {
-    for (const name of Object.keys(MIXES)) await measure(url, name, 1); // warm-up (JIT)
-    for (const name of Object.keys(MIXES)) {
-      const cpuBefore = cpuMicros(server.pid!);
-      const { requests, latency } = await measure(url, name, Number(values.seconds));
-      const cpuPerRequest = Math.round((cpuMicros(server.pid!) - cpuBefore) / requests.total);
-      const rate = `${Math.round(requests.average)} req/s`;
-      const latencies = `p50 ${latency.p50} ms   p99 ${latency.p99} ms`;
-      const line = `${name.padEnd(16)} ${rate}   ${latencies}   ${cpuPerRequest} µs CPU/req`;
-      process.stdout.write(`${line}\n`);
-    }
+    report(await runRounds(url, server));
   } finally {
     server.removeAllListeners('exit');
     const exited = new Promise((resolve) => server.once('exit', resolve));

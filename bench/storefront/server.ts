@@ -1,12 +1,16 @@
 import { createApp } from '../../src/bootstrap';
+import { DemoSeeder } from '../../src/seed/demo-seeder.service';
 import { benchEnv, listenOnFreePort } from '../bench-server';
 
 /**
- * The app with the demo marketplace, on a free port, data in memory; prints `{url}` as one JSON line and runs until
- * SIGTERM. Started by `run.ts`.
+ * The app with the demo marketplace (`SEED_SCALE` copies of its catalogue, default 1), on a free port, data in
+ * memory; prints `{url}` as one JSON line and runs until SIGTERM. Started by `run.ts`.
  */
 async function main(): Promise<void> {
-  const url = await listenOnFreePort(await createApp(benchEnv({ SEED_DEMO: 'true' })));
+  const app = await createApp(benchEnv({ SEED_DEMO: 'false' }));
+  await app.init();
+  await app.get(DemoSeeder).seed(Number(process.env.SEED_SCALE ?? '1'));
+  const url = await listenOnFreePort(app);
   process.stdout.write(`${JSON.stringify({ url })}\n`);
 }
 

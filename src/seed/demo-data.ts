@@ -98,11 +98,18 @@ const value = (code: string, ...values: string[]): DemoAttributeValue => ({
   values,
 });
 
-/** The plant marketplace, fully deterministic: the same call always gives the same records and ids. */
-export function buildDemoCatalogue(): DemoCatalogue {
+/**
+ * The plant marketplace, fully deterministic: the same call always gives the same records and ids. `scale` repeats
+ * the plants (numbered copies: "Aloe vera 2", ...) with their SKUs and offers, for benchmarks on a larger catalogue
+ * (scale 100: 5,000 products, 9,999 SKUs, 14,999 offers); scale 1 is the demo itself.
+ */
+export function buildDemoCatalogue(scale = 1): DemoCatalogue {
   const attributes = Object.values(ATTRIBUTES).map((a) => ({ _id: demoId(`attribute:${a.code}`), ...a }));
   const sellers = SELLERS.map((seller) => ({ _id: demoId(`seller:${seller.username}`), ...seller }));
-  const products = DEMO_PLANTS.map((plant, index) => ({ _id: demoId(`product:${index}`), ...product(plant, index) }));
+  const products = Array.from({ length: DEMO_PLANTS.length * scale }, (_, index) => ({
+    _id: demoId(`product:${index}`),
+    ...product(plantCopy(index), index),
+  }));
   const skus = products.flatMap((item, index) => skusOf(item._id, index));
   const sellerSkus = skus.flatMap((sku, index) => offersOf(sku, index, sellers));
   const users = [
@@ -118,6 +125,13 @@ export function buildDemoCatalogue(): DemoCatalogue {
     })),
   ];
   return { attributes, products, skus, sellers, sellerSkus, users };
+}
+
+/** The plant at `index`: the demo's own for the first copy, then numbered copies of it. */
+function plantCopy(index: number): readonly string[] {
+  const [name, ...facts] = DEMO_PLANTS[index % DEMO_PLANTS.length];
+  const copy = Math.floor(index / DEMO_PLANTS.length);
+  return [copy === 0 ? name : `${name} ${copy + 1}`, ...facts];
 }
 
 function product([name, geneticType, countryOfOrigin, category]: readonly string[], i: number): DemoProduct {

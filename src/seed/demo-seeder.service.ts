@@ -48,12 +48,16 @@ export class DemoSeeder implements OnApplicationBootstrap {
     if (this.config.seedDemo) await this.seed();
   }
 
-  /** @returns false when the demo data was already there. */
-  async seed(): Promise<boolean> {
+  /**
+   * @param scale copies of the catalogue (see `buildDemoCatalogue`); 1 is the demo, larger ones are for benchmarks
+   * @returns false when the demo data was already there.
+   */
+  async seed(scale = 1): Promise<boolean> {
     const markers = this.connection.collection<{ _id: string; at: Date }>('seed_runs');
-    if (await markers.findOne({ _id: MARKER })) return false;
+    const marker = scale === 1 ? MARKER : `${MARKER}-x${scale}`;
+    if (await markers.findOne({ _id: marker })) return false;
     const started = Date.now();
-    const data = buildDemoCatalogue();
+    const data = buildDemoCatalogue(scale);
     const accounts = this.config.isProduction ? Promise.resolve(new Map<string, string>()) : this.ensureUsers(data);
     await Promise.all([
       insertMissing(this.attributes, data.attributes),
@@ -67,7 +71,7 @@ export class DemoSeeder implements OnApplicationBootstrap {
       insertMissing(this.profiles, profilesOf(data.users, userIds)),
       insertMissing(this.sellers, data.sellers.map((seller) => this.seller(seller, userIds))),
     ]);
-    await markers.updateOne({ _id: MARKER }, { $setOnInsert: { at: new Date() } }, { upsert: true });
+    await markers.updateOne({ _id: marker }, { $setOnInsert: { at: new Date() } }, { upsert: true });
     this.logger.log(`Demo marketplace seeded in ${Date.now() - started} ms`);
     return true;
   }

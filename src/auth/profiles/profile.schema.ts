@@ -48,3 +48,5 @@ export class Profile {
 
 export type ProfileDocument = HydratedDocument<Profile>;
 export const ProfileSchema = SchemaFactory.createForClass(Profile);
+/** Profile searches by type (`searchProfiles`, companies in analytics), in their default order. */
+ProfileSchema.index({ type: 1, displayName: 1 });

@@ -31,3 +31,5 @@ export class User {
 
 export type UserDocument = HydratedDocument<User>;
 export const UserSchema = SchemaFactory.createForClass(User);
+/** Registrations per month of one role (customer analytics). */
+UserSchema.index({ role: 1, createdAt: 1 });

@@ -45,6 +45,15 @@ describe('search requests', () => {
       });
     });
 
+    it('should match closed-set and id fields by their matching values, so an index serves them', () => {
+      const closed: SearchSpec = { ...spec, closedFields: { city: ['OSLO', 'BERLIN', 'OSAKA'] }, idFields: ['name'] };
+      const id = '0123456789ABCDEF01234567';
+      const { filter } = planSearch(parseSearchRequest({ query: { city: 'os', name: id } }), closed);
+      expect(filter).toEqual({ $and: [{ city: { $in: ['OSLO', 'OSAKA'] } }, { name: id.toLowerCase() }] });
+      const partialId = planSearch(parseSearchRequest({ query: { name: '0123' } }), closed).filter;
+      expect(partialId).toEqual({ name: { $regex: '0123', $options: 'i' } });
+    });
+
     it('should refuse fields the entity does not allow', () => {
       expect(() => plan({ query: { email: 'x' } })).toThrow(BadRequestException);
       expect(() => plan({ sortName: 'email' })).toThrow(BadRequestException);

@@ -3,6 +3,8 @@ import { PipelineStage } from 'mongoose';
 import { literalMatch } from './escape-regex';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, SearchRequestDto } from './search-request.dto';
 
+const OBJECT_ID_HEX = /^[0-9a-f]{24}$/i;
+
 /** What an entity allows a search request to touch. */
 export interface SearchSpec {
   /** Fields that `searchTerm` is matched against (literal, case-insensitive; any of them). */
@@ -13,6 +15,16 @@ export interface SearchSpec {
   defaultSort?: Record<string, 1 | -1>;
   /** Conditions always applied (e.g. visibility), combined with the request's own. */
   baseFilter?: Record<string, unknown>;
+  /**
+   * Fields whose stored values come from a closed set (a schema enum): a wrapped text value becomes `$in` of the
+   * set's values that contain it ignoring case, which matches the same documents and can use an index.
+   */
+  closedFields?: Record<string, readonly string[]>;
+  /**
+   * Fields holding ids as 24 lower-case hex digits: a wrapped text value that is a whole id can only match that id,
+   * so it becomes an equality (served by an index).
+   */
+  idFields?: readonly string[];
 }
 
 /** A validated search, ready to run: a filter for `$match`/`countDocuments`, order and window. */
@@ -69,10 +81,18 @@ function buildFilter(request: SearchRequestDto, spec: SearchSpec): Record<string
   for (const [field, value] of Object.entries(request.query ?? {})) {
     assertAllowed(field, spec, 'query');
     const wrap = typeof value === 'string' && !unwrapped.has(field);
-    conditions.push({ [field]: wrap ? literalMatch(value) : value });
+    conditions.push({ [field]: wrap ? textCondition(field, value, spec) : value });
   }
   if (conditions.length === 0) return {};
   return conditions.length === 1 ? conditions[0] : { $and: conditions };
+}
+
+/** The literal, case-insensitive match of `text` on `field`, in an indexable form where the field allows one. */
+function textCondition(field: string, text: string, spec: SearchSpec): unknown {
+  const closed = spec.closedFields?.[field];
+  if (closed) return { $in: closed.filter((value) => value.toLowerCase().includes(text.toLowerCase())) };
+  if (spec.idFields?.includes(field) && OBJECT_ID_HEX.test(text)) return text.toLowerCase();
+  return literalMatch(text);
 }
 
 function buildSort(request: SearchRequestDto, spec: SearchSpec): Record<string, 1 | -1> {

@@ -18,3 +18,5 @@ export class SellerSku {
 export type SellerSkuDocument = HydratedDocument<SellerSku>;
 export const SellerSkuSchema = SchemaFactory.createForClass(SellerSku);
 SellerSkuSchema.index({ seller: 1, sku: 1 }, { unique: true });
+/** In-stock offers (`quantity > 0`), the base of every storefront filter. */
+SellerSkuSchema.index({ quantity: 1 });

@@ -4,7 +4,7 @@ import { Model, PipelineStage, Types } from 'mongoose';
 import { Bean, Exposed, MapOf } from '../../bean';
 import { Page, toPage } from '../../common/page';
 import { Role } from '../../common/principal';
-import { runSearch } from '../../common/search';
+import { runSearch, runSearchWindow } from '../../common/search';
 import { Article, ContentContainer } from '../content/container.schema';
 import { ContentQueries } from '../content/content-queries';
 import { ContainerView, Stored, toContainerView } from '../content/content-views';
@@ -105,7 +105,7 @@ export class ContentContainerService {
 
   @Exposed(['String'])
   async searchContainersResults(requestJson: string): Promise<ContainerView[]> {
-    const { content } = await runSearch<StoredContainer>(this.containers, planContainerSearch(requestJson));
+    const content = await runSearchWindow<StoredContainer>(this.containers, planContainerSearch(requestJson));
     return content.map((c) => toContainerView(c));
   }
 

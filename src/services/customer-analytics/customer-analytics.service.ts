@@ -7,7 +7,7 @@ import { Bean, Exposed } from '../../bean';
 import { Page, toPage } from '../../common/page';
 import { Role } from '../../common/principal';
 import { parseSearchRequest, planSearch, runSearch, SearchSpec } from '../../common/search';
-import { CustomerActivity } from './customer-activity.schema';
+import { CustomerActivity, CustomerActivityType } from './customer-activity.schema';
 import { CustomerActivityView, StoredActivity, toActivityView } from './customer-activity.view';
 import { ChartData, monthLabels, monthlyChart, startOfMonthUtc } from './monthly-chart';
 
@@ -23,6 +23,8 @@ const ACTIVITY_SEARCH: SearchSpec = {
   searchableFields: ['customerId', 'type'],
   filterableFields: ['customerId', 'type', 'at'],
   defaultSort: { at: -1 },
+  closedFields: { type: Object.values(CustomerActivityType) },
+  idFields: ['customerId'],
 };
 
 interface Bucket {

@@ -52,7 +52,10 @@ export class DocumentStorageService {
   @Exposed(['String', 'String'])
   async getCollection(dbName: string, collectionName: string): Promise<DocumentCollection> {
     const collection = await this.collection(dbName, collectionName);
-    const [count, documents] = await Promise.all([collection.countDocuments(), collection.find().limit(SAMPLE_SIZE).toArray()]);
+    const [count, documents] = await Promise.all([
+      collection.estimatedDocumentCount(),
+      collection.find().limit(SAMPLE_SIZE).toArray(),
+    ]);
     return { database: dbName, name: collectionName, count, documents: documents.map((document) => redact(document)) };
   }
 

@@ -24,7 +24,7 @@ export class AddressBook {
   ) {}
 
   count(): Promise<number> {
-    return this.addresses.countDocuments().exec();
+    return this.addresses.estimatedDocumentCount().exec();
   }
 
   async create(dto: AddressDto, ownerId: string): Promise<AddressDocument> {

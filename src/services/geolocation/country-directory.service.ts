@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model, PipelineStage } from 'mongoose';
 import { Page, toPage } from '../../common/page';
 import { RequestContext } from '../../common/request-context';
-import { parseSearchRequest, planSearch, SearchPlan, toPipeline } from '../../common/search';
+import { parseSearchRequest, planSearch, SearchPlan, toPagePipeline, toPipeline } from '../../common/search';
 import {
   buildCountryRecords,
   countryLanguage,
@@ -79,11 +79,11 @@ export class CountryDirectory implements OnModuleInit {
 
   async searchPaged(requestJson: string): Promise<Page<CountryView>> {
     const plan = this.plan(requestJson);
-    const [content, counted] = await Promise.all([
-      this.countries.aggregate<CountryView>(this.searchPipeline(plan)).exec(),
-      this.countries.aggregate<{ total: number }>([...this.localize(), { $match: plan.filter }, { $count: 'total' }]),
+    const [page] = await this.countries.aggregate<{ content: CountryView[]; total: { total: number }[] }>([
+      ...this.localize(),
+      ...toPagePipeline(plan),
     ]);
-    return toPage(content, counted[0]?.total ?? 0, plan.page, plan.limit);
+    return toPage(page.content, page.total[0]?.total ?? 0, plan.page, plan.limit);
   }
 
   private plan(requestJson: string): SearchPlan {

@@ -42,3 +42,5 @@ export class Job {
 
 export type JobDocument = HydratedDocument<Job>;
 export const JobSchema = SchemaFactory.createForClass(Job);
+/** The default order of job searches, newest first. */
+JobSchema.index({ createdAt: -1 });

@@ -31,6 +31,7 @@ const SEARCH: SearchSpec = {
     ...['startedAt', 'finishedAt', 'createdAt', 'updatedAt'],
   ],
   defaultSort: { createdAt: -1 },
+  closedFields: { status: Object.values(JobStatus) },
 };
 
 export const INTERRUPTED_REASON = 'The process running the job stopped before the job finished';
@@ -59,7 +60,7 @@ export class JobsService implements OnApplicationBootstrap {
   /** Describes the store behind the bean: there is no Spring repository object to hand out over JSON. */
   @Exposed()
   async getRepository(): Promise<{ repository: string; entity: string; collection: string; count: number }> {
-    const count = await this.jobs.countDocuments().exec();
+    const count = await this.jobs.estimatedDocumentCount().exec();
     return { repository: 'JobRepository', entity: Job.name, collection: this.jobs.collection.collectionName, count };
   }
 

@@ -1,4 +1,5 @@
 import { SearchSpec } from '../../common/search';
+import { OrderStatus } from './order-status';
 
 /** What `getOrders`, `getOrdersPaged` and `getPaginationFilter` may search, filter and sort on (DESIGN §6). */
 export const ORDER_SEARCH: SearchSpec = {
@@ -9,4 +10,6 @@ export const ORDER_SEARCH: SearchSpec = {
     ...['paymentIntentId', 'parcelId', 'payoutId'],
   ],
   defaultSort: { createdAt: -1 },
+  closedFields: { status: Object.values(OrderStatus) },
+  idFields: ['embeddedBuyer.userId', 'embeddedVendor.sellerId'],
 };

@@ -75,3 +75,5 @@ export type OrderDocument = HydratedDocument<Order>;
 export const OrderSchema = SchemaFactory.createForClass(Order);
 OrderSchema.index({ 'embeddedBuyer.userId': 1, createdAt: -1 });
 OrderSchema.index({ 'embeddedVendor.sellerId': 1 });
+/** The default order of order searches, newest first (an unfiltered page reads only its window). */
+OrderSchema.index({ createdAt: -1 });

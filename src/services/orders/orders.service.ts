@@ -5,7 +5,14 @@ import { Bean, Exposed, MapOf } from '../../bean';
 import { Page, toPage } from '../../common/page';
 import { Principal, Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
-import { parseSearchRequest, planSearch, runSearch, SearchPlan, toPipeline } from '../../common/search';
+import {
+  parseSearchRequest,
+  planSearch,
+  runSearch,
+  runSearchWindow,
+  SearchPlan,
+  toPipeline,
+} from '../../common/search';
 import { PaymentStatus } from '../payments';
 import { Attachment, BuyerInvoice } from './buyer-invoice';
 import { OrderAdmin } from './order-admin';
@@ -89,7 +96,7 @@ export class OrdersService {
 
   @Exposed(['String'])
   async getOrders(requestJson: string): Promise<OrderView[]> {
-    return (await this.search(plan(requestJson))).content;
+    return (await runSearchWindow<StoredOrder>(this.orders, plan(requestJson))).map(toOrderView);
   }
 
   @Exposed(['String'])

@@ -13,12 +13,14 @@ export class FacetScope {
     @InjectModel(Attribute.name) private readonly attributes: Model<Attribute>,
   ) {}
 
-  /** A blank `skuId` means the whole catalogue; otherwise the SKU must exist (404). */
-  async sku(skuId: string): Promise<Types.ObjectId | undefined> {
-    if (skuId.trim() === '') return undefined;
-    const id = toObjectId(skuId.trim(), 'skuId');
+  /** A blank `skuId` means the whole catalogue; otherwise it must be an ObjectId (400). */
+  skuId(skuId: string): Types.ObjectId | undefined {
+    return skuId.trim() === '' ? undefined : toObjectId(skuId.trim(), 'skuId');
+  }
+
+  /** @throws 404 when there is no such SKU */
+  async assertSkuExists(id: Types.ObjectId, skuId: string): Promise<void> {
     if (!(await this.skus.exists({ _id: id }))) throw new NotFoundException(`SKU ${skuId} not found`);
-    return id;
   }
 
   async attribute(attributeId: string, type: AttributeType): Promise<AttributeDocument> {
@@ -34,10 +36,5 @@ export class FacetScope {
     const type = filterType.trim().toUpperCase();
     if (type === AttributeType.OPTION || type === AttributeType.VALUE) return type;
     throw new BadRequestException(`filterType must be ${AttributeType.OPTION} or ${AttributeType.VALUE}`);
-  }
-
-  async attributesByIds(ids: unknown[]): Promise<Map<string, Attribute & { _id: Types.ObjectId }>> {
-    const found = await this.attributes.find({ _id: { $in: ids } }).lean();
-    return new Map(found.map((attribute) => [String(attribute._id), attribute]));
   }
 }

@@ -10,14 +10,15 @@ import { Seller } from '../catalogue/seller.schema';
 import { CountryDirectory } from '../geolocation/country-directory.service';
 import { toFacets } from './facet-labels';
 import {
-  attributeValues,
+  attributesOfType,
   countProductsBy,
   Facet,
   FacetCount,
-  offersInStock,
   offersOfSeller,
+  productsInStock,
   productsMatching,
-  withSellers,
+  sellerCountries,
+  valuesOfAttribute,
 } from './facet-pipelines';
 import { FacetScope } from './facet-scope.service';
 
@@ -52,34 +53,26 @@ export class ProductSearchService {
 
   @Exposed(['String'])
   async getCountriesOfOriginFilter(skuId: string): Promise<Facet[]> {
-    const counts = await this.run([...(await this.inStock(skuId)), ...countProductsBy('$product.countryOfOrigin')]);
+    const counts = await this.inScope(skuId, [], countProductsBy('product.countryOfOrigin'));
     return toFacets(counts, (code) => this.countryName(code));
   }
 
   @Exposed(['String'])
   async getCountriesOfSellersFilter(skuId: string): Promise<Facet[]> {
-    const counts = await this.run([
-      ...(await this.inStock(skuId)),
-      ...withSellers(),
-      ...countProductsBy('$sellerDoc.country'),
-    ]);
+    const counts = await this.inScope(skuId, ['sellers'], [...sellerCountries(), ...countProductsBy('countries')]);
     return toFacets(counts, (code) => this.countryName(code));
   }
 
   @Exposed(['String'])
   async getGeneticTypeFilter(skuId: string): Promise<Facet[]> {
-    return toFacets(await this.run([...(await this.inStock(skuId)), ...countProductsBy('$product.geneticType')]));
+    return toFacets(await this.inScope(skuId, [], countProductsBy('product.geneticType')));
   }
 
   /** The attributes of type `filterType` (OPTION or VALUE) that in-scope products have: value = attribute id. */
   @Exposed(['String', 'String'])
   async getDynamicFilters(skuId: string, filterType: string): Promise<Facet[]> {
     const type = this.scope.filterType(filterType);
-    const offers = await this.inStock(skuId);
-    const counts = await this.run([...offers, ...attributeValues(), ...countProductsBy('$attribute')]);
-    const attributes = await this.scope.attributesByIds(counts.map((count) => count._id));
-    const ofType = counts.filter((count) => attributes.get(String(count._id))?.type === type);
-    return toFacets(ofType, (id) => attributes.get(id)?.name ?? id);
+    return toFacets(await this.inScope(skuId, ['skus'], attributesOfType(type)));
   }
 
   @Exposed(['String', 'String'])
@@ -110,16 +103,19 @@ export class ProductSearchService {
   private async attributeFacets(skuId: string, attributeId: string, type: AttributeType): Promise<Facet[]> {
     const attribute = await this.scope.attribute(attributeId, type);
     const suffix = attribute.unit ? ` ${attribute.unit}` : '';
-    const counts = await this.run([
-      ...(await this.inStock(skuId)),
-      ...attributeValues(attribute._id),
-      ...countProductsBy('$value'),
-    ]);
+    const counts = await this.inScope(skuId, ['skus'], valuesOfAttribute(attribute._id));
     return toFacets(counts, (value) => `${value}${suffix}`);
   }
 
-  private async inStock(skuId: string): Promise<PipelineStage[]> {
-    return offersInStock(await this.scope.sku(skuId));
+  /**
+   * Runs `facet` over the published products with in-stock offers (of `skuId` unless blank). The SKU is looked up
+   * only when nothing matched, to tell an unknown SKU (404) from one without stock: one aggregate per call.
+   */
+  private async inScope(skuId: string, collect: Parameters<typeof productsInStock>[1], facet: PipelineStage[]) {
+    const sku = this.scope.skuId(skuId);
+    const counts = await this.run([...productsInStock(sku, collect), ...facet]);
+    if (counts.length === 0 && sku) await this.scope.assertSkuExists(sku, skuId);
+    return counts;
   }
 
   private run(pipeline: PipelineStage[]): Promise<FacetCount[]> {

@@ -1,12 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, PipelineStage, Types } from 'mongoose';
-import { Profile } from '../../auth/profiles/profile.schema';
+import { Profile, ProfileType } from '../../auth/profiles/profile.schema';
 import { PUBLIC_PROFILE_PROJECTION, PublicProfile, toPublicProfile } from '../../auth/profiles/public-profile.view';
 import { Bean, Exposed } from '../../bean';
 import { Page, toPage } from '../../common/page';
 import { Role } from '../../common/principal';
-import { parseSearchRequest, planSearch, runSearch, SearchPlan, SearchSpec, toPipeline } from '../../common/search';
+import {
+  parseSearchRequest,
+  planSearch,
+  runSearch,
+  runSearchWindow,
+  SearchPlan,
+  SearchSpec,
+  toPipeline,
+} from '../../common/search';
 
 /**
  * Public fields only: searching or filtering on a private field (e-mail, phone) would let a guest probe it even
@@ -16,6 +24,7 @@ const PROFILE_SEARCH: SearchSpec = {
   searchableFields: ['displayName', 'city', 'about'],
   filterableFields: ['type', 'displayName', 'country', 'city', 'about', 'website'],
   defaultSort: { displayName: 1 },
+  closedFields: { type: Object.values(ProfileType) },
 };
 
 /**
@@ -50,7 +59,8 @@ export class ProfileSearchService {
 
   @Exposed(['String'])
   async searchProfiles(requestJson: string): Promise<PublicProfile[]> {
-    return (await this.search(this.plan(requestJson))).content;
+    const plan = this.plan(requestJson);
+    return (await runSearchWindow<StoredProfile>(this.profiles, plan, PUBLIC_PROFILE_PROJECTION)).map(toPublicProfile);
   }
 
   @Exposed(['String'])

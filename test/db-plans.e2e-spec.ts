@@ -1,0 +1,194 @@
+import { EmbeddedMongoServer } from '@ccb/embedded-mongo';
+import { getConnectionToken } from '@nestjs/mongoose';
+import { MongoClient } from 'mongodb';
+import { Connection } from 'mongoose';
+import { Role } from '../src/common/principal';
+import { buildDemoCatalogue } from '../src/seed/demo-data';
+import { demoId } from '../src/seed/demo-id';
+import { Join, joinsOf, PlannedQuery, planAll, QueryRecorder } from './support/query-plans';
+import { startTestApp, TestApp } from './support/test-app';
+
+/**
+ * Collections that stay small by design, where a collection scan is fine:
+ * - countries: the ISO 3166 dataset (249 records), searched on names localized inside the pipeline;
+ * - sites: one document per site the operator configures;
+ * - seed_runs: one marker per demo seed.
+ */
+const BOUNDED_COLLECTIONS = new Set(['countries', 'sites', 'seed_runs']);
+
+/**
+ * Bean calls that read a whole collection by design: statistics over every document, which no index can answer.
+ * Admin-only, never on a shopper's path.
+ */
+const WHOLE_COLLECTION_STATISTICS = new Set([
+  'orderServiceImpl.getCommerceItemRepository', // sums the items of every order
+]);
+
+const demo = buildDemoCatalogue();
+const SEARCH = 'ecomRemainsSearchEngineServiceImpl';
+const GEO = 'geoLocationServiceImpl';
+
+/**
+ * Drives the beans through the public gateway with the demo marketplace loaded, records every query the app sends
+ * (driver command monitoring), explains each against the same database and fails on a collection scan over a
+ * collection that can grow. Only the first `$match` of an aggregate is planned, as MongoDB does; its `$lookup`
+ * stages are checked apart: each must join on a field that leads an index of the foreign collection (`_id` or other).
+ */
+describe('query plans of the beans', () => {
+  let server: EmbeddedMongoServer;
+  let t: TestApp;
+  let recorder: QueryRecorder;
+  let planned: PlannedQuery[];
+  let joins: Join[];
+  let admin: string;
+  let alice: string;
+  let sellerNl: string;
+
+  const call = async (token: string | undefined, beanId: string, fn: string, args: unknown[]) => {
+    const response = await recorder.during(`${beanId}.${fn}`, () => t.callBean(beanId, fn, args, { token }));
+    if (response.status !== 200) throw new Error(`${beanId}.${fn}: ${response.status} ${response.text}`);
+    return response.body as unknown;
+  };
+
+  beforeAll(async () => {
+    server = await EmbeddedMongoServer.start({ port: 0 });
+    const uri = `${server.uri.replace(/\/$/, '')}/plans?monitorCommands=true`;
+    t = await startTestApp({ env: { MONGODB_URI: uri, SEED_DEMO: 'true', BEAN_RATE_LIMIT: '100000' } });
+    recorder = new QueryRecorder(t.app.get<Connection>(getConnectionToken()).getClient());
+    admin = t.tokenFor(Role.ADMIN);
+    alice = t.tokenFor(Role.USER, { username: 'alice', id: String(demoId('user:alice')) });
+    sellerNl = t.tokenFor(Role.USER, { username: 'seller.nl', id: String(demoId('user:seller.nl')) });
+    await driveStorefront();
+    await driveAccounts();
+    await driveCartAndOrders();
+    await driveContent();
+    await driveJobsAndAnalytics();
+    const client = new MongoClient(server.uri);
+    try {
+      planned = await planAll(client.db('plans'), recorder.queries);
+      joins = await joinsOf(client.db('plans'), recorder.queries);
+    } finally {
+      await client.close();
+    }
+    printPlans(planned, joins);
+  }, 120_000);
+
+  afterAll(async () => {
+    await t?.stop();
+    await server?.stop();
+  });
+
+  async function driveStorefront(): Promise<void> {
+    const sku = String(demo.sellerSkus.find((offer) => offer.quantity > 0)!.sku);
+    const attribute = (code: string) => String(demo.attributes.find((a) => a.code === code)!._id);
+    for (const skuId of ['', sku]) {
+      await call(undefined, SEARCH, 'getCountriesOfOriginFilter', [skuId]);
+      await call(undefined, SEARCH, 'getCountriesOfSellersFilter', [skuId]);
+      await call(undefined, SEARCH, 'getGeneticTypeFilter', [skuId]);
+      await call(undefined, SEARCH, 'getDynamicFilters', [skuId, 'OPTION']);
+      await call(undefined, SEARCH, 'getDynamicOptionFilters', [skuId, attribute('light')]);
+      await call(undefined, SEARCH, 'getDynamicValueFilters', [skuId, attribute('height')]);
+    }
+    await call(undefined, SEARCH, 'getProductsListFilter', []);
+    await call(undefined, SEARCH, 'getProductsListByRequestFilter', ['ros']);
+    await call(sellerNl, SEARCH, 'getLoggedSellerSkusFilter', []);
+    const seller = String(demo.sellers[0]._id);
+    await call(undefined, GEO, 'getCountryByCode', ['NL']);
+    await call(undefined, GEO, 'searchCountriesPaged', ['{"searchTerm":"land","limit":5}']);
+    await call(undefined, GEO, 'getCountryNameBySellerId', [seller]);
+    await call(undefined, GEO, 'getSellersByCountryCode', ['NL']);
+    await call(undefined, GEO, 'getShippingAddresses', [seller]);
+  }
+
+  async function driveAccounts(): Promise<void> {
+    const search = '{"searchTerm":"a","query":{"type":"company"},"limit":5}';
+    await call(undefined, 'profileSearchServiceImpl', 'searchProfiles', [search]);
+    await call(undefined, 'profileSearchServiceImpl', 'searchProfilesPaged', [search]);
+    await call(alice, GEO, 'searchAddresses', ['', '0', '10']);
+    await call(admin, 'profileSearchServiceImpl', 'getRepository', []);
+    await call(admin, 'tokenServiceImpl', 'getVerificationToken', ['no-such-token']);
+    await call(alice, 'accountingManagerServiceImpl', 'updateContact', []);
+    await call(admin, 'cardConnectServiceMock', 'checkConnectAccountStatus', []);
+  }
+
+  async function driveCartAndOrders(): Promise<void> {
+    const offer = demo.sellerSkus.find((o) => o.quantity > 1)!;
+    await call(alice, 'shoppingCartServiceImpl', 'canAddItem', [String(offer._id)]);
+    const cart = (await call(alice, 'shoppingCartServiceImpl', 'addCommerceItem', [String(offer._id)])) as {
+      sellers: { items: { id: string }[] }[];
+    };
+    await call(alice, 'shoppingCartServiceImpl', 'increaseQuantity', [cart.sellers[0].items[0].id]);
+    await call(alice, 'shoppingCartServiceImpl', 'getCartDTO', []);
+    const [order] = (await call(alice, 'orderServiceImpl', 'orderCheckout', [])) as { id: string }[];
+    await call(alice, 'orderServiceImpl', 'getOrdersFromLoggedUser', []);
+    await call(alice, 'orderServiceImpl', 'getOrder', [order.id]);
+    await call(alice, 'orderServiceImpl', 'getOrdersFromLoggedUserByIds', [[order.id]]);
+    await call(admin, 'orderServiceImpl', 'getOrdersPaged', ['{"query":{"status":"new"},"limit":10}']);
+    const ofAlice = { query: { 'embeddedBuyer.userId': String(demoId('user:alice')) }, limit: 10 };
+    await call(admin, 'orderServiceImpl', 'getOrders', [JSON.stringify(ofAlice)]);
+    await call(admin, 'orderServiceImpl', 'approve', [order.id]);
+    await call(admin, 'orderServiceImpl', 'getCommerceItemRepository', []);
+  }
+
+  async function driveContent(): Promise<void> {
+    const page = { pageUrl: 'about', published: true };
+    const pageId = await call(admin, 'pageManagementServiceImpl', 'createPage', [page]);
+    await call(admin, 'pageManagementServiceImpl', 'updatePage', [{ id: pageId, pageUrl: 'about', content: 'Hi' }]);
+    await call(admin, 'pageManagementServiceImpl', 'publishToUrl', [{ pageName: 'about' }]);
+    await call(admin, 'routerServiceImpl', 'routeAsSinglePageApplication', ['default', '/about']);
+    await call(admin, 'routerServiceImpl', 'routeAsSinglePageApplication', ['default', '/missing']);
+    const blog = { name: 'Garden blog', type: 'blog', published: true, tags: ['roses'] };
+    await call(admin, 'contentContainerServiceImpl', 'createContainer', [blog]);
+    await call(admin, 'contentContainerServiceImpl', 'searchContainerResultsPaged', ['{"searchTerm":"garden"}']);
+    await call(undefined, 'blogViewerServiceImpl', 'getArticles', ['rose']);
+  }
+
+  async function driveJobsAndAnalytics(): Promise<void> {
+    const job = (await call(admin, 'jobsManagementServiceImpl', 'startJob', ['import', 10])) as { id: string };
+    await call(admin, 'jobsManagementServiceImpl', 'incrementJob', [job.id, 1]);
+    await call(admin, 'jobsManagementServiceImpl', 'searchJobs', [{ query: { status: 'IN_PROGRESS' } }]);
+    await call(admin, 'jobsManagementServiceImpl', 'toDone', [job.id]);
+    const activity = { query: { customerId: String(demoId('user:alice')) }, limit: 5 };
+    await call(admin, 'customerAnalyticsServiceImpl', 'getCustomerActivity', [activity]);
+    await call(admin, 'customerAnalyticsServiceImpl', 'getRegisteredCustomersChart', []);
+    await call(admin, 'customerAnalyticsServiceImpl', 'getRegisteredCompaniesByCountry', []);
+    await call(admin, 'customerAnalyticsServiceImpl', 'getRegisteredCompaniesByType', []);
+  }
+
+  it('should have recorded the queries of every bean it drove', () => {
+    const callers = new Set(planned.map((query) => query.caller.split('.')[0]));
+    for (const bean of [SEARCH, GEO, 'shoppingCartServiceImpl', 'orderServiceImpl', 'routerServiceImpl']) {
+      expect(callers).toContain(bean);
+    }
+    expect(planned.some((query) => query.plan.includes('IXSCAN'))).toBe(true);
+  });
+
+  it('should scan no collection that can grow', () => {
+    const scans = planned.filter(
+      (query) =>
+        query.collectionScan &&
+        !BOUNDED_COLLECTIONS.has(query.collection) &&
+        !WHOLE_COLLECTION_STATISTICS.has(query.caller),
+    );
+    expect(scans.map((query) => `${query.caller} ${query.collection} ${JSON.stringify(query.command)}`)).toEqual([]);
+  });
+
+  it('should join only on indexed foreign fields', () => {
+    expect(joins.length).toBeGreaterThan(0);
+    const unindexed = joins.filter((join) => join.indexes.length === 0 && !BOUNDED_COLLECTIONS.has(join.from));
+    expect(unindexed.map((join) => `${join.caller} ${join.from}.${join.foreignField}`)).toEqual([]);
+  });
+});
+
+function printPlans(planned: PlannedQuery[], joins: Join[]): void {
+  const rows = planned.map((query) => {
+    const name = Object.keys(query.command)[0];
+    return `${query.caller.padEnd(62)} ${`${query.collection}.${name}`.padEnd(34)} ${query.plan}`;
+  });
+  const joinRows = joins.map((join) => {
+    const served = join.indexes.join(', ') || 'NO INDEX';
+    return `${join.caller.padEnd(62)} ${`${join.from}.${join.foreignField}`.padEnd(34)} ${served}`;
+  });
+  process.stdout.write(`Query plans (bean call, collection.command, winning plan):\n${rows.join('\n')}\n`);
+  process.stdout.write(`$lookup joins (bean call, foreign collection.field, indexes):\n${joinRows.join('\n')}\n`);
+}
