@@ -1,7 +1,9 @@
 import os from 'node:os';
 import { MongoError } from '../errors';
-import { chooseIndex } from '../indexes/planner';
-import { findMatches, type ReadSource } from '../ops/match';
+import { execute, type QueryPlan } from '../indexes/planner';
+import { planCountRead, planRead, type MatchOptions } from '../ops/match';
+import type { QueryEnv } from '../query/mingo-options';
+import type { Collection } from '../storage/collection';
 import { isDoc, type Doc } from '../types';
 import type { CommandContext, CommandTable } from './context';
 import { commandEnv } from './env';
@@ -30,20 +32,61 @@ function filterOf(name: string, inner: Doc): Doc {
   throw new MongoError('CommandNotFound', `Explain failed due to unknown command: ${name}`);
 }
 
-function winningPlan(source: ReadSource, filter: Doc, collation?: Doc): Doc {
-  const chosen = source && !Array.isArray(source) ? chooseIndex(source, filter, collation) : undefined;
-  if (!chosen) return { stage: 'COLLSCAN', filter, direction: 'forward' };
-  const { spec } = chosen.index;
-  return { stage: 'FETCH', filter, inputStage: { stage: 'IXSCAN', keyPattern: spec.key, indexName: spec.name, isUnique: !!spec.unique, direction: 'forward' } };
+/** The options the explained command reads with (sort, skip, limit, projection, hint, min/max). */
+function readOptions(name: string, inner: Doc): MatchOptions {
+  const first = (field: string): Doc => ((inner[field] as Doc[] | undefined)?.[0] ?? {}) as Doc;
+  switch (name) {
+    case 'find':
+      return {
+        sort: inner.sort as Doc | undefined,
+        skip: Number(inner.skip ?? 0),
+        limit: Number(inner.limit ?? 0),
+        projection: inner.projection as Doc | undefined,
+        hint: inner.hint,
+        bounds: { min: inner.min as Doc | undefined, max: inner.max as Doc | undefined },
+      };
+    case 'count':
+      return { skip: Number(inner.skip ?? 0), limit: Number(inner.limit ?? 0), hint: inner.hint };
+    case 'update':
+      return { hint: first('updates').hint, limit: first('updates').multi ? 0 : 1 };
+    case 'delete':
+      return { hint: first('deletes').hint, limit: Number(first('deletes').limit ?? 0) };
+    case 'findAndModify':
+      return { sort: inner.sort as Doc | undefined, limit: 1, hint: inner.hint };
+  }
+  return { hint: inner.hint };
 }
 
-/** Reads are run to report their counts; writes are planned only, never applied. */
-function executionStats(name: string, source: ReadSource, filter: Doc, inner: Doc, context: CommandContext): Doc {
-  const isRead = ['find', 'count', 'distinct', 'aggregate'].includes(name);
-  const started = Date.now();
-  const matches = isRead ? findMatches(source, filter, commandEnv(context, inner, inner[name]), { hint: inner.hint }).length : 0;
-  const examined = Array.isArray(source) ? source.length : (source?.docs.size ?? 0);
-  return { executionSuccess: true, nReturned: matches, executionTimeMillis: Date.now() - started, totalKeysExamined: 0, totalDocsExamined: examined };
+/** The plan the command would run; the write itself is never applied. */
+function planOf(name: string, collection: Collection, filter: Doc, inner: Doc, env: QueryEnv): QueryPlan<unknown> {
+  const options = readOptions(name, inner);
+  return name === 'count' ? planCountRead(collection, filter, env, options) : planRead(collection, filter, env, options);
+}
+
+function withProjection(plan: Doc, projection: unknown): Doc {
+  return isDoc(projection) && Object.keys(projection).length ? { stage: 'PROJECTION_DEFAULT', transformBy: projection, inputStage: plan } : plan;
+}
+
+/** Runs the winning plan to the end and reports what it read, stage by stage. */
+function executionStats(plan: QueryPlan<unknown>, started: number): Doc {
+  let returned = 0;
+  for (const result of execute(plan)) returned += typeof result === 'number' ? 0 : 1;
+  const totals = plan.root.totals();
+  return {
+    executionSuccess: true,
+    nReturned: plan.root.name === 'COUNT' ? 0 : returned,
+    executionTimeMillis: Date.now() - started,
+    totalKeysExamined: totals.keys,
+    totalDocsExamined: totals.docs,
+    executionStages: plan.root.execution(),
+  };
+}
+
+const COLLSCAN_OF_NOTHING = { stage: 'EOF' };
+
+/** A missing collection or a view: nothing is read through a plan. */
+function emptyStats(): Doc {
+  return { executionSuccess: true, nReturned: 0, executionTimeMillis: 0, totalKeysExamined: 0, totalDocsExamined: 0, executionStages: COLLSCAN_OF_NOTHING };
 }
 
 function explain(command: Doc, context: CommandContext): Doc {
@@ -54,17 +97,23 @@ function explain(command: Doc, context: CommandContext): Doc {
   const name = Object.keys(inner)[0] ?? '';
   const filter = filterOf(name, inner);
   const source = readSource(context, String(inner[name]));
+  const started = Date.now();
+  const env = commandEnv(context, inner, inner[name]);
+  const plan = source && !Array.isArray(source) ? planOf(name, source, filter, inner, env) : undefined;
   const queryPlanner = {
     namespace: `${context.db}.${String(inner[name])}`,
     indexFilterSet: false,
     parsedQuery: filter,
-    winningPlan: winningPlan(source, filter, inner.collation as Doc | undefined),
-    rejectedPlans: [],
+    planCacheUsed: plan?.fromCache ?? false,
+    winningPlan: plan ? withProjection(plan.root.plan(), name === 'find' ? inner.projection : undefined) : COLLSCAN_OF_NOTHING,
+    rejectedPlans: plan?.rejected.map((rejected) => rejected.plan()) ?? [],
   };
+  const stats = plan && verbosity !== 'queryPlanner' ? executionStats(plan, started) : undefined;
+  if (stats && verbosity === 'allPlansExecution') stats.allPlansExecution = plan ? [plan.root, ...plan.rejected].map((stage) => stage.execution()) : [];
   return {
     explainVersion: '1',
     queryPlanner,
-    ...(verbosity === 'queryPlanner' ? {} : { executionStats: executionStats(name, source, filter, inner, context) }),
+    ...(verbosity === 'queryPlanner' ? {} : { executionStats: stats ?? emptyStats() }),
     command: { ...inner, $db: context.db },
     serverInfo: { host: os.hostname(), port: 0, version: SERVER_VERSION, gitVersion: 'embedded' },
   };

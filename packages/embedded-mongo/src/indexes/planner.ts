@@ -1,98 +1,417 @@
-import { typeOf } from 'mingo/util';
+import { toCollation } from '../query/mingo-options';
 import type { Collection } from '../storage/collection';
 import { isDoc, type Doc } from '../types';
-import type { Bound, Index } from './index';
+import type { Index } from './index';
+import { keyRanges, type IndexBounds } from './index-ranges';
+import { FULL_INTERVAL, intersectIntervals, isFull, isPoint, unionIntervals, type Interval } from './interval';
+import { analyzeFilter, type FieldPredicate, type FilterAnalysis } from './predicates';
+import {
+  CollectionScan,
+  CountStage,
+  FetchStage,
+  IndexScan,
+  LimitStage,
+  OrStage,
+  SkipStage,
+  SortStage,
+  type PlanStage,
+} from './plan-stages';
 
-const MIN_DATE = new Date(-8.64e15);
-const MAX_DATE = new Date(8.64e15);
-
-/** The widest bounds of the value's type, so a one-sided range stays inside its type bracket. */
-function typeBracket(value: unknown): [Bound, Bound] | undefined {
-  if (typeof value === 'number') return [{ value: -Infinity, inclusive: true }, { value: Infinity, inclusive: true }];
-  if (typeof value === 'string') return [{ value: '', inclusive: true }, { value: {}, inclusive: false }];
-  if (value instanceof Date) return [{ value: MIN_DATE, inclusive: true }, { value: MAX_DATE, inclusive: true }];
-  return undefined;
+/** What a read asks of the planner. */
+export interface QuerySpec {
+  filter: Doc;
+  /** Sort pattern without `$natural`. */
+  sort?: Doc;
+  skip?: number;
+  limit?: number;
+  /** Only part of the plan cache key. */
+  projection?: Doc;
+  hint?: unknown;
+  collation?: Doc;
+  /** `$natural` order asked by the sort or the hint. */
+  natural?: 1 | -1;
+  /** The full filter (mingo), re-checked on every candidate document unless the index bounds are exact. */
+  matches: (doc: Doc) => boolean;
+  /** Conditions beyond the filter (find's min/max) are in `matches`: never skip the re-check. */
+  alwaysRecheck?: boolean;
+  /** Sorts documents by the pattern with the query's collation (mingo). */
+  sortDocs: (docs: Doc[], pattern: Doc) => Doc[];
 }
 
-/** A value usable as an exact index key (no regex, document, array or null semantics to honour). */
-function isPlainKey(value: unknown, collation: boolean): boolean {
-  if (value === null || value === undefined || Array.isArray(value) || value instanceof RegExp || isDoc(value)) return false;
-  if (collation && typeof value === 'string') return false;
-  return typeOf(value) !== 'bsonregexp';
+/** How a plan reads the collection, before it is built into stages. */
+type Solution =
+  | { kind: 'collscan'; forward: boolean }
+  | { kind: 'or'; branches: IndexSolution[] }
+  | IndexSolution;
+
+interface IndexSolution {
+  kind: 'index';
+  index: Index;
+  bounds: IndexBounds;
+  forward: boolean;
+  /** Keys within the bounds are exactly the matches: no re-check, and a count reads keys only. */
+  exact: boolean;
+  providesSort: boolean;
 }
 
-type Plan = { kind: 'eq'; values: unknown[] } | { kind: 'range'; lower: Bound; upper: Bound };
+export interface QueryPlan<T = Doc> {
+  root: PlanStage<T>;
+  /** Results the winner produced during the trial run, returned before the rest. */
+  buffered: T[];
+  /** Candidates that lost the trial (explain's rejectedPlans). */
+  rejected: PlanStage<unknown>[];
+  /** Key pattern of the single index the plan reads, if any (find's returnKey). */
+  keyPattern?: Doc;
+  fromCache: boolean;
+}
 
-function planCondition(condition: unknown, collation: boolean): Plan | undefined {
-  if (!isDoc(condition) || !Object.keys(condition).some((key) => key.startsWith('$'))) {
-    return isPlainKey(condition, collation) ? { kind: 'eq', values: [condition] } : undefined;
+/** Every result of a plan, lazily: the trial's buffered results first. */
+export function* execute<T>(plan: QueryPlan<T>): Generator<T> {
+  yield* plan.buffered;
+  plan.buffered = [];
+  yield* plan.root.results();
+}
+
+// ---------------------------------------------------------------- candidate solutions
+
+const isCollated = (collation: unknown): boolean => toCollation(collation as Doc | undefined) !== undefined;
+
+/** An index the planner may choose without a hint: a plain ascending/descending key, visible. */
+function isPlannable(index: Index): boolean {
+  return !index.spec.hidden && Object.values(index.spec.key).every((direction) => direction === 1 || direction === -1);
+}
+
+/** Bounds of one key field: the intersection of its predicates, or only the first on a multikey field. */
+function fieldBounds(index: Index, field: number, predicates: FieldPredicate[] | undefined): Interval[] {
+  if (!predicates?.length) return [FULL_INTERVAL];
+  if (index.fieldIsMultiKey(field)) return predicates[0].intervals;
+  return predicates.slice(1).reduce((bounds, predicate) => intersectIntervals(bounds, predicate.intervals), predicates[0].intervals);
+}
+
+/** Whether the index can return the documents in the sort order: forward (true), backward (false) or not at all. */
+function sortDirection(index: Index, bounds: IndexBounds, sort: Doc | undefined, collated: boolean): boolean | undefined {
+  const wanted = Object.entries(sort ?? {});
+  if (wanted.length === 0 || index.multiKey || collated || wanted.some(([, dir]) => dir !== 1 && dir !== -1)) return undefined;
+  let matched = 0;
+  let direction = 0;
+  for (let i = 0; i < index.fields.length && matched < wanted.length; i++) {
+    const [field, dir] = wanted[matched];
+    if (index.fields[i] === field) {
+      const fieldDirection = Number(dir) * index.directions[i];
+      if (direction !== 0 && fieldDirection !== direction) return undefined;
+      direction = fieldDirection;
+      matched++;
+    } else if (!(bounds[i].length === 1 && isPoint(bounds[i][0]))) {
+      return undefined;
+    }
   }
-  if ('$eq' in condition) return planCondition(condition.$eq, collation);
-  if (Array.isArray(condition.$in)) {
-    const values = condition.$in as unknown[];
-    return values.every((value) => isPlainKey(value, collation)) ? { kind: 'eq', values } : undefined;
+  return matched === wanted.length ? direction > 0 : undefined;
+}
+
+function solutionFor(index: Index, analysis: FilterAnalysis, spec: QuerySpec, collated: boolean): IndexSolution {
+  const bounds = index.fields.map((field, i) => fieldBounds(index, i, analysis.fields.get(field)));
+  const usedAll = [...analysis.fields].every(([field, predicates]) => {
+    const i = index.fields.indexOf(field);
+    return i >= 0 && predicates.every((predicate) => predicate.exact) && (predicates.length === 1 || !index.fieldIsMultiKey(i));
+  });
+  const exact = analysis.allIndexable && usedAll && !index.multiKey && !spec.alwaysRecheck && !index.spec.partialFilterExpression;
+  const sorted = sortDirection(index, bounds, spec.sort, collated);
+  return { kind: 'index', index, bounds, forward: sorted ?? true, exact, providesSort: sorted !== undefined };
+}
+
+/** A sparse index holds only documents with one of its fields: usable when the filter requires one. */
+function sparseUsable(index: Index, analysis: FilterAnalysis): boolean {
+  return index.fields.some((field) => analysis.fields.get(field)?.some((predicate) => predicate.requiresField));
+}
+
+/** Whether every condition of the partial filter is implied by a condition of the query on the same field. */
+function partialUsable(index: Index, analysis: FilterAnalysis): boolean {
+  const partial = analyzeFilter(index.spec.partialFilterExpression as Doc, false);
+  if (!partial.allIndexable) return false;
+  return [...partial.fields].every(([field, required]) =>
+    required.every((condition) =>
+      (analysis.fields.get(field) ?? []).some(
+        (predicate) => (predicate.requiresField || !condition.requiresField) && within(predicate.intervals, condition.intervals),
+      ),
+    ),
+  );
+}
+
+function within(inner: Interval[], outer: Interval[]): boolean {
+  const both = intersectIntervals(inner, outer);
+  return JSON.stringify(both) === JSON.stringify(unionIntervals(inner));
+}
+
+/** Analyses of the filter with and without string bounds (collated queries and indexes cannot seek strings). */
+class Analyses {
+  private readonly cache = new Map<boolean, FilterAnalysis>();
+
+  constructor(
+    private readonly filter: Doc,
+    readonly queryCollated: boolean,
+  ) {}
+
+  forIndex(index: Index): FilterAnalysis {
+    const collated = this.queryCollated || isCollated(index.spec.collation);
+    let analysis = this.cache.get(collated);
+    if (!analysis) {
+      analysis = analyzeFilter(this.filter, collated);
+      this.cache.set(collated, analysis);
+    }
+    return analysis;
   }
-  return planRange(condition, collation);
 }
 
-function planRange(condition: Doc, collation: boolean): Plan | undefined {
-  const lowerValue = condition.$gt ?? condition.$gte;
-  const upperValue = condition.$lt ?? condition.$lte;
-  const probe = lowerValue ?? upperValue;
-  if (probe === undefined || !isPlainKey(probe, collation)) return undefined;
-  const bracket = typeBracket(probe);
-  if (!bracket) return undefined;
-  const lower = lowerValue === undefined ? bracket[0] : { value: lowerValue, inclusive: '$gte' in condition };
-  const upper = upperValue === undefined ? bracket[1] : { value: upperValue, inclusive: '$lte' in condition };
-  return { kind: 'range', lower, upper };
-}
-
-function usable(index: Index): boolean {
-  return !index.spec.sparse && !index.spec.partialFilterExpression && !index.spec.hidden;
-}
-
-function run(collection: Collection, index: Index, plan: Plan): Doc[] {
-  const ids =
-    plan.kind === 'eq'
-      ? index.fields.length === 1
-        ? plan.values.flatMap((value) => index.lookup([value]))
-        : plan.values.flatMap((value) => index.scan({ value, inclusive: true }, { value, inclusive: true }))
-      : index.scan(plan.lower, plan.upper);
-  const docs: Doc[] = [];
-  for (const id of new Set(ids)) {
-    const doc = collection.get(id);
-    if (doc) docs.push(doc);
-  }
-  return docs;
-}
-
-/** The first index whose leading field has an equality, `$in` or range condition in the filter, with its plan. */
-export function chooseIndex(collection: Collection, filter: Doc, collation?: Doc): { index: Index; plan: Plan } | undefined {
-  const collated = collation !== undefined && collation.locale !== 'simple';
-  const conditions = topLevelConditions(filter);
+/** One solution per index that narrows the scan or provides the sort. */
+function indexSolutions(collection: Collection, analyses: Analyses, spec: QuerySpec): IndexSolution[] {
+  const solutions: IndexSolution[] = [];
   for (const index of collection.indexes.values()) {
-    const condition = conditions.get(index.fields[0]);
-    const plan = usable(index) && condition !== undefined ? planCondition(condition, collated) : undefined;
-    if (plan) return { index, plan };
+    if (!isPlannable(index)) continue;
+    const analysis = analyses.forIndex(index);
+    if (index.spec.sparse && !sparseUsable(index, analysis)) continue;
+    if (index.spec.partialFilterExpression && !partialUsable(index, analysis)) continue;
+    const collated = analyses.queryCollated || isCollated(index.spec.collation);
+    const solution = solutionFor(index, analysis, spec, collated);
+    const narrows = !solution.bounds[0].every(isFull) || (index.spec.sparse === true && sparseUsable(index, analysis));
+    if (narrows || solution.providesSort) solutions.push(solution);
   }
-  return undefined;
+  return solutions;
+}
+
+/** Keys a solution's bounds hold, counted up to `cap`: the branch-selectivity statistic for `$or`. */
+function estimatedKeys(solution: IndexSolution, cap: number): number {
+  let keys = 0;
+  for (const range of keyRanges(solution.index, solution.bounds, true)) {
+    for (const _entry of solution.index.entriesIn(range, true)) if (++keys >= cap) return keys;
+  }
+  return keys;
+}
+
+const OR_BRANCH_ESTIMATE_CAP = 1000;
+
+/**
+ * `$or` as a union of index scans: every branch needs an index narrowing it (else only a collection scan
+ * can find its matches); each branch takes the index whose bounds hold the fewest keys.
+ */
+function orSolution(collection: Collection, branches: Doc[], spec: QuerySpec, queryCollated: boolean): Solution | undefined {
+  const chosen: IndexSolution[] = [];
+  for (const branch of branches) {
+    const branchSpec = { ...spec, filter: branch, sort: undefined, alwaysRecheck: true };
+    const options = indexSolutions(collection, new Analyses(branch, queryCollated), branchSpec).filter((solution) => !solution.bounds[0].every(isFull));
+    if (options.length === 0) return undefined;
+    const estimates = options.map((option) => estimatedKeys(option, OR_BRANCH_ESTIMATE_CAP));
+    chosen.push(options[estimates.indexOf(Math.min(...estimates))]);
+  }
+  return { kind: 'or', branches: chosen };
+}
+
+// ---------------------------------------------------------------- building stages
+
+function indexScanTree(collection: Collection, solution: IndexSolution, spec: QuerySpec): PlanStage<Doc> {
+  const scan = new IndexScan(solution.index, solution.bounds, solution.forward);
+  return new FetchStage(collection, scan, solution.exact ? undefined : spec.filter, solution.exact ? undefined : spec.matches);
+}
+
+/** The stages reading the matches, without sort, skip and limit. */
+function readTree(collection: Collection, solution: Solution, spec: QuerySpec): PlanStage<Doc> {
+  if (solution.kind === 'collscan') return new CollectionScan(collection, solution.forward, spec.filter, isEmpty(spec.filter) ? undefined : spec.matches);
+  if (solution.kind === 'index') return indexScanTree(collection, solution, spec);
+  const scans = solution.branches.map((branch) => new IndexScan(branch.index, branch.bounds, true));
+  return new FetchStage(collection, new OrStage(scans), spec.filter, spec.matches);
+}
+
+const isEmpty = (doc: Doc | undefined): boolean => !doc || Object.keys(doc).length === 0;
+
+function buildTree(collection: Collection, solution: Solution, spec: QuerySpec): PlanStage<Doc> {
+  let root = readTree(collection, solution, spec);
+  const skip = spec.skip ?? 0;
+  const limit = spec.limit ?? 0;
+  const sorted = solution.kind === 'index' ? solution.providesSort : false;
+  if (!isEmpty(spec.sort) && !sorted) root = new SortStage(root, spec.sort as Doc, limit > 0 ? skip + limit : 0, (docs) => spec.sortDocs(docs, spec.sort as Doc));
+  if (skip > 0) root = new SkipStage(root, skip);
+  if (limit > 0) root = new LimitStage(root, limit);
+  return root;
+}
+
+// ---------------------------------------------------------------- choosing: trial run and plan cache
+
+/** MongoDB's trial: until a plan has 101 results or ends, at most max(10000, 0.29 × documents) works each. */
+const TRIAL_RESULTS = 101;
+const trialWorks = (collection: Collection): number => Math.max(10_000, Math.floor(0.29 * collection.docs.size));
+
+interface Trial {
+  winner: number;
+  trees: PlanStage<Doc>[];
+  buffers: Doc[][];
+}
+
+function runTrial(collection: Collection, solutions: Solution[], spec: QuerySpec): Trial {
+  const trees = solutions.map((solution) => buildTree(collection, solution, spec));
+  const buffers: Doc[][] = trees.map(() => []);
+  const maxWorks = trialWorks(collection);
+  let finished = false;
+  for (let round = 0; round < maxWorks && !finished; round++) {
+    trees.forEach((tree, i) => {
+      if (finished) return;
+      const step = tree.work();
+      if (step === undefined) finished = true;
+      else if (typeof step !== 'symbol' && buffers[i].push(step) >= TRIAL_RESULTS) finished = true;
+    });
+  }
+  const scores = trees.map((tree, i) => score(tree, solutions[i]));
+  return { winner: scores.indexOf(Math.max(...scores)), trees, buffers };
+}
+
+/** MongoDB's ranking: 1 + productivity (results per work), +1 when done, a small bonus for not sorting. */
+function score(tree: PlanStage<Doc>, solution: Solution): number {
+  const productivity = tree.works === 0 ? 0 : tree.advanced / tree.works;
+  const epsilon = Math.min(1 / (10 * Math.max(tree.works, 1)), 1e-4);
+  const noSort = solution.kind === 'index' && solution.providesSort ? epsilon : 0;
+  return 1 + productivity + (tree.isEOF ? 1 : 0) + noSort;
+}
+
+type Choice = { kind: 'collscan' } | { kind: 'index'; name: string } | { kind: 'or'; names: string[] };
+
+interface PlanCache {
+  signature: string;
+  writesAtStart: number;
+  choices: Map<string, Choice>;
+}
+
+/** The cache is flushed after this many writes to the collection, as the data may have changed shape. */
+const PLAN_CACHE_WRITE_LIMIT = 1000;
+const planCaches = new WeakMap<Collection, PlanCache>();
+
+/** Changes whenever an index is created, dropped, hidden or unhidden, or becomes multikey. */
+function indexSignature(collection: Collection): string {
+  return [...collection.indexes.values()].map((index) => `${index.name}:${!!index.spec.hidden}:${index.multiKey}`).join('|');
+}
+
+function collectionWrites(collection: Collection): number {
+  return collection.indexes.get('_id_')?.writes ?? 0;
+}
+
+function planCache(collection: Collection): PlanCache {
+  const signature = indexSignature(collection);
+  const writes = collectionWrites(collection);
+  let cache = planCaches.get(collection);
+  if (!cache || cache.signature !== signature || writes - cache.writesAtStart > PLAN_CACHE_WRITE_LIMIT) {
+    cache = { signature, writesAtStart: writes, choices: new Map() };
+    planCaches.set(collection, cache);
+  }
+  return cache;
+}
+
+/** Values replaced by their type: queries differing only in values share a plan (MongoDB's query shape). */
+function shapeOf(value: unknown): unknown {
+  if (Array.isArray(value)) return ['array', ...new Set(value.map((item) => JSON.stringify(shapeOf(item))))].sort();
+  if (isDoc(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, shapeOf(item)]));
+  if (value instanceof RegExp) return regexShape(value);
+  return value === null ? 'null' : typeof value === 'object' ? (value as object).constructor?.name : typeof value;
+}
+
+/** Anchored and unanchored regexes plan differently. */
+const regexShape = (regex: RegExp): string => `regex:${regex.source.startsWith('^')}:${regex.flags}`;
+
+function queryShape(spec: QuerySpec): string {
+  const projection = Object.keys(spec.projection ?? {}).sort();
+  return JSON.stringify([shapeOf(spec.filter), spec.sort ?? {}, projection, spec.collation ?? null]);
+}
+
+function choiceOf(solution: Solution): Choice {
+  if (solution.kind === 'index') return { kind: 'index', name: solution.index.name };
+  if (solution.kind === 'or') return { kind: 'or', names: solution.branches.map((branch) => branch.index.name) };
+  return { kind: 'collscan' };
+}
+
+function matchesChoice(solution: Solution, choice: Choice): boolean {
+  return JSON.stringify(choiceOf(solution)) === JSON.stringify(choice);
+}
+
+// ---------------------------------------------------------------- entry points
+
+/** The hinted solution: the index named or patterned by the hint (or a collection scan for `$natural`). */
+function hintedSolution(collection: Collection, spec: QuerySpec): Solution | undefined {
+  const { hint } = spec;
+  if (hint === undefined || hint === null || (isDoc(hint) && Object.keys(hint).length === 0)) return undefined;
+  if (hint === '$natural' || (isDoc(hint) && '$natural' in hint)) return { kind: 'collscan', forward: spec.natural !== -1 };
+  const pattern = JSON.stringify(hint);
+  const index = [...collection.indexes.values()].find((candidate) => candidate.name === hint || JSON.stringify(candidate.spec.key) === pattern);
+  if (!index) return undefined;
+  const analyses = new Analyses(spec.filter, isCollated(spec.collation));
+  const collated = analyses.queryCollated || isCollated(index.spec.collation);
+  return solutionFor(index, analyses.forIndex(index), { ...spec, alwaysRecheck: true }, collated);
+}
+
+/** Candidate solutions for the query, and the cached choice among them if any. */
+function candidateSolutions(collection: Collection, spec: QuerySpec): Solution[] {
+  const hinted = hintedSolution(collection, spec);
+  if (hinted) return [hinted];
+  if (spec.natural) return [{ kind: 'collscan', forward: spec.natural === 1 }];
+  const analyses = new Analyses(spec.filter, isCollated(spec.collation));
+  const solutions: Solution[] = indexSolutions(collection, analyses, spec);
+  const { or } = analyzeFilter(spec.filter, analyses.queryCollated);
+  const union = or ? orSolution(collection, or, spec, analyses.queryCollated) : undefined;
+  if (union) solutions.push(union);
+  return solutions.length ? solutions : [{ kind: 'collscan', forward: true }];
+}
+
+interface Chosen {
+  solution: Solution;
+  trial?: Trial;
+  rejected: Solution[];
+  fromCache: boolean;
+}
+
+function choose(collection: Collection, spec: QuerySpec): Chosen {
+  const solutions = candidateSolutions(collection, spec);
+  if (solutions.length === 1) return { solution: solutions[0], rejected: [], fromCache: false };
+  const cache = planCache(collection);
+  const shape = queryShape(spec);
+  const cached = cache.choices.get(shape);
+  const hit = cached && solutions.find((solution) => matchesChoice(solution, cached));
+  if (hit) return { solution: hit, rejected: solutions.filter((solution) => solution !== hit), fromCache: true };
+  const trial = runTrial(collection, solutions, spec);
+  cache.choices.set(shape, choiceOf(solutions[trial.winner]));
+  return { solution: solutions[trial.winner], trial, rejected: solutions.filter((_, i) => i !== trial.winner), fromCache: false };
+}
+
+function keyPatternOf(solution: Solution): Doc | undefined {
+  return solution.kind === 'index' ? solution.index.spec.key : undefined;
+}
+
+/** Plans a find (or the read of an update, delete or aggregate): candidates, trial run, cached choice. */
+export function planQuery(collection: Collection, spec: QuerySpec): QueryPlan<Doc> {
+  const chosen = choose(collection, spec);
+  const { trial } = chosen;
+  const rejected = trial ? trial.trees.filter((_, i) => i !== trial.winner) : chosen.rejected.map((solution) => buildTree(collection, solution, spec));
+  return {
+    root: trial ? trial.trees[trial.winner] : buildTree(collection, chosen.solution, spec),
+    buffered: trial ? trial.buffers[trial.winner] : [],
+    rejected,
+    keyPattern: keyPatternOf(chosen.solution),
+    fromCache: chosen.fromCache,
+  };
+}
+
+/** Plans a count: keys only (COUNT_SCAN) when the chosen index's bounds are exact, else the matches counted. */
+export function planCount(collection: Collection, spec: QuerySpec): QueryPlan<number> {
+  const readSpec = { ...spec, skip: 0, limit: 0, sort: undefined };
+  const chosen = choose(collection, readSpec);
+  const { solution } = chosen;
+  const input =
+    solution.kind === 'index' && solution.exact
+      ? new IndexScan(solution.index, solution.bounds, solution.forward, keyRanges(solution.index, solution.bounds, true).length === 1 ? 'COUNT_SCAN' : 'IXSCAN')
+      : readTree(collection, solution, readSpec);
+  const rejected = chosen.rejected.map((other) => readTree(collection, other, readSpec));
+  return { root: new CountStage(input, spec.skip ?? 0, spec.limit ?? 0), buffered: [], rejected, keyPattern: keyPatternOf(solution), fromCache: chosen.fromCache };
 }
 
 /**
- * The documents that may match `filter`: narrowed through the index `chooseIndex` picks, else every
- * document. Callers always re-check candidates with the full filter.
+ * The documents the chosen plan reads before the filter is applied (index candidates, else every
+ * document): what the planner narrows a query to.
  */
-export function candidates(collection: Collection, filter: Doc, collation?: Doc): Iterable<Doc> {
-  const chosen = chooseIndex(collection, filter, collation);
-  return chosen ? run(collection, chosen.index, chosen.plan) : collection.docs.values();
-}
-
-/** Field conditions that every match must satisfy: the filter's own and those of its `$and` clauses. */
-function topLevelConditions(filter: Doc): Map<string, unknown> {
-  const conditions = new Map<string, unknown>();
-  const clauses = Array.isArray(filter.$and) ? [filter, ...filter.$and.filter(isDoc)] : [filter];
-  for (const clause of clauses) {
-    for (const [field, condition] of Object.entries(clause)) if (!field.startsWith('$') && !conditions.has(field)) conditions.set(field, condition);
-  }
-  return conditions;
+export function candidates(collection: Collection, filter: Doc, collation?: Doc): Doc[] {
+  const spec: QuerySpec = { filter, collation, matches: () => true, alwaysRecheck: true, sortDocs: (docs) => docs };
+  return [...execute(planQuery(collection, spec))];
 }

@@ -1,0 +1,95 @@
+import { compare } from 'mingo/util';
+
+/** Bounds beyond every value of every type (MongoDB's MinKey and MaxKey in index bounds). */
+export const MIN_KEY = Symbol('MinKey');
+export const MAX_KEY = Symbol('MaxKey');
+
+/** An interval of index key values, low <= high in MongoDB order; MIN_KEY / MAX_KEY leave a side open. */
+export interface Interval {
+  low: unknown;
+  high: unknown;
+  lowInclusive: boolean;
+  highInclusive: boolean;
+}
+
+export const FULL_INTERVAL: Interval = { low: MIN_KEY, high: MAX_KEY, lowInclusive: true, highInclusive: true };
+
+export function pointInterval(value: unknown): Interval {
+  return { low: value, high: value, lowInclusive: true, highInclusive: true };
+}
+
+export function isPoint(interval: Interval): boolean {
+  return interval.lowInclusive && interval.highInclusive && compareValues(interval.low, interval.high) === 0;
+}
+
+export function isFull(interval: Interval): boolean {
+  return interval.low === MIN_KEY && interval.high === MAX_KEY;
+}
+
+/** mingo's total order of BSON values, extended by MIN_KEY and MAX_KEY. */
+export function compareValues(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === MIN_KEY || b === MAX_KEY) return -1;
+  if (a === MAX_KEY || b === MIN_KEY) return 1;
+  return compare(a, b);
+}
+
+/** Where the low ends of two intervals lie relative to each other (an exclusive low starts later). */
+function compareLows(a: Interval, b: Interval): number {
+  return compareValues(a.low, b.low) || (a.lowInclusive === b.lowInclusive ? 0 : a.lowInclusive ? -1 : 1);
+}
+
+function overlapsOrTouches(a: Interval, b: Interval): boolean {
+  const cmp = compareValues(b.low, a.high);
+  return cmp < 0 || (cmp === 0 && (a.highInclusive || b.lowInclusive));
+}
+
+/** Sorted, non-overlapping intervals covering the same values as `intervals` (an ordered interval list). */
+export function unionIntervals(intervals: Interval[]): Interval[] {
+  const sorted = [...intervals].sort(compareLows);
+  const merged: Interval[] = [];
+  for (const interval of sorted) {
+    const last = merged.at(-1);
+    if (!last || !overlapsOrTouches(last, interval)) {
+      merged.push({ ...interval });
+      continue;
+    }
+    const cmp = compareValues(interval.high, last.high);
+    if (cmp > 0 || (cmp === 0 && interval.highInclusive)) {
+      last.high = interval.high;
+      last.highInclusive = interval.highInclusive || (cmp === 0 && last.highInclusive);
+    }
+  }
+  return merged;
+}
+
+function intersectTwo(a: Interval, b: Interval): Interval | undefined {
+  const lowCmp = compareValues(a.low, b.low);
+  const low = lowCmp > 0 || (lowCmp === 0 && !a.lowInclusive) ? a : b;
+  const highCmp = compareValues(a.high, b.high);
+  const high = highCmp < 0 || (highCmp === 0 && !a.highInclusive) ? a : b;
+  const cmp = compareValues(low.low, high.high);
+  if (cmp > 0 || (cmp === 0 && !(low.lowInclusive && high.highInclusive))) return undefined;
+  return { low: low.low, lowInclusive: low.lowInclusive, high: high.high, highInclusive: high.highInclusive };
+}
+
+/** Values in both ordered interval lists. */
+export function intersectIntervals(a: Interval[], b: Interval[]): Interval[] {
+  const result: Interval[] = [];
+  for (const left of a) {
+    for (const right of b) {
+      const both = intersectTwo(left, right);
+      if (both) result.push(both);
+    }
+  }
+  return unionIntervals(result);
+}
+
+/** Whether the value lies in one of the intervals. */
+export function inIntervals(value: unknown, intervals: Interval[]): boolean {
+  return intervals.some((interval) => {
+    const low = compareValues(value, interval.low);
+    const high = compareValues(value, interval.high);
+    return (low > 0 || (low === 0 && interval.lowInclusive)) && (high < 0 || (high === 0 && interval.highInclusive));
+  });
+}
