@@ -93,3 +93,14 @@ export function inIntervals(value: unknown, intervals: Interval[]): boolean {
     return (low > 0 || (low === 0 && interval.lowInclusive)) && (high < 0 || (high === 0 && interval.highInclusive));
   });
 }
+
+/** Whether the values of `inner` all lie in `outer`. */
+export function containedIn(inner: Interval[], outer: Interval[]): boolean {
+  const both = intersectIntervals(inner, outer);
+  const whole = unionIntervals(inner);
+  return both.length === whole.length && both.every((interval, i) => sameInterval(interval, whole[i]));
+}
+
+function sameInterval(a: Interval, b: Interval): boolean {
+  return compareValues(a.low, b.low) === 0 && compareValues(a.high, b.high) === 0 && a.lowInclusive === b.lowInclusive && a.highInclusive === b.highInclusive;
+}

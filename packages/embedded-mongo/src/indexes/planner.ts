@@ -3,7 +3,7 @@ import type { Collection } from '../storage/collection';
 import { isDoc, type Doc } from '../types';
 import type { Index } from './index';
 import { keyRanges, type IndexBounds } from './index-ranges';
-import { FULL_INTERVAL, intersectIntervals, isFull, isPoint, unionIntervals, type Interval } from './interval';
+import { containedIn, FULL_INTERVAL, intersectIntervals, isFull, isPoint, type Interval } from './interval';
 import { analyzeFilter, type FieldPredicate, type FilterAnalysis } from './predicates';
 import {
   CollectionScan,
@@ -131,15 +131,10 @@ function partialUsable(index: Index, analysis: FilterAnalysis): boolean {
   return [...partial.fields].every(([field, required]) =>
     required.every((condition) =>
       (analysis.fields.get(field) ?? []).some(
-        (predicate) => (predicate.requiresField || !condition.requiresField) && within(predicate.intervals, condition.intervals),
+        (predicate) => (predicate.requiresField || !condition.requiresField) && containedIn(predicate.intervals, condition.intervals),
       ),
     ),
   );
-}
-
-function within(inner: Interval[], outer: Interval[]): boolean {
-  const both = intersectIntervals(inner, outer);
-  return JSON.stringify(both) === JSON.stringify(unionIntervals(inner));
 }
 
 /** Analyses of the filter with and without string bounds (collated queries and indexes cannot seek strings). */

@@ -1,6 +1,6 @@
 import { typeOf } from 'mingo/util';
 import { isDoc, type Doc } from '../types';
-import { FULL_INTERVAL, pointInterval, unionIntervals, type Interval } from './interval';
+import { FULL_INTERVAL, intersectIntervals, pointInterval, unionIntervals, type Interval } from './interval';
 
 /** What one condition on a field tells an index scan. */
 export interface FieldPredicate {
@@ -171,12 +171,23 @@ function addCondition(fields: Map<string, FieldPredicate[]>, field: string, cond
 function addElemMatch(fields: Map<string, FieldPredicate[]>, field: string, operand: Doc, collated: boolean): void {
   const inner = new Map<string, FieldPredicate[]>();
   const isValueForm = Object.keys(operand).every((key) => key.startsWith('$'));
-  if (isValueForm) addCondition(inner, field, operand, collated);
-  else for (const [sub, condition] of Object.entries(operand)) if (!sub.startsWith('$')) addCondition(inner, `${field}.${sub}`, condition, collated);
+  if (isValueForm) {
+    addCondition(inner, field, operand, collated);
+    const predicates = inner.get(field) ?? [];
+    // One element satisfies every operator: the intervals intersect even on a multikey field.
+    if (predicates.length) fields.set(field, [...(fields.get(field) ?? []), intersection(predicates)]);
+    return;
+  }
+  for (const [sub, condition] of Object.entries(operand)) if (!sub.startsWith('$')) addCondition(inner, `${field}.${sub}`, condition, collated);
   for (const [path, predicates] of inner) {
     const loose = predicates.map((predicate) => ({ ...predicate, exact: false }));
     fields.set(path, [...(fields.get(path) ?? []), ...loose]);
   }
+}
+
+function intersection(predicates: FieldPredicate[]): FieldPredicate {
+  const intervals = predicates.slice(1).reduce((bounds, predicate) => intersectIntervals(bounds, predicate.intervals), predicates[0].intervals);
+  return { intervals, exact: false, requiresField: predicates.some((predicate) => predicate.requiresField) };
 }
 
 /**
