@@ -176,7 +176,7 @@ describe('$or as a union of index scans', () => {
 
 describe('regex prefixes, multikey fields, missing fields, null and mixed types', () => {
   let items: Collection<AnyDoc>;
-  const values: unknown[] = [1, 2.5, -3, 'ab.c', 'ab.cd', 'ab-c', 'abc', 'Ab.c', 'b', null, [1, 5], [2, 3], [], ['ab.c', 7], new Date(5), true, { k: 1 }];
+  const values: unknown[] = [1, 2.5, -3, 'ab.c', 'ab.cd', 'ab-c', 'abc', 'Ab.c', 'b', null, [1, 5], [2, 3], [], ['ab.c', 7], new Date(5), true, { k: 1 }, NaN, Infinity, -Infinity];
 
   beforeAll(async () => {
     items = db.collection<AnyDoc>('mixed');
@@ -207,6 +207,8 @@ describe('regex prefixes, multikey fields, missing fields, null and mixed types'
     { 'v.s': { $gte: 4 } },
     { v: { $elemMatch: { s: 1, t: 'x' } } },
     { v: { $ne: 1 } },
+    { v: NaN },
+    { v: { $lt: Infinity } },
   ];
 
   it.each(filters.map((filter) => [filter]))('finds what a collection scan finds: %p', async (filter) => {

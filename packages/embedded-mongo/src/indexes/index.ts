@@ -1,12 +1,11 @@
 import { calculateObjectSize } from 'bson';
 import { Query } from 'mingo/query';
 import BTree from 'sorted-btree';
-import { compare } from 'mingo/util';
 import { collationKey } from '../query/collation';
 import { effectiveFilter, mingoOptions, toCollation } from '../query/mingo-options';
 import type { Doc } from '../types';
 import { duplicateKeyError } from './duplicate-key';
-import { compareValues, MAX_KEY, MIN_KEY, pointInterval, type Interval } from './interval';
+import { compareKeys, compareValues, MAX_KEY, MIN_KEY, pointInterval, type Interval } from './interval';
 import { extractKeys, hasNoIndexedField, touchesArray } from './key-extractor';
 import { keyString } from './key-string';
 import type { IndexSpec } from './index-spec';
@@ -26,7 +25,7 @@ function entryComparator(directions: number[]): (a: Entry, b: Entry) => number {
   return (a, b) => {
     const length = Math.min(a.key.length, b.key.length);
     for (let i = 0; i < length; i++) {
-      const cmp = compare(a.key[i], b.key[i]);
+      const cmp = compareKeys(a.key[i], b.key[i]);
       if (cmp !== 0) return directions[i] < 0 ? -cmp : cmp;
     }
     if (a.edge) return a.edge;
@@ -255,7 +254,7 @@ export class Index {
 
   /** Whether a key read in traversal order is still inside the range (same prefix, not past the last bound). */
   private within(key: unknown[], prefix: unknown[], last: Bound, ascending: boolean): boolean {
-    for (let i = 0; i < prefix.length; i++) if (compare(key[i], prefix[i]) !== 0) return false;
+    for (let i = 0; i < prefix.length; i++) if (compareKeys(key[i], prefix[i]) !== 0) return false;
     if (last.value === MIN_KEY || last.value === MAX_KEY) return true;
     const cmp = compareValues(key[prefix.length], last.value) * (ascending ? 1 : -1);
     return cmp < 0 || (cmp === 0 && last.inclusive);

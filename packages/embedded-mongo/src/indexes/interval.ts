@@ -26,12 +26,21 @@ export function isFull(interval: Interval): boolean {
   return interval.low === MIN_KEY && interval.high === MAX_KEY;
 }
 
-/** mingo's total order of BSON values, extended by MIN_KEY and MAX_KEY. */
+/** mingo's order of BSON values, with NaN before every other number (as MongoDB sorts it; mingo finds it equal). */
+export function compareKeys(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') {
+    if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) ? (Number.isNaN(b) ? 0 : -1) : 1;
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+  return compare(a, b);
+}
+
+/** The order of index keys, extended by MIN_KEY and MAX_KEY. */
 export function compareValues(a: unknown, b: unknown): number {
   if (a === b) return 0;
   if (a === MIN_KEY || b === MAX_KEY) return -1;
   if (a === MAX_KEY || b === MIN_KEY) return 1;
-  return compare(a, b);
+  return compareKeys(a, b);
 }
 
 /** Where the low ends of two intervals lie relative to each other (an exclusive low starts later). */
