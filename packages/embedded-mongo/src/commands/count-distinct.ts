@@ -19,7 +19,8 @@ function count(command: Doc, context: CommandContext): Doc {
   const env = commandEnv(context, command, command.count);
   const options = { skip: Number(command.skip ?? 0), limit: Math.abs(Number(command.limit ?? 0)), hint: command.hint };
   if (!source || Array.isArray(source)) return { n: findMatches(source, filter, env, options).length };
-  if (Object.keys(filter).length === 0 && options.hint === undefined) return { n: limited(source.docs.size, options.skip, options.limit) };
+  const fastCount = Object.keys(filter).length === 0 && options.hint === undefined;
+  if (fastCount) return { n: limited(source.docs.size, options.skip, options.limit) };
   const [n] = execute(planCountRead(source, filter, env, options));
   return { n };
 }

@@ -60,11 +60,13 @@ function readOptions(name: string, inner: Doc): MatchOptions {
 /** The plan the command would run; the write itself is never applied. */
 function planOf(name: string, collection: Collection, filter: Doc, inner: Doc, env: QueryEnv): QueryPlan<unknown> {
   const options = readOptions(name, inner);
-  return name === 'count' ? planCountRead(collection, filter, env, options) : planRead(collection, filter, env, options);
+  if (name === 'count') return planCountRead(collection, filter, env, options);
+  return planRead(collection, filter, env, options);
 }
 
 function withProjection(plan: Doc, projection: unknown): Doc {
-  return isDoc(projection) && Object.keys(projection).length ? { stage: 'PROJECTION_DEFAULT', transformBy: projection, inputStage: plan } : plan;
+  if (!isDoc(projection) || Object.keys(projection).length === 0) return plan;
+  return { stage: 'PROJECTION_DEFAULT', transformBy: projection, inputStage: plan };
 }
 
 /** Runs the winning plan to the end and reports what it read, stage by stage. */
@@ -82,11 +84,12 @@ function executionStats(plan: QueryPlan<unknown>, started: number): Doc {
   };
 }
 
-const COLLSCAN_OF_NOTHING = { stage: 'EOF' };
+const NOTHING_READ = { stage: 'EOF' };
 
 /** A missing collection or a view: nothing is read through a plan. */
 function emptyStats(): Doc {
-  return { executionSuccess: true, nReturned: 0, executionTimeMillis: 0, totalKeysExamined: 0, totalDocsExamined: 0, executionStages: COLLSCAN_OF_NOTHING };
+  const totals = { nReturned: 0, executionTimeMillis: 0, totalKeysExamined: 0, totalDocsExamined: 0 };
+  return { executionSuccess: true, ...totals, executionStages: NOTHING_READ };
 }
 
 function explain(command: Doc, context: CommandContext): Doc {
@@ -100,16 +103,19 @@ function explain(command: Doc, context: CommandContext): Doc {
   const started = Date.now();
   const env = commandEnv(context, inner, inner[name]);
   const plan = source && !Array.isArray(source) ? planOf(name, source, filter, inner, env) : undefined;
+  const projection = name === 'find' ? inner.projection : undefined;
   const queryPlanner = {
     namespace: `${context.db}.${String(inner[name])}`,
     indexFilterSet: false,
     parsedQuery: filter,
     planCacheUsed: plan?.fromCache ?? false,
-    winningPlan: plan ? withProjection(plan.root.plan(), name === 'find' ? inner.projection : undefined) : COLLSCAN_OF_NOTHING,
+    winningPlan: plan ? withProjection(plan.root.plan(), projection) : NOTHING_READ,
     rejectedPlans: plan?.rejected.map((rejected) => rejected.plan()) ?? [],
   };
   const stats = plan && verbosity !== 'queryPlanner' ? executionStats(plan, started) : undefined;
-  if (stats && verbosity === 'allPlansExecution') stats.allPlansExecution = plan ? [plan.root, ...plan.rejected].map((stage) => stage.execution()) : [];
+  if (plan && stats && verbosity === 'allPlansExecution') {
+    stats.allPlansExecution = [plan.root, ...plan.rejected].map((stage) => stage.execution());
+  }
   return {
     explainVersion: '1',
     queryPlanner,

@@ -22,7 +22,8 @@ export function keyRanges(index: Index, bounds: IndexBounds, forward: boolean): 
   if (bounds.some((intervals) => intervals.length === 0)) return [];
   let field = 0;
   let combinations = 1;
-  while (field < bounds.length - 1 && bounds[field].every(isPoint) && combinations * bounds[field].length * bounds[field + 1].length <= MAX_RANGES) {
+  const expandable = (i: number): boolean => i < bounds.length - 1 && bounds[i].every(isPoint);
+  while (expandable(field) && combinations * bounds[field].length * bounds[field + 1].length <= MAX_RANGES) {
     combinations *= bounds[field].length;
     field++;
   }
@@ -51,10 +52,12 @@ function formatValue(value: unknown): string {
   return JSON.stringify(value) ?? String(value);
 }
 
+/** `[1, 5)`: the bound met first comes first (the high one when the scan descends). */
 function formatInterval(interval: Interval, ascending: boolean): string {
   const { low, high, lowInclusive, highInclusive } = interval;
-  if (ascending) return `${lowInclusive ? '[' : '('}${formatValue(low)}, ${formatValue(high)}${highInclusive ? ']' : ')'}`;
-  return `${highInclusive ? '[' : '('}${formatValue(high)}, ${formatValue(low)}${lowInclusive ? ']' : ')'}`;
+  const [from, to] = ascending ? [low, high] : [high, low];
+  const [fromInclusive, toInclusive] = ascending ? [lowInclusive, highInclusive] : [highInclusive, lowInclusive];
+  return `${fromInclusive ? '[' : '('}${formatValue(from)}, ${formatValue(to)}${toInclusive ? ']' : ')'}`;
 }
 
 /** explain's `indexBounds`: per field, its intervals in scan order, e.g. `{a: ['[1, 1]'], b: ['(5, inf.0]']}`. */

@@ -73,7 +73,9 @@ export class Index {
     this.directions = Object.values(spec.key).map((direction) => (Number(direction) < 0 ? -1 : 1));
     this.sorted = new BTree<Entry, undefined>(undefined, entryComparator(this.directions));
     this.arrayHolders = this.fields.map(() => 0);
-    if (spec.partialFilterExpression) this.partial = new Query(effectiveFilter(spec.partialFilterExpression, {}), mingoOptions());
+    if (spec.partialFilterExpression) {
+      this.partial = new Query(effectiveFilter(spec.partialFilterExpression, {}), mingoOptions());
+    }
   }
 
   /** Hash of a key: strings equal under the index's collation share it (uniqueness, lookups). */
@@ -195,8 +197,9 @@ export class Index {
 
   /** Ids whose first key field lies within the bounds, in index order, without duplicates. */
   scan(lower: Bound, upper: Bound): string[] {
-    const interval = { low: lower.value, lowInclusive: lower.inclusive, high: upper.value, highInclusive: upper.inclusive };
-    return this.idsIn({ prefix: [], interval });
+    const { value: low, inclusive: lowInclusive } = lower;
+    const { value: high, inclusive: highInclusive } = upper;
+    return this.idsIn({ prefix: [], interval: { low, high, lowInclusive, highInclusive } });
   }
 
   /** Ids whose first key field equals the value (any type, null for missing), in index order. */
@@ -216,16 +219,12 @@ export class Index {
    * entry it returned, so an entry is never returned twice.
    */
   *entriesIn(range: KeyRange, forward: boolean): Generator<Entry> {
-    const field = range.prefix.length;
-    const ascending = (this.directions[field] > 0) === forward;
-    const first = ascending ? { value: range.interval.low, inclusive: range.interval.lowInclusive } : { value: range.interval.high, inclusive: range.interval.highInclusive };
-    const last = ascending ? { value: range.interval.high, inclusive: range.interval.highInclusive } : { value: range.interval.low, inclusive: range.interval.lowInclusive };
-    const step = forward ? 1 : -1;
-    // A probe sorts before/after all entries extending its key, so the walk starts at the range's first entry.
-    const open = first.value === MIN_KEY || first.value === MAX_KEY;
-    const start: Entry = open ? { key: range.prefix, id: '', edge: forward ? -1 : 1 } : { key: [...range.prefix, first.value], id: '', edge: ((first.inclusive ? -1 : 1) * step) as -1 | 1 };
+    const { low, high, lowInclusive, highInclusive } = range.interval;
+    const ascending = (this.directions[range.prefix.length] > 0) === forward;
+    const first = ascending ? { value: low, inclusive: lowInclusive } : { value: high, inclusive: highInclusive };
+    const last = ascending ? { value: high, inclusive: highInclusive } : { value: low, inclusive: lowInclusive };
     let version = this.version;
-    let entries = this.walk(start, forward);
+    let entries = this.walk(this.startProbe(range.prefix, first, forward), forward);
     let previous: Entry | undefined;
     for (;;) {
       if (previous && version !== this.version) {
@@ -237,6 +236,16 @@ export class Index {
       previous = next.value[0];
       yield previous;
     }
+  }
+
+  /**
+   * A probe sorts before (edge -1) or after (+1) all entries extending its key, so walking from it starts
+   * at the range's first entry: before the first bound's keys when inclusive, after them when exclusive.
+   */
+  private startProbe(prefix: unknown[], first: Bound, forward: boolean): Entry {
+    const step = forward ? 1 : -1;
+    if (first.value === MIN_KEY || first.value === MAX_KEY) return { key: prefix, id: '', edge: forward ? -1 : 1 };
+    return { key: [...prefix, first.value], id: '', edge: ((first.inclusive ? -1 : 1) * step) as -1 | 1 };
   }
 
   private walk(from: Entry, forward: boolean): IterableIterator<[Entry, undefined]> {

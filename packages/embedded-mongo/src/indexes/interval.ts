@@ -111,5 +111,11 @@ export function containedIn(inner: Interval[], outer: Interval[]): boolean {
 }
 
 function sameInterval(a: Interval, b: Interval): boolean {
-  return compareValues(a.low, b.low) === 0 && compareValues(a.high, b.high) === 0 && a.lowInclusive === b.lowInclusive && a.highInclusive === b.highInclusive;
+  const sameEnds = compareValues(a.low, b.low) === 0 && compareValues(a.high, b.high) === 0;
+  return sameEnds && a.lowInclusive === b.lowInclusive && a.highInclusive === b.highInclusive;
+}
+
+/** Values in every one of the ordered interval lists. */
+export function intersectAll(lists: Interval[][]): Interval[] {
+  return lists.slice(1).reduce(intersectIntervals, lists[0]);
 }

@@ -69,7 +69,8 @@ export abstract class PlanStage<T = Doc> {
   private inputs(describe: (child: PlanStage<unknown>) => Doc): Doc {
     const children = this.children();
     if (children.length === 0) return {};
-    return children.length === 1 && this.name !== 'OR' ? { inputStage: describe(children[0]) } : { inputStages: children.map(describe) };
+    if (children.length === 1 && this.name !== 'OR') return { inputStage: describe(children[0]) };
+    return { inputStages: children.map(describe) };
   }
 
   /** Keys and documents read by the plan (explain's totals). */
@@ -118,7 +119,8 @@ export class CollectionScan extends PlanStage<Doc> {
   }
 
   protected details(): Doc {
-    return { ...(Object.keys(this.filter).length ? { filter: this.filter } : {}), direction: this.forward ? 'forward' : 'backward' };
+    const filter = Object.keys(this.filter).length ? { filter: this.filter } : {};
+    return { ...filter, direction: this.forward ? 'forward' : 'backward' };
   }
 
   protected override counters(): Doc {
@@ -197,7 +199,8 @@ export class IndexScan extends PlanStage<Entry> {
   }
 
   protected override counters(): Doc {
-    return { keysExamined: this.keysExamined, seeks: this.ranges.length, dupsTested: this.dupsTested, dupsDropped: this.dupsDropped };
+    const { keysExamined, dupsTested, dupsDropped } = this;
+    return { keysExamined, seeks: this.ranges.length, dupsTested, dupsDropped };
   }
 
   protected override examined(): { keys: number; docs: number } {
@@ -288,6 +291,9 @@ export class FetchStage extends PlanStage<Doc> {
   }
 }
 
+/** MongoDB's internalQueryMaxBlockingSortMemoryUsageBytes, shown by explain (not enforced). */
+const SORT_MEMORY_LIMIT = 100 * 1024 * 1024;
+
 /**
  * A blocking sort: reads its whole input, then returns it in order. With a limit it keeps only the best
  * `limit` documents (top-k: the buffer is sorted and cut whenever it reaches twice the limit).
@@ -318,7 +324,8 @@ export class SortStage extends PlanStage<Doc> {
   }
 
   protected details(): Doc {
-    return { sortPattern: this.pattern, memLimit: 104857600, ...(this.limit > 0 ? { limitAmount: this.limit } : {}), type: 'simple' };
+    const limit = this.limit > 0 ? { limitAmount: this.limit } : {};
+    return { sortPattern: this.pattern, memLimit: SORT_MEMORY_LIMIT, ...limit, type: 'simple' };
   }
 
   protected override children(): PlanStage<unknown>[] {

@@ -3,7 +3,7 @@ import type { Collection } from '../storage/collection';
 import { isDoc, type Doc } from '../types';
 import type { Index } from './index';
 import { keyRanges, type IndexBounds } from './index-ranges';
-import { containedIn, FULL_INTERVAL, intersectIntervals, isFull, isPoint, type Interval } from './interval';
+import { containedIn, FULL_INTERVAL, intersectAll, isFull, isPoint, type Interval } from './interval';
 import { analyzeFilter, type FieldPredicate, type FilterAnalysis } from './predicates';
 import {
   CollectionScan,
@@ -85,13 +85,17 @@ function isPlannable(index: Index): boolean {
 function fieldBounds(index: Index, field: number, predicates: FieldPredicate[] | undefined): Interval[] {
   if (!predicates?.length) return [FULL_INTERVAL];
   if (index.fieldIsMultiKey(field)) return predicates[0].intervals;
-  return predicates.slice(1).reduce((bounds, predicate) => intersectIntervals(bounds, predicate.intervals), predicates[0].intervals);
+  return intersectAll(predicates.map((predicate) => predicate.intervals));
 }
 
+/** Forward (true), backward (false), or undefined when the index cannot return the sort order. */
+type Direction = boolean | undefined;
+
 /** Whether the index can return the documents in the sort order: forward (true), backward (false) or not at all. */
-function sortDirection(index: Index, bounds: IndexBounds, sort: Doc | undefined, collated: boolean): boolean | undefined {
+function sortDirection(index: Index, bounds: IndexBounds, sort: Doc | undefined, collated: boolean): Direction {
   const wanted = Object.entries(sort ?? {});
-  if (wanted.length === 0 || index.multiKey || collated || wanted.some(([, dir]) => dir !== 1 && dir !== -1)) return undefined;
+  const plainSort = wanted.length > 0 && wanted.every(([, dir]) => dir === 1 || dir === -1);
+  if (!plainSort || index.multiKey || collated) return undefined;
   let matched = 0;
   let direction = 0;
   for (let i = 0; i < index.fields.length && matched < wanted.length; i++) {
@@ -110,13 +114,23 @@ function sortDirection(index: Index, bounds: IndexBounds, sort: Doc | undefined,
 
 function solutionFor(index: Index, analysis: FilterAnalysis, spec: QuerySpec, collated: boolean): IndexSolution {
   const bounds = index.fields.map((field, i) => fieldBounds(index, i, analysis.fields.get(field)));
-  const usedAll = [...analysis.fields].every(([field, predicates]) => {
-    const i = index.fields.indexOf(field);
-    return i >= 0 && predicates.every((predicate) => predicate.exact) && (predicates.length === 1 || !index.fieldIsMultiKey(i));
-  });
-  const exact = analysis.allIndexable && usedAll && !index.multiKey && !spec.alwaysRecheck && !index.spec.partialFilterExpression;
+  const exact = analysis.allIndexable && !index.multiKey && !spec.alwaysRecheck && !index.spec.partialFilterExpression;
   const sorted = sortDirection(index, bounds, spec.sort, collated);
-  return { kind: 'index', index, bounds, forward: sorted ?? true, exact, providesSort: sorted !== undefined };
+  return {
+    kind: 'index',
+    index,
+    bounds,
+    forward: sorted ?? true,
+    exact: exact && boundsAreExact(index, analysis),
+    providesSort: sorted !== undefined,
+  };
+}
+
+/** Whether every predicate of the filter is an exact condition on a key field of the (non-multikey) index. */
+function boundsAreExact(index: Index, analysis: FilterAnalysis): boolean {
+  return [...analysis.fields].every(([field, predicates]) => {
+    return index.fields.includes(field) && predicates.every((predicate) => predicate.exact);
+  });
 }
 
 /** A sparse index holds only documents with one of its fields: usable when the filter requires one. */
@@ -130,11 +144,13 @@ function partialUsable(index: Index, analysis: FilterAnalysis): boolean {
   if (!partial.allIndexable) return false;
   return [...partial.fields].every(([field, required]) =>
     required.every((condition) =>
-      (analysis.fields.get(field) ?? []).some(
-        (predicate) => (predicate.requiresField || !condition.requiresField) && containedIn(predicate.intervals, condition.intervals),
-      ),
+      (analysis.fields.get(field) ?? []).some((predicate) => implies(predicate, condition)),
     ),
   );
+}
+
+function implies(predicate: FieldPredicate, condition: FieldPredicate): boolean {
+  return (predicate.requiresField || !condition.requiresField) && containedIn(predicate.intervals, condition.intervals);
 }
 
 /** Analyses of the filter with and without string bounds (collated queries and indexes cannot seek strings). */
@@ -188,11 +204,12 @@ const OR_BRANCH_ESTIMATE_CAP = 1000;
  * `$or` as a union of index scans: every branch needs an index narrowing it (else only a collection scan
  * can find its matches); each branch takes the index whose bounds hold the fewest keys.
  */
-function orSolution(collection: Collection, branches: Doc[], spec: QuerySpec, queryCollated: boolean): Solution | undefined {
+function orSolution(collection: Collection, branches: Doc[], spec: QuerySpec, collated: boolean): Solution | undefined {
   const chosen: IndexSolution[] = [];
   for (const branch of branches) {
     const branchSpec = { ...spec, filter: branch, sort: undefined, alwaysRecheck: true };
-    const options = indexSolutions(collection, new Analyses(branch, queryCollated), branchSpec).filter((solution) => !solution.bounds[0].every(isFull));
+    const solutions = indexSolutions(collection, new Analyses(branch, collated), branchSpec);
+    const options = solutions.filter((solution) => !solution.bounds[0].every(isFull));
     if (options.length === 0) return undefined;
     const estimates = options.map((option) => estimatedKeys(option, OR_BRANCH_ESTIMATE_CAP));
     chosen.push(options[estimates.indexOf(Math.min(...estimates))]);
@@ -204,12 +221,16 @@ function orSolution(collection: Collection, branches: Doc[], spec: QuerySpec, qu
 
 function indexScanTree(collection: Collection, solution: IndexSolution, spec: QuerySpec): PlanStage<Doc> {
   const scan = new IndexScan(solution.index, solution.bounds, solution.forward);
-  return new FetchStage(collection, scan, solution.exact ? undefined : spec.filter, solution.exact ? undefined : spec.matches);
+  if (solution.exact) return new FetchStage(collection, scan, undefined);
+  return new FetchStage(collection, scan, spec.filter, spec.matches);
 }
 
 /** The stages reading the matches, without sort, skip and limit. */
 function readTree(collection: Collection, solution: Solution, spec: QuerySpec): PlanStage<Doc> {
-  if (solution.kind === 'collscan') return new CollectionScan(collection, solution.forward, spec.filter, isEmpty(spec.filter) ? undefined : spec.matches);
+  if (solution.kind === 'collscan') {
+    const matches = isEmpty(spec.filter) ? undefined : spec.matches;
+    return new CollectionScan(collection, solution.forward, spec.filter, matches);
+  }
   if (solution.kind === 'index') return indexScanTree(collection, solution, spec);
   const scans = solution.branches.map((branch) => new IndexScan(branch.index, branch.bounds, true));
   return new FetchStage(collection, new OrStage(scans), spec.filter, spec.matches);
@@ -222,7 +243,10 @@ function buildTree(collection: Collection, solution: Solution, spec: QuerySpec):
   const skip = spec.skip ?? 0;
   const limit = spec.limit ?? 0;
   const sorted = solution.kind === 'index' ? solution.providesSort : false;
-  if (!isEmpty(spec.sort) && !sorted) root = new SortStage(root, spec.sort as Doc, limit > 0 ? skip + limit : 0, (docs) => spec.sortDocs(docs, spec.sort as Doc));
+  const pattern = spec.sort ?? {};
+  if (!isEmpty(pattern) && !sorted) {
+    root = new SortStage(root, pattern, limit > 0 ? skip + limit : 0, (docs) => spec.sortDocs(docs, pattern));
+  }
   if (skip > 0) root = new SkipStage(root, skip);
   if (limit > 0) root = new LimitStage(root, limit);
   return root;
@@ -279,7 +303,8 @@ const planCaches = new WeakMap<Collection, PlanCache>();
 
 /** Changes whenever an index is created, dropped, hidden or unhidden, or becomes multikey. */
 function indexSignature(collection: Collection): string {
-  return [...collection.indexes.values()].map((index) => `${index.name}:${!!index.spec.hidden}:${index.multiKey}`).join('|');
+  const state = (index: Index): string => `${index.name}:${!!index.spec.hidden}:${index.multiKey}`;
+  return [...collection.indexes.values()].map(state).join('|');
 }
 
 function collectionWrites(collection: Collection): number {
@@ -329,9 +354,11 @@ function matchesChoice(solution: Solution, choice: Choice): boolean {
 function hintedSolution(collection: Collection, spec: QuerySpec): Solution | undefined {
   const { hint } = spec;
   if (hint === undefined || hint === null || (isDoc(hint) && Object.keys(hint).length === 0)) return undefined;
-  if (hint === '$natural' || (isDoc(hint) && '$natural' in hint)) return { kind: 'collscan', forward: spec.natural !== -1 };
+  const natural = hint === '$natural' || (isDoc(hint) && '$natural' in hint);
+  if (natural) return { kind: 'collscan', forward: spec.natural !== -1 };
   const pattern = JSON.stringify(hint);
-  const index = [...collection.indexes.values()].find((candidate) => candidate.name === hint || JSON.stringify(candidate.spec.key) === pattern);
+  const named = (index: Index): boolean => index.name === hint || JSON.stringify(index.spec.key) === pattern;
+  const index = [...collection.indexes.values()].find(named);
   if (!index) return undefined;
   const analyses = new Analyses(spec.filter, isCollated(spec.collation));
   const collated = analyses.queryCollated || isCollated(index.spec.collation);
@@ -368,7 +395,8 @@ function choose(collection: Collection, spec: QuerySpec): Chosen {
   if (hit) return { solution: hit, rejected: solutions.filter((solution) => solution !== hit), fromCache: true };
   const trial = runTrial(collection, solutions, spec);
   cache.choices.set(shape, choiceOf(solutions[trial.winner]));
-  return { solution: solutions[trial.winner], trial, rejected: solutions.filter((_, i) => i !== trial.winner), fromCache: false };
+  const rejected = solutions.filter((_, i) => i !== trial.winner);
+  return { solution: solutions[trial.winner], trial, rejected, fromCache: false };
 }
 
 function keyPatternOf(solution: Solution): Doc | undefined {
@@ -379,7 +407,9 @@ function keyPatternOf(solution: Solution): Doc | undefined {
 export function planQuery(collection: Collection, spec: QuerySpec): QueryPlan<Doc> {
   const chosen = choose(collection, spec);
   const { trial } = chosen;
-  const rejected = trial ? trial.trees.filter((_, i) => i !== trial.winner) : chosen.rejected.map((solution) => buildTree(collection, solution, spec));
+  const rejected = trial
+    ? trial.trees.filter((_, i) => i !== trial.winner)
+    : chosen.rejected.map((solution) => buildTree(collection, solution, spec));
   return {
     root: trial ? trial.trees[trial.winner] : buildTree(collection, chosen.solution, spec),
     buffered: trial ? trial.buffers[trial.winner] : [],
@@ -394,12 +424,21 @@ export function planCount(collection: Collection, spec: QuerySpec): QueryPlan<nu
   const readSpec = { ...spec, skip: 0, limit: 0, sort: undefined };
   const chosen = choose(collection, readSpec);
   const { solution } = chosen;
-  const input =
-    solution.kind === 'index' && solution.exact
-      ? new IndexScan(solution.index, solution.bounds, solution.forward, keyRanges(solution.index, solution.bounds, true).length === 1 ? 'COUNT_SCAN' : 'IXSCAN')
-      : readTree(collection, solution, readSpec);
-  const rejected = chosen.rejected.map((other) => readTree(collection, other, readSpec));
-  return { root: new CountStage(input, spec.skip ?? 0, spec.limit ?? 0), buffered: [], rejected, keyPattern: keyPatternOf(solution), fromCache: chosen.fromCache };
+  const keysOnly = solution.kind === 'index' && solution.exact;
+  const input = keysOnly ? keyCount(solution) : readTree(collection, solution, readSpec);
+  return {
+    root: new CountStage(input, spec.skip ?? 0, spec.limit ?? 0),
+    buffered: [],
+    rejected: chosen.rejected.map((other) => readTree(collection, other, readSpec)),
+    keyPattern: keyPatternOf(solution),
+    fromCache: chosen.fromCache,
+  };
+}
+
+/** Keys counted without fetching: one key range is MongoDB's COUNT_SCAN, several an IXSCAN. */
+function keyCount(solution: IndexSolution): IndexScan {
+  const { index, bounds, forward } = solution;
+  return new IndexScan(index, bounds, forward, keyRanges(index, bounds, true).length === 1 ? 'COUNT_SCAN' : 'IXSCAN');
 }
 
 /**

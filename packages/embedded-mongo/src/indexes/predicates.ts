@@ -1,6 +1,6 @@
 import { typeOf } from 'mingo/util';
 import { isDoc, type Doc } from '../types';
-import { FULL_INTERVAL, intersectIntervals, pointInterval, unionIntervals, type Interval } from './interval';
+import { FULL_INTERVAL, intersectAll, pointInterval, unionIntervals, type Interval } from './interval';
 
 /** What one condition on a field tells an index scan. */
 export interface FieldPredicate {
@@ -12,9 +12,12 @@ export interface FieldPredicate {
   requiresField: boolean;
 }
 
+type Predicate = FieldPredicate | undefined;
+type FieldPredicates = Map<string, FieldPredicate[]>;
+
 /** The conditions every match must satisfy, per field, and the `$or` whose branches may each use an index. */
 export interface FilterAnalysis {
-  fields: Map<string, FieldPredicate[]>;
+  fields: FieldPredicates;
   /** Whether every condition of the filter is a field predicate above (no other operator or field). */
   allIndexable: boolean;
   or?: Doc[];
@@ -46,7 +49,8 @@ function isPointValue(value: unknown, collated: boolean): boolean {
 function equality(value: unknown, collated: boolean): FieldPredicate | undefined {
   if (value instanceof RegExp) return regexPredicate(value.source, value.flags, collated);
   if (!isPointValue(value, collated)) return undefined;
-  return { intervals: [pointInterval(value)], exact: value !== null && !Number.isNaN(value), requiresField: value !== null };
+  const exact = value !== null && !Number.isNaN(value);
+  return { intervals: [pointInterval(value)], exact, requiresField: value !== null };
 }
 
 function inList(values: unknown[], collated: boolean): FieldPredicate | undefined {
@@ -110,8 +114,9 @@ function prefixEnd(prefix: string): unknown {
 function regexPredicate(source: string, flags: string, collated: boolean): FieldPredicate | undefined {
   if (collated) return undefined;
   const prefix = regexPrefix(source, flags);
-  const strings = prefix === undefined ? typeBracket('') : { low: prefix, high: prefixEnd(prefix), lowInclusive: true, highInclusive: false };
-  return { intervals: [strings as Interval], exact: false, requiresField: true };
+  const strings = typeBracket('') as Interval;
+  const intervals = [prefix === undefined ? strings : { ...strings, low: prefix, high: prefixEnd(prefix) }];
+  return { intervals, exact: false, requiresField: true };
 }
 
 function regexOperator(condition: Doc, collated: boolean): FieldPredicate | undefined {
@@ -122,7 +127,7 @@ function regexOperator(condition: Doc, collated: boolean): FieldPredicate | unde
 }
 
 /** Predicates of one operator of a condition (`{$gt: 1}` → one); none when it cannot bound an index. */
-function operatorPredicate(op: string, operand: unknown, condition: Doc, collated: boolean): FieldPredicate | undefined {
+function operatorPredicate(op: string, operand: unknown, condition: Doc, collated: boolean): Predicate {
   switch (op) {
     case '$eq':
       // `$eq` with a regex matches stored regexes only, not strings.
@@ -137,7 +142,9 @@ function operatorPredicate(op: string, operand: unknown, condition: Doc, collate
     case '$regex':
       return regexOperator(condition, collated);
     case '$exists':
-      return operand ? { intervals: [FULL_INTERVAL], exact: false, requiresField: true } : { intervals: [pointInterval(null)], exact: false, requiresField: false };
+      // `$exists: false` matches exactly the documents whose key is null, among others.
+      if (!operand) return { intervals: [pointInterval(null)], exact: false, requiresField: false };
+      return { intervals: [FULL_INTERVAL], exact: false, requiresField: true };
   }
   return undefined;
 }
@@ -145,12 +152,13 @@ function operatorPredicate(op: string, operand: unknown, condition: Doc, collate
 const NON_NARROWING = new Set(['$options', '$comment']);
 
 /** Adds the predicates of `field: condition`; returns whether the whole condition became predicates. */
-function addCondition(fields: Map<string, FieldPredicate[]>, field: string, condition: unknown, collated: boolean): boolean {
-  const add = (path: string, predicate: FieldPredicate | undefined): boolean => {
+function addCondition(fields: FieldPredicates, field: string, condition: unknown, collated: boolean): boolean {
+  const add = (path: string, predicate: Predicate): boolean => {
     if (predicate) fields.set(path, [...(fields.get(path) ?? []), predicate]);
     return predicate !== undefined;
   };
-  if (!isDoc(condition) || !Object.keys(condition).some((key) => key.startsWith('$'))) return add(field, equality(condition, collated));
+  const isOperatorDoc = isDoc(condition) && Object.keys(condition).some((key) => key.startsWith('$'));
+  if (!isOperatorDoc) return add(field, equality(condition, collated));
   let complete = true;
   for (const [op, operand] of Object.entries(condition)) {
     if (NON_NARROWING.has(op)) continue;
@@ -168,8 +176,8 @@ function addCondition(fields: Map<string, FieldPredicate[]>, field: string, cond
  * `$elemMatch` bounds: `{a: {$elemMatch: {$gt: 1, $lt: 5}}}` one element in both ranges (intersected),
  * `{a: {$elemMatch: {b: 1}}}` an element whose `b` is 1 (a predicate on `a.b`). Never exact.
  */
-function addElemMatch(fields: Map<string, FieldPredicate[]>, field: string, operand: Doc, collated: boolean): void {
-  const inner = new Map<string, FieldPredicate[]>();
+function addElemMatch(fields: FieldPredicates, field: string, operand: Doc, collated: boolean): void {
+  const inner: FieldPredicates = new Map();
   const isValueForm = Object.keys(operand).every((key) => key.startsWith('$'));
   if (isValueForm) {
     addCondition(inner, field, operand, collated);
@@ -178,7 +186,9 @@ function addElemMatch(fields: Map<string, FieldPredicate[]>, field: string, oper
     if (predicates.length) fields.set(field, [...(fields.get(field) ?? []), intersection(predicates)]);
     return;
   }
-  for (const [sub, condition] of Object.entries(operand)) if (!sub.startsWith('$')) addCondition(inner, `${field}.${sub}`, condition, collated);
+  for (const [sub, condition] of Object.entries(operand)) {
+    if (!sub.startsWith('$')) addCondition(inner, `${field}.${sub}`, condition, collated);
+  }
   for (const [path, predicates] of inner) {
     const loose = predicates.map((predicate) => ({ ...predicate, exact: false }));
     fields.set(path, [...(fields.get(path) ?? []), ...loose]);
@@ -186,8 +196,12 @@ function addElemMatch(fields: Map<string, FieldPredicate[]>, field: string, oper
 }
 
 function intersection(predicates: FieldPredicate[]): FieldPredicate {
-  const intervals = predicates.slice(1).reduce((bounds, predicate) => intersectIntervals(bounds, predicate.intervals), predicates[0].intervals);
+  const intervals = intersectAll(predicates.map((predicate) => predicate.intervals));
   return { intervals, exact: false, requiresField: predicates.some((predicate) => predicate.requiresField) };
+}
+
+function isSingleClause(clauses: unknown): clauses is [Doc] {
+  return Array.isArray(clauses) && clauses.length === 1 && isDoc(clauses[0]);
 }
 
 /**
@@ -200,7 +214,7 @@ export function analyzeFilter(filter: Doc, collated: boolean): FilterAnalysis {
     for (const [key, condition] of Object.entries(clause)) {
       if (key === '$comment') continue;
       if (key === '$and' && Array.isArray(condition)) condition.filter(isDoc).forEach(visit);
-      else if (key === '$or' && Array.isArray(condition) && condition.length === 1 && isDoc(condition[0])) visit(condition[0]);
+      else if (key === '$or' && isSingleClause(condition)) visit(condition[0]);
       else if (key === '$or' && Array.isArray(condition) && !analysis.or) {
         analysis.or = condition.filter(isDoc);
         analysis.allIndexable = false;

@@ -35,5 +35,6 @@ export function boundsCheck(collection: Collection, hint: unknown, bounds: Index
       throw new MongoError('BadValue', 'The index chosen is not equal to min/max');
     }
   }
-  return (doc) => (!bounds.min || compareKey(doc, pattern, bounds.min) >= 0) && (!bounds.max || compareKey(doc, pattern, bounds.max) < 0);
+  const { min, max } = bounds;
+  return (doc) => (!min || compareKey(doc, pattern, min) >= 0) && (!max || compareKey(doc, pattern, max) < 0);
 }

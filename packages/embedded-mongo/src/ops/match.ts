@@ -73,13 +73,15 @@ function compile(source: ReadSource, filter: Doc, env: QueryEnv, options: MatchO
 }
 
 /** The plan of a read on a collection (explain shows it; find, count and writes run it). */
-export function planRead(collection: Collection, filter: Doc, env: QueryEnv, options: MatchOptions = {}): QueryPlan<Doc> {
+export function planRead(collection: Collection, filter: Doc, env: QueryEnv, options: MatchOptions): QueryPlan<Doc> {
   const query = compile(collection, filter, env, options);
   return planQuery(collection, querySpec(collection, filter, query, env, options));
 }
 
+type CountPlan = QueryPlan<number>;
+
 /** The plan of a count (keys only when the index bounds are exact). */
-export function planCountRead(collection: Collection, filter: Doc, env: QueryEnv, options: MatchOptions = {}): QueryPlan<number> {
+export function planCountRead(collection: Collection, filter: Doc, env: QueryEnv, options: MatchOptions): CountPlan {
   const query = compile(collection, filter, env, options);
   return planCount(collection, querySpec(collection, filter, query, env, options));
 }
@@ -106,10 +108,13 @@ export function findLazily(source: ReadSource, filter: Doc, env: QueryEnv, optio
   }
   const plan = planQuery(source, querySpec(source, filter, query, env, options));
   const docs = execute(plan);
-  return { docs: hasProjection(options) ? projectLazily(docs, options.projection as Doc, env) : docs, keyPattern: plan.keyPattern };
+  const projected = hasProjection(options) ? projectLazily(docs, options.projection as Doc, env) : docs;
+  return { docs: projected, keyPattern: plan.keyPattern };
 }
 
-const hasProjection = (options: MatchOptions): boolean => !!options.projection && Object.keys(options.projection).length > 0;
+function hasProjection(options: MatchOptions): boolean {
+  return !!options.projection && Object.keys(options.projection).length > 0;
+}
 
 /** Projects in chunks (one mingo projection per chunk, not per document) as the results are pulled. */
 function* projectLazily(docs: Iterable<Doc>, projection: Doc, env: QueryEnv): Generator<Doc> {
