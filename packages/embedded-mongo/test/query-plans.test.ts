@@ -135,6 +135,19 @@ describe('choosing among candidate plans', () => {
     expect(stages(hidden.queryPlanner.winningPlan).concat(...hidden.queryPlanner.rejectedPlans.map(stages)).map((s) => s.indexName)).not.toContain('z_1');
   });
 
+  it('re-plans when the cached plan takes more than 10 times the works of its trial', async () => {
+    const replanned = db.collection<AnyDoc>('replanned');
+    await replanned.insertMany(Array.from({ length: 2000 }, (_, i) => ({ _id: i, p: i, q: i % 1000 })));
+    await replanned.createIndex({ p: 1 });
+    await replanned.createIndex({ q: 1 });
+    const first = await explainFind(replanned, { p: { $lt: 10 }, q: { $gte: 0 } });
+    expect(stage(first.queryPlanner.winningPlan, 'IXSCAN')?.indexName).toBe('p_1');
+    const second = await explainFind(replanned, { p: { $lt: 1e9 }, q: { $gte: 999 } });
+    expect(second.queryPlanner.planCacheUsed).toBe(false);
+    expect(stage(second.queryPlanner.winningPlan, 'IXSCAN')?.indexName).toBe('q_1');
+    expect(second.executionStats).toMatchObject({ nReturned: 2, totalKeysExamined: 2 });
+  });
+
   it('uses the hinted index even when another one is better', async () => {
     const plan = await explainFind(items, { x: 1, y: 7 }, { hint: { x: 1 } });
     expect(stage(plan.queryPlanner.winningPlan, 'IXSCAN')?.indexName).toBe('x_1');

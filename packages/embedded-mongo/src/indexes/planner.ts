@@ -259,6 +259,7 @@ const TRIAL_RESULTS = 101;
 const trialWorks = (collection: Collection): number => Math.max(10_000, Math.floor(0.29 * collection.docs.size));
 
 interface Trial {
+  /** Index of the winning solution. */
   winner: number;
   trees: PlanStage<Doc>[];
   buffers: Doc[][];
@@ -291,10 +292,16 @@ function score(tree: PlanStage<Doc>, solution: Solution): number {
 
 type Choice = { kind: 'collscan' } | { kind: 'index'; name: string } | { kind: 'or'; names: string[] };
 
+/** A cached choice and the works its plan took in the trial that chose it. */
+interface CacheEntry {
+  choice: Choice;
+  works: number;
+}
+
 interface PlanCache {
   signature: string;
   writesAtStart: number;
-  choices: Map<string, Choice>;
+  entries: Map<string, CacheEntry>;
 }
 
 /** The cache is flushed after this many writes to the collection, as the data may have changed shape. */
@@ -316,7 +323,7 @@ function planCache(collection: Collection): PlanCache {
   const writes = collectionWrites(collection);
   let cache = planCaches.get(collection);
   if (!cache || cache.signature !== signature || writes - cache.writesAtStart > PLAN_CACHE_WRITE_LIMIT) {
-    cache = { signature, writesAtStart: writes, choices: new Map() };
+    cache = { signature, writesAtStart: writes, entries: new Map() };
     planCaches.set(collection, cache);
   }
   return cache;
@@ -380,9 +387,47 @@ function candidateSolutions(collection: Collection, spec: QuerySpec): Solution[]
 
 interface Chosen {
   solution: Solution;
-  trial?: Trial;
+  /** The chosen plan's stages when it already ran (trial or cached-plan check), with what it produced. */
+  started?: { root: PlanStage<Doc>; buffered: Doc[] };
   rejected: Solution[];
+  /** Trial runs of the rejected solutions, when there was a trial. */
+  rejectedTrees?: PlanStage<Doc>[];
   fromCache: boolean;
+}
+
+/** A cached plan may use this many times the works of the trial that chose it before it is re-planned. */
+const REPLAN_FACTOR = 10;
+const MIN_REPLAN_WORKS = 100;
+
+/**
+ * Runs a cached plan as MongoDB's CachedPlanStage does: if it neither finishes nor produces 101 results
+ * within 10× the works it took in its trial, the cache entry is dropped and the query re-planned.
+ */
+function runCached(tree: PlanStage<Doc>, trialWorks: number): Doc[] | undefined {
+  const buffered: Doc[] = [];
+  const budget = Math.max(REPLAN_FACTOR * trialWorks, MIN_REPLAN_WORKS);
+  for (let works = 0; works < budget; works++) {
+    const step = tree.work();
+    if (step === undefined) return buffered;
+    if (typeof step !== 'symbol' && buffered.push(step) >= TRIAL_RESULTS) return buffered;
+  }
+  return undefined;
+}
+
+/** The cached choice among the solutions, already started, unless it has to be re-planned. */
+function cachedChoice(
+  collection: Collection,
+  solutions: Solution[],
+  spec: QuerySpec,
+  entry: CacheEntry,
+): Chosen | undefined {
+  const hit = solutions.find((solution) => matchesChoice(solution, entry.choice));
+  if (!hit) return undefined;
+  const root = buildTree(collection, hit, spec);
+  const buffered = runCached(root, entry.works);
+  if (!buffered) return undefined;
+  const rejected = solutions.filter((solution) => solution !== hit);
+  return { solution: hit, started: { root, buffered }, rejected, fromCache: true };
 }
 
 function choose(collection: Collection, spec: QuerySpec): Chosen {
@@ -390,13 +435,18 @@ function choose(collection: Collection, spec: QuerySpec): Chosen {
   if (solutions.length === 1) return { solution: solutions[0], rejected: [], fromCache: false };
   const cache = planCache(collection);
   const shape = queryShape(spec);
-  const cached = cache.choices.get(shape);
-  const hit = cached && solutions.find((solution) => matchesChoice(solution, cached));
-  if (hit) return { solution: hit, rejected: solutions.filter((solution) => solution !== hit), fromCache: true };
-  const trial = runTrial(collection, solutions, spec);
-  cache.choices.set(shape, choiceOf(solutions[trial.winner]));
-  const rejected = solutions.filter((_, i) => i !== trial.winner);
-  return { solution: solutions[trial.winner], trial, rejected, fromCache: false };
+  const entry = cache.entries.get(shape);
+  const cached = entry && cachedChoice(collection, solutions, spec, entry);
+  if (cached) return cached;
+  const { winner, trees, buffers } = runTrial(collection, solutions, spec);
+  cache.entries.set(shape, { choice: choiceOf(solutions[winner]), works: trees[winner].works });
+  return {
+    solution: solutions[winner],
+    started: { root: trees[winner], buffered: buffers[winner] },
+    rejected: solutions.filter((_, i) => i !== winner),
+    rejectedTrees: trees.filter((_, i) => i !== winner),
+    fromCache: false,
+  };
 }
 
 function keyPatternOf(solution: Solution): Doc | undefined {
@@ -406,14 +456,10 @@ function keyPatternOf(solution: Solution): Doc | undefined {
 /** Plans a find (or the read of an update, delete or aggregate): candidates, trial run, cached choice. */
 export function planQuery(collection: Collection, spec: QuerySpec): QueryPlan<Doc> {
   const chosen = choose(collection, spec);
-  const { trial } = chosen;
-  const rejected = trial
-    ? trial.trees.filter((_, i) => i !== trial.winner)
-    : chosen.rejected.map((solution) => buildTree(collection, solution, spec));
   return {
-    root: trial ? trial.trees[trial.winner] : buildTree(collection, chosen.solution, spec),
-    buffered: trial ? trial.buffers[trial.winner] : [],
-    rejected,
+    root: chosen.started?.root ?? buildTree(collection, chosen.solution, spec),
+    buffered: chosen.started?.buffered ?? [],
+    rejected: chosen.rejectedTrees ?? chosen.rejected.map((solution) => buildTree(collection, solution, spec)),
     keyPattern: keyPatternOf(chosen.solution),
     fromCache: chosen.fromCache,
   };
