@@ -238,17 +238,20 @@ function readTree(collection: Collection, solution: Solution, spec: QuerySpec): 
 
 const isEmpty = (doc: Doc | undefined): boolean => !doc || Object.keys(doc).length === 0;
 
+/**
+ * The whole plan: the read, then a blocking SORT unless the index provides the order (its top-k limit is
+ * skip + limit, so no LIMIT stage follows it, as in MongoDB), then SKIP and LIMIT.
+ */
 function buildTree(collection: Collection, solution: Solution, spec: QuerySpec): PlanStage<Doc> {
   let root = readTree(collection, solution, spec);
   const skip = spec.skip ?? 0;
   const limit = spec.limit ?? 0;
-  const sorted = solution.kind === 'index' ? solution.providesSort : false;
   const pattern = spec.sort ?? {};
-  if (!isEmpty(pattern) && !sorted) {
-    root = new SortStage(root, pattern, limit > 0 ? skip + limit : 0, (docs) => spec.sortDocs(docs, pattern));
-  }
+  const blockingSort = !isEmpty(pattern) && !(solution.kind === 'index' && solution.providesSort);
+  const sortDocs = (docs: Doc[]): Doc[] => spec.sortDocs(docs, pattern);
+  if (blockingSort) root = new SortStage(root, pattern, limit > 0 ? skip + limit : 0, sortDocs);
   if (skip > 0) root = new SkipStage(root, skip);
-  if (limit > 0) root = new LimitStage(root, limit);
+  if (limit > 0 && !blockingSort) root = new LimitStage(root, limit);
   return root;
 }
 
