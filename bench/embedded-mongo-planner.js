@@ -2,15 +2,17 @@
 /**
  * Query planner benchmark: planned queries against the same queries forced to a collection scan
  * (`hint: {$natural: 1}`) in the same run, on 100 000 documents, official driver, one client.
- *   node bench/embedded-mongo-planner.js [--runs 3]
+ *   node bench/embedded-mongo-planner.js [--runs 3] [--before DIST]
  * Run `npm run build -w @ccb/embedded-mongo` first. Prints median ops/s of the runs and the ratio.
+ * `--before DIST`: also runs the planned queries on another build of the package (its `dist` directory,
+ * e.g. built from an older commit) in the same run, as a "before" column.
  */
 const { parseArgs } = require('node:util');
 const { MongoClient } = require('mongodb');
 const { EmbeddedMongoServer } = require('../packages/embedded-mongo/dist');
 
 const DOCS = 100_000;
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, before: { type: 'string' } } });
 const RUNS = Number(values.runs);
 
 const random = (n) => Math.floor(Math.random() * n);
@@ -46,14 +48,16 @@ function cases(docs, db) {
   return {
     'sorted + limited find (equality, sort on next field, limit 10)': (hint) =>
       docs.find({ category: random(100) }, { sort: { price: -1 }, limit: 10, ...hint }).toArray(),
-    'sorted + limited find (no filter, sort by indexed field, skip 20, limit 10)': (hint) =>
+    'sorted + limited find (no filter, indexed sort, skip 20, limit 10)': (hint) =>
       docs.find({}, { sort: { price: 1 }, skip: 20, limit: 10, ...hint }).toArray(),
     'compound equality + range find (10 results)': (hint) => {
       const low = random(DOCS - 1000);
       return docs.find({ category: low % 100, price: { $gte: low, $lt: low + 1000 } }, hint).toArray();
     },
-    '$or find (two indexed branches)': (hint) =>
-      docs.find({ $or: [{ sku: `sku-${String(random(DOCS)).padStart(6, '0')}` }, { brand: `b${random(1000)}` }] }, hint).toArray(),
+    '$or find (two indexed branches)': (hint) => {
+      const sku = `sku-${String(random(DOCS)).padStart(6, '0')}`;
+      return docs.find({ $or: [{ sku }, { brand: `b${random(1000)}` }] }, hint).toArray();
+    },
     'count with a filter (equality + range, 500 matches)': (hint) => {
       const category = random(100);
       return count({ category, price: { $gte: 50_000 } }, hint);
@@ -61,23 +65,39 @@ function cases(docs, db) {
   };
 }
 
-async function main() {
-  const server = await EmbeddedMongoServer.start({ port: 0 });
+/** A seeded server of the given build, with its query cases. */
+async function open(Server) {
+  const server = await Server.start({ port: 0 });
   const client = await MongoClient.connect(server.uri);
   const db = client.db('bench_planner');
   await db.dropDatabase();
   const docs = db.collection('docs');
   await seed(docs);
+  const close = async () => {
+    await client.close();
+    await server.stop();
+  };
+  return { cases: cases(docs, db), close };
+}
+
+async function main() {
+  const current = await open(EmbeddedMongoServer);
+  const before = values.before ? await open(require(values.before).EmbeddedMongoServer) : undefined;
   console.log(`${DOCS} documents, runs: ${RUNS}, median ops/s`);
-  console.log(`${'query'.padEnd(78)} ${'planned'.padStart(9)} ${'COLLSCAN'.padStart(9)} ${'ratio'.padStart(7)}`);
-  for (const [name, run] of Object.entries(cases(docs, db))) {
+  const head = ['query'.padEnd(74), 'planned', 'COLLSCAN', 'ratio', ...(before ? ['before', 'ratio'] : [])];
+  console.log(head.map((cell, i) => (i ? cell.padStart(9) : cell)).join(' '));
+  for (const [name, run] of Object.entries(current.cases)) {
     const planned = await measure(500, () => run({}));
     const scanned = await measure(5, () => run({ hint: { $natural: 1 } }));
-    const row = [name.padEnd(78), planned.toFixed(0).padStart(9), scanned.toFixed(1).padStart(9), `${(planned / scanned).toFixed(0)}×`.padStart(7)];
-    console.log(row.join(' '));
+    const row = [name.padEnd(74), planned.toFixed(0), scanned.toFixed(1), `${(planned / scanned).toFixed(0)}×`];
+    if (before) {
+      const old = await measure(50, () => before.cases[name]({}));
+      row.push(old.toFixed(0), `${(planned / old).toFixed(1)}×`);
+    }
+    console.log(row.map((cell, i) => (i ? cell.padStart(9) : cell)).join(' '));
   }
-  await client.close();
-  await server.stop();
+  await current.close();
+  await before?.close();
 }
 
 main().catch((error) => {
