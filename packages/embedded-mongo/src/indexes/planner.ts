@@ -36,6 +36,8 @@ export interface QuerySpec {
   alwaysRecheck?: boolean;
   /** Sorts documents by the pattern with the query's collation (mingo). */
   sortDocs: (docs: Doc[], pattern: Doc) => Doc[];
+  /** Planning a count (its own plan cache entries; a cached choice is not run before the count). */
+  counting?: boolean;
 }
 
 /** How a plan reads the collection, before it is built into stages. */
@@ -345,7 +347,7 @@ const regexShape = (regex: RegExp): string => `regex:${regex.source.startsWith('
 
 function queryShape(spec: QuerySpec): string {
   const projection = Object.keys(spec.projection ?? {}).sort();
-  return JSON.stringify([shapeOf(spec.filter), spec.sort ?? {}, projection, spec.collation ?? null]);
+  return JSON.stringify([shapeOf(spec.filter), spec.sort ?? {}, projection, spec.collation ?? null, !!spec.counting]);
 }
 
 function choiceOf(solution: Solution): Choice {
@@ -426,10 +428,12 @@ function cachedChoice(
 ): Chosen | undefined {
   const hit = solutions.find((solution) => matchesChoice(solution, entry.choice));
   if (!hit) return undefined;
+  const rejected = solutions.filter((solution) => solution !== hit);
+  // A count reads keys or documents without returning them: the cached choice is taken as it is.
+  if (spec.counting) return { solution: hit, rejected, fromCache: true };
   const root = buildTree(collection, hit, spec);
   const buffered = runCached(root, entry.works);
   if (!buffered) return undefined;
-  const rejected = solutions.filter((solution) => solution !== hit);
   return { solution: hit, started: { root, buffered }, rejected, fromCache: true };
 }
 
@@ -470,7 +474,7 @@ export function planQuery(collection: Collection, spec: QuerySpec): QueryPlan<Do
 
 /** Plans a count: keys only (COUNT_SCAN) when the chosen index's bounds are exact, else the matches counted. */
 export function planCount(collection: Collection, spec: QuerySpec): QueryPlan<number> {
-  const readSpec = { ...spec, skip: 0, limit: 0, sort: undefined };
+  const readSpec = { ...spec, skip: 0, limit: 0, sort: undefined, counting: true };
   const chosen = choose(collection, readSpec);
   const { solution } = chosen;
   const keysOnly = solution.kind === 'index' && solution.exact;
