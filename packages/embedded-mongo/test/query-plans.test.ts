@@ -128,6 +128,9 @@ describe('choosing among candidate plans', () => {
     expect(plan.executionStats).toMatchObject({ nReturned: 20, totalKeysExamined: 40, totalDocsExamined: 40 });
     const again = await explainFind(items, { x: 0, y: { $lt: 10 } });
     expect(again.queryPlanner.planCacheUsed).toBe(true);
+    expect(again.queryPlanner.queryHash).toMatch(/^[0-9A-F]{8}$/);
+    expect(again.queryPlanner.queryHash).toBe(plan.queryPlanner.queryHash);
+    expect((await explainFind(items, { x: 0 })).queryPlanner.queryHash).not.toBe(plan.queryPlanner.queryHash);
     expect(ixscan(again)?.indexName).toBe('y_1');
   });
 

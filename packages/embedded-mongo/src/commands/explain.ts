@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import os from 'node:os';
 import { MongoError } from '../errors';
 import { execute, type QueryPlan } from '../indexes/planner';
@@ -86,6 +87,11 @@ function executionStats(plan: QueryPlan<unknown>, started: number): Doc {
 
 const NOTHING_READ = { stage: 'EOF' };
 
+/** MongoDB's 8-hex-digit hashes of a query shape (queryHash, planCacheKey). */
+function shapeHash(shape: string): string {
+  return createHash('sha256').update(shape).digest('hex').slice(0, 8).toUpperCase();
+}
+
 /** A missing collection or a view: nothing is read through a plan. */
 function emptyStats(): Doc {
   const totals = { nReturned: 0, executionTimeMillis: 0, totalKeysExamined: 0, totalDocsExamined: 0 };
@@ -104,10 +110,15 @@ function explain(command: Doc, context: CommandContext): Doc {
   const env = commandEnv(context, inner, inner[name]);
   const plan = source && !Array.isArray(source) ? planOf(name, source, filter, inner, env) : undefined;
   const projection = name === 'find' ? inner.projection : undefined;
+  const namespace = `${context.db}.${String(inner[name])}`;
   const queryPlanner = {
-    namespace: `${context.db}.${String(inner[name])}`,
+    namespace,
     indexFilterSet: false,
     parsedQuery: filter,
+    maxIndexedOrSolutionsReached: false,
+    maxIndexedAndSolutionsReached: false,
+    maxScansToExplodeReached: false,
+    ...(plan ? { queryHash: shapeHash(plan.shape), planCacheKey: shapeHash(`${plan.shape}|${namespace}`) } : {}),
     planCacheUsed: plan?.fromCache ?? false,
     winningPlan: plan ? withProjection(plan.root.plan(), projection) : NOTHING_READ,
     rejectedPlans: plan?.rejected.map((rejected) => rejected.plan()) ?? [],

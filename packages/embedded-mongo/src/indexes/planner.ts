@@ -65,6 +65,8 @@ export interface QueryPlan<T = Doc> {
   /** Key pattern of the single index the plan reads, if any (find's returnKey). */
   keyPattern?: Doc;
   fromCache: boolean;
+  /** The query shape the plan cache keys on (explain's queryHash is derived from it). */
+  shape: string;
 }
 
 /** Every result of a plan, lazily: the trial's buffered results first. */
@@ -469,6 +471,7 @@ export function planQuery(collection: Collection, spec: QuerySpec): QueryPlan<Do
     rejected: chosen.rejectedTrees ?? chosen.rejected.map((solution) => buildTree(collection, solution, spec)),
     keyPattern: keyPatternOf(chosen.solution),
     fromCache: chosen.fromCache,
+    shape: queryShape(spec),
   };
 }
 
@@ -485,6 +488,7 @@ export function planCount(collection: Collection, spec: QuerySpec): QueryPlan<nu
     rejected: chosen.rejected.map((other) => readTree(collection, other, readSpec)),
     keyPattern: keyPatternOf(solution),
     fromCache: chosen.fromCache,
+    shape: queryShape(readSpec),
   };
 }
 
