@@ -59,6 +59,13 @@ describe('compound index: equality prefix then range', () => {
     expect(scan?.indexBounds).toEqual({ a: ['[3, 3]'], b: ['(200, 100]'] });
     expect(stage(plan.queryPlanner.winningPlan, 'FETCH')?.filter).toBeUndefined();
     expect(plan.executionStats).toMatchObject({ nReturned: 10, totalKeysExamined: 10, totalDocsExamined: 10 });
+    expect(plan.executionStats.executionStages).toMatchObject({
+      stage: 'FETCH',
+      nReturned: 10,
+      docsExamined: 10,
+      isEOF: 1,
+      inputStage: { stage: 'IXSCAN', nReturned: 10, keysExamined: 10, seeks: 1, indexName: 'a_1_b_-1' },
+    });
     const [planned, scanned] = await withScan(items, { a: 3, b: { $gte: 100, $lt: 200 } });
     expect(ids(planned)).toEqual(ids(scanned));
   });
@@ -125,6 +132,9 @@ describe('choosing among candidate plans', () => {
     expect(ixscan(plan)?.indexName).toBe('y_1');
     const rejected = plan.queryPlanner.rejectedPlans.map((other: Plan) => stage(other, 'IXSCAN')?.indexName);
     expect(rejected).toEqual(['x_1']);
+    const all = await items.find({ x: 1, y: { $lt: 40 } }).explain('allPlansExecution');
+    const trials = all.executionStats.allPlansExecution.map((trial: Plan) => stage(trial, 'IXSCAN')?.indexName);
+    expect(trials).toEqual(['y_1', 'x_1']);
     expect(plan.executionStats).toMatchObject({ nReturned: 20, totalKeysExamined: 40, totalDocsExamined: 40 });
     const again = await explainFind(items, { x: 0, y: { $lt: 10 } });
     expect(again.queryPlanner.planCacheUsed).toBe(true);
