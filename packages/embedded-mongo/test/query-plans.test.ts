@@ -378,6 +378,21 @@ describe('index sizes', () => {
   });
 });
 
+describe('usage statistics', () => {
+  it('counts index accesses ($indexStats) and collection scans ($collStats queryExecStats)', async () => {
+    const items = db.collection<AnyDoc>('used');
+    await items.insertMany([{ _id: 1, x: 1, y: 1 }, { _id: 2, x: 2, y: 2 }]);
+    await items.createIndex({ x: 1 });
+    await items.find({ x: 1 }).toArray();
+    await items.find({ x: { $gt: 0 } }).toArray();
+    await items.find({ y: 1 }).toArray();
+    const accesses = await items.aggregate([{ $indexStats: {} }, { $project: { name: 1, ops: '$accesses.ops' } }]).toArray();
+    expect(accesses.map(({ name, ops }) => [name, Number(ops)])).toEqual([['_id_', 0], ['x_1', 2]]);
+    const [stats] = await items.aggregate([{ $collStats: { queryExecStats: {} } }]).toArray();
+    expect(Number(stats.queryExecStats.collectionScans.total)).toBe(1);
+  });
+});
+
 describe('sorted results match a collection scan', () => {
   it('for sorts served by the index, in both directions, with skip and limit', async () => {
     const items = db.collection<AnyDoc>('sorted');

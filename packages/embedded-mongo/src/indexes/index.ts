@@ -67,6 +67,9 @@ export class Index {
   private version = 0;
   /** Documents added, replaced or removed since the index was built (the plan cache flushes after many). */
   writes = 0;
+  /** Query plans that read this index since `since` ($indexStats `accesses`). */
+  accesses = 0;
+  readonly since = new Date();
 
   constructor(readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);

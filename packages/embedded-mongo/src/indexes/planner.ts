@@ -458,6 +458,20 @@ function choose(collection: Collection, spec: QuerySpec): Chosen {
   };
 }
 
+const collectionScanCounts = new WeakMap<Collection, number>();
+
+/** Collection scans run on the collection since it was opened ($collStats `queryExecStats`). */
+export function collectionScans(collection: Collection): number {
+  return collectionScanCounts.get(collection) ?? 0;
+}
+
+/** Counts the executed plan's reads: index accesses, or a collection scan. */
+function recordUse(collection: Collection, solution: Solution): void {
+  if (solution.kind === 'collscan') collectionScanCounts.set(collection, collectionScans(collection) + 1);
+  else if (solution.kind === 'index') solution.index.accesses++;
+  else for (const branch of solution.branches) branch.index.accesses++;
+}
+
 function keyPatternOf(solution: Solution): Doc | undefined {
   return solution.kind === 'index' ? solution.index.spec.key : undefined;
 }
@@ -465,6 +479,7 @@ function keyPatternOf(solution: Solution): Doc | undefined {
 /** Plans a find (or the read of an update, delete or aggregate): candidates, trial run, cached choice. */
 export function planQuery(collection: Collection, spec: QuerySpec): QueryPlan<Doc> {
   const chosen = choose(collection, spec);
+  recordUse(collection, chosen.solution);
   return {
     root: chosen.started?.root ?? buildTree(collection, chosen.solution, spec),
     buffered: chosen.started?.buffered ?? [],
@@ -480,6 +495,7 @@ export function planCount(collection: Collection, spec: QuerySpec): QueryPlan<nu
   const readSpec = { ...spec, skip: 0, limit: 0, sort: undefined, counting: true };
   const chosen = choose(collection, readSpec);
   const { solution } = chosen;
+  recordUse(collection, solution);
   const keysOnly = solution.kind === 'index' && solution.exact;
   const input = keysOnly ? keyCount(solution) : readTree(collection, solution, readSpec);
   return {
