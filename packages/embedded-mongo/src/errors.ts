@@ -19,6 +19,7 @@ export const ErrorCodes = {
   IndexKeySpecsConflict: 86,
   DocumentValidationFailure: 121,
   CommandNotSupportedOnView: 166,
+  QueryPlanKilled: 175,
   CannotConvertIndexToUnique: 359,
   BSONObjectTooLarge: 10334,
   DuplicateKey: 11000,

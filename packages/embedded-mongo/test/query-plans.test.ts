@@ -362,6 +362,17 @@ describe('lazy find cursors', () => {
     // 10 was read ahead; 15 moved behind the scan position and is seen once, at its new key.
     expect(rest.map((doc) => doc._id)).toEqual([10, 11, 12, 13, 14, 16, 17, 18, 19, 15]);
   });
+
+  it('fail with QueryPlanKilled when the index they read is dropped', async () => {
+    const items = db.collection<AnyDoc>('dropped_under');
+    await items.insertMany(Array.from({ length: 20 }, (_, i) => ({ _id: i, k: i })));
+    await items.createIndex({ k: 1 });
+    const cursor = items.find({ k: { $gte: 0 } }, { batchSize: 5 });
+    await cursor.next();
+    await items.dropIndex('k_1');
+    const error = await cursor.toArray().then(() => undefined, (caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 175, codeName: 'QueryPlanKilled' });
+  });
 });
 
 describe('index sizes', () => {

@@ -1,3 +1,4 @@
+import { MongoError } from '../errors';
 import type { Collection } from '../storage/collection';
 import type { Doc } from '../types';
 import type { Entry, Index, KeyRange } from './index';
@@ -143,6 +144,7 @@ export class IndexScan extends PlanStage<Entry> {
 
   /** `COUNT_SCAN` when only the keys are counted (exact bounds), as MongoDB names that scan. */
   constructor(
+    private readonly collection: Collection,
     readonly index: Index,
     readonly bounds: IndexBounds,
     readonly forward: boolean,
@@ -158,6 +160,7 @@ export class IndexScan extends PlanStage<Entry> {
     const seen = this.index.multiKey ? new Set<string>() : undefined;
     for (const range of this.ranges) {
       for (const entry of this.index.entriesIn(range, this.forward)) {
+        this.checkIndexed();
         this.keysExamined++;
         if (!this.trailingFieldsMatch(entry.key)) {
           yield NEED_TIME;
@@ -174,6 +177,13 @@ export class IndexScan extends PlanStage<Entry> {
         }
         yield entry;
       }
+    }
+  }
+
+  /** A cursor cannot go on reading an index dropped since it started (its entries are no longer maintained). */
+  private checkIndexed(): void {
+    if (this.collection.indexes.get(this.index.name) !== this.index) {
+      throw new MongoError('QueryPlanKilled', `query plan killed :: caused by :: index '${this.index.name}' dropped`);
     }
   }
 

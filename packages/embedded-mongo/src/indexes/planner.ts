@@ -224,7 +224,7 @@ function orSolution(collection: Collection, branches: Doc[], spec: QuerySpec, co
 // ---------------------------------------------------------------- building stages
 
 function indexScanTree(collection: Collection, solution: IndexSolution, spec: QuerySpec): PlanStage<Doc> {
-  const scan = new IndexScan(solution.index, solution.bounds, solution.forward);
+  const scan = new IndexScan(collection, solution.index, solution.bounds, solution.forward);
   if (solution.exact) return new FetchStage(collection, scan, undefined);
   return new FetchStage(collection, scan, spec.filter, spec.matches);
 }
@@ -236,7 +236,7 @@ function readTree(collection: Collection, solution: Solution, spec: QuerySpec): 
     return new CollectionScan(collection, solution.forward, spec.filter, matches);
   }
   if (solution.kind === 'index') return indexScanTree(collection, solution, spec);
-  const scans = solution.branches.map((branch) => new IndexScan(branch.index, branch.bounds, true));
+  const scans = solution.branches.map((branch) => new IndexScan(collection, branch.index, branch.bounds, true));
   return new FetchStage(collection, new OrStage(scans), spec.filter, spec.matches);
 }
 
@@ -497,7 +497,7 @@ export function planCount(collection: Collection, spec: QuerySpec): QueryPlan<nu
   const { solution } = chosen;
   recordUse(collection, solution);
   const keysOnly = solution.kind === 'index' && solution.exact;
-  const input = keysOnly ? keyCount(solution) : readTree(collection, solution, readSpec);
+  const input = keysOnly ? keyCount(collection, solution) : readTree(collection, solution, readSpec);
   return {
     root: new CountStage(input, spec.skip ?? 0, spec.limit ?? 0),
     buffered: [],
@@ -509,9 +509,10 @@ export function planCount(collection: Collection, spec: QuerySpec): QueryPlan<nu
 }
 
 /** Keys counted without fetching: one key range is MongoDB's COUNT_SCAN, several an IXSCAN. */
-function keyCount(solution: IndexSolution): IndexScan {
+function keyCount(collection: Collection, solution: IndexSolution): IndexScan {
   const { index, bounds, forward } = solution;
-  return new IndexScan(index, bounds, forward, keyRanges(index, bounds, true).length === 1 ? 'COUNT_SCAN' : 'IXSCAN');
+  const name = keyRanges(index, bounds, true).length === 1 ? 'COUNT_SCAN' : 'IXSCAN';
+  return new IndexScan(collection, index, bounds, forward, name);
 }
 
 /**
