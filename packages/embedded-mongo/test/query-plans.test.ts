@@ -278,6 +278,28 @@ describe('regex prefixes, multikey fields, missing fields, null and mixed types'
   });
 });
 
+describe('arrays nested in arrays', () => {
+  it('are index keys of their own type, always scanned along with the bounds', async () => {
+    const items = db.collection<AnyDoc>('nested');
+    await items.insertMany([{ _id: 1, v: [[2, 9]] }, { _id: 2, v: [3, [4]] }, { _id: 3, v: 3 }, { _id: 4, v: [] }]);
+    await items.createIndex({ v: 1 });
+    const filters: Filter<AnyDoc>[] = [
+      { v: { $gt: 2 } },
+      { v: 3 },
+      { v: [2, 9] },
+      { v: { $elemMatch: { $gt: 8 } } },
+      { v: { $elemMatch: { $elemMatch: { $gt: 8 } } } },
+      { v: { $in: [[4], 9] } },
+    ];
+    for (const filter of filters) {
+      const [planned, scanned] = await withScan(items, filter);
+      expect([filter, ids(planned)]).toEqual([filter, ids(scanned)]);
+    }
+    const plan = await explainFind(items, { v: { $gt: 2 } });
+    expect(ixscan(plan)?.indexBounds).toEqual({ v: ['(2, inf.0]', '[[], BinData(0, ))'] });
+  });
+});
+
 describe('descending, sparse, partial and collated indexes', () => {
   let items: Collection<AnyDoc>;
 
@@ -397,7 +419,8 @@ describe('usage statistics', () => {
     await items.find({ x: 1 }).toArray();
     await items.find({ x: { $gt: 0 } }).toArray();
     await items.find({ y: 1 }).toArray();
-    const accesses = await items.aggregate([{ $indexStats: {} }, { $project: { name: 1, ops: '$accesses.ops' } }]).toArray();
+    const pipeline = [{ $indexStats: {} }, { $project: { name: 1, ops: '$accesses.ops' } }];
+    const accesses = await items.aggregate(pipeline).toArray();
     expect(accesses.map(({ name, ops }) => [name, Number(ops)])).toEqual([['_id_', 0], ['x_1', 2]]);
     const [stats] = await items.aggregate([{ $collStats: { queryExecStats: {} } }]).toArray();
     expect(Number(stats.queryExecStats.collectionScans.total)).toBe(1);

@@ -49,6 +49,7 @@ function formatValue(value: unknown): string {
   if (value instanceof Date) return `new Date(${value.getTime()})`;
   if (value instanceof ObjectId) return `ObjectId('${value.toHexString()}')`;
   if (value instanceof RegExp) return String(value);
+  if (value instanceof Uint8Array) return `BinData(0, ${Buffer.from(value).toString('hex').toUpperCase()})`;
   return JSON.stringify(value) ?? String(value);
 }
 

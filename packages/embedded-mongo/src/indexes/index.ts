@@ -63,6 +63,8 @@ export class Index {
   private readonly partial?: Query;
   /** Per key field, how many indexed documents hold an array on its path (the field is multikey while > 0). */
   private readonly arrayHolders: number[];
+  /** Per key field, how many entries have an array as key value (arrays nested in arrays). */
+  private readonly arrayKeys: number[];
   /** Bumped on every entry change, so a suspended scan knows to re-seek. */
   private version = 0;
   /** Documents added, replaced or removed since the index was built (the plan cache flushes after many). */
@@ -76,6 +78,7 @@ export class Index {
     this.directions = Object.values(spec.key).map((direction) => (Number(direction) < 0 ? -1 : 1));
     this.sorted = new BTree<Entry, undefined>(undefined, entryComparator(this.directions));
     this.arrayHolders = this.fields.map(() => 0);
+    this.arrayKeys = this.fields.map(() => 0);
     if (spec.partialFilterExpression) {
       this.partial = new Query(effectiveFilter(spec.partialFilterExpression, {}), mingoOptions());
     }
@@ -129,6 +132,17 @@ export class Index {
     return this.arrayHolders.some((count) => count > 0);
   }
 
+  private countArrayKeys(key: unknown[], delta: number): void {
+    key.forEach((value, i) => {
+      if (Array.isArray(value)) this.arrayKeys[i] += delta;
+    });
+  }
+
+  /** Whether some entry has an array as this field's key value (an array nested in an array). */
+  holdsArrayKeys(field: number): boolean {
+    return this.arrayKeys[field] > 0;
+  }
+
   fieldIsMultiKey(field: number): boolean {
     return this.arrayHolders[field] > 0;
   }
@@ -167,6 +181,7 @@ export class Index {
       holders.add(id);
       this.byKey.set(hash, holders);
       entries.push({ key, id });
+      this.countArrayKeys(key, 1);
     }
     return entries;
   }
@@ -192,6 +207,7 @@ export class Index {
       if (!holders?.delete(id)) continue;
       if (holders.size === 0) this.byKey.delete(hash);
       this.sorted.delete({ key, id });
+      this.countArrayKeys(key, -1);
     }
     this.countArrays(doc, -1);
     this.version++;

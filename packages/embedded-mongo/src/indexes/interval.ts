@@ -1,4 +1,4 @@
-import { compare } from 'mingo/util';
+import { compare, typeOf } from 'mingo/util';
 
 /** Bounds beyond every value of every type (MongoDB's MinKey and MaxKey in index bounds). */
 export const MIN_KEY = Symbol('MinKey');
@@ -26,14 +26,38 @@ export function isFull(interval: Interval): boolean {
   return interval.low === MIN_KEY && interval.high === MAX_KEY;
 }
 
-/** mingo's order of BSON values, with NaN before every other number (as MongoDB sorts it; mingo finds it equal). */
+/** mingo's rank of a type in its order of values (types it does not list sort last, by name). */
+const TYPE_RANKS: Record<string, number> = {
+  null: 2,
+  number: 3,
+  string: 4,
+  symbol: 5,
+  object: 6,
+  array: 7,
+  arraybuffer: 8,
+};
+const ARRAY_RANK = TYPE_RANKS.array;
+const typeRank = (value: unknown): number => TYPE_RANKS[typeOf(value)] ?? Number.MAX_VALUE;
+
+/**
+ * A total order of index keys: mingo's order of values, except that NaN sorts before every other number
+ * (as in MongoDB; mingo finds it equal to all) and that an array key (from nested arrays) sorts with the
+ * arrays, by type (mingo's `compare` would place it by its elements, which is no total order).
+ */
 export function compareKeys(a: unknown, b: unknown): number {
   if (typeof a === 'number' && typeof b === 'number') {
     if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) ? (Number.isNaN(b) ? 0 : -1) : 1;
     return a < b ? -1 : a > b ? 1 : 0;
   }
+  if (Array.isArray(a) !== Array.isArray(b)) {
+    const [rankA, rankB] = [Array.isArray(a) ? ARRAY_RANK : typeRank(a), Array.isArray(b) ? ARRAY_RANK : typeRank(b)];
+    return rankA < rankB ? -1 : 1;
+  }
   return compare(a, b);
 }
+
+/** Every array key: from the empty array up to (excluded) the next type, binary data. */
+export const ARRAY_KEYS: Interval = { low: [], high: new Uint8Array(0), lowInclusive: true, highInclusive: false };
 
 /** The order of index keys, extended by MIN_KEY and MAX_KEY. */
 export function compareValues(a: unknown, b: unknown): number {

@@ -3,7 +3,16 @@ import type { Collection } from '../storage/collection';
 import { isDoc, type Doc } from '../types';
 import type { Index } from './index';
 import { keyRanges, type IndexBounds } from './index-ranges';
-import { containedIn, FULL_INTERVAL, intersectAll, isFull, isPoint, type Interval } from './interval';
+import {
+  ARRAY_KEYS,
+  containedIn,
+  FULL_INTERVAL,
+  intersectAll,
+  isFull,
+  isPoint,
+  unionIntervals,
+  type Interval,
+} from './interval';
 import { analyzeFilter, type FieldPredicate, type FilterAnalysis } from './predicates';
 import {
   CollectionScan,
@@ -85,11 +94,15 @@ function isPlannable(index: Index): boolean {
   return !index.spec.hidden && Object.values(index.spec.key).every((direction) => direction === 1 || direction === -1);
 }
 
-/** Bounds of one key field: the intersection of its predicates, or only the first on a multikey field. */
+/**
+ * Bounds of one key field: the intersection of its predicates, or only the first on a multikey field. Keys
+ * that are arrays (nested arrays) are always scanned too: mingo's matching may descend into them.
+ */
 function fieldBounds(index: Index, field: number, predicates: FieldPredicate[] | undefined): Interval[] {
   if (!predicates?.length) return [FULL_INTERVAL];
-  if (index.fieldIsMultiKey(field)) return predicates[0].intervals;
-  return intersectAll(predicates.map((predicate) => predicate.intervals));
+  const lists = predicates.map((predicate) => predicate.intervals);
+  const bounds = index.fieldIsMultiKey(field) ? lists[0] : intersectAll(lists);
+  return index.holdsArrayKeys(field) ? unionIntervals([...bounds, ARRAY_KEYS]) : bounds;
 }
 
 /** Forward (true), backward (false), or undefined when the index cannot return the sort order. */

@@ -25,8 +25,8 @@ export interface FilterAnalysis {
 
 const MIN_DATE = new Date(-8.64e15);
 const MAX_DATE = new Date(8.64e15);
-/** Value types whose index keys compare exactly as the query compares them. */
-const EXACT_TYPES = new Set(['number', 'string', 'boolean', 'date', 'objectid']);
+/** Value types an equality can seek as a point: their keys compare exactly as the query compares them. */
+const POINT_TYPES = new Set(['number', 'string', 'boolean', 'date', 'objectid']);
 
 /** The widest interval of the value's type: one-sided ranges stay inside their type, as MongoDB brackets them. */
 function typeBracket(value: unknown): Interval | undefined {
@@ -38,12 +38,12 @@ function typeBracket(value: unknown): Interval | undefined {
 
 /**
  * A value the index can look up as a point: a scalar (strings only without collation: index keys hold raw
- * strings), or null (which also matches missing fields: both index as null, so the point is exact enough).
+ * strings), or null (missing fields index as null too; documents are re-checked).
  */
 function isPointValue(value: unknown, collated: boolean): boolean {
   if (value === null) return true;
   if (typeof value === 'string') return !collated;
-  return EXACT_TYPES.has(typeOf(value));
+  return POINT_TYPES.has(typeOf(value));
 }
 
 function equality(value: unknown, collated: boolean): FieldPredicate | undefined {
@@ -179,6 +179,8 @@ function addCondition(fields: FieldPredicates, field: string, condition: unknown
 function addElemMatch(fields: FieldPredicates, field: string, operand: Doc, collated: boolean): void {
   const inner: FieldPredicates = new Map();
   const isValueForm = Object.keys(operand).every((key) => key.startsWith('$'));
+  // Elements that are arrays index as whole arrays: a nested `$elemMatch` cannot bound them.
+  if (isValueForm && '$elemMatch' in operand) return;
   if (isValueForm) {
     addCondition(inner, field, operand, collated);
     const predicates = inner.get(field) ?? [];
