@@ -1,7 +1,6 @@
 import { resolve } from 'mingo/util';
 import { keyString } from '../indexes/key-string';
-import { execute } from '../indexes/planner';
-import { findMatches, planCountRead } from '../ops/match';
+import { countMatches, findMatches } from '../ops/match';
 import { collator } from '../query/collation';
 import { toCollation } from '../query/mingo-options';
 import type { Doc } from '../types';
@@ -21,8 +20,7 @@ function count(command: Doc, context: CommandContext): Doc {
   if (!source || Array.isArray(source)) return { n: findMatches(source, filter, env, options).length };
   const fastCount = Object.keys(filter).length === 0 && options.hint === undefined;
   if (fastCount) return { n: limited(source.docs.size, options.skip, options.limit) };
-  const [n] = execute(planCountRead(source, filter, env, options));
-  return { n };
+  return { n: countMatches(source, filter, env, options) };
 }
 
 function limited(count: number, skip: number, limit: number): number {

@@ -86,6 +86,15 @@ export function planCountRead(collection: Collection, filter: Doc, env: QueryEnv
   return planCount(collection, querySpec(collection, filter, query, env, options));
 }
 
+/**
+ * How many documents of the collection match (after skip, up to limit): counted from index keys when the
+ * bounds are exact (`count`; also what `countDocuments`' `$match` + `$group` amounts to).
+ */
+export function countMatches(collection: Collection, filter: Doc, env: QueryEnv, options: MatchOptions): number {
+  const [count] = execute(planCountRead(collection, filter, env, options));
+  return count ?? 0;
+}
+
 /** Documents of the source matching the filter, with sort/skip/limit/projection applied, all at once. */
 export function findMatches(source: ReadSource, filter: Doc, env: QueryEnv, options: MatchOptions = {}): Doc[] {
   return [...findLazily(source, filter, env, options).docs];
