@@ -200,6 +200,23 @@ describe('$or as a union of index scans', () => {
     expect(ids(planned)).toEqual(ids(scanned));
   });
 
+  it('bounds each branch with the conditions beside the $or', async () => {
+    const pairs = db.collection<AnyDoc>('or_pairs');
+    await pairs.insertMany(Array.from({ length: 600 }, (_, i) => ({ _id: i, a: i % 2, b: i % 100, c: i % 150 })));
+    await pairs.createIndex({ a: 1, b: 1 });
+    await pairs.createIndex({ a: 1, c: 1 });
+    const filter = { a: 1, $or: [{ b: 7 }, { c: 9 }] };
+    const plan = await explainFind(pairs, filter);
+    const scans = stage(plan.queryPlanner.winningPlan, 'OR')?.inputStages as Plan[];
+    expect(scans.map((scan) => scan.indexBounds)).toEqual([
+      { a: ['[1, 1]'], b: ['[7, 7]'] },
+      { a: ['[1, 1]'], c: ['[9, 9]'] },
+    ]);
+    expect(plan.executionStats).toMatchObject({ nReturned: 10, totalKeysExamined: 10, totalDocsExamined: 10 });
+    const [planned, scanned] = await withScan(pairs, filter);
+    expect(ids(planned)).toEqual(ids(scanned));
+  });
+
   it('scans the collection when a branch has no usable index', async () => {
     const filter = { $or: [{ p: 3 }, { r: 1 }] };
     const plan = await explainFind(items, filter);

@@ -180,7 +180,10 @@ class Analyses {
   ) {}
 
   forIndex(index: Index): FilterAnalysis {
-    const collated = this.queryCollated || isCollated(index.spec.collation);
+    return this.get(this.queryCollated || isCollated(index.spec.collation));
+  }
+
+  get(collated: boolean): FilterAnalysis {
     let analysis = this.cache.get(collated);
     if (!analysis) {
       analysis = analyzeFilter(this.filter, collated);
@@ -219,13 +222,17 @@ const OR_BRANCH_ESTIMATE_CAP = 1000;
 
 /**
  * `$or` as a union of index scans: every branch needs an index narrowing it (else only a collection scan
- * can find its matches); each branch takes the index whose bounds hold the fewest keys.
+ * can find its matches); each branch takes the index whose bounds hold the fewest keys. The conditions
+ * beside the `$or` hold in every branch, so they bound the branch scans too (`{a: 1, $or: [{b: 1}, ...]}`
+ * can scan `{a: 1, b: 1}`).
  */
 function orSolution(collection: Collection, branches: Doc[], spec: QuerySpec, collated: boolean): Solution | undefined {
+  const { $or: _branches, ...beside } = spec.filter;
   const chosen: IndexSolution[] = [];
   for (const branch of branches) {
-    const branchSpec = { ...spec, filter: branch, sort: undefined, alwaysRecheck: true };
-    const solutions = indexSolutions(collection, new Analyses(branch, collated), branchSpec);
+    const filter = { $and: [beside, branch] };
+    const branchSpec = { ...spec, filter, sort: undefined, alwaysRecheck: true };
+    const solutions = indexSolutions(collection, new Analyses(filter, collated), branchSpec);
     const options = solutions.filter((solution) => !solution.bounds[0].every(isFull));
     if (options.length === 0) return undefined;
     const estimates = options.map((option) => estimatedKeys(option, OR_BRANCH_ESTIMATE_CAP));
@@ -399,7 +406,7 @@ function candidateSolutions(collection: Collection, spec: QuerySpec): Solution[]
   if (spec.natural) return [{ kind: 'collscan', forward: spec.natural === 1 }];
   const analyses = new Analyses(spec.filter, isCollated(spec.collation));
   const solutions: Solution[] = indexSolutions(collection, analyses, spec);
-  const { or } = analyzeFilter(spec.filter, analyses.queryCollated);
+  const { or } = analyses.get(analyses.queryCollated);
   const union = or ? orSolution(collection, or, spec, analyses.queryCollated) : undefined;
   if (union) solutions.push(union);
   return solutions.length ? solutions : [{ kind: 'collscan', forward: true }];
