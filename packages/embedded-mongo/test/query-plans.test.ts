@@ -107,6 +107,19 @@ describe('compound index: equality prefix then range', () => {
     expect(found.map((doc) => doc.b)).toEqual([23, 33, 43]);
   });
 
+  it('merges one sorted scan per `$in` point (SORT_MERGE) instead of sorting in memory', async () => {
+    const plan = await explainFind(items, { a: { $in: [2, 5, 8] } }, { sort: { b: -1 }, limit: 4 });
+    const names = stageNames(plan.queryPlanner.winningPlan);
+    expect(names).toEqual(['LIMIT', 'FETCH', 'SORT_MERGE', 'IXSCAN', 'IXSCAN', 'IXSCAN']);
+    const merge = stage(plan.queryPlanner.winningPlan, 'SORT_MERGE');
+    expect(merge?.inputStages.map((scan: Plan) => scan.indexBounds.a)).toEqual([['[2, 2]'], ['[5, 5]'], ['[8, 8]']]);
+    // The merge holds the next key of each scan: 3 heads, then one key per result returned.
+    expect(plan.executionStats).toMatchObject({ nReturned: 4, totalDocsExamined: 4, totalKeysExamined: 7 });
+    const [planned, scanned] = await withScan(items, { a: { $in: [2, 5, 8] } }, { sort: { b: -1 }, limit: 4 });
+    expect(planned.map((doc) => doc.b)).toEqual([998, 995, 992, 988]);
+    expect(planned).toEqual(scanned);
+  });
+
   it('sorts in memory, keeping only the top k, when no index provides the order', async () => {
     const plan = await explainFind(items, { a: 3 }, { sort: { c: 1, b: 1 }, skip: 1, limit: 4 });
     expect(stageNames(plan.queryPlanner.winningPlan)).toEqual(['SKIP', 'SORT', 'FETCH', 'IXSCAN']);

@@ -70,7 +70,8 @@ export abstract class PlanStage<T = Doc> {
   private inputs(describe: (child: PlanStage<unknown>) => Doc): Doc {
     const children = this.children();
     if (children.length === 0) return {};
-    if (children.length === 1 && this.name !== 'OR') return { inputStage: describe(children[0]) };
+    const merges = this.name === 'OR' || this.name === 'SORT_MERGE';
+    if (children.length === 1 && !merges) return { inputStage: describe(children[0]) };
     return { inputStages: children.map(describe) };
   }
 
@@ -252,6 +253,65 @@ export class OrStage extends PlanStage<Entry> {
 
   protected override children(): PlanStage<unknown>[] {
     return this.branches;
+  }
+
+  protected override counters(): Doc {
+    return { dupsTested: this.dupsTested, dupsDropped: this.dupsDropped };
+  }
+}
+
+/**
+ * Entries of several scans each in sort order, merged into one sorted stream (MongoDB's SORT_MERGE): an
+ * `$in` before the sort fields needs no blocking sort, and a limit stops every scan early.
+ */
+export class MergeSortStage extends PlanStage<Entry> {
+  readonly name = 'SORT_MERGE';
+  dupsTested = 0;
+  dupsDropped = 0;
+
+  constructor(
+    private readonly scans: PlanStage<Entry>[],
+    private readonly pattern: Doc,
+    private readonly compare: (a: Entry, b: Entry) => number,
+  ) {
+    super();
+  }
+
+  protected *produce(): Generator<Step<Entry>> {
+    const heads: Array<Entry | undefined> = [];
+    for (const scan of this.scans) heads.push(yield* pull(scan));
+    const seen = new Set<string>();
+    for (;;) {
+      const next = this.smallest(heads);
+      if (next < 0) return;
+      const entry = heads[next] as Entry;
+      heads[next] = yield* pull(this.scans[next]);
+      this.dupsTested++;
+      if (seen.has(entry.id)) {
+        this.dupsDropped++;
+        yield NEED_TIME;
+        continue;
+      }
+      seen.add(entry.id);
+      yield entry;
+    }
+  }
+
+  /** Index of the head that comes first in sort order, -1 when every scan is done. */
+  private smallest(heads: Array<Entry | undefined>): number {
+    let best = -1;
+    heads.forEach((head, i) => {
+      if (head && (best < 0 || this.compare(head, heads[best] as Entry) < 0)) best = i;
+    });
+    return best;
+  }
+
+  protected details(): Doc {
+    return { sortPattern: this.pattern };
+  }
+
+  protected override children(): PlanStage<unknown>[] {
+    return this.scans;
   }
 
   protected override counters(): Doc {

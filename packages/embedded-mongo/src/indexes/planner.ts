@@ -1,10 +1,11 @@
 import { toCollation } from '../query/mingo-options';
 import type { Collection } from '../storage/collection';
 import { isDoc, type Doc } from '../types';
-import type { Index } from './index';
+import type { Entry, Index } from './index';
 import { keyRanges, type IndexBounds } from './index-ranges';
 import {
   ARRAY_KEYS,
+  compareKeys,
   containedIn,
   FULL_INTERVAL,
   intersectAll,
@@ -20,6 +21,7 @@ import {
   FetchStage,
   IndexScan,
   LimitStage,
+  MergeSortStage,
   OrStage,
   SkipStage,
   SortStage,
@@ -63,6 +65,8 @@ interface IndexSolution {
   /** Keys within the bounds are exactly the matches: no re-check, and a count reads keys only. */
   exact: boolean;
   providesSort: boolean;
+  /** Fields whose points are scanned separately and merged in sort order (see SortOrder). */
+  explode: number[];
 }
 
 export interface QueryPlan<T = Doc> {
@@ -105,16 +109,29 @@ function fieldBounds(index: Index, field: number, predicates: FieldPredicate[] |
   return index.holdsArrayKeys(field) ? unionIntervals([...bounds, ARRAY_KEYS]) : bounds;
 }
 
-/** Forward (true), backward (false), or undefined when the index cannot return the sort order. */
-type Direction = boolean | undefined;
+/**
+ * How the index returns the sort order: scanning forward or backward, after splitting the scan into one
+ * scan per combination of the points of `explode` fields (an `$in` before the sort fields) whose sorted
+ * outputs are merged (MongoDB's SORT_MERGE).
+ */
+interface SortOrder {
+  forward: boolean;
+  explode: number[];
+}
 
-/** Whether the index can return the documents in the sort order: forward (true), backward (false) or not at all. */
-function sortDirection(index: Index, bounds: IndexBounds, sort: Doc | undefined, collated: boolean): Direction {
+/** MongoDB's internalQueryMaxScansToExplode: more point combinations are sorted in memory instead. */
+const MAX_SCANS_TO_EXPLODE = 200;
+
+const isSinglePoint = (intervals: Interval[]): boolean => intervals.length === 1 && isPoint(intervals[0]);
+
+/** Whether (and how) the index can return the documents in the sort order. */
+function sortOrder(index: Index, bounds: IndexBounds, sort: Doc | undefined, collated: boolean): SortOrder | undefined {
   const wanted = Object.entries(sort ?? {});
   const plainSort = wanted.length > 0 && wanted.every(([, dir]) => dir === 1 || dir === -1);
   if (!plainSort || index.multiKey || collated) return undefined;
   let matched = 0;
   let direction = 0;
+  const explode: number[] = [];
   for (let i = 0; i < index.fields.length && matched < wanted.length; i++) {
     const [field, dir] = wanted[matched];
     if (index.fields[i] === field) {
@@ -122,24 +139,40 @@ function sortDirection(index: Index, bounds: IndexBounds, sort: Doc | undefined,
       if (direction !== 0 && fieldDirection !== direction) return undefined;
       direction = fieldDirection;
       matched++;
-    } else if (!(bounds[i].length === 1 && isPoint(bounds[i][0]))) {
+    } else if (matched === 0 && bounds[i].length > 1 && bounds[i].every(isPoint)) {
+      explode.push(i);
+    } else if (!isSinglePoint(bounds[i])) {
       return undefined;
     }
   }
-  return matched === wanted.length ? direction > 0 : undefined;
+  const scans = explode.reduce((product, i) => product * bounds[i].length, 1);
+  if (matched < wanted.length || scans > MAX_SCANS_TO_EXPLODE) return undefined;
+  return { forward: direction > 0, explode };
+}
+
+/** One copy of the bounds per combination of the points of the exploded fields. */
+function explodedBounds(bounds: IndexBounds, explode: number[]): IndexBounds[] {
+  let variants: IndexBounds[] = [bounds];
+  for (const field of explode) {
+    const split = (variant: IndexBounds): IndexBounds[] =>
+      variant[field].map((point) => variant.map((intervals, i) => (i === field ? [point] : intervals)));
+    variants = variants.flatMap(split);
+  }
+  return variants;
 }
 
 function solutionFor(index: Index, analysis: FilterAnalysis, spec: QuerySpec, collated: boolean): IndexSolution {
   const bounds = index.fields.map((field, i) => fieldBounds(index, i, analysis.fields.get(field)));
   const exact = analysis.allIndexable && !index.multiKey && !spec.alwaysRecheck && !index.spec.partialFilterExpression;
-  const sorted = sortDirection(index, bounds, spec.sort, collated);
+  const sorted = sortOrder(index, bounds, spec.sort, collated);
   return {
     kind: 'index',
     index,
     bounds,
-    forward: sorted ?? true,
+    forward: sorted?.forward ?? true,
     exact: exact && boundsAreExact(index, analysis),
     providesSort: sorted !== undefined,
+    explode: sorted?.explode ?? [],
   };
 }
 
@@ -244,9 +277,31 @@ function orSolution(collection: Collection, branches: Doc[], spec: QuerySpec, co
 // ---------------------------------------------------------------- building stages
 
 function indexScanTree(collection: Collection, solution: IndexSolution, spec: QuerySpec): PlanStage<Doc> {
-  const scan = new IndexScan(collection, solution.index, solution.bounds, solution.forward);
+  const merged = solution.explode.length > 0;
+  const scan = merged ? mergedScans(collection, solution, spec.sort as Doc) : singleScan(collection, solution);
   if (solution.exact) return new FetchStage(collection, scan, undefined);
   return new FetchStage(collection, scan, spec.filter, spec.matches);
+}
+
+function singleScan(collection: Collection, solution: IndexSolution): IndexScan {
+  return new IndexScan(collection, solution.index, solution.bounds, solution.forward);
+}
+
+/** One scan per combination of the exploded points, merged in sort order (SORT_MERGE). */
+function mergedScans(collection: Collection, solution: IndexSolution, sort: Doc): PlanStage<Entry> {
+  const { index, forward } = solution;
+  const variants = explodedBounds(solution.bounds, solution.explode);
+  const scans = variants.map((bounds) => new IndexScan(collection, index, bounds, forward));
+  const positions = Object.keys(sort).map((field) => index.fields.indexOf(field));
+  const order = (position: number): number => index.directions[position] * (forward ? 1 : -1);
+  const compare = (a: Entry, b: Entry): number => {
+    for (const position of positions) {
+      const cmp = compareKeys(a.key[position], b.key[position]) * order(position);
+      if (cmp !== 0) return cmp;
+    }
+    return 0;
+  };
+  return new MergeSortStage(scans, sort, compare);
 }
 
 /** The stages reading the matches, without sort, skip and limit. */
