@@ -48,6 +48,10 @@ function cases(docs, db) {
   return {
     'sorted + limited find (equality, sort on next field, limit 10)': (hint) =>
       docs.find({ category: random(100) }, { sort: { price: -1 }, limit: 10, ...hint }).toArray(),
+    'sorted + limited find ($in of 3 categories, sort on next field, limit 10)': (hint) => {
+      const category = { $in: [random(100), random(100), random(100)] };
+      return docs.find({ category }, { sort: { price: -1 }, limit: 10, ...hint }).toArray();
+    },
     'sorted + limited find (no filter, indexed sort, skip 20, limit 10)': (hint) =>
       docs.find({}, { sort: { price: 1 }, skip: 20, limit: 10, ...hint }).toArray(),
     'compound equality + range find (10 results)': (hint) => {
