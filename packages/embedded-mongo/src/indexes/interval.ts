@@ -107,7 +107,7 @@ function intersectTwo(a: Interval, b: Interval): Interval | undefined {
 }
 
 /** Values in both ordered interval lists. */
-export function intersectIntervals(a: Interval[], b: Interval[]): Interval[] {
+function intersectIntervals(a: Interval[], b: Interval[]): Interval[] {
   const result: Interval[] = [];
   for (const left of a) {
     for (const right of b) {

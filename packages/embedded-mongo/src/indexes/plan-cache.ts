@@ -17,7 +17,7 @@ export interface CacheEntry {
   works: number;
 }
 
-export interface PlanCache {
+interface PlanCache {
   signature: string;
   writesAtStart: number;
   entries: Map<string, CacheEntry>;

@@ -7,7 +7,7 @@ import { inIntervals, isFull, type Interval } from './interval';
 
 /** A unit of work that produced nothing yet (MongoDB's NEED_TIME). */
 export const NEED_TIME = Symbol('needTime');
-export type Step<T> = T | typeof NEED_TIME;
+type Step<T> = T | typeof NEED_TIME;
 
 /**
  * A stage of an executable query plan, shaped like MongoDB's: every `work()` call does one unit of work

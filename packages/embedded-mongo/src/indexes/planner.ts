@@ -11,6 +11,7 @@ import {
   IndexScan,
   LimitStage,
   MergeSortStage,
+  NEED_TIME,
   OrStage,
   SkipStage,
   SortStage,
@@ -123,7 +124,7 @@ function runTrial(collection: Collection, solutions: Solution[], spec: QuerySpec
       if (finished) return;
       const step = tree.work();
       if (step === undefined) finished = true;
-      else if (typeof step !== 'symbol' && buffers[i].push(step) >= TRIAL_RESULTS) finished = true;
+      else if (step !== NEED_TIME && buffers[i].push(step) >= TRIAL_RESULTS) finished = true;
     });
   }
   const scores = trees.map((tree, i) => score(tree, solutions[i]));
@@ -164,7 +165,7 @@ function runCached(tree: PlanStage<Doc>, trialWorks: number): Doc[] | undefined 
   for (let works = 0; works < budget; works++) {
     const step = tree.work();
     if (step === undefined) return buffered;
-    if (typeof step !== 'symbol' && buffered.push(step) >= TRIAL_RESULTS) return buffered;
+    if (step !== NEED_TIME && buffered.push(step) >= TRIAL_RESULTS) return buffered;
   }
   return undefined;
 }

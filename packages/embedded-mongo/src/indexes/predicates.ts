@@ -81,7 +81,7 @@ const OPTIONAL_QUANTIFIERS = new Set(['?', '*', '{']);
  * The literal prefix of an anchored regex (`^abc`, `^a\.b`), or undefined when the regex is not anchored
  * at the start of the string or has an alternation.
  */
-export function regexPrefix(source: string, flags: string): string | undefined {
+function regexPrefix(source: string, flags: string): string | undefined {
   if (!source.startsWith('^') || /[imx]/.test(flags) || source.includes('|')) return undefined;
   let prefix = '';
   for (let i = 1; i < source.length; i++) {
