@@ -69,6 +69,8 @@ export class Index {
   private version = 0;
   /** Documents added, replaced or removed since the index was built (the plan cache flushes after many). */
   writes = 0;
+  /** The last size measured, valid while the entries have not changed since. */
+  private measured?: { version: number; bytes: number };
   /** Query plans that read this index since `since` ($indexStats `accesses`). */
   accesses = 0;
   readonly since = new Date();
@@ -298,10 +300,12 @@ export class Index {
    * plus 8 bytes for its record id.
    */
   sizeBytes(): number {
+    if (this.measured?.version === this.version) return this.measured.bytes;
     let bytes = 0;
     for (const { key } of this.sorted.keys()) {
       bytes += calculateObjectSize(Object.fromEntries(this.fields.map((field, i) => [field, key[i]]))) + 8;
     }
+    this.measured = { version: this.version, bytes };
     return bytes;
   }
 
