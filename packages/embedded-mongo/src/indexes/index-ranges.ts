@@ -4,13 +4,13 @@ import type { Index, KeyRange } from './index';
 import { isPoint, MAX_KEY, MIN_KEY, type Interval } from './interval';
 
 /** Per key field, an ordered interval list (ascending values); `[]` on a field means nothing can match. */
-export type IndexBounds = Interval[][];
+export type KeyBounds = Interval[][];
 
 /** Point combinations beyond this are not expanded into seeks: later fields are checked key by key. */
 const MAX_RANGES = 10_000;
 
 /** A field's intervals in the order a scan meets them (the index's direction for that field, and the scan's). */
-function inScanOrder(index: Index, bounds: IndexBounds, field: number, forward: boolean): Interval[] {
+function inScanOrder(index: Index, bounds: KeyBounds, field: number, forward: boolean): Interval[] {
   return (index.directions[field] > 0) === forward ? bounds[field] : [...bounds[field]].reverse();
 }
 
@@ -18,7 +18,7 @@ function inScanOrder(index: Index, bounds: IndexBounds, field: number, forward: 
  * The key ranges a scan walks, in scan order: every combination of the point values of the leading fields
  * (an equality or `$in` on each), then each interval of the next field.
  */
-export function keyRanges(index: Index, bounds: IndexBounds, forward: boolean): KeyRange[] {
+export function keyRanges(index: Index, bounds: KeyBounds, forward: boolean): KeyRange[] {
   if (bounds.some((intervals) => intervals.length === 0)) return [];
   let field = 0;
   let combinations = 1;
@@ -62,7 +62,7 @@ function formatInterval(interval: Interval, ascending: boolean): string {
 }
 
 /** explain's `indexBounds`: per field, its intervals in scan order, e.g. `{a: ['[1, 1]'], b: ['(5, inf.0]']}`. */
-export function formatBounds(index: Index, bounds: IndexBounds, forward: boolean): Doc {
+export function formatBounds(index: Index, bounds: KeyBounds, forward: boolean): Doc {
   return Object.fromEntries(
     index.fields.map((field, i) => {
       const ascending = (index.directions[i] > 0) === forward;

@@ -2,7 +2,7 @@ import { MongoError } from '../errors';
 import type { Collection } from '../storage/collection';
 import type { Doc } from '../types';
 import type { Entry, Index, KeyRange } from './index';
-import { formatBounds, keyRanges, type IndexBounds } from './index-ranges';
+import { formatBounds, keyRanges, type KeyBounds } from './index-ranges';
 import { inIntervals, isFull, type Interval } from './interval';
 
 /** A unit of work that produced nothing yet (MongoDB's NEED_TIME). */
@@ -147,7 +147,7 @@ export class IndexScan extends PlanStage<Entry> {
   constructor(
     private readonly collection: Collection,
     readonly index: Index,
-    readonly bounds: IndexBounds,
+    readonly bounds: KeyBounds,
     readonly forward: boolean,
     readonly name: 'IXSCAN' | 'COUNT_SCAN' = 'IXSCAN',
   ) {

@@ -2,7 +2,7 @@ import { toCollation } from '../query/mingo-options';
 import type { Collection } from '../storage/collection';
 import { isDoc, type Doc } from '../types';
 import type { Index } from './index';
-import { keyRanges, type IndexBounds } from './index-ranges';
+import { keyRanges, type KeyBounds } from './index-ranges';
 import {
   ARRAY_KEYS,
   containedIn,
@@ -52,7 +52,7 @@ export type Solution =
 export interface IndexSolution {
   kind: 'index';
   index: Index;
-  bounds: IndexBounds;
+  bounds: KeyBounds;
   forward: boolean;
   /** Keys within the bounds are exactly the matches: no re-check, and a count reads keys only. */
   exact: boolean;
@@ -95,7 +95,7 @@ const MAX_SCANS_TO_EXPLODE = 200;
 const isSinglePoint = (intervals: Interval[]): boolean => intervals.length === 1 && isPoint(intervals[0]);
 
 /** Whether (and how) the index can return the documents in the sort order. */
-function sortOrder(index: Index, bounds: IndexBounds, sort: Doc | undefined, collated: boolean): SortOrder | undefined {
+function sortOrder(index: Index, bounds: KeyBounds, sort: Doc | undefined, collated: boolean): SortOrder | undefined {
   const wanted = Object.entries(sort ?? {});
   const plainSort = wanted.length > 0 && wanted.every(([, dir]) => dir === 1 || dir === -1);
   if (!plainSort || index.multiKey || collated) return undefined;
@@ -121,10 +121,10 @@ function sortOrder(index: Index, bounds: IndexBounds, sort: Doc | undefined, col
 }
 
 /** One copy of the bounds per combination of the points of the exploded fields. */
-export function explodedBounds(bounds: IndexBounds, explode: number[]): IndexBounds[] {
-  let variants: IndexBounds[] = [bounds];
+export function explodedBounds(bounds: KeyBounds, explode: number[]): KeyBounds[] {
+  let variants: KeyBounds[] = [bounds];
   for (const field of explode) {
-    const split = (variant: IndexBounds): IndexBounds[] =>
+    const split = (variant: KeyBounds): KeyBounds[] =>
       variant[field].map((point) => variant.map((intervals, i) => (i === field ? [point] : intervals)));
     variants = variants.flatMap(split);
   }
