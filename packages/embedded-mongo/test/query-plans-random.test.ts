@@ -63,6 +63,8 @@ function condition(): unknown {
     () => ({ $exists: pick([true, false]) }),
     () => ({ $elemMatch: { $gte: v } }),
     () => ({ $ne: v }),
+    () => ({ $all: [v, scalar()] }),
+    () => ({ $type: pick(['string', 'number', 'null', 'bool']) }),
   ])();
 }
 

@@ -274,6 +274,12 @@ describe('regex prefixes, multikey fields, missing fields, null and mixed types'
     { 'v.s': { $gte: 4 } },
     { v: { $elemMatch: { s: 1, t: 'x' } } },
     { v: { $ne: 1 } },
+    { v: { $all: [2, 3] } },
+    { v: { $all: ['ab.c', 7] } },
+    { v: { $type: 'string' } },
+    { v: { $type: 'number' } },
+    { v: { $type: 'null' } },
+    { v: { $type: 'date' } },
     { v: NaN },
     { v: { $lt: Infinity } },
   ];
@@ -299,6 +305,11 @@ describe('regex prefixes, multikey fields, missing fields, null and mixed types'
     expect(ixscan(plan)?.indexBounds).toEqual({ v: ['(2, inf.0]'] });
     const elem = await explainFind(items, { v: { $elemMatch: { $gt: 2, $lt: 4 } } });
     expect(ixscan(elem)?.indexBounds).toEqual({ v: ['(2, 4)'] });
+  });
+
+  it('bounds $all by its first value and $type by the type bracket', async () => {
+    expect(ixscan(await explainFind(items, { v: { $all: [2, 3] } }))?.indexBounds).toEqual({ v: ['[2, 2]'] });
+    expect(ixscan(await explainFind(items, { v: { $type: 'string' } }))?.indexBounds).toEqual({ v: ['["", {})'] });
   });
 
   it('looks up null as the null key (missing fields and nulls), re-checking the documents', async () => {

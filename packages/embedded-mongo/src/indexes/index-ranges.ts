@@ -43,6 +43,7 @@ function formatValue(value: unknown): string {
   if (typeof value === 'number') {
     if (value === Infinity) return 'inf.0';
     if (value === -Infinity) return '-inf.0';
+    if (Number.isNaN(value)) return 'nan.0';
     return String(value);
   }
   if (typeof value === 'string') return JSON.stringify(value);

@@ -145,8 +145,40 @@ function operatorPredicate(op: string, operand: unknown, condition: Doc, collate
       // `$exists: false` matches exactly the documents whose key is null, among others.
       if (!operand) return { intervals: [pointInterval(null)], exact: false, requiresField: false };
       return { intervals: [FULL_INTERVAL], exact: false, requiresField: true };
+    case '$all':
+      return allOf(operand, collated);
+    case '$type':
+      return typePredicate(operand);
   }
   return undefined;
+}
+
+/** `$all`: every match holds its first value (a point, as MongoDB bounds it); the others are re-checked. */
+function allOf(values: unknown, collated: boolean): Predicate {
+  if (!Array.isArray(values) || values.length === 0 || values[0] instanceof RegExp) return undefined;
+  const first = equality(values[0], collated);
+  return first && { ...first, exact: false };
+}
+
+/**
+ * A value of each BSON type (by name or number) whose values index within one bracket: numbers of every
+ * width are JS numbers here (Decimal128 is not), strings, dates.
+ */
+const TYPE_SAMPLES = new Map<unknown, unknown>([
+  ['number', 0], ['double', 0], ['int', 0], ['long', 0], [1, 0], [16, 0], [18, 0],
+  ['string', ''], [2, ''],
+  ['date', new Date(0)], [9, new Date(0)],
+]);
+
+/** `$type`: the bracket of the type (every string, every number…), or the null key for `null`. */
+function typePredicate(type: unknown): Predicate {
+  if (type === 'null' || type === 10) return { intervals: [pointInterval(null)], exact: false, requiresField: true };
+  const sample = TYPE_SAMPLES.get(type);
+  if (sample === undefined) return undefined;
+  const bracket = typeBracket(sample) as Interval;
+  // NaN is a number too: its keys sort before -Infinity.
+  const interval = typeof sample === 'number' ? { ...bracket, low: NaN } : bracket;
+  return { intervals: [interval], exact: false, requiresField: true };
 }
 
 const NON_NARROWING = new Set(['$options', '$comment']);
