@@ -171,6 +171,26 @@ describe('choosing among candidate plans', () => {
     expect(considered.map((scan) => scan.indexName)).not.toContain('z_1');
   });
 
+  it('forgets cached plans when an index is dropped or becomes multikey, and after 1000 writes', async () => {
+    const forgetful = db.collection<AnyDoc>('forgetful');
+    await forgetful.insertMany(Array.from({ length: 200 }, (_, i) => ({ _id: i, x: i % 2, y: i, w: i % 5 })));
+    await forgetful.createIndex({ x: 1 });
+    await forgetful.createIndex({ y: 1 });
+    await forgetful.createIndex({ w: 1 });
+    const shape = { x: 1, y: { $gt: 10 }, w: 3 };
+    const cacheUsed = async (): Promise<boolean> => (await explainFind(forgetful, shape)).queryPlanner.planCacheUsed;
+    await cacheUsed();
+    expect(await cacheUsed()).toBe(true);
+    await forgetful.dropIndex('w_1');
+    expect(await cacheUsed()).toBe(false);
+    expect(await cacheUsed()).toBe(true);
+    await forgetful.insertOne({ _id: 'multi', x: [1, 2], y: 0 });
+    expect(await cacheUsed()).toBe(false);
+    expect(await cacheUsed()).toBe(true);
+    await forgetful.insertMany(Array.from({ length: 1001 }, (_, i) => ({ _id: `w${i}`, x: 5, y: -1 })));
+    expect(await cacheUsed()).toBe(false);
+  });
+
   it('re-plans when the cached plan takes more than 10 times the works of its trial', async () => {
     const replanned = db.collection<AnyDoc>('replanned');
     await replanned.insertMany(Array.from({ length: 2000 }, (_, i) => ({ _id: i, p: i, q: i % 1000 })));
