@@ -113,6 +113,7 @@ export class CollectionScan extends PlanStage<Doc> {
 
   protected *produce(): Generator<Step<Doc>> {
     // A Map iterates live (entries added later are visited, removed ones skipped): fine for a suspended scan.
+    // Backward, the scan walks a reversed copy of the document list taken when it starts.
     const docs = this.forward ? this.collection.docs.values() : [...this.collection.docs.values()].reverse();
     for (const doc of docs) {
       this.docsExamined++;
