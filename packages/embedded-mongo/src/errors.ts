@@ -21,6 +21,7 @@ export const ErrorCodes = {
   IndexKeySpecsConflict: 86,
   DocumentValidationFailure: 121,
   CommandNotSupportedOnView: 166,
+  QueryPlanKilled: 175,
   NoQueryExecutionPlans: 291,
   CannotConvertIndexToUnique: 359,
   BSONObjectTooLarge: 10334,

@@ -27,4 +27,18 @@ describe('index planner', () => {
   it('falls back to every document for unindexed fields', () => {
     expect(count({ plain: 5 })).toBe(1000);
   });
+
+  it('looks up the first key field of a compound, descending index, nulls for missing fields', () => {
+    const index = collection.indexes.get('tag_1_v_-1');
+    expect(index?.lookupLeading(3).length).toBe(100);
+    // In index order: v descending within tag 3.
+    expect(index?.lookupLeading(3).slice(0, 3).map((id) => collection.get(id)?._id)).toEqual([993, 983, 973]);
+    const sparse = new Collection('db', 'missing', {}, new MemoryStore());
+    sparse.insert({ _id: 1 });
+    sparse.insert({ _id: 2, w: null });
+    sparse.insert({ _id: 3, w: 0 });
+    sparse.createIndex({ v: 2, key: { w: -1 }, name: 'w_-1' });
+    expect(sparse.indexes.get('w_-1')?.lookupLeading(null).length).toBe(2);
+    expect(sparse.indexes.get('w_-1')?.lookupLeading(undefined).length).toBe(2);
+  });
 });

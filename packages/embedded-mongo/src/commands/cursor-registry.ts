@@ -11,23 +11,28 @@ const CURSOR_TIMEOUT_MS = 10 * 60 * 1000;
 
 interface OpenCursor {
   ns: string;
-  docs: Doc[];
-  position: number;
+  docs: Iterator<Doc>;
+  /** The next document, read ahead to know whether the cursor is exhausted. */
+  next: IteratorResult<Doc>;
   lastUsed: number;
 }
 
-/** Server-wide open cursors over materialized result arrays (snapshots: stored documents are never mutated). */
+/**
+ * Server-wide open cursors over results: arrays (aggregate, list*) or lazy iterables (find pulls from its
+ * query plan only as batches are asked for).
+ */
 export class CursorRegistry {
   private readonly cursors = new Map<string, OpenCursor>();
   private nextId = 1;
 
   /** The `cursor` reply field of find/aggregate/list* commands; keeps the rest open if any remains. */
-  open(ns: string, docs: Doc[], batchSize?: number, singleBatch = false): Doc {
-    const cursor: OpenCursor = { ns, docs, position: 0, lastUsed: Date.now() };
+  open(ns: string, docs: Iterable<Doc>, batchSize?: number, singleBatch = false): Doc {
+    const iterator = docs[Symbol.iterator]();
+    const cursor: OpenCursor = { ns, docs: iterator, next: iterator.next(), lastUsed: Date.now() };
     // An initial batchSize of 0 opens the cursor without returning documents (MongoDB semantics).
     const firstBatch = batchSize === 0 ? [] : this.take(cursor, batchSize ?? DEFAULT_FIRST_BATCH);
     let id = Long.ZERO;
-    if (!singleBatch && cursor.position < docs.length) {
+    if (!singleBatch && !cursor.next.done) {
       id = Long.fromNumber(this.nextId++);
       this.cursors.set(id.toString(), cursor);
     }
@@ -41,7 +46,7 @@ export class CursorRegistry {
     if (!cursor || cursor.ns !== ns) throw new MongoError('CursorNotFound', `cursor id ${key} not found`);
     cursor.lastUsed = Date.now();
     const nextBatch = this.take(cursor, batchSize ?? 0);
-    const exhausted = cursor.position >= cursor.docs.length;
+    const exhausted = cursor.next.done === true;
     if (exhausted) this.cursors.delete(key);
     return { cursor: { nextBatch, id: exhausted ? Long.ZERO : Long.fromString(key), ns } };
   }
@@ -59,12 +64,12 @@ export class CursorRegistry {
   private take(cursor: OpenCursor, batchSize: number): Doc[] {
     const batch: Doc[] = [];
     let bytes = 0;
-    while (cursor.position < cursor.docs.length && (batchSize <= 0 || batch.length < batchSize)) {
-      const doc = cursor.docs[cursor.position];
+    while (!cursor.next.done && (batchSize <= 0 || batch.length < batchSize)) {
+      const doc = cursor.next.value;
       bytes += calculateObjectSize(doc, { ignoreUndefined: true });
       if (bytes > MAX_BATCH_BYTES && batch.length > 0) break;
       batch.push(doc);
-      cursor.position++;
+      cursor.next = cursor.docs.next();
     }
     return batch;
   }

@@ -1,5 +1,5 @@
 import { Long } from 'bson';
-import { findMatches } from '../ops/match';
+import { findLazily } from '../ops/match';
 import { returnKeys } from '../ops/return-key';
 import type { Doc } from '../types';
 import type { CommandContext, CommandTable } from './context';
@@ -14,7 +14,7 @@ function find(command: Doc, context: CommandContext): Doc {
   const env = commandEnv(context, command, name);
   const sort = command.sort as Doc | undefined;
   const returnKey = command.returnKey === true;
-  const matches = findMatches(source, filter, env, {
+  const found = findLazily(source, filter, env, {
     sort,
     projection: returnKey ? undefined : (command.projection as Doc | undefined),
     skip: Number(command.skip ?? 0),
@@ -22,8 +22,7 @@ function find(command: Doc, context: CommandContext): Doc {
     hint: command.hint,
     bounds: { min: command.min as Doc | undefined, max: command.max as Doc | undefined },
   });
-  const collection = Array.isArray(source) ? undefined : source;
-  const docs = returnKey ? returnKeys(collection, matches, { filter, hint: command.hint, sort, collation: env.collation }) : matches;
+  const docs = returnKey ? returnKeys(found.keyPattern, found.docs) : found.docs;
   const singleBatch = command.singleBatch === true || limit < 0;
   const batchSize = command.batchSize === undefined ? undefined : Number(command.batchSize);
   return context.cursors.open(`${context.db}.${name}`, docs, batchSize, singleBatch);

@@ -1,10 +1,9 @@
 import os from 'node:os';
 import { Long } from 'bson';
+import { collectionScans } from '../indexes/planner';
 import { isDoc, type Doc } from '../types';
 import type { CommandContext } from './context';
 import { statsTarget, storageStats } from './stats';
-
-const STARTED = new Date();
 
 function collStatsDoc(spec: Doc, context: CommandContext, name: string): Doc {
   const collection = statsTarget(context, name);
@@ -15,7 +14,10 @@ function collStatsDoc(spec: Doc, context: CommandContext, name: string): Doc {
   }
   if (isDoc(spec.storageStats)) doc.storageStats = storageStats(collection);
   if (isDoc(spec.count)) doc.count = collection.docs.size;
-  if (isDoc(spec.queryExecStats)) doc.queryExecStats = { collectionScans: { total: Long.fromNumber(0), nonTailable: Long.fromNumber(0) } };
+  if (isDoc(spec.queryExecStats)) {
+    const scans = Long.fromNumber(collectionScans(collection));
+    doc.queryExecStats = { collectionScans: { total: scans, nonTailable: scans } };
+  }
   return doc;
 }
 
@@ -26,12 +28,12 @@ function indexStatsDocs(context: CommandContext, name: string): Doc[] {
     name: index.name,
     key: index.spec.key,
     host,
-    accesses: { ops: Long.fromNumber(0), since: STARTED },
+    accesses: { ops: Long.fromNumber(index.accesses), since: index.since },
     spec: index.spec,
   }));
 }
 
-/** Documents of a leading `$collStats` / `$indexStats` stage (access counters are not tracked), else undefined. */
+/** Documents of a leading `$collStats` / `$indexStats` stage, else undefined. */
 export function statsStageDocs(stage: Doc | undefined, context: CommandContext, name: string): Doc[] | undefined {
   if (stage && isDoc(stage.$collStats)) return [collStatsDoc(stage.$collStats, context, name)];
   if (stage && isDoc(stage.$indexStats)) return indexStatsDocs(context, name);

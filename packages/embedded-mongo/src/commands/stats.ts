@@ -22,8 +22,16 @@ function collStats(command: Doc, context: CommandContext): Doc {
   return storageStats(statsTarget(context, collectionName(command, 'collStats')));
 }
 
+/** Bytes per index (see Index.sizeBytes: the BSON size of each key plus 8 bytes of record id). */
+function indexSizes(collection: Collection): Record<string, number> {
+  return Object.fromEntries([...collection.indexes.values()].map((index) => [index.name, index.sizeBytes()]));
+}
+
+const sum = (values: number[]): number => values.reduce((total, value) => total + value, 0);
+
 export function storageStats(collection: Collection): Doc {
   const size = dataSize(collection);
+  const sizes = indexSizes(collection);
   const count = collection.docs.size;
   const capped = collection.options.capped === true;
   return {
@@ -33,8 +41,8 @@ export function storageStats(collection: Collection): Doc {
     avgObjSize: count ? Math.round(size / count) : 0,
     storageSize: size,
     nindexes: collection.indexes.size,
-    indexSizes: Object.fromEntries([...collection.indexes.keys()].map((index) => [index, 0])),
-    totalIndexSize: 0,
+    indexSizes: sizes,
+    totalIndexSize: sum(Object.values(sizes)),
     capped,
     ...(capped ? { maxSize: collection.options.size, max: collection.options.max } : {}),
   };
@@ -54,7 +62,7 @@ function dbStats(_command: Doc, context: CommandContext): Doc {
     dataSize: totalSize,
     storageSize: totalSize,
     indexes: collections.reduce((sum, collection) => sum + collection.indexes.size, 0),
-    indexSize: 0,
+    indexSize: sum(collections.map((collection) => sum(Object.values(indexSizes(collection))))),
   };
 }
 

@@ -1,36 +1,49 @@
+import { calculateObjectSize } from 'bson';
 import { Query } from 'mingo/query';
 import BTree from 'sorted-btree';
-import { compare } from 'mingo/util';
 import { collationKey } from '../query/collation';
 import { effectiveFilter, mingoOptions, toCollation } from '../query/mingo-options';
 import type { Doc } from '../types';
 import { duplicateKeyError } from './duplicate-key';
-import { extractKeys, hasNoIndexedField } from './key-extractor';
+import { compareKeys, compareValues, MAX_KEY, MIN_KEY, pointInterval, type Interval } from './interval';
+import { extractKeys, hasNoIndexedField, touchesArray } from './key-extractor';
 import { keyString } from './key-string';
 import type { IndexSpec } from './index-spec';
 
-interface Entry {
+export interface Entry {
   key: unknown[];
   id: string;
+  /** Search probes only: sort before (-1) or after (+1) every entry extending `key`. */
+  edge?: -1 | 1;
 }
 
 /**
- * Entries order by key (MongoDB order, field by field), a key prefix before its extensions (so
- * `{key: [v], id: ''}` is the first entry whose leading field is v), then by document id.
+ * Entries order by key (MongoDB order, field by field, each field in its direction), a probe's key prefix
+ * before or after its extensions (by its edge), a shorter key before its extensions, then by document id.
  */
-function compareEntries(a: Entry, b: Entry): number {
-  const length = Math.min(a.key.length, b.key.length);
-  for (let i = 0; i < length; i++) {
-    const cmp = compare(a.key[i], b.key[i]);
-    if (cmp !== 0) return cmp;
-  }
-  if (a.key.length !== b.key.length) return a.key.length - b.key.length;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+function entryComparator(directions: number[]): (a: Entry, b: Entry) => number {
+  return (a, b) => {
+    const length = Math.min(a.key.length, b.key.length);
+    for (let i = 0; i < length; i++) {
+      const cmp = compareKeys(a.key[i], b.key[i]);
+      if (cmp !== 0) return directions[i] < 0 ? -cmp : cmp;
+    }
+    if (a.edge) return a.edge;
+    if (b.edge) return -b.edge;
+    if (a.key.length !== b.key.length) return a.key.length - b.key.length;
+    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  };
 }
 
 export interface Bound {
   value: unknown;
   inclusive: boolean;
+}
+
+/** A contiguous stretch of index entries: equal values on the leading fields, then an interval on the next one. */
+export interface KeyRange {
+  prefix: unknown[];
+  interval: Interval;
 }
 
 /** Missing fields are indexed as null, like MongoDB. */
@@ -43,13 +56,34 @@ const normalize = (key: unknown[]): unknown[] => key.map((value) => (value === u
  */
 export class Index {
   readonly fields: string[];
+  /** 1 (ascending) or -1 (descending) per key field. */
+  readonly directions: number[];
   private readonly byKey = new Map<string, Set<string>>();
-  private readonly sorted = new BTree<Entry, undefined>(undefined, compareEntries);
+  private readonly sorted: BTree<Entry, undefined>;
   private readonly partial?: Query;
+  /** Per key field, how many indexed documents hold an array on its path (the field is multikey while > 0). */
+  private readonly arrayHolders: number[];
+  /** Per key field, how many entries have an array as key value (arrays nested in arrays). */
+  private readonly arrayKeys: number[];
+  /** Bumped on every entry change, so a suspended scan knows to re-seek. */
+  private version = 0;
+  /** Documents added, replaced or removed since the index was built (the plan cache flushes after many). */
+  writes = 0;
+  /** The last size measured, valid while the entries have not changed since. */
+  private measured?: { version: number; bytes: number };
+  /** Query plans that read this index since `since` ($indexStats `accesses`). */
+  accesses = 0;
+  readonly since = new Date();
 
   constructor(readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
-    if (spec.partialFilterExpression) this.partial = new Query(effectiveFilter(spec.partialFilterExpression, {}), mingoOptions());
+    this.directions = Object.values(spec.key).map((direction) => (Number(direction) < 0 ? -1 : 1));
+    this.sorted = new BTree<Entry, undefined>(undefined, entryComparator(this.directions));
+    this.arrayHolders = this.fields.map(() => 0);
+    this.arrayKeys = this.fields.map(() => 0);
+    if (spec.partialFilterExpression) {
+      this.partial = new Query(effectiveFilter(spec.partialFilterExpression, {}), mingoOptions());
+    }
   }
 
   /** Hash of a key: strings equal under the index's collation share it (uniqueness, lookups). */
@@ -90,6 +124,41 @@ export class Index {
 
   add(doc: Doc, id: string): void {
     for (const entry of this.hashEntries(doc, id)) this.sorted.set(entry, undefined);
+    this.countArrays(doc, 1);
+    this.version++;
+    this.writes++;
+  }
+
+  /** Whether a key field holds arrays in some indexed document (its entries then repeat documents). */
+  get multiKey(): boolean {
+    return this.arrayHolders.some((count) => count > 0);
+  }
+
+  private countArrayKeys(key: unknown[], delta: number): void {
+    key.forEach((value, i) => {
+      if (Array.isArray(value)) this.arrayKeys[i] += delta;
+    });
+  }
+
+  /** Whether some entry has an array as this field's key value (an array nested in an array). */
+  holdsArrayKeys(field: number): boolean {
+    return this.arrayKeys[field] > 0;
+  }
+
+  fieldIsMultiKey(field: number): boolean {
+    return this.arrayHolders[field] > 0;
+  }
+
+  /** The key fields holding arrays, as explain's `multiKeyPaths` lists them. */
+  multiKeyPaths(): Doc {
+    return Object.fromEntries(this.fields.map((field, i) => [field, this.arrayHolders[i] > 0 ? [field] : []]));
+  }
+
+  private countArrays(doc: Doc, delta: number): void {
+    if (!this.covers(doc)) return;
+    this.fields.forEach((field, i) => {
+      if (touchesArray(doc, field)) this.arrayHolders[i] += delta;
+    });
   }
 
   /** Indexes many documents at once (index creation, opening a store); throws DuplicateKey on a collision. */
@@ -98,8 +167,10 @@ export class Index {
     for (const [id, doc] of docs) {
       this.checkUnique(doc, id, ns, true);
       for (const entry of this.hashEntries(doc, id)) pairs.push([entry, undefined]);
+      this.countArrays(doc, 1);
     }
     this.sorted.setPairs(pairs);
+    this.version++;
   }
 
   /** Records the document's keys in the hash and returns the entries that are new. */
@@ -112,15 +183,21 @@ export class Index {
       holders.add(id);
       this.byKey.set(hash, holders);
       entries.push({ key, id });
+      this.countArrayKeys(key, 1);
     }
     return entries;
   }
 
   /** Re-indexes a replaced document; a no-op when its keys did not change (the common update). */
   replace(current: Doc, next: Doc, id: string): void {
+    this.writes++;
     const before = this.keysOf(current).map((key) => this.hashOf(key));
     const after = this.keysOf(next).map((key) => this.hashOf(key));
-    if (before.length === after.length && before.every((key, i) => key === after[i])) return;
+    if (before.length === after.length && before.every((key, i) => key === after[i])) {
+      this.countArrays(current, -1);
+      this.countArrays(next, 1);
+      return;
+    }
     this.remove(current, id);
     this.add(next, id);
   }
@@ -132,19 +209,104 @@ export class Index {
       if (!holders?.delete(id)) continue;
       if (holders.size === 0) this.byKey.delete(hash);
       this.sorted.delete({ key, id });
+      this.countArrayKeys(key, -1);
     }
+    this.countArrays(doc, -1);
+    this.version++;
+    this.writes++;
   }
 
   /** Ids whose first key field lies within the bounds, in index order, without duplicates. */
   scan(lower: Bound, upper: Bound): string[] {
+    const { value: low, inclusive: lowInclusive } = lower;
+    const { value: high, inclusive: highInclusive } = upper;
+    return this.idsIn({ prefix: [], interval: { low, high, lowInclusive, highInclusive } });
+  }
+
+  /** Ids whose first key field equals the value (any type, null for missing), in index order. */
+  lookupLeading(value: unknown): string[] {
+    return this.idsIn({ prefix: [], interval: pointInterval(value ?? null) });
+  }
+
+  private idsIn(range: KeyRange): string[] {
     const ids = new Set<string>();
-    for (const { key, id } of this.sorted.keys({ key: [lower.value], id: '' })) {
-      if (!lower.inclusive && compare(key[0], lower.value) === 0) continue;
-      const cmp = compare(key[0], upper.value);
-      if (cmp > 0 || (cmp === 0 && !upper.inclusive)) break;
-      ids.add(id);
-    }
+    for (const { id } of this.entriesIn(range, true)) ids.add(id);
     return [...ids];
+  }
+
+  /**
+   * The entries of a key range in traversal order (forward = the index's own order). The scan can be
+   * suspended between entries (lazy cursors): if the index changed meanwhile, it re-seeks after the last
+   * entry it returned, so an entry is never returned twice.
+   */
+  *entriesIn(range: KeyRange, forward: boolean): Generator<Entry> {
+    const { low, high, lowInclusive, highInclusive } = range.interval;
+    const ascending = (this.directions[range.prefix.length] > 0) === forward;
+    const first = ascending ? { value: low, inclusive: lowInclusive } : { value: high, inclusive: highInclusive };
+    const last = ascending ? { value: high, inclusive: highInclusive } : { value: low, inclusive: lowInclusive };
+    let version = this.version;
+    let entries = this.walk(this.startProbe(range.prefix, first, forward), forward);
+    let previous: Entry | undefined;
+    for (;;) {
+      if (previous && version !== this.version) {
+        entries = this.walkAfter(previous, forward);
+        version = this.version;
+      }
+      const next = entries.next();
+      if (next.done || !this.within(next.value[0].key, range.prefix, last, ascending)) return;
+      previous = next.value[0];
+      yield previous;
+    }
+  }
+
+  /**
+   * A probe sorts before (edge -1) or after (+1) all entries extending its key, so walking from it starts
+   * at the range's first entry: before the first bound's keys when inclusive, after them when exclusive.
+   */
+  private startProbe(prefix: unknown[], first: Bound, forward: boolean): Entry {
+    const step = forward ? 1 : -1;
+    if (first.value === MIN_KEY || first.value === MAX_KEY) return { key: prefix, id: '', edge: forward ? -1 : 1 };
+    return { key: [...prefix, first.value], id: '', edge: ((first.inclusive ? -1 : 1) * step) as -1 | 1 };
+  }
+
+  private walk(from: Entry, forward: boolean): IterableIterator<[Entry, undefined]> {
+    return forward ? this.sorted.entries(from) : this.sorted.entriesReversed(from);
+  }
+
+  /** Entries strictly after `previous` in traversal order (it may have been removed meanwhile). */
+  private walkAfter(previous: Entry, forward: boolean): IterableIterator<[Entry, undefined]> {
+    const probe = { key: previous.key, id: previous.id };
+    if (!forward) return this.sorted.entriesReversed(probe, undefined, true);
+    const entries = this.sorted.entries(probe);
+    if (this.sorted.has(probe)) entries.next();
+    return entries;
+  }
+
+  /** Whether a key read in traversal order is still inside the range (same prefix, not past the last bound). */
+  private within(key: unknown[], prefix: unknown[], last: Bound, ascending: boolean): boolean {
+    for (let i = 0; i < prefix.length; i++) if (compareKeys(key[i], prefix[i]) !== 0) return false;
+    if (last.value === MIN_KEY || last.value === MAX_KEY) return true;
+    const cmp = compareValues(key[prefix.length], last.value) * (ascending ? 1 : -1);
+    return cmp < 0 || (cmp === 0 && last.inclusive);
+  }
+
+  /** Number of entries (keys) in the index. */
+  get size(): number {
+    return this.sorted.size;
+  }
+
+  /**
+   * Bytes the index takes, measured as the BSON size of each key (a document of the key pattern's fields)
+   * plus 8 bytes for its record id.
+   */
+  sizeBytes(): number {
+    if (this.measured?.version === this.version) return this.measured.bytes;
+    let bytes = 0;
+    for (const { key } of this.sorted.keys()) {
+      bytes += calculateObjectSize(Object.fromEntries(this.fields.map((field, i) => [field, key[i]]))) + 8;
+    }
+    this.measured = { version: this.version, bytes };
+    return bytes;
   }
 
   /** Groups of ids sharing a key: what keeps the index from becoming unique. */

@@ -33,3 +33,13 @@ function dedupe(values: unknown[]): unknown[] {
 export function hasNoIndexedField(doc: Doc, fields: string[]): boolean {
   return fields.every((field) => pathValues(doc, field.split('.')).every((value) => value === undefined));
 }
+
+/** True when the path goes through or ends on an array in the document (the index is then multikey). */
+export function touchesArray(doc: unknown, field: string): boolean {
+  let values: unknown[] = [doc];
+  for (const part of field.split('.')) {
+    if (values.some(Array.isArray)) return true;
+    values = values.map((value) => (typeof value === 'object' && value !== null ? (value as Doc)[part] : undefined));
+  }
+  return values.some(Array.isArray);
+}

@@ -1,98 +1,274 @@
-import { typeOf } from 'mingo/util';
 import type { Collection } from '../storage/collection';
-import { isDoc, type Doc } from '../types';
-import type { Bound, Index } from './index';
+import type { Doc } from '../types';
+import type { Entry } from './index';
+import { keyRanges } from './index-ranges';
+import { compareKeys } from './interval';
+import { choiceOf, matchesChoice, planCache, queryShape, type CacheEntry } from './plan-cache';
+import {
+  CollectionScan,
+  CountStage,
+  FetchStage,
+  IndexScan,
+  LimitStage,
+  MergeSortStage,
+  NEED_TIME,
+  OrStage,
+  SkipStage,
+  SortStage,
+  type PlanStage,
+} from './plan-stages';
+import { candidateSolutions, explodedBounds, type IndexSolution, type QuerySpec, type Solution } from './solutions';
 
-const MIN_DATE = new Date(-8.64e15);
-const MAX_DATE = new Date(8.64e15);
+export type { QuerySpec } from './solutions';
 
-/** The widest bounds of the value's type, so a one-sided range stays inside its type bracket. */
-function typeBracket(value: unknown): [Bound, Bound] | undefined {
-  if (typeof value === 'number') return [{ value: -Infinity, inclusive: true }, { value: Infinity, inclusive: true }];
-  if (typeof value === 'string') return [{ value: '', inclusive: true }, { value: {}, inclusive: false }];
-  if (value instanceof Date) return [{ value: MIN_DATE, inclusive: true }, { value: MAX_DATE, inclusive: true }];
+export interface QueryPlan<T = Doc> {
+  root: PlanStage<T>;
+  /** Results the winner produced during the trial run, returned before the rest. */
+  buffered: T[];
+  /** Candidates that lost the trial (explain's rejectedPlans). */
+  rejected: PlanStage<unknown>[];
+  /** Key pattern of the single index the plan reads, if any (find's returnKey). */
+  keyPattern?: Doc;
+  fromCache: boolean;
+  /** The query shape the plan cache keys on (explain's queryHash is derived from it). */
+  shape: string;
+}
+
+/** Every result of a plan, lazily: the trial's buffered results first. */
+export function* execute<T>(plan: QueryPlan<T>): Generator<T> {
+  yield* plan.buffered;
+  plan.buffered = [];
+  yield* plan.root.results();
+}
+
+// ---------------------------------------------------------------- building stages
+
+function indexScanTree(collection: Collection, solution: IndexSolution, spec: QuerySpec): PlanStage<Doc> {
+  const merged = solution.explode.length > 0;
+  const scan = merged ? mergedScans(collection, solution, spec.sort as Doc) : singleScan(collection, solution);
+  if (solution.exact) return new FetchStage(collection, scan, undefined);
+  return new FetchStage(collection, scan, spec.filter, spec.matches);
+}
+
+function singleScan(collection: Collection, solution: IndexSolution): IndexScan {
+  return new IndexScan(collection, solution.index, solution.bounds, solution.forward);
+}
+
+/** One scan per combination of the exploded points, merged in sort order (SORT_MERGE). */
+function mergedScans(collection: Collection, solution: IndexSolution, sort: Doc): PlanStage<Entry> {
+  const { index, forward } = solution;
+  const variants = explodedBounds(solution.bounds, solution.explode);
+  const scans = variants.map((bounds) => new IndexScan(collection, index, bounds, forward));
+  const positions = Object.keys(sort).map((field) => index.fields.indexOf(field));
+  const order = (position: number): number => index.directions[position] * (forward ? 1 : -1);
+  const compare = (a: Entry, b: Entry): number => {
+    for (const position of positions) {
+      const cmp = compareKeys(a.key[position], b.key[position]) * order(position);
+      if (cmp !== 0) return cmp;
+    }
+    return 0;
+  };
+  return new MergeSortStage(scans, sort, compare);
+}
+
+/** The stages reading the matches, without sort, skip and limit. */
+function readTree(collection: Collection, solution: Solution, spec: QuerySpec): PlanStage<Doc> {
+  if (solution.kind === 'collscan') {
+    const matches = isEmpty(spec.filter) ? undefined : spec.matches;
+    return new CollectionScan(collection, solution.forward, spec.filter, matches);
+  }
+  if (solution.kind === 'index') return indexScanTree(collection, solution, spec);
+  const scans = solution.branches.map((branch) => new IndexScan(collection, branch.index, branch.bounds, true));
+  return new FetchStage(collection, new OrStage(scans), spec.filter, spec.matches);
+}
+
+const isEmpty = (doc: Doc | undefined): boolean => !doc || Object.keys(doc).length === 0;
+
+/**
+ * The whole plan: the read, then a blocking SORT unless the index provides the order (its top-k limit is
+ * skip + limit, so no LIMIT stage follows it, as in MongoDB), then SKIP and LIMIT.
+ */
+function buildTree(collection: Collection, solution: Solution, spec: QuerySpec): PlanStage<Doc> {
+  let root = readTree(collection, solution, spec);
+  const skip = spec.skip ?? 0;
+  const limit = spec.limit ?? 0;
+  const pattern = spec.sort ?? {};
+  const blockingSort = !isEmpty(pattern) && !(solution.kind === 'index' && solution.providesSort);
+  const sortDocs = (docs: Doc[]): Doc[] => spec.sortDocs(docs, pattern);
+  if (blockingSort) root = new SortStage(root, pattern, limit > 0 ? skip + limit : 0, sortDocs);
+  if (skip > 0) root = new SkipStage(root, skip);
+  if (limit > 0 && !blockingSort) root = new LimitStage(root, limit);
+  return root;
+}
+
+// ---------------------------------------------------------------- choosing: trial run, cached choices
+
+/** MongoDB's trial: until a plan has 101 results or ends, at most max(10000, 0.29 × documents) works each. */
+const TRIAL_RESULTS = 101;
+const trialWorks = (collection: Collection): number => Math.max(10_000, Math.floor(0.29 * collection.docs.size));
+
+interface Trial {
+  /** Index of the winning solution. */
+  winner: number;
+  trees: PlanStage<Doc>[];
+  buffers: Doc[][];
+}
+
+function runTrial(collection: Collection, solutions: Solution[], spec: QuerySpec): Trial {
+  const trees = solutions.map((solution) => buildTree(collection, solution, spec));
+  const buffers: Doc[][] = trees.map(() => []);
+  const maxWorks = trialWorks(collection);
+  let finished = false;
+  for (let round = 0; round < maxWorks && !finished; round++) {
+    trees.forEach((tree, i) => {
+      if (finished) return;
+      const step = tree.work();
+      if (step === undefined) finished = true;
+      else if (step !== NEED_TIME && buffers[i].push(step) >= TRIAL_RESULTS) finished = true;
+    });
+  }
+  const scores = trees.map((tree, i) => score(tree, solutions[i]));
+  return { winner: scores.indexOf(Math.max(...scores)), trees, buffers };
+}
+
+/** MongoDB's ranking: 1 + productivity (results per work), +1 when done, a small bonus for not sorting. */
+function score(tree: PlanStage<Doc>, solution: Solution): number {
+  const productivity = tree.works === 0 ? 0 : tree.advanced / tree.works;
+  const epsilon = Math.min(1 / (10 * Math.max(tree.works, 1)), 1e-4);
+  const noSort = solution.kind === 'index' && solution.providesSort ? epsilon : 0;
+  return 1 + productivity + (tree.isEOF ? 1 : 0) + noSort;
+}
+
+// ---------------------------------------------------------------- entry points
+
+interface Chosen {
+  solution: Solution;
+  /** The chosen plan's stages when it already ran (trial or cached-plan check), with what it produced. */
+  started?: { root: PlanStage<Doc>; buffered: Doc[] };
+  rejected: Solution[];
+  /** Trial runs of the rejected solutions, when there was a trial. */
+  rejectedTrees?: PlanStage<Doc>[];
+  fromCache: boolean;
+}
+
+/** A cached plan may use this many times the works of the trial that chose it before it is re-planned. */
+const REPLAN_FACTOR = 10;
+const MIN_REPLAN_WORKS = 100;
+
+/**
+ * Runs a cached plan as MongoDB's CachedPlanStage does: if it neither finishes nor produces 101 results
+ * within 10× the works it took in its trial, the cache entry is dropped and the query re-planned.
+ */
+function runCached(tree: PlanStage<Doc>, trialWorks: number): Doc[] | undefined {
+  const buffered: Doc[] = [];
+  const budget = Math.max(REPLAN_FACTOR * trialWorks, MIN_REPLAN_WORKS);
+  for (let works = 0; works < budget; works++) {
+    const step = tree.work();
+    if (step === undefined) return buffered;
+    if (step !== NEED_TIME && buffered.push(step) >= TRIAL_RESULTS) return buffered;
+  }
   return undefined;
 }
 
-/** A value usable as an exact index key (no regex, document, array or null semantics to honour). */
-function isPlainKey(value: unknown, collation: boolean): boolean {
-  if (value === null || value === undefined || Array.isArray(value) || value instanceof RegExp || isDoc(value)) return false;
-  if (collation && typeof value === 'string') return false;
-  return typeOf(value) !== 'bsonregexp';
+/** The cached choice among the solutions, already started, unless it has to be re-planned. */
+function cachedChoice(
+  collection: Collection,
+  solutions: Solution[],
+  spec: QuerySpec,
+  entry: CacheEntry,
+): Chosen | undefined {
+  const hit = solutions.find((solution) => matchesChoice(solution, entry.choice));
+  if (!hit) return undefined;
+  const rejected = solutions.filter((solution) => solution !== hit);
+  // A count reads keys or documents without returning them: the cached choice is taken as it is.
+  if (spec.counting) return { solution: hit, rejected, fromCache: true };
+  const root = buildTree(collection, hit, spec);
+  const buffered = runCached(root, entry.works);
+  if (!buffered) return undefined;
+  return { solution: hit, started: { root, buffered }, rejected, fromCache: true };
 }
 
-type Plan = { kind: 'eq'; values: unknown[] } | { kind: 'range'; lower: Bound; upper: Bound };
-
-function planCondition(condition: unknown, collation: boolean): Plan | undefined {
-  if (!isDoc(condition) || !Object.keys(condition).some((key) => key.startsWith('$'))) {
-    return isPlainKey(condition, collation) ? { kind: 'eq', values: [condition] } : undefined;
-  }
-  if ('$eq' in condition) return planCondition(condition.$eq, collation);
-  if (Array.isArray(condition.$in)) {
-    const values = condition.$in as unknown[];
-    return values.every((value) => isPlainKey(value, collation)) ? { kind: 'eq', values } : undefined;
-  }
-  return planRange(condition, collation);
+function choose(collection: Collection, spec: QuerySpec): Chosen {
+  const solutions = candidateSolutions(collection, spec);
+  if (solutions.length === 1) return { solution: solutions[0], rejected: [], fromCache: false };
+  const cache = planCache(collection);
+  const shape = queryShape(spec);
+  const entry = cache.entries.get(shape);
+  const cached = entry && cachedChoice(collection, solutions, spec, entry);
+  if (cached) return cached;
+  const { winner, trees, buffers } = runTrial(collection, solutions, spec);
+  cache.entries.set(shape, { choice: choiceOf(solutions[winner]), works: trees[winner].works });
+  return {
+    solution: solutions[winner],
+    started: { root: trees[winner], buffered: buffers[winner] },
+    rejected: solutions.filter((_, i) => i !== winner),
+    rejectedTrees: trees.filter((_, i) => i !== winner),
+    fromCache: false,
+  };
 }
 
-function planRange(condition: Doc, collation: boolean): Plan | undefined {
-  const lowerValue = condition.$gt ?? condition.$gte;
-  const upperValue = condition.$lt ?? condition.$lte;
-  const probe = lowerValue ?? upperValue;
-  if (probe === undefined || !isPlainKey(probe, collation)) return undefined;
-  const bracket = typeBracket(probe);
-  if (!bracket) return undefined;
-  const lower = lowerValue === undefined ? bracket[0] : { value: lowerValue, inclusive: '$gte' in condition };
-  const upper = upperValue === undefined ? bracket[1] : { value: upperValue, inclusive: '$lte' in condition };
-  return { kind: 'range', lower, upper };
+const collectionScanCounts = new WeakMap<Collection, number>();
+
+/** Collection scans run on the collection since it was opened ($collStats `queryExecStats`). */
+export function collectionScans(collection: Collection): number {
+  return collectionScanCounts.get(collection) ?? 0;
 }
 
-function usable(index: Index): boolean {
-  return !index.spec.sparse && !index.spec.partialFilterExpression && !index.spec.hidden;
+/** Counts the executed plan's reads: index accesses, or a collection scan. */
+function recordUse(collection: Collection, solution: Solution): void {
+  if (solution.kind === 'collscan') collectionScanCounts.set(collection, collectionScans(collection) + 1);
+  else if (solution.kind === 'index') solution.index.accesses++;
+  else for (const branch of solution.branches) branch.index.accesses++;
 }
 
-function run(collection: Collection, index: Index, plan: Plan): Doc[] {
-  const ids =
-    plan.kind === 'eq'
-      ? index.fields.length === 1
-        ? plan.values.flatMap((value) => index.lookup([value]))
-        : plan.values.flatMap((value) => index.scan({ value, inclusive: true }, { value, inclusive: true }))
-      : index.scan(plan.lower, plan.upper);
-  const docs: Doc[] = [];
-  for (const id of new Set(ids)) {
-    const doc = collection.get(id);
-    if (doc) docs.push(doc);
-  }
-  return docs;
+function keyPatternOf(solution: Solution): Doc | undefined {
+  return solution.kind === 'index' ? solution.index.spec.key : undefined;
 }
 
-/** The first index whose leading field has an equality, `$in` or range condition in the filter, with its plan. */
-export function chooseIndex(collection: Collection, filter: Doc, collation?: Doc): { index: Index; plan: Plan } | undefined {
-  const collated = collation !== undefined && collation.locale !== 'simple';
-  const conditions = topLevelConditions(filter);
-  for (const index of collection.indexes.values()) {
-    const condition = conditions.get(index.fields[0]);
-    const plan = usable(index) && condition !== undefined ? planCondition(condition, collated) : undefined;
-    if (plan) return { index, plan };
-  }
-  return undefined;
+/** Plans a find (or the read of an update, delete or aggregate): candidates, trial run, cached choice. */
+export function planQuery(collection: Collection, spec: QuerySpec): QueryPlan<Doc> {
+  const chosen = choose(collection, spec);
+  recordUse(collection, chosen.solution);
+  return {
+    root: chosen.started?.root ?? buildTree(collection, chosen.solution, spec),
+    buffered: chosen.started?.buffered ?? [],
+    rejected: chosen.rejectedTrees ?? chosen.rejected.map((solution) => buildTree(collection, solution, spec)),
+    keyPattern: keyPatternOf(chosen.solution),
+    fromCache: chosen.fromCache,
+    shape: queryShape(spec),
+  };
+}
+
+/** Plans a count: keys only (COUNT_SCAN) when the chosen index's bounds are exact, else the matches counted. */
+export function planCount(collection: Collection, spec: QuerySpec): QueryPlan<number> {
+  const readSpec = { ...spec, skip: 0, limit: 0, sort: undefined, counting: true };
+  const chosen = choose(collection, readSpec);
+  const { solution } = chosen;
+  recordUse(collection, solution);
+  const keysOnly = solution.kind === 'index' && solution.exact;
+  const input = keysOnly ? keyCount(collection, solution) : readTree(collection, solution, readSpec);
+  return {
+    root: new CountStage(input, spec.skip ?? 0, spec.limit ?? 0),
+    buffered: [],
+    rejected: chosen.rejected.map((other) => readTree(collection, other, readSpec)),
+    keyPattern: keyPatternOf(solution),
+    fromCache: chosen.fromCache,
+    shape: queryShape(readSpec),
+  };
+}
+
+/** Keys counted without fetching: one key range is MongoDB's COUNT_SCAN, several an IXSCAN. */
+function keyCount(collection: Collection, solution: IndexSolution): IndexScan {
+  const { index, bounds, forward } = solution;
+  const name = keyRanges(index, bounds, true).length === 1 ? 'COUNT_SCAN' : 'IXSCAN';
+  return new IndexScan(collection, index, bounds, forward, name);
 }
 
 /**
- * The documents that may match `filter`: narrowed through the index `chooseIndex` picks, else every
- * document. Callers always re-check candidates with the full filter.
+ * The documents the chosen plan reads before the filter is applied (index candidates, else every
+ * document): what the planner narrows a query to.
  */
-export function candidates(collection: Collection, filter: Doc, collation?: Doc): Iterable<Doc> {
-  const chosen = chooseIndex(collection, filter, collation);
-  return chosen ? run(collection, chosen.index, chosen.plan) : collection.docs.values();
-}
-
-/** Field conditions that every match must satisfy: the filter's own and those of its `$and` clauses. */
-function topLevelConditions(filter: Doc): Map<string, unknown> {
-  const conditions = new Map<string, unknown>();
-  const clauses = Array.isArray(filter.$and) ? [filter, ...filter.$and.filter(isDoc)] : [filter];
-  for (const clause of clauses) {
-    for (const [field, condition] of Object.entries(clause)) if (!field.startsWith('$') && !conditions.has(field)) conditions.set(field, condition);
-  }
-  return conditions;
+export function candidates(collection: Collection, filter: Doc, collation?: Doc): Doc[] {
+  const spec: QuerySpec = { filter, collation, matches: () => true, alwaysRecheck: true, sortDocs: (docs) => docs };
+  return [...execute(planQuery(collection, spec))];
 }

@@ -27,15 +27,14 @@ function compareKey(doc: Doc, pattern: Doc, bound: Doc): number {
   return 0;
 }
 
-/** `find`'s `min` (inclusive) and `max` (exclusive): bounds on the hinted index's keys. */
-export function withinBounds(collection: Collection, docs: Doc[], hint: unknown, bounds: IndexBounds): Doc[] {
+/** `find`'s `min` (inclusive) and `max` (exclusive): a check of each document's key in the hinted index. */
+export function boundsCheck(collection: Collection, hint: unknown, bounds: IndexBounds): (doc: Doc) => boolean {
   const pattern = hintedPattern(collection, hint);
   for (const bound of [bounds.min, bounds.max]) {
     if (bound && JSON.stringify(Object.keys(bound)) !== JSON.stringify(Object.keys(pattern))) {
       throw new MongoError('BadValue', 'The index chosen is not equal to min/max');
     }
   }
-  return docs.filter(
-    (doc) => (!bounds.min || compareKey(doc, pattern, bounds.min) >= 0) && (!bounds.max || compareKey(doc, pattern, bounds.max) < 0),
-  );
+  const { min, max } = bounds;
+  return (doc) => (!min || compareKey(doc, pattern, min) >= 0) && (!max || compareKey(doc, pattern, max) < 0);
 }

@@ -1,14 +1,14 @@
 import { Query } from 'mingo/query';
 import type { SortSpec } from 'mingo/types';
 import { MongoError } from '../errors';
-import { candidates } from '../indexes/planner';
+import { execute, planCount, planQuery, type QueryPlan, type QuerySpec } from '../indexes/planner';
 import { effectiveFilter, filterOptions, type QueryEnv } from '../query/mingo-options';
 import type { Collection } from '../storage/collection';
 import { isDoc, type Doc } from '../types';
+import { boundsCheck, type IndexBounds } from './index-bounds';
 import { withInheritedTypes } from './result-types';
-import { detachExcluded } from './shared-stages';
-import { withinBounds, type IndexBounds } from './index-bounds';
 import { findSearchMatches, isSearchQuery } from './search-match';
+import { detachExcluded } from './shared-stages';
 
 export interface MatchOptions {
   sort?: Doc;
@@ -32,36 +32,117 @@ export function checkHint(collection: Collection | undefined, hint: unknown): vo
 export type ReadSource = Collection | Doc[] | undefined;
 
 /** `$natural` order asked by the sort or the hint: 1 (insertion order), -1 (reverse) or undefined. */
-function naturalOrder(options: MatchOptions): number | undefined {
+function naturalOrder(options: MatchOptions): 1 | -1 | undefined {
   const natural = (isDoc(options.sort) ? options.sort.$natural : undefined) ?? (isDoc(options.hint) ? options.hint.$natural : undefined);
   return natural === undefined ? undefined : Number(natural) < 0 ? -1 : 1;
 }
 
-/** The documents to filter, in scan order: index candidates, or every document when `$natural` order is asked. */
-function scanned(source: Collection | Doc[], filter: Doc, env: QueryEnv, options: MatchOptions): Doc[] {
-  const natural = naturalOrder(options);
-  let docs = Array.isArray(source) ? source : Array.from(natural === undefined ? candidates(source, filter, env.collation) : source.docs.values());
-  if (natural === -1) docs = [...docs].reverse();
-  if (!Array.isArray(source) && (options.bounds?.min || options.bounds?.max)) docs = withinBounds(source, docs, options.hint, options.bounds);
-  return docs;
-}
-
-/** Documents of the source matching the filter, with sort/skip/limit/projection applied by mingo. */
-export function findMatches(source: ReadSource, filter: Doc, env: QueryEnv, options: MatchOptions = {}): Doc[] {
-  // Text and geo queries are answered through their own indexes (src/ops/search-match.ts).
-  if (isSearchQuery(source, filter, options)) return findSearchMatches(source, filter, env, options);
-  if (!Array.isArray(source)) checkHint(source, options.hint);
-  // Built first so an invalid filter fails even when the collection does not exist.
-  const query = new Query(effectiveFilter(filter, env), filterOptions(env, filter));
-  if (!source) return [];
-  let cursor = query.find<Doc>(scanned(source, filter, env, options));
+/** A view's documents (already computed): filtered, sorted, skipped and limited by mingo. */
+function viewMatches(docs: Doc[], query: Query, options: MatchOptions): Doc[] {
+  let cursor = query.find<Doc>(naturalOrder(options) === -1 ? [...docs].reverse() : docs);
   const { $natural: _natural, ...sort } = options.sort ?? {};
   if (Object.keys(sort).length) cursor = cursor.sort(sort as SortSpec);
   if (options.skip) cursor = cursor.skip(options.skip);
   if (options.limit) cursor = cursor.limit(Math.abs(options.limit));
-  const matches = cursor.all();
-  return options.projection && Object.keys(options.projection).length ? project(matches, options.projection, env) : matches;
+  return cursor.all();
 }
+
+/** The planner's view of a read: the compiled filter, the sort with the query's collation, hint and bounds. */
+function querySpec(collection: Collection, filter: Doc, query: Query, env: QueryEnv, options: MatchOptions): QuerySpec {
+  const { $natural: _natural, ...sort } = options.sort ?? {};
+  const hasBounds = !!(options.bounds?.min || options.bounds?.max);
+  const inBounds = hasBounds ? boundsCheck(collection, options.hint, options.bounds as IndexBounds) : undefined;
+  const sortOptions = filterOptions(env, {});
+  return {
+    filter,
+    sort: Object.keys(sort).length ? sort : undefined,
+    skip: options.skip || undefined,
+    limit: options.limit ? Math.abs(options.limit) : undefined,
+    projection: options.projection,
+    hint: options.hint,
+    collation: env.collation,
+    natural: naturalOrder(options),
+    matches: inBounds ? (doc) => query.test(doc) && inBounds(doc) : (doc) => query.test(doc),
+    alwaysRecheck: hasBounds,
+    sortDocs: (docs, pattern) => new Query({}, sortOptions).find<Doc>(docs).sort(pattern as SortSpec).all(),
+  };
+}
+
+/** Validates the hint and compiles the filter (so an invalid filter fails even when the collection does not exist). */
+function compile(source: ReadSource, filter: Doc, env: QueryEnv, options: MatchOptions): Query {
+  if (!Array.isArray(source)) checkHint(source, options.hint);
+  return new Query(effectiveFilter(filter, env), filterOptions(env, filter));
+}
+
+/** The plan of a read on a collection (explain shows it; find, count and writes run it). */
+export function planRead(collection: Collection, filter: Doc, env: QueryEnv, options: MatchOptions): QueryPlan<Doc> {
+  const query = compile(collection, filter, env, options);
+  return planQuery(collection, querySpec(collection, filter, query, env, options));
+}
+
+type CountPlan = QueryPlan<number>;
+
+/** The plan of a count (keys only when the index bounds are exact). */
+export function planCountRead(collection: Collection, filter: Doc, env: QueryEnv, options: MatchOptions): CountPlan {
+  const query = compile(collection, filter, env, options);
+  return planCount(collection, querySpec(collection, filter, query, env, options));
+}
+
+/**
+ * How many documents of the collection match (after skip, up to limit): counted from index keys when the
+ * bounds are exact (`count`; also what `countDocuments`' `$match` + `$group` amounts to).
+ */
+export function countMatches(collection: Collection, filter: Doc, env: QueryEnv, options: MatchOptions): number {
+  if (isSearchQuery(collection, filter, options)) return findSearchMatches(collection, filter, env, options).length;
+  const [count] = execute(planCountRead(collection, filter, env, options));
+  return count ?? 0;
+}
+
+/** Documents of the source matching the filter, with sort/skip/limit/projection applied, all at once. */
+export function findMatches(source: ReadSource, filter: Doc, env: QueryEnv, options: MatchOptions = {}): Doc[] {
+  return [...findLazily(source, filter, env, options).docs];
+}
+
+export interface LazyFind {
+  /** Results produced as they are pulled (by the cursor's batches). */
+  docs: Iterable<Doc>;
+  /** Key pattern of the index read, if one index is (returnKey). */
+  keyPattern?: Doc;
+}
+
+/** Like findMatches, but the documents are read from the plan only as they are pulled. */
+export function findLazily(source: ReadSource, filter: Doc, env: QueryEnv, options: MatchOptions = {}): LazyFind {
+  // Text and geo queries are answered through their own indexes (src/ops/search-match.ts).
+  if (isSearchQuery(source, filter, options)) return { docs: findSearchMatches(source, filter, env, options) };
+  const query = compile(source, filter, env, options);
+  if (!source) return { docs: [] };
+  if (Array.isArray(source)) {
+    const docs = viewMatches(source, query, options);
+    return { docs: hasProjection(options) ? project(docs, options.projection as Doc, env) : docs };
+  }
+  const plan = planQuery(source, querySpec(source, filter, query, env, options));
+  const docs = execute(plan);
+  const projected = hasProjection(options) ? projectLazily(docs, options.projection as Doc, env) : docs;
+  return { docs: projected, keyPattern: plan.keyPattern };
+}
+
+function hasProjection(options: MatchOptions): boolean {
+  return !!options.projection && Object.keys(options.projection).length > 0;
+}
+
+/** Projects in chunks (one mingo projection per chunk, not per document) as the results are pulled. */
+function* projectLazily(docs: Iterable<Doc>, projection: Doc, env: QueryEnv): Generator<Doc> {
+  let chunk: Doc[] = [];
+  for (const doc of docs) {
+    chunk.push(doc);
+    if (chunk.length < PROJECTION_CHUNK) continue;
+    yield* project(chunk, projection, env);
+    chunk = [];
+  }
+  if (chunk.length) yield* project(chunk, projection, env);
+}
+
+const PROJECTION_CHUNK = 64;
 
 /** mingo's projection, with `_id` first as MongoDB returns it and the BSON number types kept. */
 export function project(docs: Doc[], projection: Doc, env: QueryEnv = {}): Doc[] {

@@ -1,0 +1,495 @@
+import { MongoError } from '../errors';
+import type { Collection } from '../storage/collection';
+import type { Doc } from '../types';
+import type { Entry, Index, KeyRange } from './index';
+import { formatBounds, keyRanges, type KeyBounds } from './index-ranges';
+import { inIntervals, isFull, type Interval } from './interval';
+
+/** A unit of work that produced nothing yet (MongoDB's NEED_TIME). */
+export const NEED_TIME = Symbol('needTime');
+type Step<T> = T | typeof NEED_TIME;
+
+/**
+ * A stage of an executable query plan, shaped like MongoDB's: every `work()` call does one unit of work
+ * and returns a result, NEED_TIME, or undefined at the end. Counters feed explain's executionStages.
+ */
+export abstract class PlanStage<T = Doc> {
+  works = 0;
+  advanced = 0;
+  needTime = 0;
+  isEOF = false;
+  private iterator?: Generator<Step<T>>;
+
+  abstract readonly name: string;
+  protected abstract produce(): Generator<Step<T>>;
+  /** The stage's own fields in explain (queryPlanner and executionStages alike). */
+  protected abstract details(): Doc;
+  protected children(): PlanStage<unknown>[] {
+    return [];
+  }
+  /** Stage-specific counters of executionStages. */
+  protected counters(): Doc {
+    return {};
+  }
+
+  work(): Step<T> | undefined {
+    this.iterator ??= this.produce();
+    this.works++;
+    const next = this.iterator.next();
+    if (next.done) {
+      this.isEOF = true;
+      return undefined;
+    }
+    if (next.value === NEED_TIME) this.needTime++;
+    else this.advanced++;
+    return next.value;
+  }
+
+  /** Every remaining result, pulled lazily. */
+  *results(): Generator<T> {
+    for (;;) {
+      const step = this.work();
+      if (step === undefined) return;
+      if (step !== NEED_TIME) yield step;
+    }
+  }
+
+  /** The stage as `queryPlanner.winningPlan` shows it. */
+  plan(): Doc {
+    return { stage: this.name, ...this.details(), ...this.inputs((child) => child.plan()) };
+  }
+
+  /** The stage as `executionStats.executionStages` shows it. */
+  execution(): Doc {
+    const { works, advanced, needTime, isEOF } = this;
+    const counters = { works, advanced, needTime, needYield: 0, saveState: 0, restoreState: 0, isEOF: isEOF ? 1 : 0 };
+    const own = { stage: this.name, nReturned: advanced, executionTimeMillisEstimate: 0, ...counters };
+    return { ...own, ...this.details(), ...this.counters(), ...this.inputs((child) => child.execution()) };
+  }
+
+  private inputs(describe: (child: PlanStage<unknown>) => Doc): Doc {
+    const children = this.children();
+    if (children.length === 0) return {};
+    const merges = this.name === 'OR' || this.name === 'SORT_MERGE';
+    if (children.length === 1 && !merges) return { inputStage: describe(children[0]) };
+    return { inputStages: children.map(describe) };
+  }
+
+  /** Keys and documents read by the plan (explain's totals). */
+  totals(): { keys: number; docs: number } {
+    const own = this.examined();
+    return this.children().reduce((sum, child) => {
+      const totals = child.totals();
+      return { keys: sum.keys + totals.keys, docs: sum.docs + totals.docs };
+    }, own);
+  }
+
+  protected examined(): { keys: number; docs: number } {
+    return { keys: 0, docs: 0 };
+  }
+}
+
+/** Pulls one step from a child, passing NEED_TIME through; undefined at the child's end. */
+function* pull<T>(child: PlanStage<T>): Generator<typeof NEED_TIME, T | undefined> {
+  for (;;) {
+    const step = child.work();
+    if (step !== NEED_TIME) return step;
+    yield NEED_TIME;
+  }
+}
+
+export class CollectionScan extends PlanStage<Doc> {
+  readonly name = 'COLLSCAN';
+  docsExamined = 0;
+
+  constructor(
+    private readonly collection: Collection,
+    private readonly forward: boolean,
+    private readonly filter: Doc,
+    private readonly matches?: (doc: Doc) => boolean,
+  ) {
+    super();
+  }
+
+  protected *produce(): Generator<Step<Doc>> {
+    // A Map iterates live (entries added later are visited, removed ones skipped): fine for a suspended scan.
+    // Backward, the scan walks a reversed copy of the document list taken when it starts.
+    const docs = this.forward ? this.collection.docs.values() : [...this.collection.docs.values()].reverse();
+    for (const doc of docs) {
+      this.docsExamined++;
+      yield !this.matches || this.matches(doc) ? doc : NEED_TIME;
+    }
+  }
+
+  protected details(): Doc {
+    const filter = Object.keys(this.filter).length ? { filter: this.filter } : {};
+    return { ...filter, direction: this.forward ? 'forward' : 'backward' };
+  }
+
+  protected override counters(): Doc {
+    return { docsExamined: this.docsExamined };
+  }
+
+  protected override examined(): { keys: number; docs: number } {
+    return { keys: 0, docs: this.docsExamined };
+  }
+}
+
+/** Index entries within the bounds, in index order (forward) or reversed; each document once. */
+export class IndexScan extends PlanStage<Entry> {
+  keysExamined = 0;
+  dupsTested = 0;
+  dupsDropped = 0;
+  readonly ranges: KeyRange[];
+  /** Per key field, the intervals still to check key by key (fields after those the ranges bound). */
+  private readonly trailing: Array<Interval[] | undefined>;
+
+  /** `COUNT_SCAN` when only the keys are counted (exact bounds), as MongoDB names that scan. */
+  constructor(
+    private readonly collection: Collection,
+    readonly index: Index,
+    readonly bounds: KeyBounds,
+    readonly forward: boolean,
+    readonly name: 'IXSCAN' | 'COUNT_SCAN' = 'IXSCAN',
+  ) {
+    super();
+    this.ranges = keyRanges(index, bounds, forward);
+    const bounded = (this.ranges[0]?.prefix.length ?? 0) + 1;
+    this.trailing = bounds.map((intervals, i) => (i >= bounded && !intervals.every(isFull) ? intervals : undefined));
+  }
+
+  protected *produce(): Generator<Step<Entry>> {
+    const seen = this.index.multiKey ? new Set<string>() : undefined;
+    for (const range of this.ranges) {
+      for (const entry of this.index.entriesIn(range, this.forward)) {
+        this.checkIndexed();
+        this.keysExamined++;
+        if (!this.trailingFieldsMatch(entry.key)) {
+          yield NEED_TIME;
+          continue;
+        }
+        if (seen) {
+          this.dupsTested++;
+          if (seen.has(entry.id)) {
+            this.dupsDropped++;
+            yield NEED_TIME;
+            continue;
+          }
+          seen.add(entry.id);
+        }
+        yield entry;
+      }
+    }
+  }
+
+  /** A cursor cannot go on reading an index dropped since it started (its entries are no longer maintained). */
+  private checkIndexed(): void {
+    if (this.collection.indexes.get(this.index.name) !== this.index) {
+      throw new MongoError('QueryPlanKilled', `query plan killed :: caused by :: index '${this.index.name}' dropped`);
+    }
+  }
+
+  /** Fields after the range's own are checked key by key (MongoDB skips ahead instead). */
+  private trailingFieldsMatch(key: unknown[]): boolean {
+    return this.trailing.every((intervals, i) => !intervals || inIntervals(key[i], intervals));
+  }
+
+  protected details(): Doc {
+    const { spec } = this.index;
+    return {
+      keyPattern: spec.key,
+      indexName: spec.name,
+      isMultiKey: this.index.multiKey,
+      multiKeyPaths: this.index.multiKeyPaths(),
+      isUnique: !!spec.unique || spec.name === '_id_',
+      isSparse: !!spec.sparse,
+      isPartial: !!spec.partialFilterExpression,
+      indexVersion: 2,
+      direction: this.forward ? 'forward' : 'backward',
+      indexBounds: formatBounds(this.index, this.bounds, this.forward),
+    };
+  }
+
+  protected override counters(): Doc {
+    const { keysExamined, dupsTested, dupsDropped } = this;
+    return { keysExamined, seeks: this.ranges.length, dupsTested, dupsDropped };
+  }
+
+  protected override examined(): { keys: number; docs: number } {
+    return { keys: this.keysExamined, docs: 0 };
+  }
+}
+
+/** Entries of several scans, each document once (an `$or` over indexes). */
+export class OrStage extends PlanStage<Entry> {
+  readonly name = 'OR';
+  dupsTested = 0;
+  dupsDropped = 0;
+
+  constructor(private readonly branches: PlanStage<Entry>[]) {
+    super();
+  }
+
+  protected *produce(): Generator<Step<Entry>> {
+    const seen = new Set<string>();
+    for (const branch of this.branches) {
+      for (;;) {
+        const entry = yield* pull(branch);
+        if (entry === undefined) break;
+        this.dupsTested++;
+        if (seen.has(entry.id)) {
+          this.dupsDropped++;
+          yield NEED_TIME;
+          continue;
+        }
+        seen.add(entry.id);
+        yield entry;
+      }
+    }
+  }
+
+  protected details(): Doc {
+    return {};
+  }
+
+  protected override children(): PlanStage<unknown>[] {
+    return this.branches;
+  }
+
+  protected override counters(): Doc {
+    return { dupsTested: this.dupsTested, dupsDropped: this.dupsDropped };
+  }
+}
+
+/**
+ * Entries of several scans each in sort order, merged into one sorted stream (MongoDB's SORT_MERGE): an
+ * `$in` before the sort fields needs no blocking sort, and a limit stops every scan early.
+ */
+export class MergeSortStage extends PlanStage<Entry> {
+  readonly name = 'SORT_MERGE';
+  dupsTested = 0;
+  dupsDropped = 0;
+
+  constructor(
+    private readonly scans: PlanStage<Entry>[],
+    private readonly pattern: Doc,
+    private readonly compare: (a: Entry, b: Entry) => number,
+  ) {
+    super();
+  }
+
+  protected *produce(): Generator<Step<Entry>> {
+    const heads: Array<Entry | undefined> = [];
+    for (const scan of this.scans) heads.push(yield* pull(scan));
+    const seen = new Set<string>();
+    for (;;) {
+      const next = this.smallest(heads);
+      if (next < 0) return;
+      const entry = heads[next] as Entry;
+      heads[next] = yield* pull(this.scans[next]);
+      this.dupsTested++;
+      if (seen.has(entry.id)) {
+        this.dupsDropped++;
+        yield NEED_TIME;
+        continue;
+      }
+      seen.add(entry.id);
+      yield entry;
+    }
+  }
+
+  /** Index of the head that comes first in sort order, -1 when every scan is done. */
+  private smallest(heads: Array<Entry | undefined>): number {
+    let best = -1;
+    heads.forEach((head, i) => {
+      if (head && (best < 0 || this.compare(head, heads[best] as Entry) < 0)) best = i;
+    });
+    return best;
+  }
+
+  protected details(): Doc {
+    return { sortPattern: this.pattern };
+  }
+
+  protected override children(): PlanStage<unknown>[] {
+    return this.scans;
+  }
+
+  protected override counters(): Doc {
+    return { dupsTested: this.dupsTested, dupsDropped: this.dupsDropped };
+  }
+}
+
+/** Documents of the entries, re-checked with the filter unless the bounds are exact. */
+export class FetchStage extends PlanStage<Doc> {
+  readonly name = 'FETCH';
+  docsExamined = 0;
+
+  constructor(
+    private readonly collection: Collection,
+    private readonly child: PlanStage<Entry>,
+    private readonly filter: Doc | undefined,
+    private readonly matches?: (doc: Doc) => boolean,
+  ) {
+    super();
+  }
+
+  protected *produce(): Generator<Step<Doc>> {
+    for (;;) {
+      const entry = yield* pull(this.child);
+      if (entry === undefined) return;
+      // Re-fetched by id: a document removed or replaced since the scan started is seen as it is now.
+      const doc = this.collection.get(entry.id);
+      if (doc) this.docsExamined++;
+      yield doc && (!this.matches || this.matches(doc)) ? doc : NEED_TIME;
+    }
+  }
+
+  protected details(): Doc {
+    return this.filter && Object.keys(this.filter).length ? { filter: this.filter } : {};
+  }
+
+  protected override children(): PlanStage<unknown>[] {
+    return [this.child];
+  }
+
+  protected override counters(): Doc {
+    return { docsExamined: this.docsExamined };
+  }
+
+  protected override examined(): { keys: number; docs: number } {
+    return { keys: 0, docs: this.docsExamined };
+  }
+}
+
+/** MongoDB's internalQueryMaxBlockingSortMemoryUsageBytes, shown by explain (not enforced). */
+const SORT_MEMORY_LIMIT = 100 * 1024 * 1024;
+
+/**
+ * A blocking sort: reads its whole input, then returns it in order. With a limit it keeps only the best
+ * `limit` documents (top-k: the buffer is sorted and cut whenever it reaches twice the limit).
+ */
+export class SortStage extends PlanStage<Doc> {
+  readonly name = 'SORT';
+
+  constructor(
+    private readonly child: PlanStage<Doc>,
+    private readonly pattern: Doc,
+    private readonly limit: number,
+    private readonly sortDocs: (docs: Doc[]) => Doc[],
+  ) {
+    super();
+  }
+
+  protected *produce(): Generator<Step<Doc>> {
+    let buffer: Doc[] = [];
+    for (;;) {
+      const doc = yield* pull(this.child);
+      if (doc === undefined) break;
+      buffer.push(doc);
+      if (this.limit > 0 && buffer.length >= 2 * this.limit) buffer = this.sortDocs(buffer).slice(0, this.limit);
+      yield NEED_TIME;
+    }
+    buffer = this.sortDocs(buffer);
+    yield* this.limit > 0 ? buffer.slice(0, this.limit) : buffer;
+  }
+
+  protected details(): Doc {
+    const limit = this.limit > 0 ? { limitAmount: this.limit } : {};
+    return { sortPattern: this.pattern, memLimit: SORT_MEMORY_LIMIT, ...limit, type: 'simple' };
+  }
+
+  protected override children(): PlanStage<unknown>[] {
+    return [this.child];
+  }
+}
+
+export class SkipStage extends PlanStage<Doc> {
+  readonly name = 'SKIP';
+
+  constructor(
+    private readonly child: PlanStage<Doc>,
+    private readonly skip: number,
+  ) {
+    super();
+  }
+
+  protected *produce(): Generator<Step<Doc>> {
+    let skipped = 0;
+    for (;;) {
+      const doc = yield* pull(this.child);
+      if (doc === undefined) return;
+      yield skipped++ < this.skip ? NEED_TIME : doc;
+    }
+  }
+
+  protected details(): Doc {
+    return { skipAmount: this.skip };
+  }
+
+  protected override children(): PlanStage<unknown>[] {
+    return [this.child];
+  }
+}
+
+/** Stops its input after `limit` results: nothing more is read from the index or the collection. */
+export class LimitStage extends PlanStage<Doc> {
+  readonly name = 'LIMIT';
+
+  constructor(
+    private readonly child: PlanStage<Doc>,
+    private readonly limit: number,
+  ) {
+    super();
+  }
+
+  protected *produce(): Generator<Step<Doc>> {
+    for (let returned = 0; returned < this.limit; ) {
+      const doc = yield* pull(this.child);
+      if (doc === undefined) return;
+      returned++;
+      yield doc;
+    }
+  }
+
+  protected details(): Doc {
+    return { limitAmount: this.limit };
+  }
+
+  protected override children(): PlanStage<unknown>[] {
+    return [this.child];
+  }
+}
+
+/** Counts its input's results (MongoDB's COUNT); `skip` and `limit` apply to the count. Returns one number. */
+export class CountStage extends PlanStage<number> {
+  readonly name = 'COUNT';
+
+  constructor(
+    private readonly child: PlanStage<unknown>,
+    private readonly skip: number,
+    private readonly limit: number,
+  ) {
+    super();
+  }
+
+  protected *produce(): Generator<Step<number>> {
+    let count = 0;
+    for (;;) {
+      const result = yield* pull(this.child);
+      if (result === undefined) break;
+      count++;
+      yield NEED_TIME;
+    }
+    const skipped = Math.max(0, count - this.skip);
+    yield this.limit > 0 ? Math.min(skipped, this.limit) : skipped;
+  }
+
+  protected details(): Doc {
+    return {};
+  }
+
+  protected override children(): PlanStage<unknown>[] {
+    return [this.child];
+  }
+}

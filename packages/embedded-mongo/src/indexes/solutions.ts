@@ -1,0 +1,273 @@
+import { toCollation } from '../query/mingo-options';
+import type { Collection } from '../storage/collection';
+import { isDoc, type Doc } from '../types';
+import type { Index } from './index';
+import { keyRanges, type KeyBounds } from './index-ranges';
+import {
+  ARRAY_KEYS,
+  containedIn,
+  FULL_INTERVAL,
+  intersectAll,
+  isFull,
+  isPoint,
+  unionIntervals,
+  type Interval,
+} from './interval';
+import { analyzeFilter, type FieldPredicate, type FilterAnalysis } from './predicates';
+
+/*
+ * Candidate solutions of a query: how each usable index (or an `$or` over indexes, or a collection scan)
+ * would read its matches, with index bounds from the filter's predicates (see predicates.ts).
+ */
+
+/** What a read asks of the planner. */
+export interface QuerySpec {
+  filter: Doc;
+  /** Sort pattern without `$natural`. */
+  sort?: Doc;
+  skip?: number;
+  limit?: number;
+  /** Only part of the plan cache key. */
+  projection?: Doc;
+  hint?: unknown;
+  collation?: Doc;
+  /** `$natural` order asked by the sort or the hint. */
+  natural?: 1 | -1;
+  /** The full filter (mingo), re-checked on every candidate document unless the index bounds are exact. */
+  matches: (doc: Doc) => boolean;
+  /** Conditions beyond the filter (find's min/max) are in `matches`: never skip the re-check. */
+  alwaysRecheck?: boolean;
+  /** Sorts documents by the pattern with the query's collation (mingo). */
+  sortDocs: (docs: Doc[], pattern: Doc) => Doc[];
+  /** Planning a count (its own plan cache entries; a cached choice is not run before the count). */
+  counting?: boolean;
+}
+
+/** How a plan reads the collection, before it is built into stages. */
+export type Solution =
+  | { kind: 'collscan'; forward: boolean }
+  | { kind: 'or'; branches: IndexSolution[] }
+  | IndexSolution;
+
+export interface IndexSolution {
+  kind: 'index';
+  index: Index;
+  bounds: KeyBounds;
+  forward: boolean;
+  /** Keys within the bounds are exactly the matches: no re-check, and a count reads keys only. */
+  exact: boolean;
+  providesSort: boolean;
+  /** Fields whose points are scanned separately and merged in sort order (see SortOrder). */
+  explode: number[];
+}
+
+const isCollated = (collation: unknown): boolean => toCollation(collation as Doc | undefined) !== undefined;
+
+/** An index the planner may choose without a hint: a plain ascending/descending key, visible. */
+function isPlannable(index: Index): boolean {
+  return !index.spec.hidden && Object.values(index.spec.key).every((direction) => direction === 1 || direction === -1);
+}
+
+/**
+ * Bounds of one key field: the intersection of its predicates, or only the first on a multikey field. Keys
+ * that are arrays (nested arrays) are always scanned too: mingo's matching may descend into them.
+ */
+function fieldBounds(index: Index, field: number, predicates: FieldPredicate[] | undefined): Interval[] {
+  if (!predicates?.length) return [FULL_INTERVAL];
+  const lists = predicates.map((predicate) => predicate.intervals);
+  const bounds = index.fieldIsMultiKey(field) ? lists[0] : intersectAll(lists);
+  return index.holdsArrayKeys(field) ? unionIntervals([...bounds, ARRAY_KEYS]) : bounds;
+}
+
+/**
+ * How the index returns the sort order: scanning forward or backward, after splitting the scan into one
+ * scan per combination of the points of `explode` fields (an `$in` before the sort fields) whose sorted
+ * outputs are merged (MongoDB's SORT_MERGE).
+ */
+interface SortOrder {
+  forward: boolean;
+  explode: number[];
+}
+
+/** MongoDB's internalQueryMaxScansToExplode: more point combinations are sorted in memory instead. */
+const MAX_SCANS_TO_EXPLODE = 200;
+
+const isSinglePoint = (intervals: Interval[]): boolean => intervals.length === 1 && isPoint(intervals[0]);
+
+/** Whether (and how) the index can return the documents in the sort order. */
+function sortOrder(index: Index, bounds: KeyBounds, sort: Doc | undefined, collated: boolean): SortOrder | undefined {
+  const wanted = Object.entries(sort ?? {});
+  const plainSort = wanted.length > 0 && wanted.every(([, dir]) => dir === 1 || dir === -1);
+  if (!plainSort || index.multiKey || collated) return undefined;
+  let matched = 0;
+  let direction = 0;
+  const explode: number[] = [];
+  for (let i = 0; i < index.fields.length && matched < wanted.length; i++) {
+    const [field, dir] = wanted[matched];
+    if (index.fields[i] === field) {
+      const fieldDirection = Number(dir) * index.directions[i];
+      if (direction !== 0 && fieldDirection !== direction) return undefined;
+      direction = fieldDirection;
+      matched++;
+    } else if (matched === 0 && bounds[i].length > 1 && bounds[i].every(isPoint)) {
+      explode.push(i);
+    } else if (!isSinglePoint(bounds[i])) {
+      return undefined;
+    }
+  }
+  const scans = explode.reduce((product, i) => product * bounds[i].length, 1);
+  if (matched < wanted.length || scans > MAX_SCANS_TO_EXPLODE) return undefined;
+  return { forward: direction > 0, explode };
+}
+
+/** One copy of the bounds per combination of the points of the exploded fields. */
+export function explodedBounds(bounds: KeyBounds, explode: number[]): KeyBounds[] {
+  let variants: KeyBounds[] = [bounds];
+  for (const field of explode) {
+    const split = (variant: KeyBounds): KeyBounds[] =>
+      variant[field].map((point) => variant.map((intervals, i) => (i === field ? [point] : intervals)));
+    variants = variants.flatMap(split);
+  }
+  return variants;
+}
+
+function solutionFor(index: Index, analysis: FilterAnalysis, spec: QuerySpec, collated: boolean): IndexSolution {
+  const bounds = index.fields.map((field, i) => fieldBounds(index, i, analysis.fields.get(field)));
+  const exact = analysis.allIndexable && !index.multiKey && !spec.alwaysRecheck && !index.spec.partialFilterExpression;
+  const sorted = sortOrder(index, bounds, spec.sort, collated);
+  return {
+    kind: 'index',
+    index,
+    bounds,
+    forward: sorted?.forward ?? true,
+    exact: exact && boundsAreExact(index, analysis),
+    providesSort: sorted !== undefined,
+    explode: sorted?.explode ?? [],
+  };
+}
+
+/** Whether every predicate of the filter is an exact condition on a key field of the (non-multikey) index. */
+function boundsAreExact(index: Index, analysis: FilterAnalysis): boolean {
+  return [...analysis.fields].every(([field, predicates]) => {
+    return index.fields.includes(field) && predicates.every((predicate) => predicate.exact);
+  });
+}
+
+/** A sparse index holds only documents with one of its fields: usable when the filter requires one. */
+function sparseUsable(index: Index, analysis: FilterAnalysis): boolean {
+  return index.fields.some((field) => analysis.fields.get(field)?.some((predicate) => predicate.requiresField));
+}
+
+/** Whether every condition of the partial filter is implied by a condition of the query on the same field. */
+function partialUsable(index: Index, analysis: FilterAnalysis): boolean {
+  const partial = analyzeFilter(index.spec.partialFilterExpression as Doc, false);
+  if (!partial.allIndexable) return false;
+  return [...partial.fields].every(([field, required]) =>
+    required.every((condition) =>
+      (analysis.fields.get(field) ?? []).some((predicate) => implies(predicate, condition)),
+    ),
+  );
+}
+
+function implies(predicate: FieldPredicate, condition: FieldPredicate): boolean {
+  return (predicate.requiresField || !condition.requiresField) && containedIn(predicate.intervals, condition.intervals);
+}
+
+/** Analyses of the filter with and without string bounds (collated queries and indexes cannot seek strings). */
+class Analyses {
+  private readonly cache = new Map<boolean, FilterAnalysis>();
+
+  constructor(
+    private readonly filter: Doc,
+    readonly queryCollated: boolean,
+  ) {}
+
+  forIndex(index: Index): FilterAnalysis {
+    return this.get(this.queryCollated || isCollated(index.spec.collation));
+  }
+
+  get(collated: boolean): FilterAnalysis {
+    let analysis = this.cache.get(collated);
+    if (!analysis) {
+      analysis = analyzeFilter(this.filter, collated);
+      this.cache.set(collated, analysis);
+    }
+    return analysis;
+  }
+}
+
+/** One solution per index that narrows the scan or provides the sort. */
+function indexSolutions(collection: Collection, analyses: Analyses, spec: QuerySpec): IndexSolution[] {
+  const solutions: IndexSolution[] = [];
+  for (const index of collection.indexes.values()) {
+    if (!isPlannable(index)) continue;
+    const analysis = analyses.forIndex(index);
+    if (index.spec.sparse && !sparseUsable(index, analysis)) continue;
+    if (index.spec.partialFilterExpression && !partialUsable(index, analysis)) continue;
+    const collated = analyses.queryCollated || isCollated(index.spec.collation);
+    const solution = solutionFor(index, analysis, spec, collated);
+    const narrows = !solution.bounds[0].every(isFull) || (index.spec.sparse === true && sparseUsable(index, analysis));
+    if (narrows || solution.providesSort) solutions.push(solution);
+  }
+  return solutions;
+}
+
+/** Keys a solution's bounds hold, counted up to `cap`: the branch-selectivity statistic for `$or`. */
+function estimatedKeys(solution: IndexSolution, cap: number): number {
+  let keys = 0;
+  for (const range of keyRanges(solution.index, solution.bounds, true)) {
+    for (const _entry of solution.index.entriesIn(range, true)) if (++keys >= cap) return keys;
+  }
+  return keys;
+}
+
+const OR_BRANCH_ESTIMATE_CAP = 1000;
+
+/**
+ * `$or` as a union of index scans: every branch needs an index narrowing it (else only a collection scan
+ * can find its matches); each branch takes the index whose bounds hold the fewest keys. The conditions
+ * beside the `$or` hold in every branch, so they bound the branch scans too (`{a: 1, $or: [{b: 1}, ...]}`
+ * can scan `{a: 1, b: 1}`).
+ */
+function orSolution(collection: Collection, branches: Doc[], spec: QuerySpec, collated: boolean): Solution | undefined {
+  const { $or: _branches, ...beside } = spec.filter;
+  const chosen: IndexSolution[] = [];
+  for (const branch of branches) {
+    const filter = { $and: [beside, branch] };
+    const branchSpec = { ...spec, filter, sort: undefined, alwaysRecheck: true };
+    const solutions = indexSolutions(collection, new Analyses(filter, collated), branchSpec);
+    const options = solutions.filter((solution) => !solution.bounds[0].every(isFull));
+    if (options.length === 0) return undefined;
+    const estimates = options.map((option) => estimatedKeys(option, OR_BRANCH_ESTIMATE_CAP));
+    chosen.push(options[estimates.indexOf(Math.min(...estimates))]);
+  }
+  return { kind: 'or', branches: chosen };
+}
+
+/** The hinted solution: the index named or patterned by the hint (or a collection scan for `$natural`). */
+function hintedSolution(collection: Collection, spec: QuerySpec): Solution | undefined {
+  const { hint } = spec;
+  if (hint === undefined || hint === null || (isDoc(hint) && Object.keys(hint).length === 0)) return undefined;
+  const natural = hint === '$natural' || (isDoc(hint) && '$natural' in hint);
+  if (natural) return { kind: 'collscan', forward: spec.natural !== -1 };
+  const pattern = JSON.stringify(hint);
+  const named = (index: Index): boolean => index.name === hint || JSON.stringify(index.spec.key) === pattern;
+  const index = [...collection.indexes.values()].find(named);
+  if (!index) return undefined;
+  const analyses = new Analyses(spec.filter, isCollated(spec.collation));
+  const collated = analyses.queryCollated || isCollated(index.spec.collation);
+  return solutionFor(index, analyses.forIndex(index), { ...spec, alwaysRecheck: true }, collated);
+}
+
+/** Candidate solutions: the hinted one, else one per usable index and the `$or` union, else a collection scan. */
+export function candidateSolutions(collection: Collection, spec: QuerySpec): Solution[] {
+  const hinted = hintedSolution(collection, spec);
+  if (hinted) return [hinted];
+  if (spec.natural) return [{ kind: 'collscan', forward: spec.natural === 1 }];
+  const analyses = new Analyses(spec.filter, isCollated(spec.collation));
+  const solutions: Solution[] = indexSolutions(collection, analyses, spec);
+  const { or } = analyses.get(analyses.queryCollated);
+  const union = or ? orSolution(collection, or, spec, analyses.queryCollated) : undefined;
+  if (union) solutions.push(union);
+  return solutions.length ? solutions : [{ kind: 'collscan', forward: true }];
+}
