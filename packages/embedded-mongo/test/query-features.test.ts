@@ -1,4 +1,4 @@
-import { Double, Long, MongoServerError, type Db } from 'mongodb';
+import { Decimal128, Double, Long, MongoServerError, ObjectId, type Db } from 'mongodb';
 import { startHarness, type AnyDoc, type Harness } from './helpers';
 
 let harness: Harness;
@@ -121,5 +121,18 @@ describe('find returnKey', () => {
     expect(await items.find({ x: { $gte: 1 } }, { returnKey: true, sort: { x: 1 } }).toArray()).toEqual([{ x: 1, y: 'a' }, { x: 2, y: 'b' }]);
     expect(await items.find({}, { returnKey: true, sort: { _id: -1 } }).toArray()).toEqual([{ _id: 2 }, { _id: 1 }]);
     expect(await items.find({ y: 'a' }, { returnKey: true }).toArray()).toEqual([{}]);
+  });
+});
+
+describe('$toString', () => {
+  it('spells ObjectIds as 24 hex digits and Decimal128 as its digits, as MongoDB does', async () => {
+    const values = db.collection<AnyDoc>('to_string');
+    const FIELDS = ['_id', 'price', 'at', 'n', 'none'];
+    const id = new ObjectId();
+    await values.insertOne({ _id: id, price: Decimal128.fromString('12.50'), at: new Date(0), n: 3, none: null });
+    const [converted] = await values
+      .aggregate([{ $project: Object.fromEntries(FIELDS.map((field) => [field, { $toString: `$${field}` }])) }])
+      .toArray();
+    expect(converted).toEqual({ _id: id.toHexString(), price: '12.50', at: '1970-01-01T00:00:00.000Z', n: '3', none: null });
   });
 });

@@ -1,6 +1,7 @@
 import { Context, evalExpr } from 'mingo/core';
 import * as accumulatorOperators from 'mingo/operators/accumulator';
 import * as expressionOperators from 'mingo/operators/expression';
+import { $toString } from './bson-conversions';
 import * as pipelineOperators from 'mingo/operators/pipeline';
 import * as projectionOperators from 'mingo/operators/projection';
 import * as queryOperators from 'mingo/operators/query';
@@ -44,7 +45,7 @@ const $projectIdFirst: typeof pipelineOperators.$project = (collection, expr, op
 
 const FULL_CONTEXT = Context.init({
   accumulator: accumulatorOperators,
-  expression: expressionOperators,
+  expression: { ...expressionOperators, $toString },
   pipeline: {
     ...pipelineOperators,
     ...copyOnWriteStages,
