@@ -8,12 +8,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 
 /**
- * `npm run bench:db-isolation [-- --rounds 3 --seconds 5 --rate 200 --connections 4 --shared-loop]`
+ * `npm run bench:db-isolation [-- --rounds 10 --seconds 2 --rate 200 --connections 4 --shared-loop]`
  * A cheap gateway call (`geoLocationServiceImpl.getCountryByCode(['NL'])`, no database access) at a fixed rate,
  * idle and while another process runs an unindexed aggregation over 100,000 documents back to back against the
- * app's embedded database (official driver, TCP). Idle and loaded phases alternate within each round; the figure
- * is the median of the rounds' p99 latencies and their ratio. Latency counts from each request's scheduled send
- * time, so a stalled server also delays (and charges) the requests queued behind it (no coordinated omission).
+ * app's embedded database (official driver, TCP). Idle and loaded phases alternate every `seconds`, so drift on a
+ * shared machine hits both alike; the figure is the p99 of all idle against all loaded latencies, and their ratio.
+ * Latency counts from each request's scheduled send time, so a stalled server also delays (and charges) the
+ * requests queued behind it (no coordinated omission).
  * `--shared-loop` runs the database on the app's event loop instead (the control: how it was before the worker).
  */
 const ROOT = join(__dirname, '..', '..');
@@ -22,8 +23,8 @@ const HEADERS = { 'content-type': 'application/json', 'lang-context': 'en', 'sit
 
 const { values } = parseArgs({
   options: {
-    rounds: { type: 'string', default: '3' },
-    seconds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '10' },
+    seconds: { type: 'string', default: '2' },
     rate: { type: 'string', default: '200' },
     connections: { type: 'string', default: '4' },
     'shared-loop': { type: 'boolean', default: false },
@@ -34,7 +35,7 @@ function runTs(script: string, args: string[], env: NodeJS.ProcessEnv = {}): Chi
   return spawn(process.execPath, ['test/support/run-ts.js', script, ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
 }
 
@@ -86,19 +87,26 @@ async function measure(base: string, seconds: number): Promise<number[]> {
 }
 
 const percentile = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.ceil((p / 100) * xs.length) - 1];
-const median = (xs: number[]): number => percentile(xs, 50);
 const ms = (x: number): string => `${x.toFixed(2)} ms`;
 
-/** Measures while the aggregation loop runs; returns the latencies and what the load process did meanwhile. */
-async function measureLoaded(url: string, databaseUri: string, seconds: number) {
+/** The aggregation loop of `load.ts`, started and paused on request. */
+function startLoad(databaseUri: string) {
   const load = runTs('bench/db-isolation/load.ts', ['loop', databaseUri]);
   const nextLine = lineReader(load);
-  await nextLine(); // the first aggregation finished: the loop is running
-  const latencies = await measure(url, seconds);
-  load.kill('SIGTERM');
-  const { runs, meanMs } = JSON.parse(await nextLine()) as { runs: number; meanMs: number };
-  await exited(load);
-  return { latencies, runs, meanMs };
+  const ask = (command: string): Promise<string> => {
+    load.stdin!.write(`${command}\n`);
+    return nextLine();
+  };
+  return {
+    go: () => ask('go'),
+    pause: () => ask('pause'),
+    stats: async () => {
+      const stats = JSON.parse(await ask('stats')) as { runs: number; meanMs: number };
+      load.stdin!.end(); // lets it exit
+      return stats;
+    },
+    exited: exited(load),
+  };
 }
 
 async function main(): Promise<void> {
@@ -108,22 +116,27 @@ async function main(): Promise<void> {
     const { url, databaseUri } = JSON.parse(await lineReader(server)()) as { url: string; databaseUri: string };
     const seeding = runTs('bench/db-isolation/load.ts', ['seed', databaseUri]);
     if ((await exited(seeding)) !== 0) throw new Error('seeding failed');
+    const load = startLoad(databaseUri);
     await measure(url, 2); // warm-up (JIT)
     const seconds = Number(values.seconds);
     const idle: number[] = [];
     const loaded: number[] = [];
     for (let round = 1; round <= Number(values.rounds); round++) {
       const quiet = await measure(url, seconds);
-      const busy = await measureLoaded(url, databaseUri, seconds);
-      idle.push(percentile(quiet, 99));
-      loaded.push(percentile(busy.latencies, 99));
-      const aggregation = `${busy.runs} aggregations, mean ${busy.meanMs} ms`;
-      const p50s = `p50 idle ${ms(percentile(quiet, 50))}, loaded ${ms(percentile(busy.latencies, 50))}`;
-      const line = `round ${round}: p99 idle ${ms(idle.at(-1)!)}, loaded ${ms(loaded.at(-1)!)}   ${p50s}   (${aggregation})`;
-      process.stdout.write(`${line}\n`);
+      await load.go();
+      const busy = await measure(url, seconds);
+      await load.pause();
+      idle.push(...quiet);
+      loaded.push(...busy);
+      const p99s = `p99 idle ${ms(percentile(quiet, 99))}, loaded ${ms(percentile(busy, 99))}`;
+      const p50s = `p50 idle ${ms(percentile(quiet, 50))}, loaded ${ms(percentile(busy, 50))}`;
+      process.stdout.write(`round ${String(round).padStart(2)}: ${p99s}   ${p50s}\n`);
     }
-    const ratio = median(loaded) / median(idle);
-    process.stdout.write(`median p99: idle ${ms(median(idle))}, loaded ${ms(median(loaded))}, ratio ${ratio.toFixed(2)}x\n`);
+    const { runs, meanMs } = await load.stats();
+    await load.exited;
+    const [idleP99, loadedP99] = [percentile(idle, 99), percentile(loaded, 99)];
+    process.stdout.write(`${runs} aggregations while loaded, mean ${meanMs} ms each\n`);
+    process.stdout.write(`all rounds: p99 idle ${ms(idleP99)}, loaded ${ms(loadedP99)}, ratio ${(loadedP99 / idleP99).toFixed(2)}x\n`);
   } finally {
     server.kill('SIGTERM');
     await exited(server);

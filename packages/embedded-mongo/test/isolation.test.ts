@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -129,6 +129,24 @@ describe('start and stop through the worker', () => {
       expect(existsSync(join(dir.path, 'embedded-mongo.lock'))).toBe(false);
     } finally {
       dir.remove();
+    }
+  });
+
+  (process.platform === 'linux' ? it : it.skip)('runs the server thread 10 nice levels below the caller', async () => {
+    const niceByThread = (): Map<string, number> =>
+      new Map(readdirSync('/proc/self/task').map((tid) => {
+        const fields = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+        return [tid, Number(fields[16])]; // field 19 of stat: nice
+      }));
+    const before = niceByThread();
+    const server = await EmbeddedMongoServer.start({ port: 0 });
+    try {
+      const callerNice = before.get(String(process.pid))!;
+      const added = [...niceByThread()].filter(([tid]) => !before.has(tid)).map(([, nice]) => nice);
+      expect(added).toContain(Math.min(19, callerNice + 10));
+      expect(niceByThread().get(String(process.pid))).toBe(callerNice);
+    } finally {
+      await server.stop();
     }
   });
 
