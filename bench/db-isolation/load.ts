@@ -16,7 +16,11 @@ const say = (line: string): boolean => process.stdout.write(`${line}\n`);
 async function seed(docs: Collection): Promise<void> {
   await docs.drop().catch(() => undefined);
   for (let start = 0; start < DOCS; start += 10_000) {
-    const batch = Array.from({ length: 10_000 }, (_, i) => ({ plain: (start + i) % 977, group: i % 10, text: 'lorem ipsum' }));
+    const batch = Array.from({ length: 10_000 }, (_, i) => ({
+      plain: (start + i) % 977,
+      group: i % 10,
+      text: 'lorem ipsum',
+    }));
     await docs.insertMany(batch, { ordered: false });
   }
 }

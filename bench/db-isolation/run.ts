@@ -86,7 +86,8 @@ async function measure(base: string, seconds: number): Promise<number[]> {
   return latencies;
 }
 
-const percentile = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.ceil((p / 100) * xs.length) - 1];
+const percentile = (xs: number[], p: number): number =>
+  [...xs].sort((a, b) => a - b)[Math.ceil((p / 100) * xs.length) - 1];
 const ms = (x: number): string => `${x.toFixed(2)} ms`;
 
 /** The aggregation loop of `load.ts`, started and paused on request. */
@@ -111,7 +112,8 @@ function startLoad(databaseUri: string) {
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ccb-bench-'));
-  const server = runTs('bench/db-isolation/server.ts', [], { DATA_DIR: dataDir, SHARED_LOOP: String(values['shared-loop']) });
+  const sharedLoop = String(values['shared-loop']);
+  const server = runTs('bench/db-isolation/server.ts', [], { DATA_DIR: dataDir, SHARED_LOOP: sharedLoop });
   try {
     const { url, databaseUri } = JSON.parse(await lineReader(server)()) as { url: string; databaseUri: string };
     const seeding = runTs('bench/db-isolation/load.ts', ['seed', databaseUri]);
@@ -136,7 +138,8 @@ async function main(): Promise<void> {
     await load.exited;
     const [idleP99, loadedP99] = [percentile(idle, 99), percentile(loaded, 99)];
     process.stdout.write(`${runs} aggregations while loaded, mean ${meanMs} ms each\n`);
-    process.stdout.write(`all rounds: p99 idle ${ms(idleP99)}, loaded ${ms(loadedP99)}, ratio ${(loadedP99 / idleP99).toFixed(2)}x\n`);
+    const ratio = (loadedP99 / idleP99).toFixed(2);
+    process.stdout.write(`all rounds: p99 idle ${ms(idleP99)}, loaded ${ms(loadedP99)}, ratio ${ratio}x\n`);
   } finally {
     server.kill('SIGTERM');
     await exited(server);

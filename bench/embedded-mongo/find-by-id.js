@@ -64,7 +64,8 @@ async function seed(uri) {
   const client = await MongoClient.connect(uri);
   const docs = client.db('bench').collection('docs');
   for (let start = 0; start < DOCS; start += 5000) {
-    const batch = Array.from({ length: Math.min(5000, DOCS - start) }, (_, i) => ({ _id: start + i, value: start + i, text: 'lorem ipsum' }));
+    const size = Math.min(5000, DOCS - start);
+    const batch = Array.from({ length: size }, (_, i) => ({ _id: start + i, value: start + i, text: 'lorem ipsum' }));
     await docs.insertMany(batch, { ordered: false });
   }
   await client.close();
@@ -120,7 +121,8 @@ async function main() {
   for (const concurrency of levels) {
     const [e, s] = [summary(results.embedded[concurrency]), summary(results.stub[concurrency])];
     console.log(
-      `concurrency ${String(concurrency).padStart(2)}: ops/s embedded ${e.rate}, stub ${s.rate}, ratio ${(e.rate / s.rate).toFixed(2)}x` +
+      `concurrency ${String(concurrency).padStart(2)}: ops/s embedded ${e.rate}, stub ${s.rate}` +
+        `, ratio ${(e.rate / s.rate).toFixed(2)}x` +
         `   server CPU µs/op embedded ${e.serverMicros}, stub ${s.serverMicros}` +
         `   client CPU µs/op embedded ${e.clientMicros}, stub ${s.clientMicros}`,
     );

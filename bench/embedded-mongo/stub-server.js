@@ -30,7 +30,9 @@ function answer(command) {
       ok: 1,
     };
   }
-  if (name === 'find') return { cursor: { id: Long.ZERO, ns: `${command.$db}.${command.find}`, firstBatch: [] }, ok: 1 };
+  if (name === 'find') {
+    return { cursor: { id: Long.ZERO, ns: `${command.$db}.${command.find}`, firstBatch: [] }, ok: 1 };
+  }
   return { ok: 1 };
 }
 

@@ -1,7 +1,12 @@
 import { EventEmitter } from 'node:events';
 import { resolve } from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { deserializeError, type ControlMessage, type EmbeddedMongoOptions, type WorkerMessage } from './worker/protocol';
+import {
+  deserializeError,
+  type ControlMessage,
+  type EmbeddedMongoOptions,
+  type WorkerMessage,
+} from './worker/protocol';
 import { spawnServerWorker } from './worker/spawn';
 
 export type { EmbeddedMongoOptions } from './worker/protocol';
@@ -90,31 +95,46 @@ function claimDirectory(dbPath: string | undefined): () => void {
 }
 
 function listening(worker: Worker): Promise<number> {
-  let detach = (): void => undefined;
-  return new Promise<number>((resolve, reject) => {
-    const onExit = (code: number): void => reject(new Error(`embedded MongoDB server thread exited during start (exit code ${code})`));
-    const onMessage = (message: WorkerMessage): void => {
-      if (message.type === 'listening') resolve(message.port);
-      else if (message.type === 'startFailed') reject(deserializeError(message.error));
-    };
-    worker.on('error', reject).on('exit', onExit).on('message', onMessage);
-    // Only these listeners: removeAllListeners() would also drop the Worker's internal ones.
-    detach = () => void worker.off('error', reject).off('exit', onExit).off('message', onMessage);
-  }).finally(() => detach());
+  return answer(worker, 'during start', (message) => {
+    if (message.type === 'listening') return message.port;
+    return message.type === 'startFailed' ? deserializeError(message.error) : undefined;
+  });
 }
 
 /** Asks the worker to stop; resolves once the store is closed, rejects on a failure or the thread's death. */
-function requestStop(worker: Worker): Promise<void> {
-  let detach = (): void => undefined;
-  return new Promise<void>((resolve, reject) => {
-    const onExit = (code: number): void => reject(new Error(`embedded MongoDB server thread exited while stopping (exit code ${code})`));
-    const onMessage = (answer: WorkerMessage): void => {
-      if (answer.type === 'stopFailed') reject(deserializeError(answer.error));
-      else if (answer.type === 'stopped') resolve();
+async function requestStop(worker: Worker): Promise<void> {
+  const stopped = answer(worker, 'while stopping', (message) => {
+    if (message.type === 'stopped') return true;
+    return message.type === 'stopFailed' ? deserializeError(message.error) : undefined;
+  });
+  const stop: ControlMessage = { type: 'stop' };
+  worker.postMessage(stop);
+  await stopped;
+}
+
+/**
+ * The worker's answer: `settle` maps a message to the result, to an Error (rejects) or to undefined (not the
+ * answer, keep waiting). An uncaught error in the thread or its exit rejects.
+ */
+function answer<T>(
+  worker: Worker,
+  phase: string,
+  settle: (message: WorkerMessage) => T | Error | undefined,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onError = (error: Error): void => finish(error);
+    const onExit = (code: number): void =>
+      finish(new Error(`embedded MongoDB server thread exited ${phase} (exit code ${code})`));
+    const onMessage = (message: WorkerMessage): void => {
+      const result = settle(message);
+      if (result !== undefined) finish(result);
     };
-    worker.on('exit', onExit).on('message', onMessage);
-    detach = () => void worker.off('exit', onExit).off('message', onMessage);
-    const stop: ControlMessage = { type: 'stop' };
-    worker.postMessage(stop);
-  }).finally(() => detach());
+    const finish = (result: T | Error): void => {
+      // Only these listeners: removeAllListeners() would also drop the Worker's internal ones.
+      worker.off('error', onError).off('exit', onExit).off('message', onMessage);
+      if (result instanceof Error) reject(result);
+      else resolve(result);
+    };
+    worker.on('error', onError).on('exit', onExit).on('message', onMessage);
+  });
 }

@@ -14,7 +14,8 @@ const DOCS = 100_000;
 
 async function seed(collection: Collection<AnyDoc>): Promise<void> {
   for (let start = 0; start < DOCS; start += 10_000) {
-    const batch = Array.from({ length: 10_000 }, (_, i) => ({ _id: start + i, plain: (start + i) % 977, group: i % 10 }));
+    const ids = Array.from({ length: 10_000 }, (_, i) => start + i);
+    const batch = ids.map((id) => ({ _id: id, plain: id % 977, group: id % 10 }));
     await collection.insertMany(batch, { ordered: false });
   }
 }
@@ -23,7 +24,9 @@ async function seed(collection: Collection<AnyDoc>): Promise<void> {
  * Runs an unindexed aggregation over every document three times while this thread's event loop delay is
  * recorded; returns the mean aggregation time and the longest loop stall, in ms.
  */
-async function aggregateWhileMonitoring(collection: Collection<AnyDoc>): Promise<{ meanQuery: number; longestStall: number }> {
+async function aggregateWhileMonitoring(
+  collection: Collection<AnyDoc>,
+): Promise<{ meanQuery: number; longestStall: number }> {
   const pipeline = [{ $match: { plain: { $gte: 0 } } }, { $group: { _id: '$group', total: { $sum: '$plain' } } }];
   const histogram = monitorEventLoopDelay({ resolution: 5 });
   histogram.enable();
@@ -72,7 +75,9 @@ describe('isolation from the caller', () => {
 function startCli(dbPath: string): Promise<{ child: ChildProcess; uri: string }> {
   const cli = join(__dirname, '..', 'dist', 'cli.js');
   if (!existsSync(cli)) throw new Error('build the package first (npm run build -w @ccb/embedded-mongo)');
-  const child = spawn(process.execPath, [cli, '--port', '0', '--dbpath', dbPath], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [cli, '--port', '0', '--dbpath', dbPath], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`cli exited with ${code}`)));
     createInterface({ input: child.stdout! }).once('line', (uri) => resolve({ child, uri }));
@@ -80,14 +85,15 @@ function startCli(dbPath: string): Promise<{ child: ChildProcess; uri: string }>
 }
 
 describe('start and stop through the worker', () => {
-  it('rejects start on a data directory held by a server in another process, and opens it after that one stopped', async () => {
+  it('rejects start on a directory held by a server in another process, opens it after that one stopped', async () => {
     const dir = tempDir();
     try {
       const { child, uri } = await startCli(dir.path);
       const client = await MongoClient.connect(uri);
       await client.db('held').collection<AnyDoc>('docs').insertOne({ _id: 1, by: 'cli' });
       await client.close();
-      await expect(EmbeddedMongoServer.start({ port: 0, dbPath: dir.path })).rejects.toThrow(`in use by process ${child.pid}`);
+      const second = EmbeddedMongoServer.start({ port: 0, dbPath: dir.path });
+      await expect(second).rejects.toThrow(`in use by process ${child.pid}`);
 
       child.removeAllListeners('exit');
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -95,7 +101,8 @@ describe('start and stop through the worker', () => {
       expect(await exited).toBe(0);
       const harness = await startHarness({ dbPath: dir.path });
       try {
-        expect(await harness.client.db('held').collection<AnyDoc>('docs').findOne({ _id: 1 })).toEqual({ _id: 1, by: 'cli' });
+        const docs = harness.client.db('held').collection<AnyDoc>('docs');
+        expect(await docs.findOne({ _id: 1 })).toEqual({ _id: 1, by: 'cli' });
       } finally {
         await harness.stop();
       }

@@ -33,7 +33,8 @@ export class WireListener {
   static async start(options: EmbeddedMongoOptions, host: string): Promise<WireListener> {
     const store = options.dbPath ? LmdbStore.open(options.dbPath) : new MemoryStore();
     try {
-      const context: ServerContext = { engine: new Engine(store), cursors: new CursorRegistry(), sessions: new SessionRegistry() };
+      const engine = new Engine(store);
+      const context: ServerContext = { engine, cursors: new CursorRegistry(), sessions: new SessionRegistry() };
       const sockets = new Set<Socket>();
       const server = await listen(context, sockets, options.port ?? 0, host);
       const address = server.address();
