@@ -25,6 +25,10 @@ export class EmbeddedDatabase implements OnApplicationShutdown {
     const dbPath = this.config.embeddedDbInMemory ? undefined : join(this.config.dataDir, 'db');
     if (dbPath) await mkdir(dbPath, { recursive: true });
     this.server = await EmbeddedMongoServer.start({ port: 0, host: '127.0.0.1', dbPath });
+    // The server runs on its own thread; if that thread dies, say so (queries then fail with connection errors).
+    this.server.on('error', (error: Error) =>
+      this.logger.error(`Embedded database failed: ${error.message}`, error.stack),
+    );
     this.logger.log(`Embedded database listening on ${this.server.uri} (${dbPath ?? 'in memory'})`);
     return `${this.server.uri.replace(/\/$/, '')}/${DATABASE_NAME}`;
   }

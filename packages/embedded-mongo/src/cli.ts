@@ -12,6 +12,10 @@ async function main(): Promise<void> {
   });
   const server = await EmbeddedMongoServer.start({ port: Number(values.port), host: values.host, dbPath: values.dbpath });
   process.stdout.write(`${server.uri}\n`);
+  server.once('error', (error: Error) => {
+    console.error(error.message);
+    process.exit(1);
+  });
   const shutdown = (): void => {
     server.stop().then(
       () => process.exit(0),

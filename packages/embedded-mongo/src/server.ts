@@ -1,84 +1,140 @@
-import { createServer, type Server, type Socket } from 'node:net';
-import { CursorRegistry } from './commands/cursor-registry';
-import { SessionRegistry } from './commands/session-registry';
-import { Engine } from './storage/engine';
-import { LmdbStore } from './storage/lmdb-store';
-import { MemoryStore } from './storage/store';
-import { sweepExpired } from './ttl';
-import { Connection, type ServerContext } from './wire/connection';
+import { EventEmitter } from 'node:events';
+import { resolve } from 'node:path';
+import type { Worker } from 'node:worker_threads';
+import {
+  deserializeError,
+  type ControlMessage,
+  type EmbeddedMongoOptions,
+  type WorkerMessage,
+} from './worker/protocol';
+import { spawnServerWorker } from './worker/spawn';
 
-export interface EmbeddedMongoOptions {
-  /** 0 (default) picks a free port. */
-  port?: number;
-  /** Defaults to 127.0.0.1. */
-  host?: string;
-  /** Data directory; unset means in-memory. */
-  dbPath?: string;
-  /** How often expired TTL documents (and idle cursors and sessions) are removed; default 60 000 ms, as MongoDB. */
-  ttlIntervalMs?: number;
-}
+export type { EmbeddedMongoOptions } from './worker/protocol';
 
-export class EmbeddedMongoServer {
-  private readonly maintenance: NodeJS.Timeout;
+/**
+ * Data directories opened by servers of this process. Each worker thread has its own copy of the store's
+ * lock bookkeeping and they all share one pid, so only the calling thread can tell two servers apart.
+ */
+const openDirectories = new Set<string>();
+
+/**
+ * The handle to an embedded server running on its own worker thread: commands, storage and the TTL
+ * timer never run on the caller's event loop. Clients connect to `uri` over TCP as to any mongod.
+ * Emits 'error' if the worker dies unexpectedly (without a listener the error is written to stderr).
+ */
+export class EmbeddedMongoServer extends EventEmitter {
+  private stopping: Promise<void> | undefined;
+  private exited = false;
+  private crash: Error | undefined;
 
   private constructor(
-    private readonly server: Server,
-    private readonly sockets: Set<Socket>,
-    private readonly context: ServerContext,
+    private readonly worker: Worker,
     readonly host: string,
     readonly port: number,
-    ttlIntervalMs: number,
+    private readonly release: () => void,
   ) {
-    this.maintenance = setInterval(() => {
-      sweepExpired(context.engine);
-      context.cursors.closeIdle();
-      context.sessions.expireIdle();
-    }, ttlIntervalMs);
-    this.maintenance.unref();
+    super();
+    // An uncaught exception in the worker: 'error' comes first, then 'exit'.
+    worker.on('error', (error) => (this.crash = error));
+    worker.once('exit', (code) => this.onExit(code));
   }
 
   get uri(): string {
     return `mongodb://${this.host.includes(':') ? `[${this.host}]` : this.host}:${this.port}`;
   }
 
+  /** Resolves once the server listens; rejects (port taken, data directory in use, unreadable store) otherwise. */
   static async start(options: EmbeddedMongoOptions = {}): Promise<EmbeddedMongoServer> {
     const host = options.host ?? '127.0.0.1';
-    const store = options.dbPath ? LmdbStore.open(options.dbPath) : new MemoryStore();
+    const release = claimDirectory(options.dbPath);
+    const worker = spawnServerWorker({ options, host });
     try {
-      const context: ServerContext = { engine: new Engine(store), cursors: new CursorRegistry(), sessions: new SessionRegistry() };
-      const sockets = new Set<Socket>();
-      const server = await listen(context, sockets, options.port ?? 0, host);
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
-      return new EmbeddedMongoServer(server, sockets, context, host, port, options.ttlIntervalMs ?? 60_000);
+      const port = await listening(worker);
+      return new EmbeddedMongoServer(worker, host, port, release);
     } catch (error) {
-      // Release the data directory when the store cannot be loaded or the port is taken.
-      await store.close();
+      await worker.terminate();
+      release();
       throw error;
     }
   }
 
   /** Stops accepting connections, closes open ones and closes the store after pending writes. */
-  async stop(): Promise<void> {
-    clearInterval(this.maintenance);
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    for (const socket of this.sockets) socket.destroy();
-    await closed;
-    await this.context.engine.flush();
-    await this.context.engine.close();
+  stop(): Promise<void> {
+    this.stopping ??= this.exited ? Promise.resolve() : this.stopWorker();
+    return this.stopping;
+  }
+
+  private async stopWorker(): Promise<void> {
+    try {
+      await requestStop(this.worker);
+    } finally {
+      await this.worker.terminate();
+    }
+  }
+
+  private onExit(code: number): void {
+    this.exited = true;
+    this.release();
+    if (this.stopping) return;
+    const reason = this.crash ? `: ${this.crash.message}` : ` (exit code ${code})`;
+    this.report(new Error(`embedded MongoDB server thread died${reason}`, { cause: this.crash }));
+  }
+
+  private report(error: Error): void {
+    if (this.listenerCount('error') > 0) this.emit('error', error);
+    else console.error('[embedded-mongo]', error);
   }
 }
 
-function listen(context: ServerContext, sockets: Set<Socket>, port: number, host: string): Promise<Server> {
-  let nextConnectionId = 1;
-  const server = createServer((socket) => {
-    socket.setNoDelay(true);
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    new Connection(socket, nextConnectionId++, context);
+function claimDirectory(dbPath: string | undefined): () => void {
+  if (!dbPath) return () => undefined;
+  const dir = resolve(dbPath);
+  if (openDirectories.has(dir)) throw new Error(`data directory ${dbPath} is already open in this process`);
+  openDirectories.add(dir);
+  return () => openDirectories.delete(dir);
+}
+
+function listening(worker: Worker): Promise<number> {
+  return answer(worker, 'during start', (message) => {
+    if (message.type === 'listening') return message.port;
+    return message.type === 'startFailed' ? deserializeError(message.error) : undefined;
   });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve(server));
+}
+
+/** Asks the worker to stop; resolves once the store is closed, rejects on a failure or the thread's death. */
+async function requestStop(worker: Worker): Promise<void> {
+  const stopped = answer(worker, 'while stopping', (message) => {
+    if (message.type === 'stopped') return true;
+    return message.type === 'stopFailed' ? deserializeError(message.error) : undefined;
+  });
+  const stop: ControlMessage = { type: 'stop' };
+  worker.postMessage(stop);
+  await stopped;
+}
+
+/**
+ * The worker's answer: `settle` maps a message to the result, to an Error (rejects) or to undefined (not the
+ * answer, keep waiting). An uncaught error in the thread or its exit rejects.
+ */
+function answer<T>(
+  worker: Worker,
+  phase: string,
+  settle: (message: WorkerMessage) => T | Error | undefined,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onError = (error: Error): void => finish(error);
+    const onExit = (code: number): void =>
+      finish(new Error(`embedded MongoDB server thread exited ${phase} (exit code ${code})`));
+    const onMessage = (message: WorkerMessage): void => {
+      const result = settle(message);
+      if (result !== undefined) finish(result);
+    };
+    const finish = (result: T | Error): void => {
+      // Only these listeners: removeAllListeners() would also drop the Worker's internal ones.
+      worker.off('error', onError).off('exit', onExit).off('message', onMessage);
+      if (result instanceof Error) reject(result);
+      else resolve(result);
+    };
+    worker.on('error', onError).on('exit', onExit).on('message', onMessage);
   });
 }

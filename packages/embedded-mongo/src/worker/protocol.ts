@@ -1,0 +1,46 @@
+/** What the calling thread and the server's worker thread say to each other (plain, structured-cloneable data). */
+
+export interface EmbeddedMongoOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Defaults to 127.0.0.1. */
+  host?: string;
+  /** Data directory; unset means in-memory. */
+  dbPath?: string;
+  /** How often expired TTL documents (and idle cursors and sessions) are removed; default 60 000 ms, as MongoDB. */
+  ttlIntervalMs?: number;
+}
+
+/** An error as it crosses threads: structured cloning keeps only message and stack, not `code` or `errno`. */
+export interface SerializedError {
+  name: string;
+  message: string;
+  stack?: string;
+  /** Own primitive properties such as `code`, `errno`, `syscall`, `address`, `port`. */
+  properties: Record<string, string | number | boolean>;
+}
+
+export type WorkerMessage =
+  | { type: 'listening'; port: number }
+  | { type: 'startFailed'; error: SerializedError }
+  | { type: 'stopped' }
+  | { type: 'stopFailed'; error: SerializedError };
+
+export type ControlMessage = { type: 'stop' };
+
+export function serializeError(error: unknown): SerializedError {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error), properties: {} };
+  const properties: SerializedError['properties'] = {};
+  for (const [key, value] of Object.entries(error)) {
+    if (['string', 'number', 'boolean'].includes(typeof value)) properties[key] = value as string | number | boolean;
+  }
+  return { name: error.name, message: error.message, stack: error.stack, properties };
+}
+
+/** Rebuilds the error on the calling thread, keeping the worker's stack (where it happened). */
+export function deserializeError(serialized: SerializedError): Error {
+  const error = Object.assign(new Error(serialized.message), serialized.properties);
+  error.name = serialized.name;
+  if (serialized.stack) error.stack = serialized.stack;
+  return error;
+}

@@ -1,0 +1,168 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { Worker } from 'node:worker_threads';
+import { open } from 'lmdb';
+import { MongoClient, type Collection } from 'mongodb';
+import { EmbeddedMongoServer } from '../src';
+import { WireListener } from '../src/worker/listener';
+import { startHarness, tempDir, type AnyDoc } from './helpers';
+
+const DOCS = 100_000;
+
+async function seed(collection: Collection<AnyDoc>): Promise<void> {
+  for (let start = 0; start < DOCS; start += 10_000) {
+    const ids = Array.from({ length: 10_000 }, (_, i) => start + i);
+    const batch = ids.map((id) => ({ _id: id, plain: id % 977, group: id % 10 }));
+    await collection.insertMany(batch, { ordered: false });
+  }
+}
+
+/**
+ * Runs an unindexed aggregation over every document three times while this thread's event loop delay is
+ * recorded; returns the mean aggregation time and the longest loop stall, in ms.
+ */
+async function aggregateWhileMonitoring(
+  collection: Collection<AnyDoc>,
+): Promise<{ meanQuery: number; longestStall: number }> {
+  const pipeline = [{ $match: { plain: { $gte: 0 } } }, { $group: { _id: '$group', total: { $sum: '$plain' } } }];
+  const histogram = monitorEventLoopDelay({ resolution: 5 });
+  histogram.enable();
+  const durations: number[] = [];
+  for (let run = 0; run < 3; run++) {
+    const started = performance.now();
+    expect(await collection.aggregate(pipeline).toArray()).toHaveLength(10);
+    durations.push(performance.now() - started);
+  }
+  histogram.disable();
+  const meanQuery = durations.reduce((sum, duration) => sum + duration, 0) / durations.length;
+  return { meanQuery, longestStall: histogram.max / 1e6 };
+}
+
+describe('isolation from the caller', () => {
+  it("keeps the caller's event loop ticking while a client runs a full-scan aggregation", async () => {
+    const harness = await startHarness();
+    try {
+      const docs = harness.client.db('iso').collection<AnyDoc>('docs');
+      await seed(docs);
+      const { meanQuery, longestStall } = await aggregateWhileMonitoring(docs);
+      // Were the server on this thread, the longest aggregation (>= the mean) would stall the loop for about its
+      // whole duration: a stall below half the mean cannot happen then (the control below shows it).
+      expect(longestStall).toBeLessThan(meanQuery / 2);
+    } finally {
+      await harness.stop();
+    }
+  });
+
+  it('(control) measures a stall as long as the aggregation when the server shares the loop', async () => {
+    const listener = await WireListener.start({ port: 0 }, '127.0.0.1');
+    const client = await MongoClient.connect(`mongodb://127.0.0.1:${listener.port}`);
+    try {
+      const docs = client.db('iso').collection<AnyDoc>('docs');
+      await seed(docs);
+      const { meanQuery, longestStall } = await aggregateWhileMonitoring(docs);
+      expect(longestStall).toBeGreaterThanOrEqual(meanQuery / 2);
+    } finally {
+      await client.close();
+      await listener.stop();
+    }
+  });
+});
+
+/** `npm run db` from the compiled package, on `dbPath`; resolves once it printed its URI. */
+function startCli(dbPath: string): Promise<{ child: ChildProcess; uri: string }> {
+  const cli = join(__dirname, '..', 'dist', 'cli.js');
+  if (!existsSync(cli)) throw new Error('build the package first (npm run build -w @ccb/embedded-mongo)');
+  const child = spawn(process.execPath, [cli, '--port', '0', '--dbpath', dbPath], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`cli exited with ${code}`)));
+    createInterface({ input: child.stdout! }).once('line', (uri) => resolve({ child, uri }));
+  });
+}
+
+describe('start and stop through the worker', () => {
+  it('rejects start on a directory held by a server in another process, opens it after that one stopped', async () => {
+    const dir = tempDir();
+    try {
+      const { child, uri } = await startCli(dir.path);
+      const client = await MongoClient.connect(uri);
+      await client.db('held').collection<AnyDoc>('docs').insertOne({ _id: 1, by: 'cli' });
+      await client.close();
+      const second = EmbeddedMongoServer.start({ port: 0, dbPath: dir.path });
+      await expect(second).rejects.toThrow(`in use by process ${child.pid}`);
+
+      child.removeAllListeners('exit');
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      const harness = await startHarness({ dbPath: dir.path });
+      try {
+        const docs = harness.client.db('held').collection<AnyDoc>('docs');
+        expect(await docs.findOne({ _id: 1 })).toEqual({ _id: 1, by: 'cli' });
+      } finally {
+        await harness.stop();
+      }
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it('rejects start on a port in use with the listen error', async () => {
+    const first = await EmbeddedMongoServer.start({ port: 0 });
+    try {
+      await expect(EmbeddedMongoServer.start({ port: first.port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    } finally {
+      await first.stop();
+    }
+  });
+
+  it('rejects start on a store holding a corrupt document and releases the directory', async () => {
+    const dir = tempDir();
+    try {
+      const harness = await startHarness({ dbPath: dir.path });
+      await harness.client.db('bad').collection<AnyDoc>('docs').insertOne({ _id: 1 });
+      await harness.stop();
+      const root = open({ path: dir.path, noSubdir: false, maxDbs: 4 });
+      const docs = root.openDB<Buffer, Buffer>({ name: 'docs', encoding: 'binary', keyEncoding: 'binary' });
+      const [key] = [...docs.getKeys()];
+      await docs.put(key, Buffer.from([1, 2, 3]));
+      await root.close();
+
+      await expect(EmbeddedMongoServer.start({ port: 0, dbPath: dir.path })).rejects.toThrow(/BSON/i);
+      expect(existsSync(join(dir.path, 'embedded-mongo.lock'))).toBe(false);
+    } finally {
+      dir.remove();
+    }
+  });
+
+  (process.platform === 'linux' ? it : it.skip)('runs the server thread 10 nice levels below the caller', async () => {
+    const niceByThread = (): Map<string, number> =>
+      new Map(readdirSync('/proc/self/task').map((tid) => {
+        const fields = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+        return [tid, Number(fields[16])]; // field 19 of stat: nice
+      }));
+    const before = niceByThread();
+    const server = await EmbeddedMongoServer.start({ port: 0 });
+    try {
+      const callerNice = before.get(String(process.pid))!;
+      const added = [...niceByThread()].filter(([tid]) => !before.has(tid)).map(([, nice]) => nice);
+      expect(added).toContain(Math.min(19, callerNice + 10));
+      expect(niceByThread().get(String(process.pid))).toBe(callerNice);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("reports the server thread's unexpected death as an 'error' event", async () => {
+    const server = await EmbeddedMongoServer.start({ port: 0 });
+    const reported = new Promise<Error>((resolve) => server.once('error', resolve));
+    // No command can kill the thread; terminating it from outside stands in for a fatal error in it.
+    await (server as unknown as { worker: Worker }).worker.terminate();
+    expect((await reported).message).toMatch(/server thread died/);
+    await server.stop();
+  });
+});
