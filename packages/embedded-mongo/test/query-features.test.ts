@@ -126,7 +126,7 @@ describe('find returnKey', () => {
 
 describe('$toString', () => {
   it('spells ObjectIds as 24 hex digits and Decimal128 as its digits, as MongoDB does', async () => {
-    const values = db.collection<AnyDoc>('to_string');
+    const values = db.collection('to_string');
     const FIELDS = ['_id', 'price', 'at', 'n', 'none'];
     const id = new ObjectId();
     await values.insertOne({ _id: id, price: Decimal128.fromString('12.50'), at: new Date(0), n: 3, none: null });

@@ -1,4 +1,4 @@
-import type { Collection, Db, Document, Filter, Sort } from 'mongodb';
+import { Long, type Collection, type Db, type Document, type Filter, type Sort } from 'mongodb';
 import { startHarness, type AnyDoc, type Harness } from './helpers';
 
 /**
@@ -509,5 +509,31 @@ describe('sorted results match a collection scan', () => {
       const [planned, scanned] = await withScan(items, filter, { sort, skip, limit });
       expect(planned).toEqual(scanned);
     }
+  });
+});
+
+describe('IDHACK', () => {
+  it('reads a plain {_id: value} straight from the _id index, equal numbers included', async () => {
+    const items = db.collection<AnyDoc>('id_hack');
+    await items.insertMany([{ _id: 1, n: 'one' }, { _id: 'a', n: 'a' }, { _id: 2.5, n: 'two and a half' }]);
+    const explained = await explainFind(items, { _id: 1 });
+    expect(explained.queryPlanner.winningPlan.stage).toBe('IDHACK');
+    expect(explained.queryPlanner.rejectedPlans).toEqual([]);
+    expect(explained.executionStats).toMatchObject({ nReturned: 1, totalKeysExamined: 1, totalDocsExamined: 1 });
+    expect(await items.find({ _id: Long.fromNumber(1) }).toArray()).toEqual([{ _id: 1, n: 'one' }]);
+    expect(await items.find({ _id: 'a' }, { projection: { _id: 0 } }).toArray()).toEqual([{ n: 'a' }]);
+    const missing = await explainFind(items, { _id: 3 });
+    expect(missing.executionStats).toMatchObject({ nReturned: 0, totalKeysExamined: 0, totalDocsExamined: 0 });
+  });
+
+  it('leaves operators, hints, skips and collated strings to the planner', async () => {
+    const items = db.collection<AnyDoc>('id_hack');
+    const planOf = async (filter: Filter<AnyDoc>, options: Document = {}) =>
+      (await explainFind(items, filter, options)).queryPlanner.winningPlan.stage as string;
+    expect(await planOf({ _id: { $gte: 1 } })).not.toBe('IDHACK');
+    expect(await planOf({ _id: 1 }, { hint: { _id: 1 } })).not.toBe('IDHACK');
+    expect(await planOf({ _id: 1 }, { skip: 1 })).not.toBe('IDHACK');
+    expect(await planOf({ _id: 'A' }, { collation: { locale: 'en', strength: 2 } })).not.toBe('IDHACK');
+    expect(await items.find({ _id: 'A' }, { collation: { locale: 'en', strength: 2 } }).toArray()).toEqual([{ _id: 'a', n: 'a' }]);
   });
 });

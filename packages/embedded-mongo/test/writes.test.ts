@@ -28,6 +28,9 @@ async function embeddedStatus(db: Db): Promise<EmbeddedStatus> {
 }
 
 /** How many documents the server serialized while `action` ran. */
+/** Documents with a numeric counter, as the update tests `$inc` it. */
+type Counted = { _id?: number; n?: number; m?: number; tags?: string[]; nested?: { x: number }; group?: string };
+
 async function serializations(db: Db, action: () => Promise<unknown>): Promise<number> {
   const before = (await embeddedStatus(db)).documentsSerialized;
   await action();
@@ -51,7 +54,7 @@ describe.each([
 
   it('serializes an inserted, updated, replaced or upserted document once', async () => {
     const db = harness.client.db('serial');
-    const docs = db.collection<AnyDoc>('docs');
+    const docs = db.collection<Counted>('docs');
     await db.createCollection('docs');
     expect(await serializations(db, () => docs.insertOne({ _id: 1, n: 1, tags: ['a'], nested: { x: 1.5 } }))).toBe(1);
     expect(await serializations(db, () => docs.updateOne({ _id: 1 }, { $inc: { n: 1 } }))).toBe(1);
@@ -76,7 +79,7 @@ describe.each([
 
   it('serializes each document of a multi update once', async () => {
     const db = harness.client.db('serial');
-    const docs = db.collection<AnyDoc>('many');
+    const docs = db.collection<Counted>('many');
     await docs.insertMany(Array.from({ length: 5 }, (_, i) => ({ _id: i, group: 'g', n: i })));
     expect(await serializations(db, () => docs.updateMany({ group: 'g' }, { $inc: { n: 1 } }))).toBe(5);
     expect((await docs.find().toArray()).map((doc) => doc.n)).toEqual([1, 2, 3, 4, 5]);
@@ -245,8 +248,8 @@ describe('namespace length', () => {
       const harness = await startHarness({ dbPath: dir.path });
       const db = harness.client.db('ns');
       const [tooLong, fine] = await Promise.allSettled([
-        db.collection('x'.repeat(300)).insertOne({ _id: 1 }),
-        db.collection('fine').insertOne({ _id: 1 }),
+        db.collection<AnyDoc>('x'.repeat(300)).insertOne({ _id: 1 }),
+        db.collection<AnyDoc>('fine').insertOne({ _id: 1 }),
       ]);
       const errmsg = `Fully qualified namespace is too long. Namespace: ns.${'x'.repeat(300)} Max: 255`;
       expect(tooLong).toMatchObject({ status: 'rejected', reason: { code: 73, codeName: 'InvalidNamespace', errmsg } });

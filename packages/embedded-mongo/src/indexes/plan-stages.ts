@@ -493,3 +493,38 @@ export class CountStage extends PlanStage<number> {
     return [this.child];
   }
 }
+
+/**
+ * MongoDB's IDHACK: the document whose `_id` equals one value, read straight from the `_id` index (the documents'
+ * map is keyed by the canonical `_id`), with no candidate plans, trial or compiled filter.
+ */
+export class IdHackStage extends PlanStage<Doc> {
+  readonly name = 'IDHACK';
+  private found = 0;
+
+  constructor(
+    private readonly collection: Collection,
+    private readonly id: string,
+  ) {
+    super();
+  }
+
+  protected *produce(): Generator<Step<Doc>> {
+    const doc = this.collection.get(this.id);
+    if (!doc) return;
+    this.found = 1;
+    yield doc;
+  }
+
+  protected details(): Doc {
+    return {};
+  }
+
+  protected override counters(): Doc {
+    return { keysExamined: this.found, docsExamined: this.found };
+  }
+
+  protected override examined(): { keys: number; docs: number } {
+    return { keys: this.found, docs: this.found };
+  }
+}

@@ -1,8 +1,11 @@
 import { Query } from 'mingo/query';
 import type { SortSpec } from 'mingo/types';
+import { typeOf } from 'mingo/util';
 import { MongoError } from '../errors';
 import { execute, planCount, planQuery, type QueryPlan, type QuerySpec } from '../indexes/planner';
-import { effectiveFilter, filterOptions, type QueryEnv } from '../query/mingo-options';
+import { effectiveFilter, filterOptions, toCollation, type QueryEnv } from '../query/mingo-options';
+import { IdHackStage } from '../indexes/plan-stages';
+import { keyString } from '../indexes/key-string';
 import type { Collection } from '../storage/collection';
 import { isDoc, type Doc } from '../types';
 import { boundsCheck, type IndexBounds } from './index-bounds';
@@ -74,8 +77,34 @@ function compile(source: ReadSource, filter: Doc, env: QueryEnv, options: MatchO
   return new Query(effectiveFilter(filter, env), filterOptions(env, filter));
 }
 
+/** Values an `{_id: value}` filter can find by the canonical `_id` alone (query equality is key equality). */
+const ID_HACK_TYPES = new Set(['string', 'number', 'boolean', 'date', 'objectid']);
+
+/**
+ * MongoDB's IDHACK plan for a plain `{_id: value}` filter: no hint, bounds, skip or `$natural` order, and no
+ * collation for a string (`_id` indexes carry none, so a collated string equality must go through the planner).
+ */
+function idHackPlan(
+  collection: Collection,
+  filter: Doc,
+  env: QueryEnv,
+  options: MatchOptions,
+): QueryPlan<Doc> | undefined {
+  const keys = Object.keys(filter);
+  if (keys.length !== 1 || keys[0] !== '_id') return undefined;
+  const id = filter._id;
+  const type = typeOf(id);
+  if (!ID_HACK_TYPES.has(type) || Number.isNaN(id) || (type === 'string' && toCollation(env.collation))) return undefined;
+  if (options.hint !== undefined || options.skip || options.bounds?.min || options.bounds?.max) return undefined;
+  if (naturalOrder(options) !== undefined) return undefined;
+  const root = new IdHackStage(collection, keyString([id]));
+  return { root, buffered: [], rejected: [], keyPattern: { _id: 1 }, fromCache: false, shape: 'IDHACK' };
+}
+
 /** The plan of a read on a collection (explain shows it; find, count and writes run it). */
 export function planRead(collection: Collection, filter: Doc, env: QueryEnv, options: MatchOptions): QueryPlan<Doc> {
+  const idHack = idHackPlan(collection, filter, env, options);
+  if (idHack) return idHack;
   const query = compile(collection, filter, env, options);
   return planQuery(collection, querySpec(collection, filter, query, env, options));
 }
@@ -114,13 +143,15 @@ export interface LazyFind {
 export function findLazily(source: ReadSource, filter: Doc, env: QueryEnv, options: MatchOptions = {}): LazyFind {
   // Text and geo queries are answered through their own indexes (src/ops/search-match.ts).
   if (isSearchQuery(source, filter, options)) return { docs: findSearchMatches(source, filter, env, options) };
-  const query = compile(source, filter, env, options);
-  if (!source) return { docs: [] };
+  if (!source) {
+    compile(source, filter, env, options); // an invalid filter fails even when the collection does not exist
+    return { docs: [] };
+  }
   if (Array.isArray(source)) {
-    const docs = viewMatches(source, query, options);
+    const docs = viewMatches(source, compile(source, filter, env, options), options);
     return { docs: hasProjection(options) ? project(docs, options.projection as Doc, env) : docs };
   }
-  const plan = planQuery(source, querySpec(source, filter, query, env, options));
+  const plan = planRead(source, filter, env, options);
   const docs = execute(plan);
   const projected = hasProjection(options) ? projectLazily(docs, options.projection as Doc, env) : docs;
   return { docs: projected, keyPattern: plan.keyPattern };
