@@ -98,11 +98,12 @@ describe('storefront filter cache', () => {
     }
   });
 
-  it('should drop a product from the filters of every instance as soon as a checkout takes its last units', async () => {
+  it('should drop a product from every instance\'s filters as soon as a checkout takes its last units', async () => {
     const offer = onlyOfferOfAProduct();
     const product = String(offer.product);
     const country = productOf(offer).countryOfOrigin!;
-    const inList = async (t: TestApp) => (await facets(t, ['getProductsListFilter', []])).some((f) => f.value === product);
+    const list: Call = ['getProductsListFilter', []];
+    const inList = async (t: TestApp) => (await facets(t, list)).some((facet) => facet.value === product);
     expect(await inList(a)).toBe(true);
     expect(await inList(b)).toBe(true);
     const before = await countryCount(b, country);
@@ -112,7 +113,7 @@ describe('storefront filter cache', () => {
     expect(await inList(a)).toBe(false);
     expect(await inList(b)).toBe(false);
     expect(await countryCount(b, country)).toBe(before - 1);
-    expect(await facets(a, ['getProductsListFilter', []])).toEqual(await facets(uncached, ['getProductsListFilter', []]));
+    expect(await facets(a, list)).toEqual(await facets(uncached, list));
   });
 
   it('should show a product created on one instance in the next filter call of another', async () => {
@@ -130,7 +131,8 @@ describe('storefront filter cache', () => {
     const offerId = await offerOf(a, await createProduct(a, 'GL'));
     expect(await countryCount(b, 'GL')).toBe(1);
     const args = [a.app.get<Connection>(getConnectionToken()).name, 'seller_skus', offerId];
-    await a.callBean('documentStorageServiceImpl', 'removeDocument', args, { token: a.tokenFor(Role.ADMIN) }).expect(200);
+    const token = a.tokenFor(Role.ADMIN);
+    await a.callBean('documentStorageServiceImpl', 'removeDocument', args, { token }).expect(200);
     expect(await countryCount(b, 'GL')).toBeUndefined();
   });
 
