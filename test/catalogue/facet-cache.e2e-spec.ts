@@ -8,6 +8,7 @@ import { SellerSku } from '../../src/services/catalogue/seller-sku.schema';
 import { Seller } from '../../src/services/catalogue/seller.schema';
 import { Sku } from '../../src/services/catalogue/sku.schema';
 import { checkOut, createBuyer } from '../orders/support/order-calls';
+import { TestStompClient } from '../realtime/stomp-client';
 import { startTestApp, TestApp } from '../support/test-app';
 import { asCounts, attributeId, inStockOffers, productOf } from './support/demo-facets';
 
@@ -134,6 +135,26 @@ describe('storefront filter cache', () => {
     const token = a.tokenFor(Role.ADMIN);
     await a.callBean('documentStorageServiceImpl', 'removeDocument', args, { token }).expect(200);
     expect(await countryCount(b, 'GL')).toBeUndefined();
+  });
+
+  it('should see offers changed with raw driver calls through STOMP /request/document', async () => {
+    const offerId = await offerOf(a, await createProduct(a, 'SJ'));
+    expect(await countryCount(b, 'SJ')).toBe(1);
+    const replies = '/user/topic/default/json';
+    const admin = await TestStompClient.connect(a.url, { token: a.tokenFor(Role.ADMIN) });
+    try {
+      await admin.subscribe(replies);
+      const filter = { _id: { $oid: offerId } };
+      const update = { $set: { quantity: 0 } };
+      const request = { collectionName: 'seller_skus', requestType: 'UPDATE', filter, update, actionId: 'u' };
+      admin.send('/request/document', request);
+      type Reply = { actionId: string; payload: unknown };
+      const reply = await admin.next<Reply>(replies, (candidate) => candidate.actionId === 'u');
+      expect(reply.payload).toEqual({ matchedCount: 1, modifiedCount: 1 });
+    } finally {
+      await admin.disconnect();
+    }
+    expect(await countryCount(b, 'SJ')).toBeUndefined();
   });
 
   describe('catalogue revision', () => {
