@@ -200,6 +200,21 @@ describe('storefront filter cache', () => {
       expect(await revision()).toBeGreaterThan(before);
     });
 
+    it('should fail a write whose bump fails, and report a failed write\'s own error', async () => {
+      const db = a.app.get<Connection>(getConnectionToken()).db!;
+      const existing = await stored();
+      // A validator no revision passes: every bump fails meanwhile.
+      await db.command({ collMod: 'catalogue_revisions', validator: { revision: { $lt: 0 } } });
+      try {
+        const written = newSeller();
+        await expect(sellers().create(written)).rejects.toMatchObject({ codeName: 'DocumentValidationFailure' });
+        expect(await sellers().exists({ _id: written._id })).toBeTruthy();
+        await expect(sellers().insertMany([existing.toObject()])).rejects.toMatchObject({ code: 11000 });
+      } finally {
+        await db.command({ collMod: 'catalogue_revisions', validator: {} });
+      }
+    });
+
     it('should be bumped by the stock reservation of an order made through the gateway', async () => {
       const offerId = await offerOf(a, await createProduct(a, 'NO'), 2);
       const before = await revision();
