@@ -2,7 +2,11 @@ import { getConnectionToken, getModelToken } from '@nestjs/mongoose';
 import { Connection, Model, Types } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { Role } from '../../src/common/principal';
-import { CatalogueRevisionService } from '../../src/services/catalogue/catalogue-revision.service';
+import { Attribute } from '../../src/services/catalogue/attribute.schema';
+import {
+  CATALOGUE_COLLECTIONS,
+  CatalogueRevisionService,
+} from '../../src/services/catalogue/catalogue-revision.service';
 import { Product } from '../../src/services/catalogue/product.schema';
 import { SellerSku } from '../../src/services/catalogue/seller-sku.schema';
 import { Seller } from '../../src/services/catalogue/seller.schema';
@@ -182,6 +186,11 @@ describe('storefront filter cache', () => {
       ['document updateOne', async () => (await stored()).updateOne({ name: 'Renamed' })],
       ['document deleteOne', async () => (await stored()).deleteOne()],
     ];
+
+    it('should name the collections of the catalogue models for raw writes', () => {
+      const names = [Attribute, Product, Sku, Seller, SellerSku].map((m) => model(a, m.name).collection.collectionName);
+      expect(new Set(names)).toEqual(CATALOGUE_COLLECTIONS);
+    });
 
     it.each(writes)('should be bumped after %s', async (_, write) => {
       await stored();

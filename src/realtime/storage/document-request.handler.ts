@@ -66,14 +66,20 @@ export class DocumentRequestHandler implements StompRequestHandler, OnModuleInit
     const type = String(message.requestType);
     if (!Object.hasOwn(OPERATIONS, type)) throw new BadRequestException(`requestType must be one of ${Object.keys(OPERATIONS).join(', ')}`);
     const collection = this.collectionOf(message);
-    return OPERATIONS[type](collection, message)
-      .catch((error: unknown) => {
+    return OPERATIONS[type](collection, message).then(
+      async (result) => {
+        await this.afterWrite(type, collection);
+        return result;
+      },
+      async (error: unknown) => {
+        // A failed write may have written part of its documents; its own error is the one to report.
+        await this.afterWrite(type, collection).catch(() => undefined);
         throw asClientError(error);
-      })
-      .finally(() => this.afterWrite(type, collection));
+      },
+    );
   }
 
-  /** Raw driver writes bypass the catalogue models' hooks; a failed one may have written part of its documents. */
+  /** Raw driver writes bypass the catalogue models' hooks: bumps the catalogue revision after them. */
   private async afterWrite(type: string, collection: Collection): Promise<void> {
     if (WRITES.has(type)) await this.catalogueRevision.afterRawWrite(collection.collectionName);
   }

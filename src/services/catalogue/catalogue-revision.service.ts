@@ -5,7 +5,10 @@ import { CatalogueRevision } from './catalogue-revision.schema';
 
 const REVISION_ID = 'catalogue';
 
-/** Collections of the catalogue schemas; a write to any of them changes what the storefront filters show. */
+/**
+ * Collections of the catalogue schemas (their `collection` options; the schemas import this file, so the names
+ * are repeated here); a write to any of them changes what the storefront filters show.
+ */
 export const CATALOGUE_COLLECTIONS: ReadonlySet<string> = new Set([
   'products',
   'skus',
