@@ -8,7 +8,7 @@ import { buildDemoCatalogue } from '../../src/seed/demo-data';
 
 /**
  * `npm run bench:storefront [-- --rounds 3 --seconds 5 --connections 10 --scale 100 --each --only search
- * --cpu-prof DIR]`
+ * --facet-cache 0 --cpu-prof DIR]`
  * A GUEST storefront through `POST /api/v1/bean/request` against the demo marketplace (`--scale` copies of its
  * catalogue): search filters and country lookups, each mix cycling through its calls on every connection, and the
  * baseline, one cheap call alone (`getCountryByCode('NL')`, answered from memory). The server runs in its own
@@ -16,7 +16,8 @@ import { buildDemoCatalogue } from '../../src/seed/demo-data';
  * requests per second, latency and the server's CPU time per request (steadier than throughput on a shared
  * machine), and that CPU time as a ratio to the baseline's in the same run. `--each` adds one mix per filter call;
  * `--only` keeps the mixes whose name contains the text (and the baseline); `--cpu-prof DIR` profiles the server
- * running the selected mixes alone (no baseline).
+ * running the selected mixes alone (no baseline). `--facet-cache N` starts the server with FACET_CACHE_ENTRIES=N
+ * (0: every filter call is computed, as the first call after a catalogue write is).
  */
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -37,6 +38,7 @@ const { values } = parseArgs({
     scale: { type: 'string', default: '1' },
     each: { type: 'boolean', default: false },
     only: { type: 'string', default: '' },
+    'facet-cache': { type: 'string' },
     'cpu-prof': { type: 'string' },
   },
 });
@@ -88,7 +90,7 @@ function startServer(dataDir: string): Promise<{ server: ChildProcess; url: stri
   const profile = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : [];
   const server = spawn(process.execPath, [...profile, 'test/support/run-ts.js', 'bench/storefront/server.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, SEED_SCALE: values.scale },
+    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, SEED_SCALE: values.scale, ...facetCacheEnv() },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -97,6 +99,11 @@ function startServer(dataDir: string): Promise<{ server: ChildProcess; url: stri
       resolve({ server, ...(JSON.parse(line) as { url: string }) }),
     );
   });
+}
+
+function facetCacheEnv(): Record<string, string> {
+  const entries = values['facet-cache'];
+  return entries === undefined ? {} : { FACET_CACHE_ENTRIES: entries };
 }
 
 function requests(mix: Mix) {
@@ -157,7 +164,8 @@ async function runRounds(url: string, server: ChildProcess): Promise<Map<string,
 function report(samples: Map<string, Sample[]>): void {
   const cpuOf = (name: string) => median(samples.get(name)!.map((sample) => sample.cpuPerRequest));
   const baseline = withBaseline ? cpuOf(BASELINE) : NaN;
-  process.stdout.write(`scale ${values.scale}, ${values.rounds} rounds of ${values.seconds} s, medians\n`);
+  const cache = values['facet-cache'] === undefined ? '' : `, FACET_CACHE_ENTRIES=${values['facet-cache']}`;
+  process.stdout.write(`scale ${values.scale}${cache}, ${values.rounds} rounds of ${values.seconds} s, medians\n`);
   for (const [name, list] of samples) {
     const of = (pick: (sample: Sample) => number) => String(Math.round(median(list.map(pick))));
     const figures = [

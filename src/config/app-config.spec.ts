@@ -26,6 +26,7 @@ describe(AppConfig.name, () => {
         corsOrigins: [],
         jsonBodyLimitBytes: 1048576,
         beanRateLimitPerMinute: 1200,
+        facetCacheEntries: 1000,
       });
     });
 
@@ -76,6 +77,9 @@ describe(AppConfig.name, () => {
       ['STOMP_HEARTBEAT', '10s'],
       ['STOMP_MAX_FRAME_BYTES', '512'],
       ['STOMP_RELAY_URL', 'http://127.0.0.1:15674/ws'],
+      ['FACET_CACHE_ENTRIES', '-1'],
+      ['FACET_CACHE_ENTRIES', 'many'],
+      ['FACET_CACHE_ENTRIES', '1.5'],
     ])('should refuse %s=%s', (name, value) => {
       expect(problemsOf({ [name]: value }).map((p) => p.split(':')[0])).toEqual([name]);
     });

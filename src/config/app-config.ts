@@ -79,6 +79,8 @@ export class AppConfig {
   readonly webhookSecrets: { cardPayment: string; delivery: string };
   readonly publicUrl: string | undefined;
   readonly orderRates: { taxPercent: number; serviceFeePercent: number };
+  /** Storefront filter results cached per instance (0: off). */
+  readonly facetCacheEntries: number;
   readonly altPayment: { apiKey: string | undefined; webhookSecret: string };
   readonly accountingApiKey: string | undefined;
   readonly invoiceIssuerName: string;
@@ -123,6 +125,7 @@ export class AppConfig {
     this.webhookSecrets = { cardPayment: env.CARD_PAYMENT_WEBHOOK_SECRET, delivery: env.DELIVERY_WEBHOOK_SECRET };
     this.publicUrl = env.PUBLIC_URL;
     this.orderRates = { taxPercent: env.ORDER_TAX_RATE, serviceFeePercent: env.ORDER_SERVICE_FEE_RATE };
+    this.facetCacheEntries = env.FACET_CACHE_ENTRIES;
     this.altPayment = { apiKey: env.ALT_PAYMENT_API_KEY, webhookSecret: env.ALT_PAYMENT_WEBHOOK_SECRET };
     this.accountingApiKey = env.ACCOUNTING_API_KEY;
     this.invoiceIssuerName = env.INVOICE_ISSUER_NAME;

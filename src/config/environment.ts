@@ -189,6 +189,10 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(0) @Max(100)
   ORDER_SERVICE_FEE_RATE = 0;
 
+  /** Storefront filter results kept per app instance for the current catalogue revision; 0: no cache. */
+  @Transform(toInt) @IsInt() @Min(0)
+  FACET_CACHE_ENTRIES = 1000;
+
   /** API key of the alternative (redirect) payment provider; unset: alternative payments are off. */
   @IsOptional() @IsString()
   ALT_PAYMENT_API_KEY?: string = undefined;

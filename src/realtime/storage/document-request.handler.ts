@@ -4,6 +4,7 @@ import { Connection, mongo } from 'mongoose';
 import { assertAccess } from '../../common/access';
 import { Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
+import { CatalogueRevisionService } from '../../services/catalogue/catalogue-revision.service';
 import { RequestHandlerRegistry, StompRequestHandler } from '../requests/request-handler-registry';
 import { asClientError, clientQuery, intField, isPlainObject } from './query-guard';
 
@@ -14,6 +15,7 @@ const SYSTEM_DATABASES = new Set(['admin', 'local', 'config']);
 const COLLECTION_NAME = /^[A-Za-z0-9_][\w.-]{0,119}$/;
 const MAX_FIND = 200;
 const MAX_INSERT = 1000;
+const WRITES = new Set(['INSERT', 'UPDATE', 'DELETE']);
 
 const OPERATIONS: Record<string, Operation> = {
   FIND: (collection, message) => {
@@ -52,6 +54,7 @@ export class DocumentRequestHandler implements StompRequestHandler, OnModuleInit
   constructor(
     @InjectConnection() private readonly connection: Connection,
     private readonly registry: RequestHandlerRegistry,
+    private readonly catalogueRevision: CatalogueRevisionService,
   ) {}
 
   onModuleInit(): void {
@@ -63,9 +66,22 @@ export class DocumentRequestHandler implements StompRequestHandler, OnModuleInit
     const type = String(message.requestType);
     if (!Object.hasOwn(OPERATIONS, type)) throw new BadRequestException(`requestType must be one of ${Object.keys(OPERATIONS).join(', ')}`);
     const collection = this.collectionOf(message);
-    return OPERATIONS[type](collection, message).catch((error: unknown) => {
-      throw asClientError(error);
-    });
+    return OPERATIONS[type](collection, message).then(
+      async (result) => {
+        await this.afterWrite(type, collection);
+        return result;
+      },
+      async (error: unknown) => {
+        // A failed write may have written part of its documents; its own error is the one to report.
+        await this.afterWrite(type, collection).catch(() => undefined);
+        throw asClientError(error);
+      },
+    );
+  }
+
+  /** Raw driver writes bypass the catalogue models' hooks: bumps the catalogue revision after them. */
+  private async afterWrite(type: string, collection: Collection): Promise<void> {
+    if (WRITES.has(type)) await this.catalogueRevision.afterRawWrite(collection.collectionName);
   }
 
   private collectionOf({ databaseName, collectionName }: Record<string, unknown>): Collection {

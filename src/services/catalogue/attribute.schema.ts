@@ -1,5 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { HydratedDocument } from 'mongoose';
+import { bumpsCatalogueRevision } from './catalogue-revision.hooks';
 
 /** OPTION attributes have a fixed list of choices (colour); VALUE attributes carry free values (height in cm). */
 export enum AttributeType {
@@ -18,3 +19,4 @@ export class Attribute {
 
 export type AttributeDocument = HydratedDocument<Attribute>;
 export const AttributeSchema = SchemaFactory.createForClass(Attribute);
+bumpsCatalogueRevision(AttributeSchema);

@@ -1,6 +1,7 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { HydratedDocument } from 'mongoose';
 import { AttributeValue, AttributeValueSchema } from './attribute-value.schema';
+import { bumpsCatalogueRevision } from './catalogue-revision.hooks';
 
 @Schema({ collection: 'products', timestamps: true })
 export class Product {
@@ -17,3 +18,4 @@ export class Product {
 
 export type ProductDocument = HydratedDocument<Product>;
 export const ProductSchema = SchemaFactory.createForClass(Product);
+bumpsCatalogueRevision(ProductSchema);

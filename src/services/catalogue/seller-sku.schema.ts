@@ -1,5 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { HydratedDocument, SchemaTypes, Types } from 'mongoose';
+import { bumpsCatalogueRevision } from './catalogue-revision.hooks';
 
 /** A seller's offer of one SKU: its price and the quantity in stock. */
 @Schema({ collection: 'seller_skus', timestamps: true })
@@ -17,6 +18,7 @@ export class SellerSku {
 
 export type SellerSkuDocument = HydratedDocument<SellerSku>;
 export const SellerSkuSchema = SchemaFactory.createForClass(SellerSku);
+bumpsCatalogueRevision(SellerSkuSchema);
 SellerSkuSchema.index({ seller: 1, sku: 1 }, { unique: true });
 /** In-stock offers (`quantity > 0`), the base of every storefront filter. */
 SellerSkuSchema.index({ quantity: 1 });

@@ -1,5 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { HydratedDocument, SchemaTypes, Types } from 'mongoose';
+import { bumpsCatalogueRevision } from './catalogue-revision.hooks';
 
 /** A merchant: the account that manages it, its company profile, its country and its shipping addresses. */
 @Schema({ collection: 'sellers', timestamps: true })
@@ -17,3 +18,4 @@ export class Seller {
 
 export type SellerDocument = HydratedDocument<Seller>;
 export const SellerSchema = SchemaFactory.createForClass(Seller);
+bumpsCatalogueRevision(SellerSchema);

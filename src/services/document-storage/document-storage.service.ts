@@ -4,6 +4,7 @@ import { Connection, mongo, Types } from 'mongoose';
 import { Bean, Exposed } from '../../bean';
 import { Role } from '../../common/principal';
 import { BinaryStore, StoredBinary } from '../binaries/binary-store';
+import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
 import { toObjectId } from '../content/object-id';
 import { parseBinaryFilter } from './binary-filter';
 import { assertCollectionName, assertOwnDatabase, redact } from './database-guard';
@@ -47,6 +48,7 @@ export class DocumentStorageService {
   constructor(
     @InjectConnection() private readonly connection: Connection,
     private readonly binaries: BinaryStore,
+    private readonly catalogueRevision: CatalogueRevisionService,
   ) {}
 
   @Exposed(['String', 'String'])
@@ -83,6 +85,8 @@ export class DocumentStorageService {
     const collection = await this.collection(dbName, collectionName);
     const _id = /^[0-9a-f]{24}$/i.test(id) ? new Types.ObjectId(id) : id;
     const { deletedCount } = await collection.deleteOne({ _id } as mongo.Filter<mongo.Document>);
+    // A raw driver call: the catalogue models' hooks do not see it.
+    await this.catalogueRevision.afterRawWrite(collectionName);
     if (deletedCount === 0) throw new NotFoundException(`Document ${id} not found in ${collectionName}`);
   }
 

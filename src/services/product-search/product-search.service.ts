@@ -7,7 +7,9 @@ import { RequestContext } from '../../common/request-context';
 import { AttributeType } from '../catalogue/attribute.schema';
 import { SellerSku } from '../catalogue/seller-sku.schema';
 import { Seller } from '../catalogue/seller.schema';
+import { countryLanguage } from '../geolocation/country-dataset';
 import { CountryDirectory } from '../geolocation/country-directory.service';
+import { FacetCache } from './facet-cache';
 import { toFacets } from './facet-labels';
 import {
   attributesOfType,
@@ -28,6 +30,7 @@ const MAX_SEARCH_TERM = 200;
  * Storefront filters (`{value, label, count}`) aggregated over in-stock offers of published products. `skuId`
  * narrows a filter to the offers of one SKU (blank: the whole catalogue); `count` is the number of distinct
  * products with the value, except in product lists, where it is the number of in-stock offers.
+ * Results are cached per catalogue revision (`FacetCache`), except the logged-in seller's own offers.
  */
 @Injectable()
 @Bean('ecomRemainsSearchEngineServiceImpl', Role.GUEST)
@@ -37,11 +40,13 @@ export class ProductSearchService {
     @InjectModel(Seller.name) private readonly sellers: Model<Seller>,
     private readonly scope: FacetScope,
     private readonly countries: CountryDirectory,
+    private readonly cache: FacetCache,
   ) {}
 
   /**
    * The logged-in seller's own offers (also those out of stock or unpublished): value = seller SKU id,
    * count = quantity in stock. A GUEST, or a user who is no seller, has none: an empty list, not an error.
+   * Not cached: it depends on the caller, and one seller's offers are found through the `seller` index.
    */
   @Exposed()
   async getLoggedSellerSkusFilter(): Promise<Facet[]> {
@@ -51,44 +56,55 @@ export class ProductSearchService {
     return toFacets(await this.run(offersOfSeller(seller._id)));
   }
 
+  /** Labels are country names in the request language, which is part of the cache key. */
   @Exposed(['String'])
-  async getCountriesOfOriginFilter(skuId: string): Promise<Facet[]> {
-    const counts = await this.inScope(skuId, [], countProductsBy('product.countryOfOrigin'));
-    return toFacets(counts, (code) => this.countryName(code));
+  getCountriesOfOriginFilter(skuId: string): Promise<Facet[]> {
+    return this.cache.get(['getCountriesOfOriginFilter', skuId, this.labelLanguage()], async () => {
+      const counts = await this.inScope(skuId, [], countProductsBy('product.countryOfOrigin'));
+      return toFacets(counts, (code) => this.countryName(code));
+    });
   }
 
   @Exposed(['String'])
-  async getCountriesOfSellersFilter(skuId: string): Promise<Facet[]> {
-    const counts = await this.inScope(skuId, ['sellers'], [...sellerCountries(), ...countProductsBy('countries')]);
-    return toFacets(counts, (code) => this.countryName(code));
+  getCountriesOfSellersFilter(skuId: string): Promise<Facet[]> {
+    return this.cache.get(['getCountriesOfSellersFilter', skuId, this.labelLanguage()], async () => {
+      const counts = await this.inScope(skuId, ['sellers'], [...sellerCountries(), ...countProductsBy('countries')]);
+      return toFacets(counts, (code) => this.countryName(code));
+    });
   }
 
   @Exposed(['String'])
-  async getGeneticTypeFilter(skuId: string): Promise<Facet[]> {
-    return toFacets(await this.inScope(skuId, [], countProductsBy('product.geneticType')));
+  getGeneticTypeFilter(skuId: string): Promise<Facet[]> {
+    return this.cache.get(['getGeneticTypeFilter', skuId], async () =>
+      toFacets(await this.inScope(skuId, [], countProductsBy('product.geneticType'))),
+    );
   }
 
   /** The attributes of type `filterType` (OPTION or VALUE) that in-scope products have: value = attribute id. */
   @Exposed(['String', 'String'])
-  async getDynamicFilters(skuId: string, filterType: string): Promise<Facet[]> {
-    const type = this.scope.filterType(filterType);
-    return toFacets(await this.inScope(skuId, ['skus'], attributesOfType(type)));
+  getDynamicFilters(skuId: string, filterType: string): Promise<Facet[]> {
+    return this.cache.get(['getDynamicFilters', skuId, filterType], async () => {
+      const type = this.scope.filterType(filterType);
+      return toFacets(await this.inScope(skuId, ['skus'], attributesOfType(type)));
+    });
   }
 
   @Exposed(['String', 'String'])
   getDynamicOptionFilters(skuId: string, attributeId: string): Promise<Facet[]> {
-    return this.attributeFacets(skuId, attributeId, AttributeType.OPTION);
+    const compute = () => this.attributeFacets(skuId, attributeId, AttributeType.OPTION);
+    return this.cache.get(['getDynamicOptionFilters', skuId, attributeId], compute);
   }
 
   @Exposed(['String', 'String'])
   getDynamicValueFilters(skuId: string, attributeId: string): Promise<Facet[]> {
-    return this.attributeFacets(skuId, attributeId, AttributeType.VALUE);
+    const compute = () => this.attributeFacets(skuId, attributeId, AttributeType.VALUE);
+    return this.cache.get(['getDynamicValueFilters', skuId, attributeId], compute);
   }
 
   /** Every product with an in-stock offer: value = product id, count = its in-stock offers. */
   @Exposed()
-  async getProductsListFilter(): Promise<Facet[]> {
-    return toFacets(await this.run(productsMatching()));
+  getProductsListFilter(): Promise<Facet[]> {
+    return this.cache.get(['getProductsListFilter'], async () => toFacets(await this.run(productsMatching())));
   }
 
   /** Like `getProductsListFilter`, for names containing `searchTerm` as literal text, ignoring case. */
@@ -97,7 +113,8 @@ export class ProductSearchService {
     if (searchTerm.length > MAX_SEARCH_TERM) {
       throw new BadRequestException(`searchTerm must be at most ${MAX_SEARCH_TERM} characters`);
     }
-    return toFacets(await this.run(productsMatching(searchTerm)));
+    const compute = async () => toFacets(await this.run(productsMatching(searchTerm)));
+    return this.cache.get(['getProductsListByRequestFilter', searchTerm], compute);
   }
 
   private async attributeFacets(skuId: string, attributeId: string, type: AttributeType): Promise<Facet[]> {
@@ -120,6 +137,10 @@ export class ProductSearchService {
 
   private run(pipeline: PipelineStage[]): Promise<FacetCount[]> {
     return this.offers.aggregate<FacetCount>(pipeline).exec();
+  }
+
+  private labelLanguage(): string {
+    return countryLanguage(RequestContext.current().lang);
   }
 
   private countryName(code: string): string {
