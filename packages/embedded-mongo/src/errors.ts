@@ -5,6 +5,7 @@ export const ErrorCodes = {
   InternalError: 1,
   BadValue: 2,
   FailedToParse: 9,
+  TypeMismatch: 14,
   IllegalOperation: 20,
   NamespaceNotFound: 26,
   IndexNotFound: 27,

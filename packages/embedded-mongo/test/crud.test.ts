@@ -167,4 +167,18 @@ describe('errors', () => {
     const error = await serverError(db.collection<AnyDoc>('large').updateOne({ _id: 1 }, { $set: { blob: 'x'.repeat(16 * 1024 * 1024) } }));
     expect(error.code).toBe(10334);
   });
+
+  it('refuses $inc and $mul on non-numeric fields or with non-numeric arguments with TypeMismatch, changing nothing', async () => {
+    const counters = db.collection('counters');
+    await counters.insertOne({ _id: 1 as never, n: 'seven', m: 2, nested: { k: 'x' } });
+    const onString = await serverError(counters.updateOne({ _id: 1 as never }, { $inc: { n: 1 } }));
+    expect([onString.code, onString.codeName]).toEqual([14, 'TypeMismatch']);
+    expect(onString.message).toBe("Cannot apply $inc to a value of non-numeric type. {_id: 1} has the field 'n' of non-numeric type string");
+    expect((await serverError(counters.updateOne({ _id: 1 as never }, { $mul: { 'nested.k': 2 } }))).code).toBe(14);
+    const badArgument = await serverError(counters.updateOne({ _id: 1 as never }, { $inc: { m: 'one' as never } }));
+    expect(badArgument.message).toBe('Cannot increment with non-numeric argument: {m: "one"}');
+    await counters.updateOne({ _id: 1 as never }, { $inc: { m: 1, fresh: 2 }, $mul: { nested: 1 as never } }).catch(() => undefined);
+    await counters.updateOne({ _id: 1 as never }, { $inc: { m: new Long(1), fresh: 2 } });
+    expect(await counters.findOne({ _id: 1 as never })).toEqual({ _id: 1, n: 'seven', m: 3, nested: { k: 'x' }, fresh: 2 });
+  });
 });

@@ -4,6 +4,7 @@ import * as updateOperators from 'mingo/operators/update';
 import { updateMany } from 'mingo/updater';
 import { isEqual, setValue } from 'mingo/util';
 import { MongoError } from '../errors';
+import { checkArithmetic } from './arithmetic-updates';
 import { keyString } from '../indexes/key-string';
 import { effectiveFilter, mingoOptions, updaterOptions, type QueryEnv } from '../query/mingo-options';
 import { isDoc, type Doc } from '../types';
@@ -47,6 +48,7 @@ function applyOperators(currents: Doc[], modifier: Doc, input: UpdateInput, filt
   checkModifier(modifier);
   const { $setOnInsert, ...rest } = modifier;
   const operators = dedupeAddToSet(rest);
+  checkArithmetic(currents, operators);
   const nexts = currents.map(input.copy ?? cloneDoc);
   const options = updaterOptions(input.env);
   // mingo re-checks the filter when given one, only needed to resolve the positional `$` (so it
