@@ -410,3 +410,25 @@ describe('text errors', () => {
     expect(await failure(bad.find(two).toArray())).toMatchObject({ code: 17287, message: 'Too many text expressions' });
   });
 });
+
+describe('index sizes', () => {
+  it('counts the text and geo indexes in collStats, growing with their keys', async () => {
+    const shops = db.collection<AnyDoc>('sized');
+    await shops.createIndex({ title: 'text' });
+    await shops.createIndex({ location: '2dsphere' });
+    type Stats = { nindexes: number; indexSizes: Record<string, number> };
+    const sizes = async () => (await db.command({ collStats: 'sized' })) as Stats;
+    const empty = await sizes();
+    expect(empty.nindexes).toBe(3);
+    expect(empty.indexSizes).toEqual({ _id_: 0, title_text: 0, location_2dsphere: 0 });
+    await shops.insertOne({ _id: 1, title: 'red roses', location: { type: 'Point', coordinates: [13.4, 52.5] } });
+    const one = await sizes();
+    const paris = { type: 'Point', coordinates: [2.3, 48.9] };
+    await shops.insertOne({ _id: 2, title: 'red tulips and white roses', location: paris });
+    const two = await sizes();
+    expect(one.indexSizes.title_text).toBeGreaterThan(0);
+    expect(two.indexSizes.title_text).toBeGreaterThan(one.indexSizes.title_text);
+    expect(two.indexSizes.location_2dsphere).toBe(2 * one.indexSizes.location_2dsphere);
+    expect(one.indexSizes.location_2dsphere).toBeGreaterThan(0);
+  });
+});

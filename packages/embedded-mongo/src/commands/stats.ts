@@ -1,13 +1,13 @@
-import { calculateObjectSize } from 'bson';
 import { MongoError } from '../errors';
-import type { Collection } from '../storage/collection';
+import { bsonOf, type Collection } from '../storage/collection';
 import type { Doc } from '../types';
 import type { CommandContext, CommandTable } from './context';
 import { collectionName } from './env';
 
+/** BSON bytes of the documents, from the serialized form each stored document keeps. */
 function dataSize(collection: Collection): number {
   let size = 0;
-  for (const doc of collection.docs.values()) size += calculateObjectSize(doc, { ignoreUndefined: true });
+  for (const doc of collection.docs.values()) size += bsonOf(doc).byteLength;
   return size;
 }
 
@@ -22,9 +22,9 @@ function collStats(command: Doc, context: CommandContext): Doc {
   return storageStats(statsTarget(context, collectionName(command, 'collStats')));
 }
 
-/** Bytes per index (see Index.sizeBytes: the BSON size of each key plus 8 bytes of record id). */
+/** Bytes per index, B-tree, text and geo (see each index class's `sizeBytes` for what is measured). */
 function indexSizes(collection: Collection): Record<string, number> {
-  return Object.fromEntries([...collection.indexes.values()].map((index) => [index.name, index.sizeBytes()]));
+  return Object.fromEntries([...collection.maintainedIndexes()].map((index) => [index.name, index.sizeBytes()]));
 }
 
 const sum = (values: number[]): number => values.reduce((total, value) => total + value, 0);
@@ -40,7 +40,7 @@ export function storageStats(collection: Collection): Doc {
     size,
     avgObjSize: count ? Math.round(size / count) : 0,
     storageSize: size,
-    nindexes: collection.indexes.size,
+    nindexes: Object.keys(sizes).length,
     indexSizes: sizes,
     totalIndexSize: sum(Object.values(sizes)),
     capped,
@@ -61,7 +61,7 @@ function dbStats(_command: Doc, context: CommandContext): Doc {
     avgObjSize: objects ? totalSize / objects : 0,
     dataSize: totalSize,
     storageSize: totalSize,
-    indexes: collections.reduce((sum, collection) => sum + collection.indexes.size, 0),
+    indexes: collections.reduce((total, collection) => total + Object.keys(indexSizes(collection)).length, 0),
     indexSize: sum(collections.map((collection) => sum(Object.values(indexSizes(collection))))),
   };
 }

@@ -152,6 +152,13 @@ export class GeoIndex {
     for (const entry of entries) this.tree.insert(entry);
   }
 
+  /** Bytes the index takes: per location, its bounding box in the R-tree (four doubles) plus 8 bytes of record id. */
+  sizeBytes(): number {
+    let locations = 0;
+    for (const entries of this.byId.values()) locations += entries.length;
+    return locations * (4 * 8 + 8);
+  }
+
   remove(_doc: Doc, id: string): void {
     for (const entry of this.byId.get(id) ?? []) this.tree.remove(entry);
     this.byId.delete(id);

@@ -1,3 +1,4 @@
+import { calculateObjectSize } from 'bson';
 import { MongoError } from '../errors';
 import type { IndexSpec } from '../indexes/index-spec';
 import { partialFilter } from '../indexes/partial-filter';
@@ -90,6 +91,18 @@ export class TextIndex {
       this.postings.set(term, holders);
     }
     this.termsById.set(id, [...scores.keys()]);
+  }
+
+  /**
+   * Bytes the index takes, measured as MongoDB's text keys: per (term, document) posting, the BSON size of
+   * `{_fts: term, _ftsx: score}` plus 8 bytes of record id (plain prefix fields of a compound index not counted).
+   */
+  sizeBytes(): number {
+    let bytes = 0;
+    for (const [term, holders] of this.postings) {
+      bytes += (calculateObjectSize({ _fts: term, _ftsx: 0.5 }) + 8) * holders.size;
+    }
+    return bytes;
   }
 
   remove(_doc: Doc, id: string): void {
