@@ -5,6 +5,7 @@ import cors from 'cors';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { httpFront } from './common/http-front';
+import { createAppLogger } from './common/logger.options';
 import { keepRawBodyOfSignedWebhooks } from './common/raw-body';
 import { AppConfig, ConfigValidationError } from './config/app-config';
 import { setupApiDocs } from './docs/api-docs';
@@ -20,7 +21,8 @@ export async function createApp(
   extraModules: Type[] = [],
 ): Promise<NestExpressApplication> {
   const config = AppConfig.fromEnvironment(env);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, extraModules), {
+  const logger = createAppLogger(config);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, extraModules, logger), {
     bufferLogs: true,
     abortOnError: false,
   });
@@ -28,7 +30,7 @@ export async function createApp(
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
   const origins = config.corsOrigins.length > 0 ? config.corsOrigins : false;
-  app.use(httpFront(cors({ origin: origins, credentials: true }), origins !== false));
+  app.use(httpFront(logger, cors({ origin: origins, credentials: true }), origins !== false));
   app.useBodyParser('json', { limit: config.jsonBodyLimitBytes, verify: keepRawBodyOfSignedWebhooks });
   app.enableShutdownHooks();
   app.useWebSocketAdapter(new StompWsAdapter(app));

@@ -1,5 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
+import type { Logger } from 'pino';
+import { logAccess } from './access-log';
 import { assignRequestId } from './request-id';
 
 type Middleware = (request: Request, response: Response, next: NextFunction) => void;
@@ -19,16 +21,18 @@ export function staticHeadersOf(middleware: Middleware): Map<string, string> {
 }
 
 /**
- * The first middleware of every request: the request id and helmet's security headers, set in one step.
+ * The first middleware of every request: the request id and helmet's security headers, set in one step, and the
+ * access log line (`logAccess`).
  * CORS runs only for requests that carry an `Origin` (the others cannot be cross-origin); `Vary: Origin` is static.
  * Installed before the body parser so that even a 413 carries them.
  */
-export function httpFront(cors: RequestHandler, varyOnOrigin: boolean): Middleware {
+export function httpFront(logger: Logger, cors: RequestHandler, varyOnOrigin: boolean): Middleware {
   const headers = staticHeadersOf(helmet());
   if (varyOnOrigin) headers.set('Vary', 'Origin');
   return (request, response, next) => {
     response.setHeaders(headers);
     assignRequestId(request, response);
+    logAccess(logger, request as Request & { id: string }, response);
     if (request.headers.origin === undefined) next();
     else cors(request, response, next);
   };
