@@ -6,6 +6,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { httpFront } from './common/http-front';
 import { createAppLogger } from './common/logger.options';
+import { runInRequestContext } from './common/request-context.middleware';
 import { keepRawBodyOfSignedWebhooks } from './common/raw-body';
 import { AppConfig, ConfigValidationError } from './config/app-config';
 import { setupApiDocs } from './docs/api-docs';
@@ -32,6 +33,8 @@ export async function createApp(
   const origins = config.corsOrigins.length > 0 ? config.corsOrigins : false;
   app.use(httpFront(logger, cors({ origin: origins, credentials: true }), origins !== false));
   app.useBodyParser('json', { limit: config.jsonBodyLimitBytes, verify: keepRawBodyOfSignedWebhooks });
+  app.useBodyParser('urlencoded', { extended: true }); // Nest's default, here so that it runs before the context
+  app.use(runInRequestContext);
   app.enableShutdownHooks();
   app.useWebSocketAdapter(new StompWsAdapter(app));
   setupApiDocs(app);
