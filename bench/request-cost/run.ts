@@ -1,4 +1,5 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,10 @@ import { parseArgs } from 'node:util';
  * JSON echo, a minimal Nest-on-Express app with one `@Post` (the yardstick), and this product with the demo data
  * twice, logs silenced and logs at `info` to a file. Scenarios alternate within each round (drift on a shared
  * machine hits all alike); figures are medians of rounds. Reports server CPU per request (from /proc), p99 latency,
- * ratios to the minimal Nest route, and the idle resident memory of each server after start-up.
+ * ratios to the minimal Nest route, and the idle resident memory of each server after start-up. Those servers run
+ * under the TypeScript loader of the tests (`test/support/run-ts.js`, about 40 MB more for a small server, about
+ * 150 MB more for the app); the idle memory of the product as `npm start` runs it is measured first, from a build
+ * (`tsc -p tsconfig.build.json` into `dist/`) started alone with the demo data.
  * `--cpu-prof DIR` profiles the product processes (pair it with `--only`).
  */
 interface AutocannonResult {
@@ -154,10 +158,33 @@ function report(samples: Map<string, Sample[]>, logFile: string): void {
   line(`access log written: ${(statSync(logFile).size / 1e6).toFixed(1)} MB`);
 }
 
+const settle = () => new Promise((resolve) => setTimeout(resolve, Number(values.settle) * 1000));
+
+/** `dist/main.js` with the demo data and an in-memory database, alone on the machine's side of the run. */
+async function reportCompiledIdleMemory(dataDir: string): Promise<void> {
+  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+  const env = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, EMBEDDED_DB_IN_MEMORY: 'true', SEED_DEMO: 'true' };
+  const child = spawn(process.execPath, ['dist/main.js'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env, LOG_LEVEL: 'info', JWT_SECRET: randomBytes(32).toString('hex') },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`dist/main.js exited with ${code}`)));
+      createInterface({ input: child.stdout! }).on('line', (line) => line.includes('"Listening on') && resolve());
+    });
+    await settle();
+    process.stdout.write(`idle RSS of dist/main.js with the demo data (${values.settle} s settled): ${rssMegabytes(child.pid!).toFixed(0)} MB\n`);
+  } finally {
+    await stop(child);
+  }
+}
+
 async function reportIdleMemory(servers: Record<ServerName, Server>): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, Number(values.settle) * 1000));
+  await settle();
   const line = (text: string) => process.stdout.write(`${text}\n`);
-  line(`idle RSS after start-up (${values.settle} s settled):`);
+  line(`idle RSS after start-up under the TypeScript loader (${values.settle} s settled):`);
   for (const [name, server] of Object.entries(servers)) line(`  ${name.padEnd(15)} ${rssMegabytes(server.process.pid!).toFixed(0)} MB`);
   const usage = (await (await fetch(`${servers.product.url}/bench/memory`)).json()) as NodeJS.MemoryUsage;
   const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
@@ -178,6 +205,7 @@ async function main(): Promise<void> {
   const logFd = openSync(logFile, 'w');
   const servers: Partial<Record<ServerName, Server>> = {};
   try {
+    await reportCompiledIdleMemory(join(dir, 'compiled'));
     // One at a time: start-up is CPU-heavy, and the idle figures should not include a neighbour's start.
     servers.raw = await start('raw-echo.ts', {}, 'ignore');
     servers.nest = await start('minimal-nest.ts', {}, 'ignore');
