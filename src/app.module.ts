@@ -85,7 +85,11 @@ export class AppModule {
    * Binds the start-up configuration (validated once, before Nest starts).
    * @param extraModules further modules, e.g. beans that only tests register
    */
-  static forRoot(config: AppConfig, extraModules: Type[] = [], logger: PinoLogger = createAppLogger(config)): DynamicModule {
+  static forRoot(
+    config: AppConfig,
+    extraModules: Type[] = [],
+    logger: PinoLogger = createAppLogger(config),
+  ): DynamicModule {
     return {
       module: AppModule,
       imports: [ConfigModule.forRoot(config), LoggerModule.forRoot(loggerOptions(logger)), ...extraModules],

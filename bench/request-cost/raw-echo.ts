@@ -8,7 +8,8 @@ const server = createServer((request, response) => {
   request.on('data', (chunk: Buffer) => chunks.push(chunk));
   request.on('end', () => {
     const body = JSON.stringify(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}'));
-    response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+    const headers = { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) };
+    response.writeHead(200, headers);
     response.end(body);
   });
 });

@@ -71,7 +71,9 @@ const ALL_SCENARIOS: Scenario[] = [
 ];
 const SCENARIOS = ALL_SCENARIOS.filter((s) => s.name === YARDSTICK || s.name.includes(values.only));
 
-function start(entry: string, env: Record<string, string>, stdout: 'ignore' | number, profile = false): Promise<Server> {
+type Stdout = 'ignore' | number;
+
+function start(entry: string, env: Record<string, string>, stdout: Stdout, profile = false): Promise<Server> {
   const flags = profile && values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : [];
   const child = spawn(process.execPath, [...flags, 'test/support/run-ts.js', `bench/request-cost/${entry}`], {
     cwd: ROOT,
@@ -162,7 +164,8 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, Number(values.
 
 /** `dist/main.js` with the demo data and an in-memory database, alone on the machine's side of the run. */
 async function reportCompiledIdleMemory(dataDir: string): Promise<void> {
-  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+  const tsc = ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'];
+  execFileSync(process.execPath, tsc, { cwd: ROOT, stdio: 'inherit' });
   const env = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, EMBEDDED_DB_IN_MEMORY: 'true', SEED_DEMO: 'true' };
   const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: ROOT,
@@ -175,7 +178,8 @@ async function reportCompiledIdleMemory(dataDir: string): Promise<void> {
       createInterface({ input: child.stdout! }).on('line', (line) => line.includes('"Listening on') && resolve());
     });
     await settle();
-    process.stdout.write(`idle RSS of dist/main.js with the demo data (${values.settle} s settled): ${rssMegabytes(child.pid!).toFixed(0)} MB\n`);
+    const rss = rssMegabytes(child.pid!).toFixed(0);
+    process.stdout.write(`idle RSS of dist/main.js with the demo data (${values.settle} s settled): ${rss} MB\n`);
   } finally {
     await stop(child);
   }
@@ -185,10 +189,13 @@ async function reportIdleMemory(servers: Record<ServerName, Server>): Promise<vo
   await settle();
   const line = (text: string) => process.stdout.write(`${text}\n`);
   line(`idle RSS after start-up under the TypeScript loader (${values.settle} s settled):`);
-  for (const [name, server] of Object.entries(servers)) line(`  ${name.padEnd(15)} ${rssMegabytes(server.process.pid!).toFixed(0)} MB`);
+  for (const [name, server] of Object.entries(servers)) {
+    line(`  ${name.padEnd(15)} ${rssMegabytes(server.process.pid!).toFixed(0)} MB`);
+  }
   const usage = (await (await fetch(`${servers.product.url}/bench/memory`)).json()) as NodeJS.MemoryUsage;
   const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
-  line(`  product main thread: heapUsed ${mb(usage.heapUsed)}, heapTotal ${mb(usage.heapTotal)}, external ${mb(usage.external)}, arrayBuffers ${mb(usage.arrayBuffers)}`);
+  const heap = `heapUsed ${mb(usage.heapUsed)}, heapTotal ${mb(usage.heapTotal)}`;
+  line(`  product main thread: ${heap}, external ${mb(usage.external)}, arrayBuffers ${mb(usage.arrayBuffers)}`);
 }
 
 async function stop(child: ChildProcess): Promise<void> {

@@ -46,7 +46,8 @@ export class BeanThrottlerGuard extends ThrottlerGuard {
   }
 
   private readRouteThrottles(targets: [object, object]): RouteThrottle[] | null {
-    const read = <T>(key: string, name = ''): T | undefined => this.reflector.getAllAndOverride<T>(key + name, targets as never);
+    const read = <T>(key: string, name = ''): T | undefined =>
+      this.reflector.getAllAndOverride<T>(key + name, targets as never);
     const throttles = this.throttlers.map((throttler) => {
       const name = throttler.name;
       const ttl = read<unknown>(THROTTLER_TTL, name) ?? throttler.ttl;
@@ -61,7 +62,8 @@ export class BeanThrottlerGuard extends ThrottlerGuard {
         dynamic: Boolean(throttler.skipIf ?? this.commonOptions.skipIf),
       };
     });
-    const fixed = throttles.every((t) => !t.dynamic && [t.limit, t.ttl, t.blockDuration].every((v) => typeof v === 'number'));
+    const isNumber = (value: unknown) => typeof value === 'number';
+    const fixed = throttles.every((t) => !t.dynamic && [t.limit, t.ttl, t.blockDuration].every(isNumber));
     return fixed ? throttles.map(({ dynamic: _, ...throttle }) => throttle as RouteThrottle) : null;
   }
 }

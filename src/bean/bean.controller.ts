@@ -37,6 +37,7 @@ export class BeanController {
   }
 
   private async assertSiteExists(site: string): Promise<void> {
-    if (!(await this.sites.exists(site))) throw new BadRequestException(`Invalid header Site-Context: unknown site '${site}'`);
+    if (await this.sites.exists(site)) return;
+    throw new BadRequestException(`Invalid header Site-Context: unknown site '${site}'`);
   }
 }
