@@ -1,11 +1,12 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
+import type { Logger as PinoLogger } from 'pino';
 import { LoggerModule } from 'nestjs-pino';
 import { AuthCoreModule } from './auth/auth-core.module';
 import { AuthModule } from './auth/auth.module';
 import { BeanCoreModule } from './bean/bean-core.module';
 import { BeanModule } from './bean/bean.module';
 import { CommonModule } from './common/common.module';
-import { loggerOptions } from './common/logger.options';
+import { createAppLogger, loggerOptions } from './common/logger.options';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -84,10 +85,14 @@ export class AppModule {
    * Binds the start-up configuration (validated once, before Nest starts).
    * @param extraModules further modules, e.g. beans that only tests register
    */
-  static forRoot(config: AppConfig, extraModules: Type[] = []): DynamicModule {
+  static forRoot(
+    config: AppConfig,
+    extraModules: Type[] = [],
+    logger: PinoLogger = createAppLogger(config),
+  ): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), LoggerModule.forRoot(loggerOptions(config)), ...extraModules],
+      imports: [ConfigModule.forRoot(config), LoggerModule.forRoot(loggerOptions(logger)), ...extraModules],
     };
   }
 }

@@ -1,11 +1,13 @@
 import { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import cookieParser from 'cookie-parser';
-import helmet from 'helmet';
+import cors from 'cors';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
-import { assignRequestId } from './common/request-id';
+import { httpFront } from './common/http-front';
+import { createAppLogger } from './common/logger.options';
+import { runInRequestContext } from './common/request-context.middleware';
+import { keepRawBodyOfSignedWebhooks } from './common/raw-body';
 import { AppConfig, ConfigValidationError } from './config/app-config';
 import { setupApiDocs } from './docs/api-docs';
 import { StompWsAdapter } from './realtime/transport/stomp-ws.adapter';
@@ -20,18 +22,19 @@ export async function createApp(
   extraModules: Type[] = [],
 ): Promise<NestExpressApplication> {
   const config = AppConfig.fromEnvironment(env);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, extraModules), {
+  const logger = createAppLogger(config);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, extraModules, logger), {
     bufferLogs: true,
-    rawBody: true,
     abortOnError: false,
   });
   app.useLogger(app.get(Logger));
   app.set('trust proxy', config.trustProxy);
-  app.use(assignRequestId);
-  app.use(helmet());
-  app.use(cookieParser());
-  app.enableCors({ origin: config.corsOrigins.length > 0 ? config.corsOrigins : false, credentials: true });
-  app.useBodyParser('json', { limit: config.jsonBodyLimitBytes });
+  app.disable('x-powered-by');
+  const origins = config.corsOrigins.length > 0 ? config.corsOrigins : false;
+  app.use(httpFront(logger, cors({ origin: origins, credentials: true }), origins !== false));
+  app.useBodyParser('json', { limit: config.jsonBodyLimitBytes, verify: keepRawBodyOfSignedWebhooks });
+  app.useBodyParser('urlencoded', { extended: true }); // Nest's default, here so that it runs before the context
+  app.use(runInRequestContext);
   app.enableShutdownHooks();
   app.useWebSocketAdapter(new StompWsAdapter(app));
   setupApiDocs(app);

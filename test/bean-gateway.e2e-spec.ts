@@ -232,6 +232,14 @@ describe('Bean gateway (POST /api/v1/bean/request)', () => {
       expect(res.body).toMatchObject({ lang: 'de-CH', site: 'default', principal: { role: 'USER', username: 'test-user' } });
       expect(res.body.requestId).toBe(res.headers['x-request-id']);
     });
+
+    it('should answer JSON with its exact length, the security headers and the rate limit headers', async () => {
+      const res = await t.callBean('probe', 'context', [], { lang: 'de-CH' }).expect(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-ratelimit-remaining-bean-calls']).toMatch(/^\d+$/);
+    });
   });
 
   describe('unknown targets', () => {

@@ -69,6 +69,40 @@ describe('HTTP foundation', () => {
       expect(res.headers['x-powered-by']).toBeUndefined();
     });
 
+    it('should send the security headers and a request id on every kind of response', async () => {
+      const responses = [
+        await t.callBean('probe', 'nothing', []).expect(200),
+        await t.http.get('/no/such/route').expect(404),
+        await t.http.get('/api/v1/probe/admin').expect(401),
+        await t.http.post('/api/v1/bean/request').set('Content-Type', 'application/json').send('{"broken').expect(400),
+        await t.http.options('/api/v1/bean/request').set('Origin', 'https://shop.example.com').expect(204),
+      ];
+      for (const res of responses) {
+        expect(res.headers).toMatchObject({
+          'content-security-policy': expect.stringContaining("default-src 'self'"),
+          'strict-transport-security': expect.stringContaining('max-age='),
+          'x-content-type-options': 'nosniff',
+          'x-frame-options': 'SAMEORIGIN',
+          'cross-origin-opener-policy': 'same-origin',
+          'referrer-policy': 'no-referrer',
+          'x-request-id': expect.stringMatching(/^[\w.-]{1,64}$/),
+          vary: expect.stringContaining('Origin'),
+        });
+        expect(res.headers['x-powered-by']).toBeUndefined();
+      }
+      expect(new Set(responses.map((res) => res.headers['x-request-id'])).size).toBe(responses.length);
+    });
+
+    it('should answer a listed origin on the actual request, not only the preflight', async () => {
+      const res = await t.callBean('probe', 'nothing', []).set('Origin', 'https://shop.example.com').expect(200);
+      expect(res.headers['access-control-allow-origin']).toBe('https://shop.example.com');
+      expect(res.headers['access-control-allow-credentials']).toBe('true');
+    });
+
+    it('should keep the raw body for signed webhooks only', async () => {
+      await t.http.post('/api/v1/probe/raw-body').send({ some: 'json' }).expect(200, { rawBody: false });
+    });
+
     it('should enforce @Roles on REST routes: 401, 403, 200', async () => {
       await t.http.get('/api/v1/probe/admin').expect(401);
       const refused = await t.http.get('/api/v1/probe/admin').set('Authorization', `Bearer ${t.tokenFor(Role.USER)}`).expect(403);
@@ -131,6 +165,34 @@ describe('HTTP foundation', () => {
       expect(result.stderr).toContain('Invalid configuration');
       expect(result.stderr).toMatch(/- PORT: /);
       expect(result.stderr).toMatch(/- LOG_LEVEL: /);
+    }, 120_000);
+
+    it('should write one access log line at info per request, with its request id and no credentials', async () => {
+      const env = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, EMBEDDED_DB_IN_MEMORY: 'true', SEED_DEMO: 'false' };
+      const child = startServerProcess({ ...env, LOG_LEVEL: 'info' });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      const lineWith = (text: string) => stdout.split('\n').find((line) => line.includes(text));
+      const eventually = async <T>(probe: () => T | undefined): Promise<T> => {
+        for (let i = 0; i < 1200 && child.exitCode === null; i++) {
+          const value = probe();
+          if (value !== undefined) return value;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        throw new Error(`gave up; stdout so far:\n${stdout}`);
+      };
+      try {
+        const url = await eventually(() => /Listening on (\S+?)"/.exec(stdout)?.[1]);
+        const headers = { 'X-Request-Id': 'access-log-probe', Authorization: 'Bearer not-a-real-token-123' };
+        expect((await fetch(`${url}/api/v1/no-such-route`, { headers })).status).toBe(404);
+        const entry = JSON.parse(await eventually(() => lineWith('"access-log-probe"'))) as Record<string, any>;
+        expect(entry).toMatchObject({ level: 30, msg: 'request completed', res: { statusCode: 404 } });
+        expect(entry.req).toMatchObject({ id: 'access-log-probe', method: 'GET', url: '/api/v1/no-such-route' });
+        expect(typeof entry.responseTime).toBe('number');
+        expect(stdout).not.toContain('not-a-real-token-123');
+      } finally {
+        child.kill('SIGKILL');
+      }
     }, 120_000);
 
     it('should shut down on SIGTERM', async () => {

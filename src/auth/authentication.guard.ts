@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { assertAccess } from '../common/access';
-import { Principal } from '../common/principal';
+import { Principal, Role } from '../common/principal';
 import { SessionAuthenticator } from './auth-hooks';
 import { AuthenticatedRequest } from './authenticated-request';
 import { Roles } from './roles.decorator';
@@ -9,9 +9,12 @@ import { TokenVerifier } from './token-verifier.service';
 
 const BEARER = /^Bearer\s+(\S+)$/i;
 
+type RequiredRoles = Role | undefined;
+
 /**
  * Global guard: sets `request.principal` from the bearer token (or the session when no `Authorization` header is
  * sent) and enforces `@Roles`. A token that is sent must be valid, on every route: an invalid one is a 401.
+ * A route's `@Roles` are read once, on its first request, and kept.
  */
 @Injectable()
 export class AuthenticationGuard implements CanActivate {
@@ -21,13 +24,26 @@ export class AuthenticationGuard implements CanActivate {
     private readonly reflector: Reflector,
   ) {}
 
+  /** Per handler and controller class (a handler can be inherited), the roles it requires. */
+  private readonly rolesByRoute = new WeakMap<object, Map<object, RequiredRoles>>();
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     request.principal = await this.authenticate(request);
-    const required = this.reflector.getAllAndOverride(Roles, [context.getHandler(), context.getClass()]);
+    const required = this.requiredRoles(context.getHandler(), context.getClass());
     if (required) assertAccess(request.principal, required);
     return true;
+  }
+
+  private requiredRoles(handler: object, controller: object): RequiredRoles {
+    let byController = this.rolesByRoute.get(handler);
+    if (!byController) this.rolesByRoute.set(handler, (byController = new Map()));
+    if (!byController.has(controller)) {
+      const roles = this.reflector.getAllAndOverride(Roles, [handler as never, controller as never]) as RequiredRoles;
+      byController.set(controller, roles);
+    }
+    return byController.get(controller);
   }
 
   private authenticate(request: AuthenticatedRequest): Promise<Principal | null> {

@@ -12,11 +12,23 @@ export function sendBeanResult(response: Response, result: unknown, accept: stri
     sendBytes(response, Buffer.from(result.buffer, result.byteOffset, result.byteLength), accept);
     return;
   }
-  response.status(200).json(result ?? null);
+  sendJson(response, result ?? null);
+}
+
+/**
+ * The JSON `response.json` would send, written in one piece: headers and body leave in one write. Express's json
+ * would turn the body into a Buffer to hash an ETag, which a POST answer never uses, and send two.
+ */
+function sendJson(response: Response, value: unknown): void {
+  const body = JSON.stringify(value);
+  response.statusCode = 200;
+  response.setHeader('Content-Type', 'application/json; charset=utf-8');
+  response.setHeader('Content-Length', Buffer.byteLength(body));
+  response.end(body);
 }
 
 function sendBytes(response: Response, bytes: Buffer, accept: string | undefined): void {
   const mediaType = RAW_BYTE_MEDIA_TYPES.find((type) => accept?.includes(type));
   if (mediaType) response.status(200).type(mediaType).send(bytes);
-  else response.status(200).json(bytes.toString('base64'));
+  else sendJson(response, bytes.toString('base64'));
 }

@@ -20,17 +20,24 @@ export class BeanController {
 
   @Post('request')
   async request(@Req() request: AuthenticatedRequest, @Res() response: Response, @Body() envelope: unknown): Promise<void> {
-    await this.assertContextHeaders(request);
+    const siteToLookUp = this.assertContextHeaders(request);
+    if (siteToLookUp !== undefined) await this.assertSiteExists(siteToLookUp);
     const result = await this.invoker.invoke(parseBeanCall(envelope));
     sendBeanResult(response, result, request.headers.accept);
   }
 
-  private async assertContextHeaders(request: AuthenticatedRequest): Promise<void> {
+  /** Checks the context headers; @returns the site when it still has to be looked up (it is not cached yet). */
+  private assertContextHeaders(request: AuthenticatedRequest): string | undefined {
     const lang = request.header('lang-context');
     if (!lang) throw new BadRequestException('Missing header Lang-Context');
     if (!LANGUAGE_CODE.test(lang)) throw new BadRequestException(`Invalid header Lang-Context: '${lang}' is not a language code`);
     const site = request.header('site-context');
     if (!site) throw new BadRequestException('Missing header Site-Context');
-    if (!(await this.sites.exists(site))) throw new BadRequestException(`Invalid header Site-Context: unknown site '${site}'`);
+    return this.sites.isKnown(site) ? undefined : site;
+  }
+
+  private async assertSiteExists(site: string): Promise<void> {
+    if (await this.sites.exists(site)) return;
+    throw new BadRequestException(`Invalid header Site-Context: unknown site '${site}'`);
   }
 }

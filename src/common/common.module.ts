@@ -1,14 +1,12 @@
 import { Module, ValidationPipe } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
 import { validationFailed } from './errors/validation-errors';
-import { RequestContextInterceptor } from './request-context.interceptor';
 
-/** App-wide HTTP plumbing: the error filter, the request context and DTO validation of REST bodies. */
+/** App-wide HTTP plumbing: the error filter and DTO validation of REST bodies (the request context: `createApp`). */
 @Module({
   providers: [
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
-    { provide: APP_INTERCEPTOR, useClass: RequestContextInterceptor },
     {
       provide: APP_PIPE,
       useValue: new ValidationPipe({ whitelist: true, transform: true, exceptionFactory: (errors) => validationFailed(errors) }),

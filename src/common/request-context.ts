@@ -23,6 +23,11 @@ export class RequestContext {
     return data;
   }
 
+  /** The current request's context, or undefined outside a request. */
+  static find(): RequestContextData | undefined {
+    return storage.getStore();
+  }
+
   static principal(): Principal | null {
     return RequestContext.current().principal;
   }

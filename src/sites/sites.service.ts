@@ -19,6 +19,11 @@ export class SitesService implements OnModuleInit {
     this.knownIds.add(DEFAULT_SITE_ID);
   }
 
+  /** Whether the site is known to exist without asking the database (a bean call then needs no await for it). */
+  isKnown(siteId: string): boolean {
+    return this.knownIds.has(siteId);
+  }
+
   async exists(siteId: string): Promise<boolean> {
     if (this.knownIds.has(siteId)) return true;
     if (!isSiteId(siteId)) return false;

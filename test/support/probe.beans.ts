@@ -1,4 +1,5 @@
-import { Controller, Get, Injectable, Module } from '@nestjs/common';
+import { Controller, Get, HttpCode, Injectable, Module, Post, RawBodyRequest, Req } from '@nestjs/common';
+import type { Request } from 'express';
 import { IsBoolean, IsInt, IsOptional, IsString, Min } from 'class-validator';
 import { Roles } from '../../src/auth/roles.decorator';
 import { Bean, Exposed, MapOf } from '../../src/bean';
@@ -125,6 +126,13 @@ export class ProbeController {
   @Get('admin')
   admin() {
     return { ok: true };
+  }
+
+  /** Whether an ordinary JSON route still holds the raw bytes (only signed webhooks should). */
+  @Post('raw-body')
+  @HttpCode(200)
+  rawBody(@Req() request: RawBodyRequest<Request>) {
+    return { rawBody: request.rawBody !== undefined };
   }
 }
 

@@ -1,3 +1,4 @@
+import { parse } from 'cookie';
 import type { CookieOptions, Request } from 'express';
 
 /** Name of the session cookie (Spring Session's default, which existing clients know). */
@@ -8,8 +9,12 @@ export function sessionCookieOptions(secure: boolean, expiresAt?: Date): CookieO
   return { httpOnly: true, sameSite: 'lax', secure, path: '/', ...(expiresAt ? { expires: expiresAt } : {}) };
 }
 
-/** The session id the request presents, if any (cookie-parser fills `cookies`). */
+/**
+ * The session id the request presents, if any. Cookies are parsed here, only where a session can authenticate,
+ * rather than on every request.
+ */
 export function sessionIdOf(request: Request): string | undefined {
-  const value: unknown = (request.cookies as Record<string, unknown> | undefined)?.[SESSION_COOKIE];
-  return typeof value === 'string' && value !== '' ? value : undefined;
+  const header = request.headers.cookie;
+  const value = header === undefined ? undefined : parse(header)[SESSION_COOKIE];
+  return value !== undefined && value !== '' ? value : undefined;
 }

@@ -43,26 +43,41 @@ export class SockJsServer implements OnApplicationBootstrap {
       connection.on('data', (text: string) => session.receive(Buffer.from(text)));
       connection.on('close', () => session.close());
     });
+    const ordinary = requestListeners(server);
     sockJs.installHandlers(server, { prefix: SOCKJS_PREFIX });
-    limitPostBodies(server, SOCKJS_PREFIX, maxMessageBytes);
+    routeRequests(server, ordinary, SOCKJS_PREFIX, maxMessageBytes);
   }
 }
 
+type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
+
+function requestListeners(server: Server): RequestListener[] {
+  return server.listeners('request') as RequestListener[];
+}
+
 /**
- * SockJS buffers the whole body of its xhr_send/jsonp_send POSTs without a limit; the request is dropped once
- * it passes `maxBytes`. Runs ahead of the listeners in place (SockJS's among them), as SockJS itself does.
+ * SockJS puts its request hook (a `url.parse` and a regular expression) in front of every request; here requests
+ * under `prefix` go to it and all others straight to the listeners it overshadowed (Express). SockJS also buffers
+ * the whole body of its xhr_send/jsonp_send POSTs without a limit: such a request is dropped once it passes
+ * `maxBytes`.
  */
-function limitPostBodies(server: Server, prefix: string, maxBytes: number): void {
-  const listeners = server.listeners('request') as Array<(request: IncomingMessage, response: ServerResponse) => void>;
+function routeRequests(server: Server, ordinary: RequestListener[], prefix: string, maxBytes: number): void {
+  const sockJs = requestListeners(server);
   server.removeAllListeners('request');
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    if (request.method === 'POST' && request.url?.startsWith(`${prefix}/`)) {
-      let received = 0;
-      request.on('data', (chunk: Buffer) => {
-        received += chunk.length;
-        if (received > maxBytes) request.destroy();
-      });
+    if (!request.url?.startsWith(prefix)) {
+      for (const listener of ordinary) listener.call(server, request, response);
+      return;
     }
-    for (const listener of listeners) listener.call(server, request, response);
+    if (request.method === 'POST' && request.url.startsWith(`${prefix}/`)) limitBody(request, maxBytes);
+    for (const listener of sockJs) listener.call(server, request, response);
+  });
+}
+
+function limitBody(request: IncomingMessage, maxBytes: number): void {
+  let received = 0;
+  request.on('data', (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > maxBytes) request.destroy();
   });
 }

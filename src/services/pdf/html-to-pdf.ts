@@ -1,8 +1,7 @@
-import htmlToPdfmake from 'html-to-pdfmake';
-import { JSDOM } from 'jsdom';
-import pdfmake = require('pdfmake');
+import type HtmlToPdfmake from 'html-to-pdfmake';
+import type * as Jsdom from 'jsdom';
+import type * as Pdfmake from 'pdfmake';
 import type { Content, TDocumentDefinitions } from 'pdfmake/interfaces';
-const robotoFonts: { Roboto: Record<string, string> } = require('pdfmake/fonts/Roboto');
 
 export interface PdfParts {
   header?: string;
@@ -10,16 +9,30 @@ export interface PdfParts {
   footer?: string;
 }
 
-const FONT_FILES = new Set(Object.values(robotoFonts.Roboto));
 /** Inline images are the only pictures allowed: a URL or path in user HTML would read files or the network. */
 const INLINE_IMAGE = /^data:image\/(png|jpe?g);base64,/i;
 
-pdfmake.setFonts(robotoFonts);
-pdfmake.setUrlAccessPolicy(() => false);
-pdfmake.setLocalAccessPolicy((path) => FONT_FILES.has(path));
+interface PdfToolkit {
+  pdfmake: typeof Pdfmake;
+  htmlToPdfmake: typeof HtmlToPdfmake;
+  window: Jsdom.DOMWindow;
+}
+let toolkit: PdfToolkit | undefined;
 
-// jsdom neither runs scripts nor loads resources unless asked, so parsing untrusted HTML here is inert.
-const { window } = new JSDOM('');
+/** pdfmake, jsdom and html-to-pdfmake, loaded and set up by the first PDF (they cost tens of MB in every process). */
+function pdfToolkit(): PdfToolkit {
+  if (toolkit) return toolkit;
+  const pdfmake = require('pdfmake') as typeof Pdfmake;
+  const robotoFonts = require('pdfmake/fonts/Roboto') as { Roboto: Record<string, string> };
+  const fontFiles = new Set(Object.values(robotoFonts.Roboto));
+  pdfmake.setFonts(robotoFonts);
+  pdfmake.setUrlAccessPolicy(() => false);
+  pdfmake.setLocalAccessPolicy((path) => fontFiles.has(path));
+  // jsdom neither runs scripts nor loads resources unless asked, so parsing untrusted HTML here is inert.
+  const { window } = new (require('jsdom') as typeof Jsdom).JSDOM('');
+  toolkit = { pdfmake, htmlToPdfmake: require('html-to-pdfmake') as typeof HtmlToPdfmake, window };
+  return toolkit;
+}
 
 /** Renders HTML to PDF bytes; the header and footer, when given, repeat on every page. */
 export async function renderPdf(parts: PdfParts): Promise<Buffer> {
@@ -36,10 +49,11 @@ export async function renderPdf(parts: PdfParts): Promise<Buffer> {
     const footer = toContent(parts.footer);
     definition.footer = () => ({ stack: [footer], margin: [40, 10, 40, 0] });
   }
-  return pdfmake.createPdf(definition).getBuffer();
+  return pdfToolkit().pdfmake.createPdf(definition).getBuffer();
 }
 
 function toContent(html: string): Content {
+  const { htmlToPdfmake, window } = pdfToolkit();
   return withoutExternalResources(htmlToPdfmake(html, { window, removeExtraBlanks: true })) as Content;
 }
 

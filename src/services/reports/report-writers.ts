@@ -1,4 +1,4 @@
-import * as ExcelJS from 'exceljs';
+import type * as ExcelJS from 'exceljs';
 import { Writable } from 'node:stream';
 import { cellValue, ReportColumn } from './report-definitions';
 
@@ -23,7 +23,9 @@ export async function writeCsv(rows: Rows, columns: ReportColumn[], out: Writabl
 
 /** An XLSX workbook with one sheet, streamed as rows arrive. */
 export async function writeXlsx(rows: Rows, columns: ReportColumn[], sheetName: string, out: Writable): Promise<void> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  // exceljs is loaded by the first spreadsheet: most processes never write one.
+  const { stream } = require('exceljs') as typeof ExcelJS;
+  const workbook = new stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet(sheetName);
   sheet.columns = columns.map((c) => ({ header: c.header, key: c.header, width: 20 }));
   sheet.getRow(1).font = { bold: true };

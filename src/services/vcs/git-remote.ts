@@ -1,9 +1,8 @@
 import { ConflictException } from '@nestjs/common';
 import * as fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import * as git from 'isomorphic-git';
 import http from 'isomorphic-git/http/node';
-import { GitWorkdir } from './git-workdir';
+import { git, GitWorkdir } from './git-workdir';
 
 /** Moves commits between a working directory and the configured remote. */
 export interface GitRemote {

@@ -1,5 +1,9 @@
 import * as fs from 'node:fs';
-import * as git from 'isomorphic-git';
+import type * as IsomorphicGit from 'isomorphic-git';
+import { lazyModule } from '../../common/lazy-module';
+
+/** isomorphic-git, loaded by the first git operation. */
+export const git = lazyModule(() => require('isomorphic-git') as typeof IsomorphicGit);
 
 export interface GitAuthor {
   name: string;

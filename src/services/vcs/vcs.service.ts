@@ -1,5 +1,4 @@
 import { ConflictException, Injectable } from '@nestjs/common';
-import { Errors } from 'isomorphic-git';
 import { readdir } from 'node:fs/promises';
 import { AppConfig } from '../../config';
 import { Bean, Exposed } from '../../bean';
@@ -7,7 +6,7 @@ import { Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
 import { SitePaths } from '../site-files/site-paths';
 import { GitRemote, gitRemoteFor } from './git-remote';
-import { GitAuthor, GitWorkdir } from './git-workdir';
+import { git, GitAuthor, GitWorkdir } from './git-workdir';
 
 /** The current site's content directory under git, synchronised with `VCS_REMOTE_URL`. */
 @Injectable()
@@ -94,6 +93,7 @@ async function hasFiles(dir: string): Promise<boolean> {
 
 /** Git states a client can fix (conflicts, nothing to commit against) are 409s; the rest stays a 500. */
 function toHttpError(error: unknown): never {
+  const { Errors } = git;
   if (error instanceof Errors.MergeConflictError || error instanceof Errors.CheckoutConflictError || error instanceof Errors.MergeNotSupportedError) {
     throw new ConflictException(error.message);
   }
