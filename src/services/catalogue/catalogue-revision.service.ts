@@ -26,9 +26,14 @@ export const CATALOGUE_COLLECTIONS: ReadonlySet<string> = new Set([
 export class CatalogueRevisionService {
   constructor(@InjectModel(CatalogueRevision.name) private readonly revisions: Model<CatalogueRevision>) {}
 
+  /**
+   * Read on every storefront filter call, so through the driver's collection: a mongoose query (casting, options,
+   * middleware) would cost about as much again as the look-up itself.
+   */
   async current(): Promise<number> {
-    const found = await this.revisions.findById(REVISION_ID, { revision: 1 }).lean().exec();
-    return found?.revision ?? 0;
+    const filter = { _id: REVISION_ID as never };
+    const found = await this.revisions.collection.findOne(filter, { projection: { revision: 1 } });
+    return typeof found?.revision === 'number' ? found.revision : 0;
   }
 
   bump(): Promise<void> {
