@@ -98,6 +98,17 @@ function* pull<T>(child: PlanStage<T>): Generator<typeof NEED_TIME, T | undefine
   }
 }
 
+/** A stage reading one input stage (explain's `inputStage`). */
+abstract class OneInputStage<T, Input> extends PlanStage<T> {
+  constructor(protected readonly child: PlanStage<Input>) {
+    super();
+  }
+
+  protected override children(): PlanStage<unknown>[] {
+    return [this.child];
+  }
+}
+
 export class CollectionScan extends PlanStage<Doc> {
   readonly name = 'COLLSCAN';
   docsExamined = 0;
@@ -321,17 +332,17 @@ export class MergeSortStage extends PlanStage<Entry> {
 }
 
 /** Documents of the entries, re-checked with the filter unless the bounds are exact. */
-export class FetchStage extends PlanStage<Doc> {
+export class FetchStage extends OneInputStage<Doc, Entry> {
   readonly name = 'FETCH';
   docsExamined = 0;
 
   constructor(
     private readonly collection: Collection,
-    private readonly child: PlanStage<Entry>,
+    child: PlanStage<Entry>,
     private readonly filter: Doc | undefined,
     private readonly matches?: (doc: Doc) => boolean,
   ) {
-    super();
+    super(child);
   }
 
   protected *produce(): Generator<Step<Doc>> {
@@ -347,10 +358,6 @@ export class FetchStage extends PlanStage<Doc> {
 
   protected details(): Doc {
     return this.filter && Object.keys(this.filter).length ? { filter: this.filter } : {};
-  }
-
-  protected override children(): PlanStage<unknown>[] {
-    return [this.child];
   }
 
   protected override counters(): Doc {
@@ -369,16 +376,16 @@ const SORT_MEMORY_LIMIT = 100 * 1024 * 1024;
  * A blocking sort: reads its whole input, then returns it in order. With a limit it keeps only the best
  * `limit` documents (top-k: the buffer is sorted and cut whenever it reaches twice the limit).
  */
-export class SortStage extends PlanStage<Doc> {
+export class SortStage extends OneInputStage<Doc, Doc> {
   readonly name = 'SORT';
 
   constructor(
-    private readonly child: PlanStage<Doc>,
+    child: PlanStage<Doc>,
     private readonly pattern: Doc,
     private readonly limit: number,
     private readonly sortDocs: (docs: Doc[]) => Doc[],
   ) {
-    super();
+    super(child);
   }
 
   protected *produce(): Generator<Step<Doc>> {
@@ -398,20 +405,16 @@ export class SortStage extends PlanStage<Doc> {
     const limit = this.limit > 0 ? { limitAmount: this.limit } : {};
     return { sortPattern: this.pattern, memLimit: SORT_MEMORY_LIMIT, ...limit, type: 'simple' };
   }
-
-  protected override children(): PlanStage<unknown>[] {
-    return [this.child];
-  }
 }
 
-export class SkipStage extends PlanStage<Doc> {
+export class SkipStage extends OneInputStage<Doc, Doc> {
   readonly name = 'SKIP';
 
   constructor(
-    private readonly child: PlanStage<Doc>,
+    child: PlanStage<Doc>,
     private readonly skip: number,
   ) {
-    super();
+    super(child);
   }
 
   protected *produce(): Generator<Step<Doc>> {
@@ -426,21 +429,17 @@ export class SkipStage extends PlanStage<Doc> {
   protected details(): Doc {
     return { skipAmount: this.skip };
   }
-
-  protected override children(): PlanStage<unknown>[] {
-    return [this.child];
-  }
 }
 
 /** Stops its input after `limit` results: nothing more is read from the index or the collection. */
-export class LimitStage extends PlanStage<Doc> {
+export class LimitStage extends OneInputStage<Doc, Doc> {
   readonly name = 'LIMIT';
 
   constructor(
-    private readonly child: PlanStage<Doc>,
+    child: PlanStage<Doc>,
     private readonly limit: number,
   ) {
-    super();
+    super(child);
   }
 
   protected *produce(): Generator<Step<Doc>> {
@@ -455,22 +454,18 @@ export class LimitStage extends PlanStage<Doc> {
   protected details(): Doc {
     return { limitAmount: this.limit };
   }
-
-  protected override children(): PlanStage<unknown>[] {
-    return [this.child];
-  }
 }
 
 /** Counts its input's results (MongoDB's COUNT); `skip` and `limit` apply to the count. Returns one number. */
-export class CountStage extends PlanStage<number> {
+export class CountStage extends OneInputStage<number, unknown> {
   readonly name = 'COUNT';
 
   constructor(
-    private readonly child: PlanStage<unknown>,
+    child: PlanStage<unknown>,
     private readonly skip: number,
     private readonly limit: number,
   ) {
-    super();
+    super(child);
   }
 
   protected *produce(): Generator<Step<number>> {
@@ -487,10 +482,6 @@ export class CountStage extends PlanStage<number> {
 
   protected details(): Doc {
     return {};
-  }
-
-  protected override children(): PlanStage<unknown>[] {
-    return [this.child];
   }
 }
 
