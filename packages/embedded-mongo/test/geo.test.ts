@@ -1,5 +1,5 @@
-import { MongoServerError, type Collection, type Db } from 'mongodb';
-import { startHarness, type AnyDoc, type Harness } from './helpers';
+import type { Collection, Db } from 'mongodb';
+import { failure, startHarness, type AnyDoc, type Harness } from './helpers';
 
 let harness: Harness;
 let db: Db;
@@ -9,16 +9,6 @@ beforeAll(async () => {
   db = harness.client.db('geo');
 });
 afterAll(() => harness.stop());
-
-async function failure(promise: Promise<unknown>): Promise<{ code: unknown; codeName: unknown; message: string }> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(MongoServerError);
-  const { code, codeName, message } = error as MongoServerError;
-  return { code, codeName, message };
-}
 
 const names = (docs: AnyDoc[]): unknown[] => docs.map((doc) => doc.name);
 

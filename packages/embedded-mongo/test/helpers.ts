@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MongoClient } from 'mongodb';
+import { MongoClient, MongoServerError } from 'mongodb';
 import { EmbeddedMongoServer, type EmbeddedMongoOptions } from '../src';
 
 export interface Harness {
@@ -30,3 +30,14 @@ export function tempDir(): { path: string; remove(): void } {
 
 /** Documents with numeric or string `_id`s (the driver's default schema assumes ObjectId). */
 export type AnyDoc = { _id?: number | string; [field: string]: unknown };
+
+/** The code, code name and message of the server error a command fails with (failing the test if it succeeds). */
+export async function failure(promise: Promise<unknown>): Promise<{ code: unknown; codeName: unknown; message: string }> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(MongoServerError);
+  const { code, codeName, message } = error as MongoServerError;
+  return { code, codeName, message };
+}

@@ -1,5 +1,5 @@
-import { MongoServerError, type Db } from 'mongodb';
-import { startHarness, tempDir, type AnyDoc, type Harness } from './helpers';
+import type { Db } from 'mongodb';
+import { failure, startHarness, tempDir, type AnyDoc, type Harness } from './helpers';
 
 let harness: Harness;
 let db: Db;
@@ -9,16 +9,6 @@ beforeAll(async () => {
   db = harness.client.db('text_search');
 });
 afterAll(() => harness.stop());
-
-async function failure(promise: Promise<unknown>): Promise<{ code: unknown; codeName: unknown; message: string }> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(MongoServerError);
-  const { code, codeName, message } = error as MongoServerError;
-  return { code, codeName, message };
-}
 
 const ids = (docs: AnyDoc[]): unknown[] => docs.map((doc) => doc._id);
 const sortedIds = (docs: AnyDoc[]): unknown[] => ids(docs).sort();
