@@ -146,11 +146,32 @@ export class CollectionScan extends PlanStage<Doc> {
   }
 }
 
+/** The document ids a stage has passed on, so each document comes out once; counted as explain shows it. */
+class DuplicateIds {
+  private readonly seen = new Set<string>();
+  private tested = 0;
+  private dropped = 0;
+
+  /** True the first time an id is offered, false (a dropped duplicate) after. */
+  isFirst(id: string): boolean {
+    this.tested++;
+    if (this.seen.has(id)) {
+      this.dropped++;
+      return false;
+    }
+    this.seen.add(id);
+    return true;
+  }
+
+  counters(): Doc {
+    return { dupsTested: this.tested, dupsDropped: this.dropped };
+  }
+}
+
 /** Index entries within the bounds, in index order (forward) or reversed; each document once. */
 export class IndexScan extends PlanStage<Entry> {
   keysExamined = 0;
-  dupsTested = 0;
-  dupsDropped = 0;
+  private readonly dups = new DuplicateIds();
   readonly ranges: KeyRange[];
   /** Per key field, the intervals still to check key by key (fields after those the ranges bound). */
   private readonly trailing: Array<Interval[] | undefined>;
@@ -170,25 +191,14 @@ export class IndexScan extends PlanStage<Entry> {
   }
 
   protected *produce(): Generator<Step<Entry>> {
-    const seen = this.index.multiKey ? new Set<string>() : undefined;
+    // Only a multikey index holds several entries of one document.
+    const multiKey = this.index.multiKey;
     for (const range of this.ranges) {
       for (const entry of this.index.entriesIn(range, this.forward)) {
         this.checkIndexed();
         this.keysExamined++;
-        if (!this.trailingFieldsMatch(entry.key)) {
-          yield NEED_TIME;
-          continue;
-        }
-        if (seen) {
-          this.dupsTested++;
-          if (seen.has(entry.id)) {
-            this.dupsDropped++;
-            yield NEED_TIME;
-            continue;
-          }
-          seen.add(entry.id);
-        }
-        yield entry;
+        const wanted = this.trailingFieldsMatch(entry.key) && (!multiKey || this.dups.isFirst(entry.id));
+        yield wanted ? entry : NEED_TIME;
       }
     }
   }
@@ -222,8 +232,7 @@ export class IndexScan extends PlanStage<Entry> {
   }
 
   protected override counters(): Doc {
-    const { keysExamined, dupsTested, dupsDropped } = this;
-    return { keysExamined, seeks: this.ranges.length, dupsTested, dupsDropped };
+    return { keysExamined: this.keysExamined, seeks: this.ranges.length, ...this.dups.counters() };
   }
 
   protected override examined(): { keys: number; docs: number } {
@@ -234,27 +243,18 @@ export class IndexScan extends PlanStage<Entry> {
 /** Entries of several scans, each document once (an `$or` over indexes). */
 export class OrStage extends PlanStage<Entry> {
   readonly name = 'OR';
-  dupsTested = 0;
-  dupsDropped = 0;
+  private readonly dups = new DuplicateIds();
 
   constructor(private readonly branches: PlanStage<Entry>[]) {
     super();
   }
 
   protected *produce(): Generator<Step<Entry>> {
-    const seen = new Set<string>();
     for (const branch of this.branches) {
       for (;;) {
         const entry = yield* pull(branch);
         if (entry === undefined) break;
-        this.dupsTested++;
-        if (seen.has(entry.id)) {
-          this.dupsDropped++;
-          yield NEED_TIME;
-          continue;
-        }
-        seen.add(entry.id);
-        yield entry;
+        yield this.dups.isFirst(entry.id) ? entry : NEED_TIME;
       }
     }
   }
@@ -268,7 +268,7 @@ export class OrStage extends PlanStage<Entry> {
   }
 
   protected override counters(): Doc {
-    return { dupsTested: this.dupsTested, dupsDropped: this.dupsDropped };
+    return this.dups.counters();
   }
 }
 
@@ -278,8 +278,7 @@ export class OrStage extends PlanStage<Entry> {
  */
 export class MergeSortStage extends PlanStage<Entry> {
   readonly name = 'SORT_MERGE';
-  dupsTested = 0;
-  dupsDropped = 0;
+  private readonly dups = new DuplicateIds();
 
   constructor(
     private readonly scans: PlanStage<Entry>[],
@@ -292,20 +291,12 @@ export class MergeSortStage extends PlanStage<Entry> {
   protected *produce(): Generator<Step<Entry>> {
     const heads: Array<Entry | undefined> = [];
     for (const scan of this.scans) heads.push(yield* pull(scan));
-    const seen = new Set<string>();
     for (;;) {
       const next = this.smallest(heads);
       if (next < 0) return;
       const entry = heads[next] as Entry;
       heads[next] = yield* pull(this.scans[next]);
-      this.dupsTested++;
-      if (seen.has(entry.id)) {
-        this.dupsDropped++;
-        yield NEED_TIME;
-        continue;
-      }
-      seen.add(entry.id);
-      yield entry;
+      yield this.dups.isFirst(entry.id) ? entry : NEED_TIME;
     }
   }
 
@@ -327,7 +318,7 @@ export class MergeSortStage extends PlanStage<Entry> {
   }
 
   protected override counters(): Doc {
-    return { dupsTested: this.dupsTested, dupsDropped: this.dupsDropped };
+    return this.dups.counters();
   }
 }
 
