@@ -24,3 +24,14 @@ export async function listenOnFreePort(app: INestApplication): Promise<string> {
   const { port } = app.getHttpServer().address() as AddressInfo;
   return `http://127.0.0.1:${port}`;
 }
+
+/** Tokens must name an existing user: log in as the admin made at first start. */
+export async function adminToken(url: string, username: string, password: string): Promise<string> {
+  const response = await fetch(`${url}/api/v1/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  if (!response.ok) throw new Error(`admin login failed: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { token: string }).token;
+}

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { stopChild } from '../child-process';
 
 /**
  * `npm run bench:gateway [-- --rounds 5 --seconds 3 --connections 10 --only 'gateway, no token' --cpu-prof DIR]`
@@ -127,14 +128,6 @@ async function runRounds(url: string, token: string): Promise<Map<string, Sample
   return samples;
 }
 
-async function stop(server: ChildProcess): Promise<void> {
-  server.removeAllListeners('exit');
-  if (server.exitCode !== null || server.signalCode !== null) return;
-  const exited = new Promise((resolve) => server.once('exit', resolve));
-  server.kill('SIGTERM');
-  await exited;
-}
-
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ccb-bench-'));
   try {
@@ -142,7 +135,7 @@ async function main(): Promise<void> {
     try {
       report(await runRounds(url, token));
     } finally {
-      await stop(server);
+      await stopChild(server);
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createApp } from '../../src/bootstrap';
-import { benchEnv, listenOnFreePort } from '../bench-server';
+import { adminToken, benchEnv, listenOnFreePort } from '../bench-server';
 import { BenchModule } from './bench.module';
 
 /**
@@ -16,17 +16,6 @@ async function main(): Promise<void> {
   const url = await listenOnFreePort(await createApp(env, [BenchModule]));
   const token = await adminToken(url, env.ADMIN_USERNAME, env.ADMIN_PASSWORD);
   process.stdout.write(`${JSON.stringify({ url, token })}\n`);
-}
-
-/** Tokens must name an existing user: log in as the admin made at first start. */
-async function adminToken(url: string, username: string, password: string): Promise<string> {
-  const response = await fetch(`${url}/api/v1/auth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password }),
-  });
-  if (!response.ok) throw new Error(`admin login failed: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { token: string }).token;
 }
 
 void main();

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
+import { stopChild } from '../child-process';
 
 /**
  * `npm run bench:request-cost [-- --rounds 5 --seconds 3 --connections 10 --only GUEST --settle 5 --cpu-prof DIR]`
@@ -181,7 +182,7 @@ async function reportCompiledIdleMemory(dataDir: string): Promise<void> {
     const rss = rssMegabytes(child.pid!).toFixed(0);
     process.stdout.write(`idle RSS of dist/main.js with the demo data (${values.settle} s settled): ${rss} MB\n`);
   } finally {
-    await stop(child);
+    await stopChild(child);
   }
 }
 
@@ -196,14 +197,6 @@ async function reportIdleMemory(servers: Record<ServerName, Server>): Promise<vo
   const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
   const heap = `heapUsed ${mb(usage.heapUsed)}, heapTotal ${mb(usage.heapTotal)}`;
   line(`  product main thread: ${heap}, external ${mb(usage.external)}, arrayBuffers ${mb(usage.arrayBuffers)}`);
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  child.removeAllListeners('exit');
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
 }
 
 async function main(): Promise<void> {
@@ -222,7 +215,7 @@ async function main(): Promise<void> {
     await reportIdleMemory(all);
     report(await runRounds(all), logFile);
   } finally {
-    for (const server of Object.values(servers)) await stop(server.process);
+    for (const server of Object.values(servers)) await stopChild(server.process);
     closeSync(logFd);
     rmSync(dir, { recursive: true, force: true });
   }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { stopChild } from '../child-process';
 import { buildDemoCatalogue } from '../../src/seed/demo-data';
 
 /**
@@ -185,10 +186,7 @@ async function main(): Promise<void> {
   try {
     report(await runRounds(url, server));
   } finally {
-    server.removeAllListeners('exit');
-    const exited = new Promise((resolve) => server.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
+    await stopChild(server);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
