@@ -1,5 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 
 /**
@@ -21,7 +22,7 @@ export function benchEnv<Extra extends Record<string, string>>(extra: Extra) {
 /** Listens on a free port of 127.0.0.1; @returns the app's base URL. */
 export async function listenOnFreePort(app: INestApplication): Promise<string> {
   await app.listen(0, '127.0.0.1');
-  const { port } = app.getHttpServer().address() as AddressInfo;
+  const { port } = (app.getHttpServer() as Server).address() as AddressInfo;
   return `http://127.0.0.1:${port}`;
 }
 

@@ -10,6 +10,7 @@ const ROOT = join(__dirname, '..');
 const COPIED = ['src', 'schematics', 'nest-cli.json', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.spec.json', 'package.json', 'jest.config.js'];
 const run = promisify(execFile);
 
+// eslint-disable-next-line no-control-regex -- ESC starts the colour codes it removes
 const ANSI_COLOUR = /\x1b\[[\d;]*m/g;
 
 /** Runs a Node script in `cwd`; resolves with its uncoloured output even when it exits non-zero (tsc with errors). */

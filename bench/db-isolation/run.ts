@@ -43,9 +43,9 @@ function runTs(script: string, args: string[], env: NodeJS.ProcessEnv = {}): Chi
 function lineReader(child: ChildProcess): () => Promise<string> {
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   return async () => {
-    const { value, done } = await lines.next();
-    if (done) throw new Error(`${child.spawnargs.join(' ')} ended its output (exit code ${child.exitCode})`);
-    return value;
+    const line = await lines.next();
+    if (line.done) throw new Error(`${child.spawnargs.join(' ')} ended its output (exit code ${child.exitCode})`);
+    return line.value;
   };
 }
 

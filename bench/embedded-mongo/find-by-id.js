@@ -10,7 +10,7 @@
  * a shared machine) and the client thread's.
  */
 const { existsSync, readdirSync, readFileSync } = require('node:fs');
-const { join } = require('node:path');
+const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { Worker } = require('node:worker_threads');
 const { MongoClient } = require('mongodb');
@@ -45,7 +45,7 @@ async function withNewThreads(start) {
 }
 
 async function startStub() {
-  const worker = new Worker(join(__dirname, 'stub-server.js'));
+  const worker = new Worker(path.join(__dirname, 'stub-server.js'));
   const port = await new Promise((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);

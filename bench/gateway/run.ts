@@ -20,7 +20,6 @@ interface AutocannonResult {
 }
 type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
 // autocannon ships no types
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require('autocannon') as Autocannon;
 
 interface Scenario {
@@ -61,7 +60,7 @@ function startServer(dataDir: string): Promise<{ server: ChildProcess; url: stri
   });
   return new Promise((resolve, reject) => {
     server.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
-    createInterface({ input: server.stdout! }).once('line', (line) => resolve({ server, ...(JSON.parse(line) as { url: string; token: string }) }));
+    createInterface({ input: server.stdout }).once('line', (line) => resolve({ server, ...(JSON.parse(line) as { url: string; token: string }) }));
   });
 }
 

@@ -28,7 +28,6 @@ interface AutocannonResult {
 }
 type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
 // autocannon ships no types
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require('autocannon') as Autocannon;
 
 const { values } = parseArgs({
@@ -176,7 +175,7 @@ async function reportCompiledIdleMemory(dataDir: string): Promise<void> {
   try {
     await new Promise<void>((resolve, reject) => {
       child.once('exit', (code) => reject(new Error(`dist/main.js exited with ${code}`)));
-      createInterface({ input: child.stdout! }).on('line', (line) => line.includes('"Listening on') && resolve());
+      createInterface({ input: child.stdout }).on('line', (line) => line.includes('"Listening on') && resolve());
     });
     await settle();
     const rss = rssMegabytes(child.pid!).toFixed(0);

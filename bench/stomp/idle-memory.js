@@ -67,8 +67,8 @@ async function client(url, count) {
   process.send('ready');
 }
 
-if (process.argv[2] === '--client') client(process.argv[3], Number(process.argv[4]));
-else server().catch((error) => {
+const main = process.argv[2] === '--client' ? client(process.argv[3], Number(process.argv[4])) : server();
+main.catch((error) => {
   console.error(error);
   process.exit(1);
 });

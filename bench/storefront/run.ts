@@ -28,7 +28,6 @@ interface AutocannonResult {
 }
 type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
 // autocannon ships no types
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require('autocannon') as Autocannon;
 
 const { values } = parseArgs({
@@ -96,7 +95,7 @@ function startServer(dataDir: string): Promise<{ server: ChildProcess; url: stri
   });
   return new Promise((resolve, reject) => {
     server.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
-    createInterface({ input: server.stdout! }).once('line', (line) =>
+    createInterface({ input: server.stdout }).once('line', (line) =>
       resolve({ server, ...(JSON.parse(line) as { url: string }) }),
     );
   });

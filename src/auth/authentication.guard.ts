@@ -38,7 +38,7 @@ export class AuthenticationGuard implements CanActivate {
 
   private requiredRoles(handler: object, controller: object): RequiredRoles {
     let byController = this.rolesByRoute.get(handler);
-    if (!byController) this.rolesByRoute.set(handler, (byController = new Map()));
+    if (!byController) this.rolesByRoute.set(handler, (byController = new Map<object, RequiredRoles>()));
     if (!byController.has(controller)) {
       const roles = this.reflector.getAllAndOverride(Roles, [handler as never, controller as never]) as RequiredRoles;
       byController.set(controller, roles);

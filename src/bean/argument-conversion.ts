@@ -8,7 +8,7 @@ import { MapOfParamType, ParamType, paramTypeName, ScalarParamType } from './par
 export interface ArgumentConverter {
   readonly typeName: string;
   /** Whether `value` has the JSON shape this type accepts (picks among overloads of the same arity). */
-  accepts(value: unknown): boolean;
+  accepts: (value: unknown) => boolean;
   /** @throws BadRequestException naming the argument index, the expected and the received type */
   convert(value: unknown, index: number): unknown;
 }
@@ -36,7 +36,7 @@ function isJavaInt(value: unknown): boolean {
   return Number.isInteger(value) && (value as number) >= JAVA_INT_MIN && (value as number) <= JAVA_INT_MAX;
 }
 
-const SCALAR_RULES: Record<ScalarParamType, { accepts(value: unknown): boolean; convert(value: unknown): unknown }> = {
+const SCALAR_RULES: Record<ScalarParamType, { accepts: (value: unknown) => boolean; convert: (value: unknown) => unknown }> = {
   String: { accepts: (value) => typeof value === 'string', convert: (value) => value },
   int: { accepts: isJavaInt, convert: (value) => Number(value) },
   // Strings "true"/"false" are refused on purpose: JSON has booleans, and accepting text invites "yes"/"1" next.

@@ -120,7 +120,7 @@ function brokerChannel(d: BrokerDestination): [string, object] {
 }
 
 function messages(requests: RequestDestination[]): Record<string, object> {
-  const requestMessages = requests.map((d) => [
+  const requestMessages = requests.map((d): [string, object] => [
     d.message,
     { payload: { type: 'object', required: d.required, properties: { ...d.fields, ...ROUTING_FIELDS } } },
   ]);

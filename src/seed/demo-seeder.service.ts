@@ -142,8 +142,8 @@ function profilesOf(users: DemoUser[], userIds: Map<string, string>) {
  * Inserts the records whose `_id` is not there yet; existing ones are left untouched (a duplicate key from a
  * concurrent seed counts as already there).
  */
-async function insertMissing(model: Model<any>, records: { _id: Types.ObjectId }[]): Promise<void> {
-  const existing = await model.find({ _id: { $in: records.map((record) => record._id) } }, { _id: 1 }).lean();
+async function insertMissing<T>(model: Model<T>, records: { _id: Types.ObjectId }[]): Promise<void> {
+  const existing = await model.find({ _id: { $in: records.map((record) => record._id) } }, { _id: 1 }).lean<{ _id: Types.ObjectId }[]>();
   const present = new Set(existing.map((record) => String(record._id)));
   const missing = records.filter((record) => !present.has(String(record._id)));
   if (missing.length === 0) return;

@@ -106,7 +106,7 @@ describe('storefront filter cache', () => {
   it('should drop a product from every instance\'s filters as soon as a checkout takes its last units', async () => {
     const offer = onlyOfferOfAProduct();
     const product = String(offer.product);
-    const country = productOf(offer).countryOfOrigin!;
+    const country = productOf(offer).countryOfOrigin;
     const list: Call = ['getProductsListFilter', []];
     const inList = async (t: TestApp) => (await facets(t, list)).some((facet) => facet.value === product);
     expect(await inList(a)).toBe(true);

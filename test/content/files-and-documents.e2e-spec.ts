@@ -68,7 +68,7 @@ describe('files REST and documentStorageServiceImpl (e2e)', () => {
       [Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'), 'logo.svg', 'SVG'],
       [Buffer.from('<html><script>alert(1)</script></html>'), 'notes.txt', 'HTML in a text file'],
     ])('should refuse %s as %s (%s) with 415', async (content, name) => {
-      await upload(content as Buffer, name as string).expect(415);
+      await upload(content as Buffer, name).expect(415);
     });
 
     it('should serve text as UTF-8 for download, never inline', async () => {

@@ -89,7 +89,7 @@ describe('altPaymentServiceImpl', () => {
       await startAs(buyer.token, order.id).expect(409);
 
       expect((await t.http.get(new URL(payment.redirectUrl).pathname).expect(200)).text).toContain('€40.00');
-      const back = new URL((await answer(payment, 'approve')).headers.location as string);
+      const back = new URL((await answer(payment, 'approve')).headers.location);
       expect(back.pathname).toBe('/api/v1/altpayment/return');
       const { body: returned } = await t.http.get(`${back.pathname}${back.search}`).expect(200);
       expect(returned).toMatchObject({ paymentId: payment.paymentId, status: 'AUTHORIZED' });

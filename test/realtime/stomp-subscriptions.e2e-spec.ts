@@ -113,7 +113,7 @@ describe('STOMP subscriptions', () => {
       const events = t.app.get(EventPublisher);
       events.publish('/topic/jobs', { event: 'job.updated', id: 'j1', data: { progress: 50 } });
       expect(await admin.next('/topic/jobs')).toEqual({ event: 'job.updated', id: 'j1', data: { progress: 50 }, timestamp: expect.any(String) });
-      subscription.unsubscribe({ receipt: 'unsub' } as never);
+      subscription.unsubscribe({ receipt: 'unsub' });
       await pause(100);
       events.publish('/topic/jobs', { event: 'job.updated', id: 'j1', data: { progress: 60 } });
       await pause(200);

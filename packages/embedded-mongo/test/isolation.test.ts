@@ -80,7 +80,7 @@ function startCli(dbPath: string): Promise<{ child: ChildProcess; uri: string }>
   });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`cli exited with ${code}`)));
-    createInterface({ input: child.stdout! }).once('line', (uri) => resolve({ child, uri }));
+    createInterface({ input: child.stdout }).once('line', (uri) => resolve({ child, uri }));
   });
 }
 

@@ -27,7 +27,7 @@ export class ValidateTokenDto {
 
 export class LogoutDto {
   @ApiProperty({ enum: ['user', 'admin'] })
-  @Transform(({ value }) => (typeof value === 'string' ? value.toLowerCase() : value))
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value))
   @IsIn(['user', 'admin'])
   role!: string;
 }

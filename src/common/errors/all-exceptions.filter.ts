@@ -10,9 +10,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') throw exception;
     const http = host.switchToHttp();
-    const request = http.getRequest<Request & { id?: unknown }>();
+    const request = http.getRequest<Request & { id?: string }>();
     const response = http.getResponse<Response>();
-    const body = toErrorBody(exception, request.originalUrl.split('?')[0], String(request.id ?? ''));
+    const body = toErrorBody(exception, request.originalUrl.split('?')[0], request.id ?? '');
     if (body.status >= HttpStatus.INTERNAL_SERVER_ERROR) {
       this.logger.error({ err: exception, requestId: body.requestId }, 'Unhandled error');
     }

@@ -1,13 +1,16 @@
 import { BadRequestException, Injectable, NotFoundException, OnModuleInit } from '@nestjs/common';
+import { Model } from 'mongoose';
 import { assertAccess } from '../../common/access';
 import { toPage } from '../../common/page';
 import { Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
 import { RequestHandlerRegistry, StompRequestHandler } from '../requests/request-handler-registry';
 import { asClientError, clientQuery, intField, isPlainObject } from './query-guard';
-import { AnyModel, RepositoryRegistry } from './repository-registry';
+import { RepositoryRegistry } from './repository-registry';
 
-type Operation = (model: AnyModel, message: Record<string, unknown>) => Promise<unknown>;
+/** The registry holds models of any schema; operations use them as models of plain documents. */
+type DocumentModel = Model<Record<string, unknown>>;
+type Operation = (model: DocumentModel, message: Record<string, unknown>) => Promise<unknown>;
 
 const MAX_PAGE_SIZE = 200;
 
@@ -66,7 +69,7 @@ export class RepositoryRequestHandler implements StompRequestHandler, OnModuleIn
     const operation = Object.hasOwn(READS, type) ? READS[type] : Object.hasOwn(WRITES, type) ? WRITES[type] : undefined;
     if (!operation) throw new BadRequestException(`requestType must be one of ${[...Object.keys(READS), ...Object.keys(WRITES)].join(', ')}`);
     assertAccess(RequestContext.principal(), Object.hasOwn(WRITES, type) ? Role.ADMIN : repository.readRole);
-    return operation(repository.model, message).catch((error: unknown) => {
+    return operation(repository.model as DocumentModel, message).catch((error: unknown) => {
       throw asClientError(error);
     });
   }

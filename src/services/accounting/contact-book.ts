@@ -78,6 +78,6 @@ export class ContactBook {
       .findOneAndUpdate({ ownerKey }, { $set, $unset }, { upsert: true, returnDocument: 'after' })
       .lean<StoredContact>()
       .exec();
-    return toContact(contact!);
+    return toContact(contact);
   }
 }

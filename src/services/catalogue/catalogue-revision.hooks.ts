@@ -16,16 +16,16 @@ const QUERY_WRITES: MongooseQueryMiddleware[] = [
 const MODEL_WRITES = ['insertMany', 'bulkWrite'] as const;
 
 /** The post hooks of one kind of middleware, given how its `this` leads to the connection. */
+/** Mongoose calls a hook with the document, query or model as `this`; the hooks are functions for that. */
 function bumpHooks<This>(connectionOf: (self: This) => Connection) {
-  return {
-    afterWrite(this: This): Promise<void> {
-      return bumpRevisionOn(connectionOf(this));
-    },
-    /** The write's own error is the one to report, also when the bump fails too. */
-    async afterFailure(this: This): Promise<void> {
-      await bumpRevisionOn(connectionOf(this)).catch(() => undefined);
-    },
-  };
+  function afterWrite(this: This): Promise<void> {
+    return bumpRevisionOn(connectionOf(this));
+  }
+  /** The write's own error is the one to report, also when the bump fails too. */
+  async function afterFailure(this: This): Promise<void> {
+    await bumpRevisionOn(connectionOf(this)).catch(() => undefined);
+  }
+  return { afterWrite, afterFailure };
 }
 
 /**

@@ -14,7 +14,7 @@ export interface ProductView {
 
 export function toProductView(product: ProductDocument): ProductView {
   return {
-    id: product.id as string,
+    id: product.id,
     name: product.name,
     description: product.description,
     images: product.images,

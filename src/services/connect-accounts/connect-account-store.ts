@@ -37,7 +37,7 @@ export class ConnectAccountStore {
       .findOneAndUpdate({ ownerKey }, { ...update, $setOnInsert: created }, options)
       .lean<StoredConnectAccount>()
       .exec();
-    return account!;
+    return account;
   }
 
   async deleteOfSeller(sellerId: string): Promise<boolean> {

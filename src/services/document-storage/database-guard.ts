@@ -28,6 +28,6 @@ export function redact(value: unknown, depth = 0): unknown {
 }
 
 function isPlainRecord(value: object): value is Record<string, unknown> {
-  const prototype = Object.getPrototypeOf(value);
+  const prototype: unknown = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
 }

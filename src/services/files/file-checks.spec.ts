@@ -20,7 +20,7 @@ describe('upload checks', () => {
       [Buffer.from([0x00, 0x01, 0x02]), 'data.txt', 'binary named .txt'],
       [PNG, 'logo', 'no extension'],
     ])('should refuse %s (%s)', (content, name) => {
-      expect(detectFileType(content as Buffer, name as string)).toBeUndefined();
+      expect(detectFileType(content as Buffer, name)).toBeUndefined();
     });
   });
 

@@ -30,6 +30,7 @@ const BINARY_TYPES: KnownType[] = [
 
 /** Text has no magic number: it is accepted for these extensions when it is valid UTF-8 without control bytes. */
 const TEXT_TYPES: Record<string, string> = { txt: 'text/plain', csv: 'text/csv', json: 'application/json', md: 'text/markdown' };
+// eslint-disable-next-line no-control-regex -- control bytes are what it looks for
 const CONTROL_BYTES = /[\x00-\x08\x0b\x0e-\x1f\x7f]/;
 
 /**

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { AppConfig } from '../../config/app-config';
 
@@ -21,7 +22,7 @@ export class SelfUrl {
    * so a forged `Host` header cannot redirect a signed event elsewhere.
    */
   local(): string {
-    const { address, port } = this.adapterHost.httpAdapter.getHttpServer().address() as AddressInfo;
+    const { address, port } = (this.adapterHost.httpAdapter.getHttpServer() as Server).address() as AddressInfo;
     const host = address === '0.0.0.0' || address === '::' ? '127.0.0.1' : address;
     return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   }

@@ -1,3 +1,4 @@
+import { Types } from 'mongoose';
 import { Cart, CartItem } from './cart.schema';
 import { OfferDetails } from './offer-catalog.service';
 
@@ -40,7 +41,7 @@ export interface ShoppingCartView {
   updatedAt: string | null;
 }
 
-type CartData = Pick<Cart, 'buyerId' | 'updatedAt'> & { _id?: unknown; items: CartItem[] };
+type CartData = Pick<Cart, 'buyerId' | 'updatedAt'> & { _id?: Types.ObjectId; items: CartItem[] };
 
 export function toCartView(cart: CartData, offers: Map<string, OfferDetails>): ShoppingCartView {
   const groups = new Map<string, SellerCartView>();

@@ -86,7 +86,7 @@ async function copyObjects(oid: string, from: ObjectStore, to: ObjectStore): Pro
     seen.add(current);
     const read = await git.readObject({ fs, gitdir: from.gitdir, oid: current, format: 'content' });
     const type = read.type as GitObjectType;
-    await git.writeObject({ fs, gitdir: to.gitdir, type, object: read.object as Uint8Array, format: 'content' });
+    await git.writeObject({ fs, gitdir: to.gitdir, type, object: read.object, format: 'content' });
     pending.push(...(await children(from, current, type)));
   }
 }

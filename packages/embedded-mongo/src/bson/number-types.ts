@@ -66,8 +66,9 @@ function unwrap(value: unknown): [unknown, NumberType?] {
       const long = value as Long;
       return long.lessThanOrEqual(Number.MAX_SAFE_INTEGER) && long.greaterThanOrEqual(Number.MIN_SAFE_INTEGER) ? [long.toNumber(), 'long'] : [long];
     }
+    default:
+      return [adoptNumbers(value)];
   }
-  return [adoptNumbers(value)];
 }
 
 function isContainer(value: unknown): value is Container {

@@ -22,7 +22,7 @@ function collectionInfo(collection: Collection, nameOnly: boolean): Doc {
 function listCollections(command: Doc, context: CommandContext): Doc {
   const nameOnly = command.nameOnly === true;
   const infos = context.engine.list(context.db).map((collection) => collectionInfo(collection, nameOnly));
-  const filtered = new Query((command.filter ?? {}) as Doc, mingoOptions()).find<Doc>(infos).all();
+  const filtered = new Query((command.filter ?? {}), mingoOptions()).find<Doc>(infos).all();
   const batchSize = (command.cursor as Doc | undefined)?.batchSize;
   return context.cursors.open(`${context.db}.$cmd.listCollections`, filtered, batchSize === undefined ? undefined : Number(batchSize));
 }
@@ -65,7 +65,7 @@ async function dropDatabase(_command: Doc, context: CommandContext): Promise<Doc
 
 function listDatabases(command: Doc, context: CommandContext): Doc {
   const databases = context.engine.databases().map((name) => ({ name, sizeOnDisk: 0, empty: false }));
-  const filtered = new Query((command.filter ?? {}) as Doc, mingoOptions()).find<Doc>(databases).all();
+  const filtered = new Query((command.filter ?? {}), mingoOptions()).find<Doc>(databases).all();
   if (command.nameOnly) return { databases: filtered.map(({ name }) => ({ name })) };
   return { databases: filtered, totalSize: 0, totalSizeMb: 0 };
 }

@@ -36,7 +36,7 @@ function filterOf(name: string, inner: Doc): Doc {
 
 /** The options the explained command reads with (sort, skip, limit, projection, hint, min/max). */
 function readOptions(name: string, inner: Doc): MatchOptions {
-  const first = (field: string): Doc => ((inner[field] as Doc[] | undefined)?.[0] ?? {}) as Doc;
+  const first = (field: string): Doc => ((inner[field] as Doc[] | undefined)?.[0] ?? {});
   switch (name) {
     case 'find':
       return {

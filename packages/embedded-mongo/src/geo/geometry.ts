@@ -35,7 +35,7 @@ function checkPosition(position: unknown, sphere: boolean): Position {
   if (!Array.isArray(position) || position.length < 2 || !position.every(isNumber)) {
     throw new GeometryError('Point must only contain numeric elements');
   }
-  const [lng, lat] = position as number[];
+  const [lng, lat] = position;
   if (sphere && (lng < -180 || lng > 180 || lat < -90 || lat > 90)) {
     throw new GeometryError(`longitude/latitude is out of bounds, lng: ${lng} lat: ${lat}`);
   }

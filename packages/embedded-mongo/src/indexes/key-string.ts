@@ -17,12 +17,14 @@ function canonical(value: unknown): Canonical {
       return ['n', Number(value)];
     case 'boolean':
       return value;
+    default:
+      break; // objects, below
   }
   if (Array.isArray(value)) return ['a', ...value.map(canonical)];
   if (value instanceof Date) return ['d', value.getTime()];
   if (value instanceof RegExp) return ['r', value.source, value.flags];
   const type = typeOf(value);
-  if (type === 'object') return ['o', ...Object.entries(value as object).map(([k, v]): Canonical => [k, canonical(v)])];
+  if (type === 'object') return ['o', ...Object.entries(value).map(([k, v]): Canonical => [k, canonical(v)])];
   if (type === 'long' || type === 'int32' || type === 'double') return ['n', Number(value)];
   return [type, String(value)];
 }

@@ -19,7 +19,7 @@ export function matchedValues(doc: unknown, path: string[]): unknown[] {
 function collectMatched(value: unknown, path: string[], depth: number, out: unknown[]): void {
   if (depth === path.length) {
     out.push(value);
-    if (Array.isArray(value)) out.push(...value);
+    if (Array.isArray(value)) out.push(...(value as unknown[]));
     return;
   }
   const part = path[depth];
@@ -43,7 +43,7 @@ export function joinedValues(doc: unknown, path: string[]): unknown[] {
 
 function collectJoined(value: unknown, path: string[], depth: number, out: unknown[]): void {
   if (depth === path.length) {
-    if (Array.isArray(value)) out.push(...value.filter((element) => element !== undefined));
+    if (Array.isArray(value)) out.push(...(value as unknown[]).filter((element) => element !== undefined));
     else if (value !== undefined) out.push(value);
     return;
   }
@@ -75,6 +75,8 @@ function scalarKey(value: unknown): string | undefined {
       return value ? 't' : 'f';
     case 'undefined':
       return 'z';
+    default:
+      break; // null and objects, below
   }
   if (value === null) return 'z';
   const type = (value as { _bsontype?: string })._bsontype;

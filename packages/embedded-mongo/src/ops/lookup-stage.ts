@@ -50,7 +50,7 @@ function parseLookup(expr: unknown): LookupSpec {
   const from = stringArgument(expr, 'from');
   const fromDocuments = pipeline?.[0] !== undefined && '$documents' in pipeline[0];
   if (from === undefined && !fromDocuments) throw parseError("must specify 'from' field for a $lookup");
-  return { from, as, localField, foreignField, let: expr.let as Doc | undefined, pipeline };
+  return { from, as, localField, foreignField, let: expr.let, pipeline };
 }
 
 type Candidates = (doc: Doc, variables: Doc) => Iterable<Doc>;
@@ -87,7 +87,7 @@ function correlatedEquality(spec: LookupSpec): { field: string; variable: string
  * array is also compared by its elements (and theirs, one level down), whichever side it is on.
  */
 function equalityCandidates(value: unknown): unknown[] {
-  return Array.isArray(value) ? [value, ...value, ...value.flat()] : [value];
+  return Array.isArray(value) ? [value, ...(value as unknown[]), ...(value.flat() as unknown[])] : [value];
 }
 
 /**

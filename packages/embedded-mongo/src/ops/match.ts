@@ -1,5 +1,4 @@
 import { Query } from 'mingo/query';
-import type { SortSpec } from 'mingo/types';
 import { typeOf } from 'mingo/util';
 import { MongoError } from '../errors';
 import { execute, planCount, planQuery, type QueryPlan, type QuerySpec } from '../indexes/planner';
@@ -44,7 +43,7 @@ function naturalOrder(options: MatchOptions): 1 | -1 | undefined {
 function viewMatches(docs: Doc[], query: Query, options: MatchOptions): Doc[] {
   let cursor = query.find<Doc>(naturalOrder(options) === -1 ? [...docs].reverse() : docs);
   const { $natural: _natural, ...sort } = options.sort ?? {};
-  if (Object.keys(sort).length) cursor = cursor.sort(sort as SortSpec);
+  if (Object.keys(sort).length) cursor = cursor.sort(sort);
   if (options.skip) cursor = cursor.skip(options.skip);
   if (options.limit) cursor = cursor.limit(Math.abs(options.limit));
   return cursor.all();
@@ -67,7 +66,7 @@ function querySpec(collection: Collection, filter: Doc, query: Query, env: Query
     natural: naturalOrder(options),
     matches: inBounds ? (doc) => query.test(doc) && inBounds(doc) : (doc) => query.test(doc),
     alwaysRecheck: hasBounds,
-    sortDocs: (docs, pattern) => new Query({}, sortOptions).find<Doc>(docs).sort(pattern as SortSpec).all(),
+    sortDocs: (docs, pattern) => new Query({}, sortOptions).find<Doc>(docs).sort(pattern).all(),
   };
 }
 

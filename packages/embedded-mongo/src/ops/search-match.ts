@@ -1,5 +1,4 @@
 import { Query } from 'mingo/query';
-import type { SortSpec } from 'mingo/types';
 import { copyNumberTypes } from '../bson/number-types';
 import { MongoError } from '../errors';
 import { GeoIndex } from '../geo/geo-index';
@@ -125,9 +124,7 @@ export function textHits(source: ReadSource, filter: Doc, env: QueryEnv): Search
 }
 
 function textIndexOf(collection: Collection | undefined): TextIndex | undefined {
-  return [...(collection?.searchIndexes.values() ?? [])].find((index) => index instanceof TextIndex) as
-    | TextIndex
-    | undefined;
+  return [...(collection?.searchIndexes.values() ?? [])].find((index) => index instanceof TextIndex);
 }
 
 /** `explain`'s winning plan of a text or near filter (the stages MongoDB names), else undefined. */
@@ -209,7 +206,7 @@ function sortHits(hits: SearchHit[], sort: Doc, env: QueryEnv): SearchHit[] {
   });
   const sorted = new Query({}, filterOptions(env, {}))
     .find<Doc>(copies)
-    .sort(spec as SortSpec)
+    .sort(spec)
     .all();
   return sorted.map((copy) => byCopy.get(copy) as SearchHit);
 }

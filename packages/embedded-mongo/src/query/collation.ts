@@ -55,7 +55,7 @@ function collatedTest(a: unknown, b: unknown, compare: Intl.Collator, outcome: O
 
 function fieldValues(obj: Doc, selector: string): unknown[] {
   const value = resolve(obj, selector);
-  return Array.isArray(value) ? [value, ...value.flat(Infinity)] : [value];
+  return Array.isArray(value) ? [value, ...(value.flat(Infinity) as unknown[])] : [value];
 }
 
 function matcher(selector: string, values: unknown[], options: Options, outcome: Outcome = (c) => c === 0): (obj: Doc) => boolean {

@@ -13,7 +13,7 @@ export function rewriteFilter(filter: Doc, collated: boolean): Doc {
     if (key === '$alwaysTrue' || key === '$alwaysFalse') {
       rewritten.$expr = key === '$alwaysTrue';
     } else if (['$and', '$or', '$nor'].includes(key) && Array.isArray(condition)) {
-      rewritten[key] = condition.map((clause) => (isDoc(clause) ? rewriteFilter(clause, collated) : clause));
+      rewritten[key] = (condition as unknown[]).map((clause) => (isDoc(clause) ? rewriteFilter(clause, collated) : clause));
     } else {
       rewritten[key] = key.startsWith('$') ? condition : rewriteCondition(condition, collated);
     }

@@ -75,7 +75,7 @@ function mentions(value: unknown, isExpressionKey: (key: string) => boolean): bo
 
 export function toCollation(collation: Doc | undefined): CollationSpec | undefined {
   if (!collation || collation.locale === undefined || collation.locale === 'simple') return undefined;
-  return { ...collation, locale: intlLocale(String(collation.locale)) } as unknown as CollationSpec;
+  return { ...collation, locale: intlLocale(String(collation.locale)) };
 }
 
 export function mingoOptions(env: QueryEnv = {}): Partial<Options> {

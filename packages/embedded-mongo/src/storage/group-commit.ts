@@ -18,10 +18,11 @@ interface OpenBatch<Write> extends Batch<Write> {
 }
 
 function openBatch<Write>(): OpenBatch<Write> {
-  let settle!: (error?: unknown) => void;
-  const durable = new Promise<void>((resolve, reject) => {
-    settle = (error) => (error === undefined ? resolve() : reject(error));
-  });
+  let resolve!: () => void;
+  // The writers get the storage's own error as it was thrown, whatever its type.
+  let reject!: (error: unknown) => void;
+  const durable = new Promise<void>((onDurable, onFailure) => ([resolve, reject] = [onDurable, onFailure]));
+  const settle = (error?: unknown) => (error === undefined ? resolve() : reject(error));
   // A failure is reported to whoever awaits the batch, never as an unhandled rejection.
   durable.catch(() => undefined);
   return { writes: [], durable, settle };

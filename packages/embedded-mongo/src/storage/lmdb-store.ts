@@ -127,7 +127,8 @@ export class LmdbStore implements Store {
     if (records.length === 0) return;
     const writes = records.flatMap(decodeWrites);
     this.root.transactionSync(() => {
-      this.issue(writes);
+      // Inside a synchronous transaction lmdb applies each write at once; their promises only echo that.
+      void this.issue(writes);
     });
     this.journal.resetSync();
     this.recoveredWrites = writes.length;
