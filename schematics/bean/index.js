@@ -1,14 +1,22 @@
 'use strict';
 /**
- * The `bean` schematic: `npx nest g -c ./schematics bean <name>`. Plain CommonJS so it runs without a build step.
- * Reuses @nestjs/schematics' ModuleDeclarator (TypeScript AST) to add the module to AppModule's imports.
+ * The `bean` schematic: `npx nest g -c ./schematics bean <name>`. Plain CommonJS so it runs without a build step,
+ * type-checked through its JSDoc (schematics/tsconfig.json). Adds the module to AppModule's imports with
+ * @nestjs/schematics' public ModuleDeclarator (TypeScript AST).
  */
-const { strings } = require('@angular-devkit/core');
+const { normalize, strings } = require('@angular-devkit/core');
 const { apply, applyTemplates, chain, mergeWith, move, SchematicsException, url } = require('@angular-devkit/schematics');
-const { ModuleDeclarator } = require('@nestjs/schematics/dist/utils/module.declarator');
+const { ModuleDeclarator } = require('@nestjs/schematics');
+
+/** @typedef {import('@angular-devkit/schematics').Rule} Rule */
+/** @typedef {{ name?: string; id?: string; role?: string; sourceRoot?: string; skipImport?: boolean }} BeanOptions */
 
 const BEAN_ID = /^[A-Za-z][A-Za-z0-9_]*$/;
 
+/**
+ * @param {BeanOptions} options
+ * @returns {Rule}
+ */
 function bean(options) {
   const name = strings.dasherize(options.name || '');
   if (!/^[a-z][a-z0-9-]*$/.test(name)) throw new SchematicsException(`Invalid bean name '${options.name}': use letters, digits and dashes`);
@@ -23,17 +31,27 @@ function bean(options) {
   ]);
 }
 
+/**
+ * @param {string} directory
+ * @returns {Rule}
+ */
 function refuseExisting(directory) {
   return (tree) => {
     if (tree.getDir(directory).subfiles.length > 0) throw new SchematicsException(`${directory} already exists`);
   };
 }
 
+/**
+ * @param {string} appModule
+ * @param {string} directory
+ * @param {string} name
+ * @returns {Rule}
+ */
 function importInAppModule(appModule, directory, name) {
   return (tree) => {
     const content = tree.read(appModule);
     if (!content) throw new SchematicsException(`${appModule} not found`);
-    const options = { metadata: 'imports', type: 'module', name, path: directory, module: `/${appModule}` };
+    const options = { metadata: 'imports', type: 'module', name, path: normalize(directory), module: normalize(`/${appModule}`) };
     tree.overwrite(appModule, new ModuleDeclarator().declare(content.toString('utf8'), options));
   };
 }
