@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Injectable, Module, Post } from '@nestjs/common';
+import { Controller, Get, HttpCode, Module, Post } from '@nestjs/common';
 import { Roles } from '../../src/auth/roles.decorator';
 import { Bean, Exposed } from '../../src/bean';
 import { Role } from '../../src/common/principal';
@@ -6,7 +6,6 @@ import { DummyTreeModule } from '../../src/services/dummy-tree/dummy-tree.module
 import { DummyTreeService, TreeElement } from '../../src/services/dummy-tree/dummy-tree.service';
 
 /** `dummyTree` is ADMIN-only; this GUEST twin measures the gateway without a token. */
-@Injectable()
 @Bean('benchTree', Role.GUEST)
 export class BenchTreeBean {
   constructor(private readonly tree: DummyTreeService) {}

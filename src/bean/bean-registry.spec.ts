@@ -15,7 +15,6 @@ async function registryOf(...beans: Type[]): Promise<BeanRegistry> {
   return registry;
 }
 
-@Injectable()
 @Bean('orders', Role.ADMIN)
 class OrdersBean {
   @Exposed() list() {}
@@ -50,7 +49,6 @@ describe(BeanRegistry.name, () => {
 
   describe('fail fast', () => {
     it('should refuse two beans with one id', async () => {
-      @Injectable()
       @Bean('orders', Role.GUEST)
       class OtherOrdersBean {}
       await expect(registryOf(OrdersBean, OtherOrdersBean)).rejects.toThrow("Duplicate bean id 'orders'");
@@ -61,7 +59,6 @@ describe(BeanRegistry.name, () => {
       [['String'], ['int']],
       [['Map'], ['Map']],
     ] as const)('should refuse overloads %j and %j that one call could match', async (first, second) => {
-      @Injectable()
       @Bean('clashing', Role.ADMIN)
       class ClashingBean {
         @Exposed([...first], { name: 'find' }) findA() {}

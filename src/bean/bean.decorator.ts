@@ -1,3 +1,4 @@
+import { applyDecorators, Injectable } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { Role } from '../common/principal';
 
@@ -12,13 +13,12 @@ export const BeanMarker = DiscoveryService.createDecorator<BeanMeta>();
 
 /**
  * Makes a provider callable through the unified call under `id`. Only methods marked `@Exposed` are callable;
- * `role` is their default access level.
+ * `role` is their default access level. The class is injectable by this alone (no `@Injectable()` beside it).
  * @example
- * @Injectable()
  * @Bean('jobsManagementServiceImpl', Role.ADMIN)
  * export class JobsService { @Exposed(['String', 'int']) startJob(type: string, total: number) { ... } }
  */
 export function Bean(id: string, role: Role): ClassDecorator {
-  return BeanMarker({ id, role });
+  return applyDecorators(Injectable(), BeanMarker({ id, role }));
 }
 Bean.KEY = BeanMarker.KEY;

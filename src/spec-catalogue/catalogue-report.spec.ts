@@ -1,4 +1,4 @@
-import { Injectable, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { IsString } from 'class-validator';
 import { Bean, BeanDescriptor, BeanRegistry, Exposed, MapOf } from '../bean';
@@ -11,7 +11,6 @@ class ItemDto {
   @IsString() sku!: string;
 }
 
-@Injectable()
 @Bean('cartServiceImpl', Role.GUEST)
 class CartBean {
   @Exposed(['String']) addItem(_sku: string) {}

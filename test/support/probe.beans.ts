@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Injectable, Module, Post, RawBodyRequest, Req } from '@nestjs/common';
+import { Controller, Get, HttpCode, Module, Post, RawBodyRequest, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { IsBoolean, IsInt, IsOptional, IsString, Min } from 'class-validator';
 import { Roles } from '../../src/auth/roles.decorator';
@@ -19,7 +19,6 @@ export class ProbeJobDto {
 }
 
 /** A GUEST bean with one method per conversion rule, overloads, and stricter method-level roles. */
-@Injectable()
 @Bean('probe', Role.GUEST)
 export class ProbeService {
   @Exposed(['String', 'int'])
@@ -106,7 +105,6 @@ export class ProbeService {
 }
 
 /** An ADMIN bean with one GUEST method, like the "conditional" beans of the spec. */
-@Injectable()
 @Bean('probeAdmin', Role.ADMIN)
 export class ProbeAdminService {
   @Exposed()

@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { Bean, Exposed } from '../../bean';
 import { Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
@@ -9,7 +8,6 @@ import { Contact } from './contact.view';
  * `accountingManagerServiceImpl`: conditional access (DESIGN §2). `updateContact` is a buyer method: a guest gets
  * `null`, a user or an admin refreshes their own accounting contact from their profile.
  */
-@Injectable()
 @Bean('accountingManagerServiceImpl', Role.ADMIN)
 export class AccountingManagerService {
   constructor(private readonly contacts: ContactBook) {}

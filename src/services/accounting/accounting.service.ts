@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { Bean, Exposed } from '../../bean';
 import { Role } from '../../common/principal';
 import { AppConfig } from '../../config/app-config';
@@ -8,7 +7,6 @@ import { Attachment } from './invoices/attachment';
 import { OrderInvoices } from './order-invoices';
 
 /** `accountingServiceImpl`: contacts and the marketplace's invoices to sellers. */
-@Injectable()
 @Bean('accountingServiceImpl', Role.ADMIN)
 export class AccountingService {
   constructor(

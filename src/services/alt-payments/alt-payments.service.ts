@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { Bean, Exposed } from '../../bean';
 import { Role } from '../../common/principal';
 import { PaymentStatus } from '../payments';
@@ -7,7 +6,6 @@ import { AltPaymentKeys } from './alt-payment-keys';
 import { AltPaymentSettlement } from './alt-payment-settlement';
 
 /** `altPaymentServiceImpl`: the merchant's side of alternative payments (capture, cancel) over the provider. */
-@Injectable()
 @Bean('altPaymentServiceImpl', Role.ADMIN)
 export class AltPaymentsService {
   constructor(

@@ -1,10 +1,9 @@
-import { Injectable, NotFoundException } from '@nestjs/common';
+import { NotFoundException } from '@nestjs/common';
 import { Bean, Exposed } from '../../bean';
 import { Role } from '../../common/principal';
 import { ContentQueries } from '../content/content-queries';
 
 /** What visitors see of containers: published containers and their published, released articles only. */
-@Injectable()
 @Bean('blogViewerServiceImpl', Role.GUEST)
 export class BlogViewerService {
   constructor(private readonly queries: ContentQueries) {}

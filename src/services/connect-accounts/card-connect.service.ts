@@ -1,4 +1,4 @@
-import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, NotFoundException } from '@nestjs/common';
 import { Bean, Exposed, MapOf } from '../../bean';
 import { Role } from '../../common/principal';
 import { BankAccountDto, CardAccountDto, VerificationDto } from './connect-account.dto';
@@ -15,7 +15,6 @@ import { httpUrl, OnboardingLinks } from './onboarding-links';
  * `cardConnectServiceMock`: connect accounts of sellers with the card provider's sandbox. Argument-less methods act
  * on the logged-in user's account (see `ConnectOwners`).
  */
-@Injectable()
 @Bean('cardConnectServiceMock', Role.ADMIN)
 export class CardConnectService {
   constructor(

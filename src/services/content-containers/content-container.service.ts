@@ -1,4 +1,4 @@
-import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, PipelineStage, Types } from 'mongoose';
 import { Bean, Exposed, MapOf } from '../../bean';
@@ -21,7 +21,6 @@ type StoredContainer = Stored<ContentContainer> & { articles: Stored<Article>[] 
 export const CONTAINER_TYPES: Record<string, string> = { blog: 'Blog', news: 'News', faq: 'FAQ', gallery: 'Gallery', landing: 'Landing page' };
 
 /** Containers (blogs, news, ...) and their articles, in the current site and language. */
-@Injectable()
 @Bean('contentContainerServiceImpl', Role.ADMIN)
 export class ContentContainerService {
   constructor(

@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, PipelineStage } from 'mongoose';
 import { User } from '../../auth/users/user.schema';
@@ -33,7 +32,6 @@ interface Bucket {
 }
 
 /** Who the customers are and what they do; every figure is computed by the database with aggregation. */
-@Injectable()
 @Bean('customerAnalyticsServiceImpl', Role.ADMIN)
 export class CustomerAnalyticsService {
   constructor(

@@ -1,4 +1,4 @@
-import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, NotFoundException } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection, mongo, Types } from 'mongoose';
 import { Bean, Exposed } from '../../bean';
@@ -42,7 +42,6 @@ export interface BinaryFileView {
 }
 
 /** A document and binary browser over the application's own database (never MongoDB's system databases). */
-@Injectable()
 @Bean('documentStorageServiceImpl', Role.ADMIN)
 export class DocumentStorageService {
   constructor(

@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { Bean, Exposed } from '../../bean';
 import { Role } from '../../common/principal';
 
@@ -22,7 +21,6 @@ const ELEMENTS: readonly TreeElement[] = [
   element('3', 'Accessories', [element('3.1', 'Pots', [element('3.1.1', 'Ceramic'), element('3.1.2', 'Terracotta')]), element('3.2', 'Tools')]),
 ];
 
-@Injectable()
 @Bean('dummyTree', Role.ADMIN)
 export class DummyTreeService {
   @Exposed()

@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { join } from 'node:path';
 import { Bean, Exposed } from '../../bean';
 import { Role } from '../../common/principal';
@@ -7,7 +6,6 @@ import { safeFileName, safeSegments, writeInside } from '../site-files/safe-path
 import { SitePaths } from '../site-files/site-paths';
 
 /** Writes editor content into the current site's content directory (and nowhere else). */
-@Injectable()
 @Bean('fileManagerServiceMock', Role.ADMIN)
 export class FileManagerService {
   constructor(private readonly paths: SitePaths) {}

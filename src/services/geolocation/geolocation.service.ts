@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { PipelineStage } from 'mongoose';
 import { Bean, Exposed, MapOf } from '../../bean';
 import { Page } from '../../common/page';
@@ -17,7 +16,6 @@ import { SellerAddresses } from './seller-addresses.service';
  * storefront shows) are public. Addresses are personal data, so every other method needs at least a USER, who acts
  * on their own addresses and their own seller only; an ADMIN acts on any. The repository summary is ADMIN-only.
  */
-@Injectable()
 @Bean('geoLocationServiceImpl', Role.GUEST)
 export class GeoLocationService {
   constructor(

@@ -42,7 +42,6 @@ export const INTERRUPTED_REASON = 'The process running the job stopped before th
  * changes compare-and-set on the (status, revision) they were computed from and retry on a miss. Concurrent
  * changes are never lost. Every change is published on `/topic/job/{id}` and `/topic/jobs`.
  */
-@Injectable()
 @Bean('jobsManagementServiceImpl', Role.ADMIN)
 export class JobsService implements OnApplicationBootstrap {
   private readonly logger = new Logger(JobsService.name);

@@ -1,4 +1,4 @@
-import { Injectable, UnauthorizedException } from '@nestjs/common';
+import { UnauthorizedException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, PipelineStage } from 'mongoose';
 import { Bean, Exposed, MapOf } from '../../bean';
@@ -40,7 +40,6 @@ export interface RepositoryDescription {
  * answer `null` to a guest and act on the caller's own orders (an ADMIN's on anyone's); the rest needs ADMIN.
  * Lifecycle in `order-lifecycle.ts`; the work is done by the collaborators below, this class only maps the spec.
  */
-@Injectable()
 @Bean('orderServiceImpl', Role.ADMIN)
 export class OrdersService {
   constructor(

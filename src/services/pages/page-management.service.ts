@@ -1,4 +1,4 @@
-import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { Bean, Exposed, MapOf } from '../../bean';
@@ -14,7 +14,6 @@ import { PageCopyRequestDto, PageRequestDto, RouteRequestDto } from './page.dto'
 import { PagePublisher } from './page-publisher';
 
 /** Pages of the current site (`Site-Context`) in the current language (`Lang-Context`). */
-@Injectable()
 @Bean('pageManagementServiceImpl', Role.ADMIN)
 export class PageManagementService {
   constructor(

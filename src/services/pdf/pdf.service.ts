@@ -1,10 +1,8 @@
-import { Injectable } from '@nestjs/common';
 import { Bean, Exposed } from '../../bean';
 import { Role } from '../../common/principal';
 import { renderPdf } from './html-to-pdf';
 
 /** HTML to PDF documents (invoices, reports, printable pages). */
-@Injectable()
 @Bean('PDFServiceImpl', Role.ADMIN)
 export class PdfService {
   @Exposed(['String'], { name: 'createPdf' })

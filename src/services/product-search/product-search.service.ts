@@ -1,4 +1,4 @@
-import { BadRequestException, Injectable } from '@nestjs/common';
+import { BadRequestException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, PipelineStage } from 'mongoose';
 import { Bean, Exposed } from '../../bean';
@@ -32,7 +32,6 @@ const MAX_SEARCH_TERM = 200;
  * products with the value, except in product lists, where it is the number of in-stock offers.
  * Results are cached per catalogue revision (`FacetCache`), except the logged-in seller's own offers.
  */
-@Injectable()
 @Bean('ecomRemainsSearchEngineServiceImpl', Role.GUEST)
 export class ProductSearchService {
   constructor(

@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, PipelineStage, Types } from 'mongoose';
 import { Profile, ProfileType } from '../../auth/profiles/profile.schema';
@@ -41,7 +40,6 @@ export interface RepositoryDescription {
 type StoredProfile = Profile & { _id: Types.ObjectId };
 
 /** `profileSearchServiceImpl`: open to guests; returns public profile fields only (DESIGN §6 search requests). */
-@Injectable()
 @Bean('profileSearchServiceImpl', Role.GUEST)
 export class ProfileSearchService {
   constructor(@InjectModel(Profile.name) private readonly profiles: Model<Profile>) {}

@@ -1,4 +1,4 @@
-import { Injectable, NotFoundException } from '@nestjs/common';
+import { NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { Bean, Exposed } from '../../bean';
@@ -18,7 +18,6 @@ export const LOGIN_PAGE = { pageUrl: 'login', fallback: '/login' };
 export const NOT_FOUND_PAGE = { pageUrl: '404', fallback: '/404' };
 
 /** Resolves request URIs of a site to what the single-page application shows, in the request's language. */
-@Injectable()
 @Bean('routerServiceImpl', Role.ADMIN)
 export class RouterService {
   constructor(

@@ -1,4 +1,4 @@
-import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, NotFoundException } from '@nestjs/common';
 import { UsersService } from '../../auth/users/users.service';
 import { Bean, Exposed, MapOf } from '../../bean';
 import { Role } from '../../common/principal';
@@ -14,7 +14,6 @@ import { ShoppingCartView } from './cart.view';
  * GUEST level and acts on the caller's own cart; a GUEST has no cart and gets `null`. Only an ADMIN reads another
  * buyer's cart.
  */
-@Injectable()
 @Bean('shoppingCartServiceImpl', Role.ADMIN)
 export class ShoppingCartService {
   constructor(

@@ -1,4 +1,4 @@
-import { ConflictException, Injectable } from '@nestjs/common';
+import { ConflictException } from '@nestjs/common';
 import { Bean, Exposed, MapOf } from '../../bean';
 import { Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
@@ -11,7 +11,6 @@ import { SitemapRequestDto } from './sitemap.dto';
 const ROUTES_PER_STEP = 1000;
 
 /** Generates each site's sitemap from its published routes, as a job clients can follow on `/topic/job/{id}`. */
-@Injectable()
 @Bean('sitemapGeneratorServiceImpl', Role.ADMIN)
 export class SitemapGeneratorService {
   private readonly running = new Set<string>();

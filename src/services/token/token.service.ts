@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { OneTimeTokenKind } from '../../auth/flows/one-time-token.schema';
 import { OneTimeTokenRecord, OneTimeTokensService } from '../../auth/flows/one-time-tokens.service';
 import { Bean, Exposed } from '../../bean';
@@ -8,7 +7,6 @@ import { Role } from '../../common/principal';
  * `tokenServiceImpl`: looks up live verification and password-reset tokens (unused, unexpired), optionally only
  * when they belong to `username`. Returns the token record, or null (the spec's empty Optional).
  */
-@Injectable()
 @Bean('tokenServiceImpl', Role.ADMIN)
 export class TokenService {
   constructor(private readonly tokens: OneTimeTokensService) {}

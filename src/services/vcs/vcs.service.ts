@@ -1,4 +1,4 @@
-import { ConflictException, Injectable } from '@nestjs/common';
+import { ConflictException } from '@nestjs/common';
 import { readdir } from 'node:fs/promises';
 import { AppConfig } from '../../config';
 import { Bean, Exposed } from '../../bean';
@@ -9,7 +9,6 @@ import { GitRemote, gitRemoteFor } from './git-remote';
 import { git, GitAuthor, GitWorkdir } from './git-workdir';
 
 /** The current site's content directory under git, synchronised with `VCS_REMOTE_URL`. */
-@Injectable()
 @Bean('vcsProvider', Role.ADMIN)
 export class VcsService {
   /** One git operation at a time per site: isomorphic-git does not lock the index across calls. */
