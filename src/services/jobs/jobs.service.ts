@@ -1,7 +1,6 @@
 import {
   BadRequestException,
   ConflictException,
-  Injectable,
   Logger,
   NotFoundException,
   OnApplicationBootstrap,
