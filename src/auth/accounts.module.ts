@@ -7,6 +7,7 @@ import { RevokedToken, RevokedTokenSchema } from './revocation/revoked-token.sch
 import { SessionCookieAuthenticator } from './sessions/session-cookie.authenticator';
 import { Session, SessionSchema } from './sessions/session.schema';
 import { SessionsService } from './sessions/sessions.service';
+import { CustomersReport } from './users/customers-report';
 import { User, UserSchema } from './users/user.schema';
 import { UsersService } from './users/users.service';
 
@@ -22,7 +23,15 @@ import { UsersService } from './users/users.service';
       { name: RevokedToken.name, schema: RevokedTokenSchema },
     ]),
   ],
-  providers: [PasswordHasher, UsersService, SessionsService, RevocationService, AccountTokenCheck, SessionCookieAuthenticator],
+  providers: [
+    PasswordHasher,
+    UsersService,
+    SessionsService,
+    RevocationService,
+    AccountTokenCheck,
+    SessionCookieAuthenticator,
+    CustomersReport,
+  ],
   exports: [PasswordHasher, UsersService, SessionsService, RevocationService, AccountTokenCheck, SessionCookieAuthenticator],
 })
 export class AccountsModule {}

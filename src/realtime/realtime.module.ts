@@ -8,7 +8,6 @@ import { RelayBroker } from './broker/relay-broker';
 import { DocumentRequestHandler } from './storage/document-request.handler';
 import { RepositoryRegistry } from './storage/repository-registry';
 import { RepositoryRequestHandler } from './storage/repository-request.handler';
-import { SiteRepository } from './storage/site-repository';
 import { EventPublisher } from './event-publisher';
 import { BeanRequestHandler } from './requests/bean-request.handler';
 import { ReplySender } from './requests/reply-sender';
@@ -45,7 +44,6 @@ import { StompWsGateway } from './transport/stomp-ws.gateway';
     BeanRequestHandler,
     RepositoryRegistry,
     RepositoryRequestHandler,
-    SiteRepository,
     DocumentRequestHandler,
     HeartbeatMonitor,
     ConnectHandler,

@@ -1,12 +1,14 @@
 import { Global, Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { Site, SiteSchema } from './site.schema';
+import { SiteRepository } from './site-repository';
 import { SitesService } from './sites.service';
 
+/** The sites; their model is reachable over STOMP as the public repository `sites` ({@link SiteRepository}). */
 @Global()
 @Module({
   imports: [MongooseModule.forFeature([{ name: Site.name, schema: SiteSchema }])],
-  providers: [SitesService],
+  providers: [SitesService, SiteRepository],
   exports: [SitesService],
 })
 export class SitesModule {}

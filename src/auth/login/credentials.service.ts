@@ -2,7 +2,7 @@ import { Injectable, UnauthorizedException } from '@nestjs/common';
 import { Role } from '../../common/principal';
 import { AppConfig } from '../../config';
 import { CustomerActivityRecorder } from '../../services/customer-analytics/customer-activity-recorder';
-import { CustomerActivityType } from '../../services/customer-analytics/customer-activity.schema';
+import { CustomerActivityType } from '../../services/customer-analytics/customer-activity-type';
 import { PasswordHasher } from '../passwords/password-hasher.service';
 import { LoginThrottle } from '../throttle/login-throttle.service';
 import { UserDocument } from '../users/user.schema';

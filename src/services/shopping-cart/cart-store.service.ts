@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Error as MongooseError, Model, Types } from 'mongoose';
 import { toObjectId } from '../catalogue/object-id';
 import { Cart, CartDocument, CartItem } from './cart.schema';
-import { OfferCatalog, OfferDetails } from './offer-catalog.service';
+import { OfferCatalog, OfferDetails } from '../catalogue/offer-catalog';
 import { assertWithinStock, clampToStock } from './stock-rules';
 import { toCartView, ShoppingCartView } from './cart.view';
 
