@@ -2,6 +2,7 @@ import { ConflictException, Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { Role } from '../../common/principal';
+import { FixedRecord, insertMissing } from '../../database/insert-missing';
 import { PasswordHasher } from '../passwords/password-hasher.service';
 import { TtlCache } from '../ttl-cache';
 import { User, UserDocument } from './user.schema';
@@ -101,6 +102,31 @@ export class UsersService implements OnModuleInit {
   async delete(id: string): Promise<void> {
     await this.users.deleteOne({ _id: id }).exec();
     this.accessStates.delete(id);
+  }
+
+  /** The ids of the accounts of these usernames, by username (unknown ones left out). */
+  async idsByUsername(usernames: string[]): Promise<Map<string, string>> {
+    const found = await this.users.find({ username: { $in: usernames } }, { username: 1 }).lean().exec();
+    return new Map(found.map((account) => [account.username, String(account._id)]));
+  }
+
+  /**
+   * Loads fixed accounts (demo data) as they are given, password hash included; those whose id is there already
+   * are left as they are.
+   */
+  insertMissing(records: (FixedRecord & Omit<User, 'tokensValidAfter' | 'disabled'>)[]): Promise<void> {
+    return insertMissing(this.users, records);
+  }
+
+  /** Accounts of `role` created since `since`, counted per `groupBy` (an aggregation expression), by its value. */
+  countCreatedSince(role: Role, since: Date, groupBy: unknown): Promise<{ _id: string; count: number }[]> {
+    return this.users
+      .aggregate<{ _id: string; count: number }>([
+        { $match: { role, createdAt: { $gte: since } } },
+        { $group: { _id: groupBy, count: { $sum: 1 } } },
+        { $sort: { _id: 1 } },
+      ])
+      .exec();
   }
 }
 

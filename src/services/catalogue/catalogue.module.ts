@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { Attribute, AttributeSchema } from './attribute.schema';
+import { CatalogueImport } from './catalogue-import';
 import { CatalogueRevisionModule } from './catalogue-revision.module';
 import { OfferCatalog } from './offer-catalog';
 import { OfferFacets } from './offer-facets';
@@ -17,8 +18,8 @@ import { StockReservation } from './stock-reservation';
 /**
  * The catalogue: products, SKUs, attributes, sellers and their offers, owned here alone. Other modules use its
  * ports: {@link OfferCatalog} (offers as a cart shows them), {@link StockReservation} (stock taken by orders),
- * {@link SellerDirectory} (sellers), {@link OfferFacets} (storefront filters), and the catalogue revision that every
- * write bumps.
+ * {@link SellerDirectory} (sellers), {@link OfferFacets} (storefront filters), {@link CatalogueImport} (demo data), and the
+ * catalogue revision that every write bumps.
  */
 @Module({
   imports: [
@@ -33,7 +34,15 @@ import { StockReservation } from './stock-reservation';
     ]),
   ],
   controllers: [ProductController],
-  providers: [ProductService, OfferCatalog, StockReservation, SellerDirectory, OfferFacets],
-  exports: [ProductService, OfferCatalog, StockReservation, SellerDirectory, OfferFacets, CatalogueRevisionModule],
+  providers: [ProductService, OfferCatalog, StockReservation, SellerDirectory, OfferFacets, CatalogueImport],
+  exports: [
+    ProductService,
+    OfferCatalog,
+    StockReservation,
+    SellerDirectory,
+    OfferFacets,
+    CatalogueImport,
+    CatalogueRevisionModule,
+  ],
 })
 export class CatalogueModule {}

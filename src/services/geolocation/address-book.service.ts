@@ -2,6 +2,7 @@ import { BadRequestException, Injectable, NotFoundException } from '@nestjs/comm
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { Principal } from '../../common/principal';
+import { FixedRecord, insertMissing } from '../../database/insert-missing';
 import { literalMatch } from '../../common/search';
 import { assertOwnerOrAdmin, isAdmin } from '../catalogue/caller';
 import { toObjectId } from '../catalogue/object-id';
@@ -22,6 +23,11 @@ export class AddressBook {
     private readonly sellers: SellerDirectory,
     private readonly countries: CountryDirectory,
   ) {}
+
+  /** Loads fixed addresses (demo data); those whose id is there already are left as they are. */
+  insertMissing(records: FixedRecord[]): Promise<void> {
+    return insertMissing(this.addresses, records);
+  }
 
   count(): Promise<number> {
     return this.addresses.estimatedDocumentCount().exec();
