@@ -1,22 +1,16 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { Role } from '../../common/principal';
 import { ReportRegistry } from '../../services/reports/report-registry';
-import {
-  column,
-  CreatedBetween,
-  ReportRows,
-  ReportSource,
-  rowsInCreationOrder,
-} from '../../services/reports/report-source';
+import { column, ModelReport } from '../../services/reports/report-source';
 import { User } from './user.schema';
 
 type StoredUser = User & { _id: Types.ObjectId; createdAt: Date };
 
 /** The `customers` report: the USER accounts, without any secret (no password hash, no token dates). */
 @Injectable()
-export class CustomersReport implements ReportSource<StoredUser>, OnModuleInit {
+export class CustomersReport extends ModelReport<StoredUser, User> {
   readonly name = 'customers';
   readonly columns = [
     column<StoredUser>('id', (user) => user._id),
@@ -27,16 +21,7 @@ export class CustomersReport implements ReportSource<StoredUser>, OnModuleInit {
     column<StoredUser>('createdAt', (user) => user.createdAt),
   ];
 
-  constructor(
-    @InjectModel(User.name) private readonly users: Model<User>,
-    private readonly reports: ReportRegistry,
-  ) {}
-
-  onModuleInit(): void {
-    this.reports.register(this);
-  }
-
-  rows(created: CreatedBetween): ReportRows<StoredUser> {
-    return rowsInCreationOrder<StoredUser, User>(this.users, { role: Role.USER }, created);
+  constructor(@InjectModel(User.name) users: Model<User>, reports: ReportRegistry) {
+    super(reports, users, { role: Role.USER });
   }
 }

@@ -1,15 +1,15 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ReportRegistry } from '../reports/report-registry';
-import { column, CreatedBetween, ReportRows, ReportSource, rowsInCreationOrder } from '../reports/report-source';
+import { column, ModelReport } from '../reports/report-source';
 import { Job } from './job.schema';
 
 type StoredJob = Job & { _id: Types.ObjectId };
 
 /** The `jobs` report: every job with its progress. */
 @Injectable()
-export class JobsReport implements ReportSource<StoredJob>, OnModuleInit {
+export class JobsReport extends ModelReport<StoredJob, Job> {
   readonly name = 'jobs';
   readonly columns = [
     column<StoredJob>('id', (job) => job._id),
@@ -24,16 +24,7 @@ export class JobsReport implements ReportSource<StoredJob>, OnModuleInit {
     column<StoredJob>('createdAt', (job) => job.createdAt),
   ];
 
-  constructor(
-    @InjectModel(Job.name) private readonly jobs: Model<Job>,
-    private readonly reports: ReportRegistry,
-  ) {}
-
-  onModuleInit(): void {
-    this.reports.register(this);
-  }
-
-  rows(created: CreatedBetween): ReportRows<StoredJob> {
-    return rowsInCreationOrder<StoredJob, Job>(this.jobs, {}, created);
+  constructor(@InjectModel(Job.name) jobs: Model<Job>, reports: ReportRegistry) {
+    super(reports, jobs);
   }
 }

@@ -1,14 +1,14 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { ReportRegistry } from '../reports/report-registry';
-import { column, CreatedBetween, ReportRows, ReportSource, rowsInCreationOrder } from '../reports/report-source';
+import { column, ModelReport } from '../reports/report-source';
 import { Order } from './order.schema';
 import { StoredOrder } from './order.view';
 
 /** The `orders` report: every order, with its buyer's account and its seller (as they were when it was placed). */
 @Injectable()
-export class OrdersReport implements ReportSource<StoredOrder>, OnModuleInit {
+export class OrdersReport extends ModelReport<StoredOrder, Order> {
   readonly name = 'orders';
   readonly columns = [
     column<StoredOrder>('id', (order) => order._id),
@@ -25,16 +25,7 @@ export class OrdersReport implements ReportSource<StoredOrder>, OnModuleInit {
     column<StoredOrder>('updatedAt', (order) => order.updatedAt),
   ];
 
-  constructor(
-    @InjectModel(Order.name) private readonly orders: Model<Order>,
-    private readonly reports: ReportRegistry,
-  ) {}
-
-  onModuleInit(): void {
-    this.reports.register(this);
-  }
-
-  rows(created: CreatedBetween): ReportRows<StoredOrder> {
-    return rowsInCreationOrder<StoredOrder, Order>(this.orders, {}, created);
+  constructor(@InjectModel(Order.name) orders: Model<Order>, reports: ReportRegistry) {
+    super(reports, orders);
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ReportSource } from './report-source';
+import type { ReportSource } from './report-source';
 
 /** The reports the owning modules registered, by name. */
 @Injectable()
