@@ -12,7 +12,7 @@ import { User, UserSchema } from './users/user.schema';
 import { UsersService } from './users/users.service';
 
 /**
- * Accounts, sessions and revoked tokens, and the two checks `AuthCoreModule` binds into token verification and the
+ * Accounts, sessions and revoked tokens (the `customers` report included), and the two checks `AuthCoreModule` binds into token verification and the
  * authentication guard. Kept apart from the login endpoints so that the core auth module can import it without a cycle.
  */
 @Module({
@@ -32,6 +32,13 @@ import { UsersService } from './users/users.service';
     SessionCookieAuthenticator,
     CustomersReport,
   ],
-  exports: [PasswordHasher, UsersService, SessionsService, RevocationService, AccountTokenCheck, SessionCookieAuthenticator],
+  exports: [
+    PasswordHasher,
+    UsersService,
+    SessionsService,
+    RevocationService,
+    AccountTokenCheck,
+    SessionCookieAuthenticator,
+  ],
 })
 export class AccountsModule {}
