@@ -12,8 +12,9 @@ import { User, UserSchema } from './users/user.schema';
 import { UsersService } from './users/users.service';
 
 /**
- * Accounts, sessions and revoked tokens (the `customers` report included), and the two checks `AuthCoreModule` binds into token verification and the
- * authentication guard. Kept apart from the login endpoints so that the core auth module can import it without a cycle.
+ * Accounts (and their `customers` report), sessions and revoked tokens, and the two checks `AuthCoreModule` binds
+ * into token verification and the authentication guard. Kept apart from the login endpoints so that the core auth
+ * module can import it without a cycle.
  */
 @Module({
   imports: [
