@@ -44,6 +44,18 @@ export function parseMessage(message: Buffer): CommandMessage {
   throw new ProtocolError(`unsupported opCode ${header.opCode}`);
 }
 
+/**
+ * How to answer a framed message that failed to parse: OP_MSG and OP_QUERY can carry an error reply
+ * (OP_MSG with moreToCome expects none); another opcode has no reply form.
+ */
+export function unparsedRequest(message: Buffer): CommandMessage | undefined {
+  const header = parseHeader(message);
+  if (header.opCode !== OP_MSG && header.opCode !== OP_QUERY) return undefined;
+  const moreToCome = header.opCode === OP_MSG && message.length >= HEADER_SIZE + 4
+    && (message.readUInt32LE(HEADER_SIZE) & FLAG_MORE_TO_COME) !== 0;
+  return { header, command: {}, noReply: moreToCome, legacy: header.opCode === OP_QUERY };
+}
+
 function readDocument(message: Buffer, offset: number, end: number): { doc: Doc; next: number } {
   if (offset + 5 > end) throw new ProtocolError('truncated BSON document');
   const size = message.readInt32LE(offset);
