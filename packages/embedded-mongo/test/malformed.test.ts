@@ -102,7 +102,7 @@ describe('malformed input', () => {
 
   it.each(Object.entries(answered))('answers %s with a ProtocolError and logs it', async (_name, bytes) => {
     let result: { closed: boolean; reply: Buffer } | undefined;
-    const logs = await logsDuring(async () => (result = await exchange(Buffer.concat([bytes, opMsg(ping)]), 2)));
+    const logs = await logsDuring(async () => (result = await exchange(Buffer.concat([bytes, opMsg(Buffer.from(ping))]), 2)));
     const replies = splitReplies(result!.reply);
     expect(replies).toHaveLength(2);
     expect(replyDocument(replies[0])).toMatchObject({ ok: 0, code: 17, codeName: 'ProtocolError' });
@@ -115,6 +115,14 @@ describe('malformed input', () => {
         message: expect.stringMatching(/^invalid message answered with an error: /),
       },
     ]);
+  });
+
+  it('answers the messages before an invalid length prefix, then closes and logs it', async () => {
+    let result: { closed: boolean; reply: Buffer } | undefined;
+    const logs = await logsDuring(async () => (result = await exchange(Buffer.concat([opMsg(Buffer.from(ping)), header(-5, 2013)]))));
+    expect(result!.closed).toBe(true);
+    expect(splitReplies(result!.reply).map(replyDocument)).toEqual([{ ok: 1 }]);
+    expect(logs.map((entry) => entry.message)).toEqual([expect.stringMatching(/^closing connection: unreadable message framing/)]);
   });
 
   it('serves many concurrent connections', async () => {

@@ -3,7 +3,7 @@ import { runCommand } from '../commands/dispatch';
 import type { CommandContext } from '../commands/context';
 import { ErrorCodes, MongoError } from '../errors';
 import { describeError, log } from '../log';
-import { FramingError, MessageFramer } from './framer';
+import { MessageFramer } from './framer';
 import { encodeReply, parseMessage, unparsedRequest, type CommandMessage } from './messages';
 
 export type ServerContext = Omit<CommandContext, 'db' | 'connectionId'>;
@@ -34,20 +34,16 @@ export class Connection {
   }
 
   private onData(chunk: Buffer): void {
-    let messages: Buffer[];
-    try {
-      messages = this.framer.push(chunk);
-    } catch (error) {
-      if (!(error instanceof FramingError)) throw error;
-      this.close(`unreadable message framing (${error.message})`);
-      return;
-    }
+    if (this.socket.destroyed) return;
+    const { messages, error } = this.framer.push(chunk);
     for (const message of messages) {
       // A failure here is this connection's problem only: never an unhandled rejection.
       this.queue = this.queue
         .then(() => this.handle(message))
-        .catch((error: unknown) => this.close(`failed to answer a request (${describeError(error)})`, 'error'));
+        .catch((failure: unknown) => this.close(`failed to answer a request (${describeError(failure)})`, 'error'));
     }
+    // The messages framed before a bad length prefix are answered first.
+    if (error) this.queue = this.queue.then(() => this.close(`unreadable message framing (${error.message})`));
   }
 
   private async handle(raw: Buffer): Promise<void> {

@@ -37,11 +37,19 @@ export function parseHeader(message: Buffer): Header {
   };
 }
 
+/** Parses a framed message; anything wrong with it (bounds, BSON, sections) is a ProtocolError. */
 export function parseMessage(message: Buffer): CommandMessage {
   const header = parseHeader(message);
-  if (header.opCode === OP_MSG) return parseOpMsg(header, message);
-  if (header.opCode === OP_QUERY) return parseOpQuery(header, message);
-  throw new ProtocolError(`unsupported opCode ${header.opCode}`);
+  if (header.opCode !== OP_MSG && header.opCode !== OP_QUERY) {
+    throw new ProtocolError(`unsupported opCode ${header.opCode}`);
+  }
+  try {
+    return header.opCode === OP_MSG ? parseOpMsg(header, message) : parseOpQuery(header, message);
+  } catch (error) {
+    if (error instanceof ProtocolError) throw error;
+    // A read past the end (RangeError) or invalid BSON (BSONError).
+    throw new ProtocolError(error instanceof Error ? error.message : String(error));
+  }
 }
 
 /**
