@@ -127,7 +127,7 @@ describe('wire fuzzing: framer and parser', () => {
         }
         expect(framed).toEqual(messages);
       }),
-      { numRuns: runs(2000) },
+      { numRuns: runs(400) },
     );
   });
 
@@ -148,7 +148,7 @@ describe('wire fuzzing: framer and parser', () => {
         expect([OP_MSG, OP_QUERY]).toContain(parsed.header.opCode);
         expect(typeof parsed.command).toBe('object');
       }),
-      { numRuns: runs(2000) },
+      { numRuns: runs(400) },
     );
   });
 });
@@ -261,7 +261,7 @@ describe('wire fuzzing over a socket', () => {
         // Not closed: the ping after the message was answered. Closed: the server still answers another client.
         if (closed) expect(await closeLogged(source)).toBe(true);
       }),
-      { numRuns: runs(300) },
+      { numRuns: runs(200) },
     );
     client.close();
   });
