@@ -15,6 +15,7 @@ const runs = (fallback: number): number => Number(process.env.FUZZ_RUNS ?? fallb
 
 const OP_QUERY = 2004;
 const OP_MSG = 2013;
+const PING_ID = 0x7fffffff;
 
 function header(length: number, requestId: number, opCode: number): Buffer {
   const bytes = Buffer.alloc(16);
@@ -92,7 +93,8 @@ const mutatedBody = fc
 /** Framed messages; the length prefix is either exact or out of range (a prefix in range but wrong would wait). */
 const message = fc
   .tuple(
-    fc.integer(),
+    // Any request id but the trailing ping's (PING_ID), so replies cannot be mistaken for the ping's.
+    fc.integer({ max: PING_ID - 1 }),
     fc.constantFrom(OP_MSG, OP_MSG, OP_QUERY, 2004, 1, 2010, 0, -1),
     fc.oneof(opMsgBody, opQueryBody, mutatedBody),
     fc.option(fc.oneof(fc.integer({ min: -(2 ** 31), max: 15 }), fc.integer({ min: MAX_MESSAGE_SIZE + 1 })), {
@@ -184,16 +186,15 @@ class RawClient {
     return this.closed;
   }
 
-  /** Sends `bytes` and a ping (request id 0x7fffffff); resolves with the replies before the ping's, or the close. */
+  /** Sends `bytes` and a ping (request id PING_ID); resolves with the replies before the ping's, or the close. */
   async exchange(bytes: Buffer): Promise<{ replies: Record<string, unknown>[]; closed: boolean }> {
-    const pingId = 0x7fffffff;
-    const ping = frame(pingId, OP_MSG, Buffer.concat([Buffer.alloc(5), serialize({ ping: 1, $db: 'admin' })]));
+    const ping = frame(PING_ID, OP_MSG, Buffer.concat([Buffer.alloc(5), serialize({ ping: 1, $db: 'admin' })]));
     this.socket.write(Buffer.concat([bytes, ping]));
     const replies: Record<string, unknown>[] = [];
     for (;;) {
       const reply = this.nextReply();
       if (reply) {
-        if (reply.responseTo === pingId) {
+        if (reply.responseTo === PING_ID) {
           expect(reply.doc).toEqual({ ok: 1 });
           return { replies, closed: false };
         }
