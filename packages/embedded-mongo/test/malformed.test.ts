@@ -125,6 +125,14 @@ describe('malformed input', () => {
     expect(logs.map((entry) => entry.message)).toEqual([expect.stringMatching(/^closing connection: unreadable message framing/)]);
   });
 
+  it('answers a collection name of the wrong type with InvalidNamespace, not as a server defect', async () => {
+    const logs = await logsDuring(async () => {
+      const reply = await harness.client.db('fuzz').command({ insert: 5, documents: [{}] }).catch((error: unknown) => error);
+      expect(reply).toMatchObject({ code: 73, codeName: 'InvalidNamespace', message: 'collection name has invalid type number' });
+    });
+    expect(logs).toEqual([]);
+  });
+
   it('serves many concurrent connections', async () => {
     const clients = await Promise.all(Array.from({ length: 20 }, () => MongoClient.connect(harness.server.uri, { maxPoolSize: 5 })));
     try {

@@ -108,6 +108,19 @@ const message = fc
     return bytes;
   });
 
+/** Found by fuzzing (now fixed): a whole ping followed by a bad length prefix in one chunk lost the ping. */
+const pingThenBadLength: [Buffer[], number[]] = [
+  [
+    frame(1, OP_MSG, Buffer.concat([Buffer.alloc(5), serialize({ ping: 1 })])),
+    Buffer.concat([header(0, 0, OP_MSG), Buffer.from(Buffer.concat([Buffer.alloc(5), serialize({ ping: 1 })]))]),
+  ],
+  [],
+];
+/** Found by fuzzing (now fixed): `{insert: 0}` failed on a TypeError (logged as a defect), not InvalidNamespace. */
+const numericCollectionName = frame(1, OP_MSG, Buffer.concat([Buffer.alloc(5), serialize({ insert: 0 })]));
+/** Found by fuzzing (now fixed): an OP_MSG too short for its flags threw a RangeError, not a ProtocolError. */
+const opMsgWithoutFlags = header(16, 0, OP_MSG);
+
 describe('wire fuzzing: framer and parser', () => {
   it('frames any split of a stream into the same messages, or refuses its length with a FramingError', () => {
     fc.assert(
@@ -129,7 +142,7 @@ describe('wire fuzzing: framer and parser', () => {
         }
         expect(framed).toEqual(messages);
       }),
-      { numRuns: runs(400) },
+      { numRuns: runs(400), examples: [pingThenBadLength] },
     );
   });
 
@@ -150,7 +163,7 @@ describe('wire fuzzing: framer and parser', () => {
         expect([OP_MSG, OP_QUERY]).toContain(parsed.header.opCode);
         expect(typeof parsed.command).toBe('object');
       }),
-      { numRuns: runs(400) },
+      { numRuns: runs(400), examples: [[opMsgWithoutFlags]] },
     );
   });
 });
@@ -223,11 +236,14 @@ class RawClient {
 describe('wire fuzzing over a socket', () => {
   let harness: Harness;
   const closes = new Set<string>();
+  /** Commands that failed on a defect of the server (logged as "failed unexpectedly"). */
+  const defects: string[] = [];
 
   beforeAll(async () => {
     harness = await startHarness();
     harness.server.on('log', (entry: LogEntry) => {
       if (entry.message.startsWith('closing connection')) closes.add(entry.source);
+      if (entry.message.includes('failed unexpectedly')) defects.push(entry.message);
     });
   });
   afterAll(() => harness.stop());
@@ -261,8 +277,9 @@ describe('wire fuzzing over a socket', () => {
         }
         // Not closed: the ping after the message was answered. Closed: the server still answers another client.
         if (closed) expect(await closeLogged(source)).toBe(true);
+        expect(defects).toEqual([]);
       }),
-      { numRuns: runs(200) },
+      { numRuns: runs(200), examples: [[Buffer.concat(pingThenBadLength[0])], [opMsgWithoutFlags], [numericCollectionName]] },
     );
     client.close();
   });
