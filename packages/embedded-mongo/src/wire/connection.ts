@@ -27,8 +27,11 @@ export class Connection {
   ) {
     this.source = `conn${connectionId}`;
     socket.on('data', (chunk) => this.onData(chunk));
-    socket.on('error', (error) => {
-      log({ level: 'warn', source: this.source, message: `socket error, closing: ${describeError(error)}` });
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      // A client that went away (reset, broken pipe) is no news for an operator.
+      if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') {
+        log({ level: 'warn', source: this.source, message: `socket error, closing: ${describeError(error)}` });
+      }
       socket.destroy();
     });
   }
