@@ -90,6 +90,32 @@ describe('vcsProvider (e2e)', () => {
     await t.callBean('vcsProvider', 'push', [], { token: t.tokenFor(Role.USER) }).expect(403);
     await vcs('commit').expect(400);
   });
+
+  // Last: it breaks the site's local repository on purpose.
+  it('should answer a push over a history it cannot read with a 500, not a conflict', async () => {
+    const workdir = join(t.config.dataDir, 'sites/default/content');
+    const other = join(base, 'other');
+    git(['pull', '-q', 'origin', 'main'], other);
+    writeFileSync(join(other, 'third.txt'), 'x');
+    git(['add', '.'], other);
+    git(['commit', '-qm', 'Third edit elsewhere'], other);
+    git(['push', '-q', 'origin', 'main'], other);
+    const parent = git(['rev-parse', 'HEAD'], workdir);
+    await save('contact.html', 'contact');
+    await vcs('addAllFiles').expect(200);
+    await vcs('commit', ['Add contact']).expect(200);
+    rmSync(join(workdir, '.git', 'objects', parent.slice(0, 2), parent.slice(2)));
+
+    const response = await vcs('push').expect(500);
+    expect(response.body).toEqual({
+      error: 'Internal Server Error',
+      message: 'Internal server error',
+      status: 500,
+      path: '/api/v1/bean/request',
+      timestamp: expect.any(String),
+      requestId: response.headers['x-request-id'],
+    });
+  });
 });
 
 describe('vcsProvider without a configured remote (e2e)', () => {
