@@ -1,0 +1,178 @@
+import { Socket } from 'node:net';
+import WebSocket from 'ws';
+import { BeanRegistry } from '../../../src/bean/bean-registry';
+import { Role } from '../../../src/common/principal';
+import { startTestApp, TEST_PASSWORD, TestApp } from '../../../test/support/test-app';
+import { ArgumentForm, beanManifest, CcbClient, CcbError, ClientOptions, createClient, JobEvent } from '../src';
+
+/** Collects what a subscription receives and lets a test wait for the first message that matches. */
+class Inbox<T> {
+  private readonly received: T[] = [];
+  private readonly waiters: Array<() => void> = [];
+
+  readonly push = (message: T): void => {
+    this.received.push(message);
+    this.waiters.splice(0).forEach((wake) => wake());
+  };
+
+  async next(accept: (message: T) => boolean): Promise<T> {
+    for (;;) {
+      const found = this.received.find(accept);
+      if (found) return found;
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+  }
+}
+
+describe('@ccb/client against the running application', () => {
+  let t: TestApp;
+  const clients: CcbClient[] = [];
+  const upgradedSockets = new Set<Socket>();
+
+  const client = (options: Partial<ClientOptions> = {}): CcbClient => {
+    const created = createClient({ baseUrl: t.url, site: 'default', lang: 'en', live: { webSocket: WebSocket }, ...options });
+    clients.push(created);
+    return created;
+  };
+  // Logging in costs a password hash and counts against the login throttle: most tests reuse one login's token.
+  let adminToken: string;
+  const admin = async (options: Partial<ClientOptions> = {}): Promise<CcbClient> => client({ token: adminToken, ...options });
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    t.app.getHttpServer().on('upgrade', (_request: unknown, socket: Socket) => upgradedSockets.add(socket));
+    const session = createClient({ baseUrl: t.url, site: 'default', lang: 'en' });
+    adminToken = (await session.login('test-admin', TEST_PASSWORD, { renew: false })).token;
+  });
+  afterEach(async () => Promise.all(clients.splice(0).map((c) => c.close())));
+  afterAll(async () => t.stop());
+
+  it('should log in with username and password and know the role and expiry', async () => {
+    const c = client();
+    const token = await c.login('test-admin', TEST_PASSWORD);
+    expect(token).toEqual({ token: expect.any(String), role: 'ADMIN', expires: expect.any(Number) });
+    expect(c.token).toBe(token);
+  });
+
+  it('should refuse bad credentials with a typed 401', async () => {
+    const error = await client().login('test-admin', 'wrong-password').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CcbError);
+    expect(error).toMatchObject({ status: 401, error: 'Unauthorized', requestId: expect.any(String) });
+  });
+
+  it.each<[ArgumentForm, unknown[]]>([
+    ['positional', ['import', 3]],
+    ['indexed', [{ 0: 'import', 1: 3 }]],
+    ['indexed-split', [{ 0: 'import' }, { 1: 3 }]],
+  ])('should call a bean with %s arguments', async (argumentForm, wireArgs) => {
+    const sent: unknown[] = [];
+    const recordingFetch: typeof fetch = async (input, init) => {
+      if (String(input).endsWith('/bean/request')) sent.push(JSON.parse(String(init?.body)).args);
+      return fetch(input, init);
+    };
+    const c = await admin({ argumentForm, fetch: recordingFetch });
+    const job = await c.beans.jobsManagementServiceImpl.startJob('import', 3);
+    expect(sent).toEqual([wireArgs]);
+    expect(job).toMatchObject({ type: 'import', total: 3, status: 'IN_PROGRESS', id: expect.any(String) });
+    expect(new Date(job.createdAt).toISOString()).toBe(job.createdAt);
+  });
+
+  it('should call a DTO (map) argument and an id list', async () => {
+    const c = await admin();
+    const job = await c.beans.jobsManagementServiceImpl.createJob({ type: 'export', total: 4 });
+    expect(job).toMatchObject({ type: 'export', total: 4, current: 0, status: 'NEW' });
+    await expect(c.beans.jobsManagementServiceImpl.removeJobsByIds([job.id])).resolves.toBeNull();
+  });
+
+  it('should choose an overload by arity: getCartDTO() for the caller, getCartDTO(buyerId) for an ADMIN', async () => {
+    const alice = await t.createUser({ username: 'client-alice', role: Role.USER });
+    const user = client({ token: alice.token });
+    const own = await user.beans.shoppingCartServiceImpl.getCartDTO();
+    const byAdmin = await (await admin()).beans.shoppingCartServiceImpl.getCartDTO(alice.id);
+    expect(own).not.toBeNull();
+    expect(byAdmin).toEqual(own);
+  });
+
+  it('should reject with one typed error class carrying the error body', async () => {
+    const c = await admin();
+    const error = await c.beans.jobsManagementServiceImpl.toDone('0123456789abcdef01234567').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CcbError);
+    expect(error).toMatchObject({ status: 404, error: 'Not Found', message: expect.stringContaining('not found') });
+    expect((error as CcbError).requestId).toMatch(/\S/);
+    const invalid = await c.beans.jobsManagementServiceImpl.createJob({ type: 'x', total: -1 }).catch((e: unknown) => e);
+    expect(invalid).toMatchObject({ status: 400, details: expect.arrayContaining([expect.objectContaining({ field: expect.any(String) })]) });
+    const guest = await client().beans.jobsManagementServiceImpl.toDone('x').catch((e: unknown) => e);
+    expect(guest).toMatchObject({ status: 401 });
+  });
+
+  it('should forget the token on logout, which the server revokes', async () => {
+    const c = client();
+    await c.login('test-admin', TEST_PASSWORD);
+    const { token } = c.token!;
+    await c.logout();
+    expect(c.token).toBeUndefined();
+    const revoked = await client({ token }).beans.jobsManagementServiceImpl.getRepository().catch((e: unknown) => e);
+    expect(revoked).toMatchObject({ status: 401 });
+  });
+
+  it.each(['websocket', 'sockjs'] as const)('should receive a job\'s progress through client.live over %s', async (transport) => {
+    const c = await admin({ live: { webSocket: WebSocket, transport } });
+    const job = await c.beans.jobsManagementServiceImpl.startJob('live', 4);
+    const events = new Inbox<JobEvent>();
+    await c.live.subscribe(`/topic/job/${job.id}`, events.push);
+    await c.beans.jobsManagementServiceImpl.incrementJob(job.id, 1);
+    const event = await events.next((e) => e.event === 'job.updated' && e.data.current === 1);
+    expect(event).toMatchObject({ id: job.id, data: { progress: 25, status: 'IN_PROGRESS' }, timestamp: expect.any(String) });
+    expect(c.live.transport).toBe(transport);
+  });
+
+  it('should call beans over STOMP, correlated by actionId, with typed errors', async () => {
+    const c = await admin();
+    const [a, b] = await Promise.all([
+      c.live.beans.jobsManagementServiceImpl.startJob('stomp-a', 1),
+      c.live.beans.jobsManagementServiceImpl.startJob('stomp-b', 2),
+    ]);
+    expect([a.type, b.type]).toEqual(['stomp-a', 'stomp-b']);
+    const error = await c.live.beans.jobsManagementServiceImpl.toDone('0123456789abcdef01234567').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CcbError);
+    expect(error).toMatchObject({ status: 404, requestId: expect.any(String) });
+  });
+
+  it('should reconnect after the server drops the socket and renew its subscriptions', async () => {
+    const c = await admin();
+    const job = await c.beans.jobsManagementServiceImpl.startJob('reconnect', 10);
+    const events = new Inbox<JobEvent>();
+    await c.live.subscribe(`/topic/job/${job.id}`, events.push);
+    const reconnected = c.live.nextConnect();
+    upgradedSockets.forEach((socket) => socket.destroy());
+    await reconnected;
+    await c.beans.jobsManagementServiceImpl.incrementJob(job.id, 7);
+    expect(await events.next((e) => e.event === 'job.updated' && e.data.current === 7)).toMatchObject({ id: job.id });
+  });
+
+  it('should refuse a guest a private topic with a typed 403, and reconnect as ADMIN when the token changes', async () => {
+    const c = client();
+    const refused = await c.live.subscribe('/topic/jobs', () => undefined).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(CcbError);
+    expect(refused).toMatchObject({ status: 403, error: 'Access denied' });
+    const reconnected = c.live.nextConnect();
+    c.setToken(t.tokenFor(Role.ADMIN));
+    await reconnected;
+    await expect(c.live.subscribe('/topic/jobs', () => undefined)).resolves.toMatchObject({ destination: '/topic/jobs' });
+  });
+
+  it('should list exactly the beans, functions, roles and signatures of the running registry', () => {
+    const live = Object.fromEntries(
+      t.app.get(BeanRegistry).list().map((bean) => [
+        bean.id,
+        {
+          role: bean.role,
+          functions: Object.fromEntries(
+            [...bean.functions.values()].map((fn) => [fn.name, fn.overloads.map(({ role, signature }) => ({ role, signature }))]),
+          ),
+        },
+      ]),
+    );
+    expect(beanManifest).toEqual(live);
+  });
+});
