@@ -126,6 +126,20 @@ describe('@ccb/client against the running application', () => {
     expect(c.live.transport).toBe(transport);
   });
 
+  it('should fall back to SockJS when a WebSocket cannot be opened (auto transport)', async () => {
+    /** What a proxy that refuses WebSocket upgrades looks like to the client: the socket closes before opening. */
+    class BlockedWebSocket extends WebSocket {
+      constructor(url: string, protocols?: string | string[]) {
+        super(url.replace(/\/ws$/, '/blocked'), protocols);
+      }
+    }
+    const c = await admin({ live: { webSocket: BlockedWebSocket, reconnectDelayMs: 50 } });
+    expect(c.live.transport).toBe('websocket');
+    await c.live.connect();
+    expect(c.live.transport).toBe('sockjs');
+    await expect(c.live.beans.jobsManagementServiceImpl.startJob('fallback', 1)).resolves.toMatchObject({ type: 'fallback' });
+  });
+
   it('should call beans over STOMP, correlated by actionId, with typed errors', async () => {
     const c = await admin();
     const [a, b] = await Promise.all([
@@ -159,6 +173,18 @@ describe('@ccb/client against the running application', () => {
     c.setToken(t.tokenFor(Role.ADMIN));
     await reconnected;
     await expect(c.live.subscribe('/topic/jobs', () => undefined)).resolves.toMatchObject({ destination: '/topic/jobs' });
+  });
+
+  it('should answer bad input over STOMP with typed 400 errors', async () => {
+    const c = await admin();
+    const badDestination = await c.live.subscribe('/topic/../jobs', () => undefined).catch((e: unknown) => e);
+    expect(badDestination).toMatchObject({ status: 400 });
+    const untyped = c.live.beans.jobsManagementServiceImpl as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    const badArgument = await untyped.startJob('import', 'ten').catch((e: unknown) => e);
+    expect(badArgument).toBeInstanceOf(CcbError);
+    expect(badArgument).toMatchObject({ status: 400, details: [{ field: 'args[1]', message: expect.stringContaining('int') }] });
+    const unknownFunction = await c.call('jobsManagementServiceImpl', 'noSuchFunction', []).catch((e: unknown) => e);
+    expect(unknownFunction).toMatchObject({ status: 400 });
   });
 
   it('should list exactly the beans, functions, roles and signatures of the running registry', () => {
