@@ -30,6 +30,7 @@ export interface BeanDeclaration {
  * constants and enum members work. Anything that cannot be read statically is an error, never a guess.
  */
 export class BeanReader {
+  private readonly checker: ts.TypeChecker;
   private readonly beanDecorator: ts.Symbol;
   private readonly exposedDecorator: ts.Symbol;
 
@@ -37,13 +38,12 @@ export class BeanReader {
     private readonly program: ts.Program,
     beanModuleDir: string,
   ) {
-    const checker = program.getTypeChecker();
-    this.beanDecorator = exportedSymbol(program, path.join(beanModuleDir, 'bean.decorator.ts'), 'Bean');
-    this.exposedDecorator = exportedSymbol(program, path.join(beanModuleDir, 'exposed.decorator.ts'), 'Exposed');
-    this.checker = checker;
+    this.checker = program.getTypeChecker();
+    // The bean module's public entry point: where inside the module the decorators live does not matter.
+    const entry = path.join(beanModuleDir, 'index.ts');
+    this.beanDecorator = this.resolved(exportedSymbol(program, entry, 'Bean'));
+    this.exposedDecorator = this.resolved(exportedSymbol(program, entry, 'Exposed'));
   }
-
-  private readonly checker: ts.TypeChecker;
 
   read(isBeanSource: (fileName: string) => boolean): BeanDeclaration[] {
     const beans: BeanDeclaration[] = [];
@@ -149,6 +149,6 @@ function exportedSymbol(program: ts.Program, fileName: string, name: string): ts
   const sourceFile = program.getSourceFile(fileName);
   const moduleSymbol = sourceFile && checker.getSymbolAtLocation(sourceFile);
   const symbol = moduleSymbol && checker.getExportsOfModule(moduleSymbol).find((s) => s.getName() === name);
-  if (!symbol) throw new Error(`The decorator ${name} is not exported by ${fileName}`);
+  if (!symbol) throw new Error(`${name} is not exported by ${fileName}`);
   return symbol;
 }
