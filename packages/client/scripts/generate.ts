@@ -49,7 +49,8 @@ function createProgram(): ts.Program {
 }
 
 function isBeanSource(fileName: string): boolean {
-  return fileName.startsWith(SOURCE_DIR + path.sep) && !/\.(e2e-)?spec\.ts$/.test(fileName) && !fileName.endsWith('.d.ts');
+  if (!fileName.startsWith(SOURCE_DIR + path.sep)) return false;
+  return !/\.(e2e-)?spec\.ts$/.test(fileName) && !fileName.endsWith('.d.ts');
 }
 
 function beanMembers(bean: BeanDeclaration, writer: JsonTypeWriter): string {
@@ -88,7 +89,8 @@ function manifest(beans: BeanDeclaration[]): string {
   const entries = beans.map((bean) => {
     const functions = new Map<string, string[]>();
     for (const method of bean.methods) {
-      functions.set(method.name, [...(functions.get(method.name) ?? []), `{ role: '${method.role}', signature: '${signatureOf(method)}' }`]);
+      const overload = `{ role: '${method.role}', signature: '${signatureOf(method)}' }`;
+      functions.set(method.name, [...(functions.get(method.name) ?? []), overload]);
     }
     const functionLines = [...functions].map(([name, overloads]) => `      ${name}: [${overloads.join(', ')}],`);
     return `  ${bean.id}: {\n    role: '${bean.role}',\n    functions: {\n${functionLines.join('\n')}\n    },\n  },`;

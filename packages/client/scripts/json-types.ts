@@ -53,7 +53,6 @@ export class JsonTypeWriter {
       const constraint = this.checker.getBaseConstraintOfType(type);
       return constraint && constraint !== type ? this.write(constraint, side, depth + 1) : 'unknown';
     }
-    if (isEnum(type)) return this.named(type.symbol ?? type.aliasSymbol!, side, () => this.enumText(type));
     if (type.isUnion()) return this.union(type, side, depth);
     if (type.flags & ts.TypeFlags.Object || type.isIntersection()) return this.object(type, side, depth);
     return 'unknown';
@@ -79,7 +78,9 @@ export class JsonTypeWriter {
     }
     if (isFunctionOnly(type) || isLibraryClass(type)) return 'unknown';
     const namedSymbol = nameableSymbol(type);
-    if (namedSymbol) return this.named(namedSymbol, side, () => `${this.docOf(namedSymbol)}export interface %NAME% ${this.members(type, side, 0)}`);
+    if (namedSymbol) {
+      return this.named(namedSymbol, side, () => this.interfaceText(namedSymbol, type, side));
+    }
     if (this.inlining.has(type)) return 'unknown';
     this.inlining.add(type);
     try {
@@ -156,10 +157,8 @@ export class JsonTypeWriter {
     }
   }
 
-  private enumText(type: ts.Type): string {
-    const values = (type as ts.UnionType).types ?? [type];
-    const symbol = type.symbol ?? type.aliasSymbol!;
-    return `${this.docOf(symbol)}export type %NAME% = ${joinUnion(values.map((value) => primitiveText(value) ?? 'unknown'))};`;
+  private interfaceText(symbol: ts.Symbol, type: ts.Type, side: Side): string {
+    return `${this.docOf(symbol)}export interface %NAME% ${this.members(type, side, 0)}`;
   }
 
   /** The symbol's doc comment as a JSDoc block (with `extraLines` below it), or nothing. */
@@ -190,11 +189,6 @@ function isNothing(type: ts.Type): boolean {
   return (type.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)) !== 0;
 }
 
-function isEnum(type: ts.Type): boolean {
-  if (type.getSymbol() && type.getSymbol()!.flags & ts.SymbolFlags.Enum) return true;
-  return (type.flags & ts.TypeFlags.EnumLike) !== 0 || (type.isUnion() && (type.flags & ts.TypeFlags.EnumLiteral) !== 0);
-}
-
 /** `true | false` is written `boolean`; duplicates (e.g. two `unknown`) collapse. */
 function joinUnion(members: string[]): string {
   const unique = [...new Set(members)];
@@ -221,7 +215,8 @@ function nameableSymbol(type: ts.Type): ts.Symbol | undefined {
 /** A class or interface of a dependency (a mongoose document, a stream): its JSON form is not ours to describe. */
 function isLibraryClass(type: ts.Type): boolean {
   const symbol = type.getSymbol();
-  return !!symbol && (symbol.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.Class)) !== 0 && isLibrarySymbol(symbol);
+  const isClassLike = !!symbol && (symbol.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.Class)) !== 0;
+  return isClassLike && isLibrarySymbol(symbol);
 }
 
 function isLibrarySymbol(symbol: ts.Symbol): boolean {

@@ -68,7 +68,8 @@ export class BeanReader {
     const role = this.literal(roleArgument, 'bean role');
     const symbol = this.checker.getSymbolAtLocation(declaration.name!)!;
     const instanceType = this.checker.getDeclaredTypeOfSymbol(symbol);
-    const methods = this.checker.getPropertiesOfType(instanceType).flatMap((property) => this.exposedOf(property, role));
+    const properties = this.checker.getPropertiesOfType(instanceType);
+    const methods = properties.flatMap((property) => this.exposedOf(property, role));
     return { id, role, className: symbol.getName(), symbol, methods, fileName: declaration.getSourceFile().fileName };
   }
 
@@ -91,7 +92,9 @@ export class BeanReader {
   }
 
   private params(expression: ts.Expression): DeclaredParam[] {
-    if (!ts.isArrayLiteralExpression(expression)) throw this.unreadable(expression, 'the parameter list must be an array literal');
+    if (!ts.isArrayLiteralExpression(expression)) {
+      throw this.unreadable(expression, 'the parameter list must be an array literal');
+    }
     return expression.elements.map((element) => {
       const type = this.checker.getTypeAtLocation(element);
       if (type.isStringLiteral()) return { scalar: type.value };
@@ -104,7 +107,9 @@ export class BeanReader {
   }
 
   private options(expression: ts.Expression): { name?: string; role?: string } {
-    if (!ts.isObjectLiteralExpression(expression)) throw this.unreadable(expression, 'options must be an object literal');
+    if (!ts.isObjectLiteralExpression(expression)) {
+      throw this.unreadable(expression, 'options must be an object literal');
+    }
     const options: { name?: string; role?: string } = {};
     for (const property of expression.properties) {
       if (!ts.isPropertyAssignment(property) || !ts.isIdentifier(property.name)) {

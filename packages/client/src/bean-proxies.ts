@@ -10,14 +10,16 @@ export function beanProxies(invoke: Invoke): Beans {
   const handler: ProxyHandler<object> = {
     get: (_, beanId) =>
       typeof beanId === 'string'
-        ? new Proxy({}, { get: (__, name) => (typeof name === 'string' ? functionOf(invoke, beanId, name) : undefined) })
+        ? new Proxy({}, { get: (__, name) => functionOf(invoke, beanId, name) })
         : undefined,
   };
   return new Proxy({}, handler) as Beans;
 }
 
-function functionOf(invoke: Invoke, beanId: string, functionName: string): ((...args: unknown[]) => Promise<unknown>) | undefined {
+type BeanFunction = (...args: unknown[]) => Promise<unknown>;
+
+function functionOf(invoke: Invoke, beanId: string, functionName: string | symbol): BeanFunction | undefined {
   // `then` is probed by `await` and promise libraries: a bean proxy must not look like a promise.
-  if (functionName === 'then') return undefined;
+  if (typeof functionName !== 'string' || functionName === 'then') return undefined;
   return (...args: unknown[]) => invoke(beanId, functionName, args);
 }

@@ -20,9 +20,11 @@ export async function postJson<T>(context: HttpContext, path: string, body: unkn
   if (token) headers.Authorization = `Bearer ${token}`;
   let response: Response;
   try {
-    response = await context.fetch(`${context.baseUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    const init = { method: 'POST', headers, body: JSON.stringify(body) };
+    response = await context.fetch(`${context.baseUrl}${path}`, init);
   } catch (error) {
-    throw CcbError.local('Network Error', `POST ${path} failed: ${error instanceof Error ? error.message : String(error)}`);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw CcbError.local('Network Error', `POST ${path} failed: ${reason}`);
   }
   const parsed = await parse(response, path);
   if (response.ok) return parsed as T;

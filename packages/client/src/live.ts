@@ -227,7 +227,7 @@ export class LiveClient {
     if (!pending) return;
     clearTimeout(pending.timer);
     this.pending.delete(id);
-    pending.resolve(answer ?? { actionId: id, status: 0, error: 'Timeout', message: `No answer to ${id}`, requestId: '' });
+    pending.resolve(answer ?? noAnswer(id));
   }
 
   private nextId(kind: string): string {
@@ -236,7 +236,13 @@ export class LiveClient {
   }
 }
 
+function noAnswer(id: string): Reply {
+  return { actionId: id, status: 0, error: 'Timeout', message: `No answer to ${id}`, requestId: '' };
+}
+
 function toError(answer: Reply | 'receipt'): CcbError {
-  if (answer !== 'receipt' && isErrorBody(answer)) return new CcbError({ ...answer, requestId: answer.requestId ?? '' });
+  if (answer !== 'receipt' && isErrorBody(answer)) {
+    return new CcbError({ ...answer, requestId: answer.requestId ?? '' });
+  }
   return CcbError.local('Bad Response', 'The server answered with something that is not a reply');
 }

@@ -18,7 +18,9 @@ export type OrderEvent = LiveEvent<'order.status', OrderView> | LiveEvent<'order
 export type CustomerEvent = LiveEvent<'customer.activity', CustomerActivityView>;
 
 /** What `/request/**` answers on `/user/topic/{site}/json` (or the GLOBAL and SHARED topics). */
-export type Reply = { actionId: string | number | null; status: number; payload: unknown } | ({ actionId: string | number | null } & ErrorBody);
+export type Reply =
+  | { actionId: string | number | null; status: number; payload: unknown }
+  | ({ actionId: string | number | null } & ErrorBody);
 
 /** The payload type of a destination, from the documented topics (src/docs/asyncapi.ts). */
 export type PayloadOf<D extends string> = D extends '/topic/jobs' | `/topic/job/${string}`
