@@ -8,6 +8,8 @@ import { BrowserContext, chromium, Page } from 'playwright-core';
 import { startTestApp, TEST_PASSWORD, TestApp } from '../../../test/support/test-app';
 import type { ScenarioResult } from './browser/page';
 
+type Scenario = { runScenario(...args: string[]): Promise<ScenarioResult> };
+
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = path.join(__dirname, '../../../tmp/artifacts');
 const CHROMIUM_FLAGS = [
@@ -88,7 +90,7 @@ describe('@ccb/client in headless Chromium', () => {
       try {
         const result = await withinSeconds(30, page.evaluate(
           ([baseUrl, password, via]) =>
-            (window as unknown as { runScenario(...args: string[]): Promise<ScenarioResult> }).runScenario(baseUrl, password, via),
+            (window as unknown as Scenario).runScenario(baseUrl, password, via),
           [t.url, TEST_PASSWORD, transport] as const,
         ));
         expect(result).toMatchObject({ transport, role: 'ADMIN', jobType: `browser-${transport}` });

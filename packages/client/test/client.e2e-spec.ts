@@ -24,19 +24,23 @@ class Inbox<T> {
   }
 }
 
+const failure = (call: Promise<unknown>): Promise<unknown> => call.catch((error: unknown) => error);
+
 describe('@ccb/client against the running application', () => {
   let t: TestApp;
   const clients: CcbClient[] = [];
   const upgradedSockets = new Set<Socket>();
 
   const client = (options: Partial<ClientOptions> = {}): CcbClient => {
-    const created = createClient({ baseUrl: t.url, site: 'default', lang: 'en', live: { webSocket: WebSocket }, ...options });
+    const defaults = { baseUrl: t.url, site: 'default', lang: 'en', live: { webSocket: WebSocket } };
+    const created = createClient({ ...defaults, ...options });
     clients.push(created);
     return created;
   };
   // Logging in costs a password hash and counts against the login throttle: most tests reuse one login's token.
   let adminToken: string;
-  const admin = async (options: Partial<ClientOptions> = {}): Promise<CcbClient> => client({ token: adminToken, ...options });
+  const admin = async (options: Partial<ClientOptions> = {}): Promise<CcbClient> =>
+    client({ token: adminToken, ...options });
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -99,8 +103,9 @@ describe('@ccb/client against the running application', () => {
     expect(error).toBeInstanceOf(CcbError);
     expect(error).toMatchObject({ status: 404, error: 'Not Found', message: expect.stringContaining('not found') });
     expect((error as CcbError).requestId).toMatch(/\S/);
-    const invalid = await c.beans.jobsManagementServiceImpl.createJob({ type: 'x', total: -1 }).catch((e: unknown) => e);
-    expect(invalid).toMatchObject({ status: 400, details: expect.arrayContaining([expect.objectContaining({ field: expect.any(String) })]) });
+    const invalid = await failure(c.beans.jobsManagementServiceImpl.createJob({ type: 'x', total: -1 }));
+    const fieldProblem = expect.objectContaining({ field: expect.any(String) });
+    expect(invalid).toMatchObject({ status: 400, details: expect.arrayContaining([fieldProblem]) });
     const guest = await client().beans.jobsManagementServiceImpl.toDone('x').catch((e: unknown) => e);
     expect(guest).toMatchObject({ status: 401 });
   });
@@ -115,14 +120,15 @@ describe('@ccb/client against the running application', () => {
     expect(revoked).toMatchObject({ status: 401 });
   });
 
-  it.each(['websocket', 'sockjs'] as const)('should receive a job\'s progress through client.live over %s', async (transport) => {
+  it.each(['websocket', 'sockjs'] as const)('should receive a job progress in client.live (%s)', async (transport) => {
     const c = await admin({ live: { webSocket: WebSocket, transport } });
     const job = await c.beans.jobsManagementServiceImpl.startJob('live', 4);
     const events = new Inbox<JobEvent>();
     await c.live.subscribe(`/topic/job/${job.id}`, events.push);
     await c.beans.jobsManagementServiceImpl.incrementJob(job.id, 1);
     const event = await events.next((e) => e.event === 'job.updated' && e.data.current === 1);
-    expect(event).toMatchObject({ id: job.id, data: { progress: 25, status: 'IN_PROGRESS' }, timestamp: expect.any(String) });
+    const progress = { progress: 25, status: 'IN_PROGRESS' };
+    expect(event).toMatchObject({ id: job.id, data: progress, timestamp: expect.any(String) });
     expect(c.live.transport).toBe(transport);
   });
 
@@ -137,7 +143,8 @@ describe('@ccb/client against the running application', () => {
     expect(c.live.transport).toBe('websocket');
     await c.live.connect();
     expect(c.live.transport).toBe('sockjs');
-    await expect(c.live.beans.jobsManagementServiceImpl.startJob('fallback', 1)).resolves.toMatchObject({ type: 'fallback' });
+    const job = await c.live.beans.jobsManagementServiceImpl.startJob('fallback', 1);
+    expect(job).toMatchObject({ type: 'fallback' });
   });
 
   it('should call beans over STOMP, correlated by actionId, with typed errors', async () => {
@@ -147,7 +154,7 @@ describe('@ccb/client against the running application', () => {
       c.live.beans.jobsManagementServiceImpl.startJob('stomp-b', 2),
     ]);
     expect([a.type, b.type]).toEqual(['stomp-a', 'stomp-b']);
-    const error = await c.live.beans.jobsManagementServiceImpl.toDone('0123456789abcdef01234567').catch((e: unknown) => e);
+    const error = await failure(c.live.beans.jobsManagementServiceImpl.toDone('0123456789abcdef01234567'));
     expect(error).toBeInstanceOf(CcbError);
     expect(error).toMatchObject({ status: 404, requestId: expect.any(String) });
   });
@@ -164,7 +171,7 @@ describe('@ccb/client against the running application', () => {
     expect(await events.next((e) => e.event === 'job.updated' && e.data.current === 7)).toMatchObject({ id: job.id });
   });
 
-  it('should refuse a guest a private topic with a typed 403, and reconnect as ADMIN when the token changes', async () => {
+  it('should refuse a guest a private topic (typed 403) and reconnect as ADMIN on a token change', async () => {
     const c = client();
     const refused = await c.live.subscribe('/topic/jobs', () => undefined).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(CcbError);
@@ -172,17 +179,20 @@ describe('@ccb/client against the running application', () => {
     const reconnected = c.live.nextConnect();
     c.setToken(t.tokenFor(Role.ADMIN));
     await reconnected;
-    await expect(c.live.subscribe('/topic/jobs', () => undefined)).resolves.toMatchObject({ destination: '/topic/jobs' });
+    const subscription = await c.live.subscribe('/topic/jobs', () => undefined);
+    expect(subscription.destination).toBe('/topic/jobs');
   });
 
   it('should answer bad input over STOMP with typed 400 errors', async () => {
     const c = await admin();
     const badDestination = await c.live.subscribe('/topic/../jobs', () => undefined).catch((e: unknown) => e);
     expect(badDestination).toMatchObject({ status: 400 });
-    const untyped = c.live.beans.jobsManagementServiceImpl as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    type Untyped = Record<string, (...args: unknown[]) => Promise<unknown>>;
+    const untyped = c.live.beans.jobsManagementServiceImpl as unknown as Untyped;
     const badArgument = await untyped.startJob('import', 'ten').catch((e: unknown) => e);
     expect(badArgument).toBeInstanceOf(CcbError);
-    expect(badArgument).toMatchObject({ status: 400, details: [{ field: 'args[1]', message: expect.stringContaining('int') }] });
+    const problem = { field: 'args[1]', message: expect.stringContaining('int') };
+    expect(badArgument).toMatchObject({ status: 400, details: [problem] });
     const unknownFunction = await c.call('jobsManagementServiceImpl', 'noSuchFunction', []).catch((e: unknown) => e);
     expect(unknownFunction).toMatchObject({ status: 400 });
   });
@@ -194,7 +204,10 @@ describe('@ccb/client against the running application', () => {
         {
           role: bean.role,
           functions: Object.fromEntries(
-            [...bean.functions.values()].map((fn) => [fn.name, fn.overloads.map(({ role, signature }) => ({ role, signature }))]),
+            [...bean.functions.values()].map((fn) => [
+              fn.name,
+              fn.overloads.map(({ role, signature }) => ({ role, signature })),
+            ]),
           ),
         },
       ]),

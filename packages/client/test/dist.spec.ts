@@ -9,11 +9,13 @@ describe('the built @ccb/client', () => {
   const probe = "console.log(typeof m.createClient, typeof m.CcbError, Object.keys(m.beanManifest).length > 0)";
 
   it('should be built', () => {
-    expect(['index.mjs', 'index.cjs', 'types/index.d.ts'].filter((file) => !existsSync(path.join(DIST, file)))).toEqual([]);
+    const missing = ['index.mjs', 'index.cjs', 'types/index.d.ts'].filter((file) => !existsSync(path.join(DIST, file)));
+    expect(missing).toEqual([]);
   });
 
   it('should load as CommonJS', () => {
-    const output = execFileSync(process.execPath, ['-e', `const m = require(${JSON.stringify(path.join(DIST, 'index.cjs'))}); ${probe}`]);
+    const script = `const m = require(${JSON.stringify(path.join(DIST, 'index.cjs'))}); ${probe}`;
+    const output = execFileSync(process.execPath, ['-e', script]);
     expect(output.toString().trim()).toBe('function function true');
   });
 

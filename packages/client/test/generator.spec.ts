@@ -71,6 +71,9 @@ import { Role } from '../common/principal';
 
 let program: ts.Program;
 
+type Named = { name: string; methodName: string; role: string };
+const pick = ({ name, methodName, role }: Named): Named => ({ name, methodName, role });
+
 function read(name: string) {
   const beans = new BeanReader(program, BEAN_DIR).read((fileName) => path.resolve(fileName) === fixtureFile(name));
   return { beans, writer: new JsonTypeWriter(program.getTypeChecker()) };
@@ -85,14 +88,16 @@ describe('npm run sdk: reading beans and writing JSON types', () => {
     const { beans } = read('constants');
     expect(beans).toHaveLength(1);
     expect(beans[0]).toMatchObject({ id: 'fixtureBean', role: 'ADMIN', className: 'Fixture' });
-    expect(beans[0].methods.map(({ name, methodName, role, params }) => ({ name, methodName, role, n: params.length }))).toEqual([
+    const summary = beans[0].methods.map((m) => ({ ...pick(m), n: m.params.length }));
+    expect(summary).toEqual([
       { name: 'put', methodName: 'put', role: 'ADMIN', n: 2 },
       { name: 'put', methodName: 'putWidget', role: 'GUEST', n: 1 },
     ]);
   });
 
   it('should refuse a bean id it cannot read statically, naming the place', () => {
-    expect(() => read('dynamicId')).toThrow(/generator-fixture-dynamicId\.service\.ts:\d+: cannot read statically: the bean id/);
+    const located = /generator-fixture-dynamicId\.service\.ts:\d+: cannot read statically: the bean id/;
+    expect(() => read('dynamicId')).toThrow(located);
   });
 
   it('should refuse a parameter list that is not an array literal', () => {
@@ -103,7 +108,15 @@ describe('npm run sdk: reading beans and writing JSON types', () => {
     const { beans, writer } = read('results');
     const results = beans[0].methods.map((method) => writer.result(method.signature.getReturnType()));
     expect(results).toEqual(['Item', 'null', 'Item | null']);
-    expect(writer.declarationsText()).toBe('export interface Item {\n  id: string;\n  at: string;\n  note?: string;\n  tags: string[];\n}');
+    const item = [
+      'export interface Item {',
+      '  id: string;',
+      '  at: string;',
+      '  note?: string;',
+      '  tags: string[];',
+      '}',
+    ];
+    expect(writer.declarationsText()).toBe(item.join('\n'));
   });
 
   it('should make DTO properties with an initialiser optional on input only', () => {
@@ -113,6 +126,7 @@ describe('npm run sdk: reading beans and writing JSON types', () => {
     expect('dto' in param && writer.write(param.dto, 'input', 0)).toBe('SizeDto');
     expect(writer.result(method.signature.getReturnType())).toBe('SizeDtoOutput');
     expect(writer.declarationsText()).toContain('export interface SizeDto {\n  name: string;\n  size?: number;\n}');
-    expect(writer.declarationsText()).toContain('export interface SizeDtoOutput {\n  name: string;\n  size: number;\n}');
+    const output = 'export interface SizeDtoOutput {\n  name: string;\n  size: number;\n}';
+    expect(writer.declarationsText()).toContain(output);
   });
 });

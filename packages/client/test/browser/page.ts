@@ -8,7 +8,9 @@ export interface ScenarioResult {
   event: JobEvent;
 }
 
-async function runScenario(baseUrl: string, password: string, transport: 'websocket' | 'sockjs'): Promise<ScenarioResult> {
+type Via = 'websocket' | 'sockjs';
+
+async function runScenario(baseUrl: string, password: string, transport: Via): Promise<ScenarioResult> {
   const client = createClient({ baseUrl, site: 'default', lang: 'en', live: { transport } });
   const token = await client.login('test-admin', password);
   const job = await client.beans.jobsManagementServiceImpl.startJob(`browser-${transport}`, 4);
