@@ -98,6 +98,7 @@ export class OrderPayments implements OnModuleInit {
         amount: order.total,
         currency: order.currencyCode,
         paymentMethodId: String(order.paymentMethodId),
+        customerId: order.embeddedBuyer.userId,
         // One key per attempt: the time line grows with every retry.
         idempotencyKey: `${orderId}:${order.orderTimeLines.length}`,
       });
