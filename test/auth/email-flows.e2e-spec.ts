@@ -1,3 +1,4 @@
+import { JwtService } from '@nestjs/jwt';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -30,6 +31,11 @@ describe('E-mail flows', () => {
       return call.send(body);
     };
     const login = (username: string, password: string) => request(t.url).post('/api/v1/auth/token').send({ username, password });
+    /** `token` signed again with `iat` the current second: as if issued in the same second as what just happened. */
+    const stampedNow = (token: string): string => {
+      const { sub, username, role, jti, ver } = t.app.get(JwtService).decode<Record<string, unknown>>(token);
+      return t.app.get(JwtService).sign({ sub, username, role, jti, ver, iat: Math.floor(Date.now() / 1000) });
+    };
     const tokenBean = (fn: string, args: string[]) => t.callBean('tokenServiceImpl', fn, args, { token: admin });
 
     describe('register and verify', () => {
@@ -113,13 +119,20 @@ describe('E-mail flows', () => {
         const oldToken = await loginToken(t, account);
         await post('reset-password', { email: `${account.username}@example.com` }).expect(200);
         const token = await inbox.tokenSentTo(`${account.username}@example.com`);
-        await new Promise((resolve) => setTimeout(resolve, 1000));
+        const tokenJustBefore = await loginToken(t, account);
 
         await post('save-password', { token, password: 'the-new-password' }).expect(200, { passwordChanged: true });
+        // Issued before the reset but stamped with the reset's very second: whole-second `iat` cannot tell it apart.
+        const sameSecond = stampedNow(tokenJustBefore);
         await post('save-password', { token, password: 'another-password' }).expect(400);
         await login(account.username, account.password).expect(401);
-        await login(account.username, 'the-new-password').expect(200);
-        expect((await t.http.post('/api/v1/auth/validate-token').send({ token: oldToken })).body).toMatchObject({ valid: false });
+        const { body: fresh } = await login(account.username, 'the-new-password').expect(200);
+        for (const old of [oldToken, tokenJustBefore, sameSecond]) {
+          const { body } = await t.http.post('/api/v1/auth/validate-token').send({ token: old }).expect(200);
+          expect(body).toEqual({ valid: false, reason: 'Token revoked' });
+        }
+        const { body: valid } = await t.http.post('/api/v1/auth/validate-token').send({ token: fresh.token }).expect(200);
+        expect(valid).toMatchObject({ valid: true, username: account.username });
       });
 
       it('should refuse a made-up reset token and a short password', async () => {

@@ -19,8 +19,8 @@ export interface AccessState {
   username: string;
   role: Role;
   disabled: boolean;
-  /** Epoch milliseconds; tokens issued earlier are refused. */
-  tokensValidAfter: number;
+  /** Tokens of another version are refused. */
+  tokenVersion: number;
 }
 
 const DUPLICATE_KEY = 11000;
@@ -63,7 +63,7 @@ export class UsersService implements OnModuleInit {
       username: user.username,
       role: user.role,
       disabled: user.disabled,
-      tokensValidAfter: user.tokensValidAfter.getTime(),
+      tokenVersion: user.tokenVersion,
     };
     this.accessStates.set(id, state);
     return state;
@@ -82,10 +82,10 @@ export class UsersService implements OnModuleInit {
     }
   }
 
-  /** Sets a new password and invalidates every token issued before now. */
+  /** Sets a new password and invalidates every token issued before. */
   async setPassword(id: string, password: string): Promise<void> {
     const passwordHash = await this.hasher.hash(password);
-    await this.users.updateOne({ _id: id }, { passwordHash, tokensValidAfter: wholeSecondNow() }).exec();
+    await this.users.updateOne({ _id: id }, { $set: { passwordHash }, $inc: { tokenVersion: 1 } }).exec();
     this.accessStates.delete(id);
   }
 
@@ -94,7 +94,7 @@ export class UsersService implements OnModuleInit {
   }
 
   async setDisabled(id: string, disabled: boolean): Promise<void> {
-    await this.users.updateOne({ _id: id }, { disabled, tokensValidAfter: wholeSecondNow() }).exec();
+    await this.users.updateOne({ _id: id }, { $set: { disabled }, $inc: { tokenVersion: 1 } }).exec();
     this.accessStates.delete(id);
   }
 
@@ -111,9 +111,4 @@ export function isAccountId(id: string): boolean {
 
 function normalize(value: string): string {
   return value.trim().toLowerCase();
-}
-
-/** JWT `iat` has whole seconds; rounding down keeps a token issued in the same second as the change valid. */
-function wholeSecondNow(): Date {
-  return new Date(Math.floor(Date.now() / 1000) * 1000);
 }
