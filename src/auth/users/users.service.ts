@@ -69,7 +69,10 @@ export class UsersService implements OnModuleInit {
     return state;
   }
 
-  /** @throws ConflictException when the username or e-mail address is taken. */
+  /**
+   * Hashes first, so that a taken username or address costs the same work as a free one (registration relies on it).
+   * @throws ConflictException when the username or e-mail address is taken.
+   */
   async create(user: NewUser): Promise<UserDocument> {
     const passwordHash = await this.hasher.hash(user.password);
     try {
