@@ -118,7 +118,8 @@ describe(AppConfig.name, () => {
       ['DELIVERY_WEBHOOK_SECRET', 'd'.repeat(31)],
       ['ALT_PAYMENT_WEBHOOK_SECRET', 'a'.repeat(31)],
     ])('should refuse a short %s in production', (name, value) => {
-      expect(problemsOf({ ...PRODUCTION, [name]: value })).toEqual([expect.stringMatching(new RegExp(`^${name}: must`))]);
+      const problems = problemsOf({ ...PRODUCTION, [name]: value });
+      expect(problems).toEqual([expect.stringMatching(new RegExp(`^${name}: must`))]);
     });
 
     it('should name a secret once when it is both invalid and too short for production', () => {
@@ -127,7 +128,8 @@ describe(AppConfig.name, () => {
 
     it('should list production problems together with invalid values', () => {
       const problems = problemsOf({ NODE_ENV: 'production', PORT: 'abc', PAYMENT_PROVIDER: 'acme' });
-      expect(problems.map((p) => p.split(':')[0])).toEqual(expect.arrayContaining(['PORT', 'PAYMENT_PROVIDER', 'JWT_SECRET']));
+      const named = problems.map((p) => p.split(':')[0]);
+      expect(named).toEqual(expect.arrayContaining(['PORT', 'PAYMENT_PROVIDER', 'JWT_SECRET']));
       expect(problems.filter((p) => p.startsWith('PAYMENT_PROVIDER'))).toEqual([
         'PAYMENT_PROVIDER: PAYMENT_PROVIDER must be sandbox (the only built-in implementation)',
       ]);
@@ -147,7 +149,8 @@ describe(AppConfig.name, () => {
     });
 
     it('should run the sandboxes outside production without naming them', () => {
-      expect(AppConfig.fromEnvironment({}).providers).toEqual({ payment: 'sandbox', delivery: 'sandbox', altPayment: 'sandbox' });
+      const { providers } = AppConfig.fromEnvironment({});
+      expect(providers).toEqual({ payment: 'sandbox', delivery: 'sandbox', altPayment: 'sandbox' });
     });
   });
 });

@@ -91,7 +91,8 @@ describe('signed webhooks', () => {
       await postCard(body, signWebhook(body, secret)).expect(200, { received: true, duplicate: false });
       expect(await orderOf(order.id)).toMatchObject({ status: 'PAYMENT_PENDING' });
       const unknownIntent = cardEvent({ ...payment, paymentIntentId: 'pi_0123456789abcdef01234567' });
-      await postCard(unknownIntent, signWebhook(unknownIntent, secret)).expect(200, { received: true, duplicate: false });
+      const fresh = { received: true, duplicate: false };
+      await postCard(unknownIntent, signWebhook(unknownIntent, secret)).expect(200, fresh);
       expect(await orderOf(order.id)).toMatchObject({ status: 'PAYMENT_PENDING' });
       await orderCall(t, 'obtain3DSecureLink', [order.id], buyer.token).expect(200);
     });

@@ -15,7 +15,7 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `src/main.ts` as a real process with exactly `env` (and PATH): nothing of the caller's environment leaks in. */
+/** Starts `src/main.ts` as a real process with exactly `env` and PATH: the caller's environment does not leak in. */
 export function startServerProcess(env: Record<string, string>): ServerProcess {
   const child = spawn(process.execPath, ['test/support/run-ts.js', 'src/main.ts'], {
     cwd: ROOT,
