@@ -1,5 +1,18 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsEnum, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
+import {
+  IsBoolean,
+  IsEnum,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+} from 'class-validator';
 
 export enum NodeEnv {
   Development = 'development',
@@ -20,8 +33,17 @@ export enum LogLevel {
 /** Development defaults of the secrets; production refuses to start with them. */
 export const DEV_JWT_SECRET = 'dev-only-jwt-secret-change-me-in-production';
 export const DEV_ADMIN_PASSWORD = 'admin-change-me';
+export const DEV_CARD_PAYMENT_WEBHOOK_SECRET = 'dev-only-card-payment-webhook-secret';
+export const DEV_DELIVERY_WEBHOOK_SECRET = 'dev-only-delivery-webhook-secret';
+export const DEV_ALT_PAYMENT_WEBHOOK_SECRET = 'dev-only-alt-payment-webhook-secret';
 export const MIN_PRODUCTION_JWT_SECRET_LENGTH = 32;
 export const MIN_PRODUCTION_ADMIN_PASSWORD_LENGTH = 12;
+/** Webhook HMAC secrets and the New Plant bearer token. */
+export const MIN_PRODUCTION_WEBHOOK_SECRET_LENGTH = 32;
+
+/** The provider implementations built in; production runs one only when the operator names it. */
+export const SANDBOX_PROVIDER = 'sandbox';
+const PROVIDER_MESSAGE = `must be ${SANDBOX_PROVIDER} (the only built-in implementation)`;
 
 const toInt = ({ value }: { value: unknown }): unknown => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
 const DURATION = /^\d+[smhd]?$/;
@@ -171,11 +193,11 @@ export class EnvironmentVariables {
 
   /** HMAC secret of the card payment webhooks (`/api/v1/cardpayment`), shared with the provider. */
   @IsString() @MinLength(16)
-  CARD_PAYMENT_WEBHOOK_SECRET = 'dev-only-card-payment-webhook-secret';
+  CARD_PAYMENT_WEBHOOK_SECRET = DEV_CARD_PAYMENT_WEBHOOK_SECRET;
 
   /** HMAC secret of the logistics tracking webhooks (`/api/v1/delivery/webhook`). */
   @IsString() @MinLength(16)
-  DELIVERY_WEBHOOK_SECRET = 'dev-only-delivery-webhook-secret';
+  DELIVERY_WEBHOOK_SECRET = DEV_DELIVERY_WEBHOOK_SECRET;
 
   /** Base URL clients reach this server at (3-D Secure challenge links); unset: the listening address. */
   @IsOptional() @Matches(/^https?:\/\/[^\s/]+$/, { message: 'PUBLIC_URL must be an http(s) origin without a path' })
@@ -199,7 +221,19 @@ export class EnvironmentVariables {
 
   /** HMAC secret of the alternative payment webhooks (`/api/v1/altpayment/webhook`). */
   @IsString() @MinLength(16)
-  ALT_PAYMENT_WEBHOOK_SECRET = 'dev-only-alt-payment-webhook-secret';
+  ALT_PAYMENT_WEBHOOK_SECRET = DEV_ALT_PAYMENT_WEBHOOK_SECRET;
+
+  /** Card payment provider (and its connect accounts); unset: the sandbox, but production needs it named. */
+  @IsOptional() @IsIn([SANDBOX_PROVIDER], { message: `PAYMENT_PROVIDER ${PROVIDER_MESSAGE}` })
+  PAYMENT_PROVIDER?: string = undefined;
+
+  /** Logistics provider; unset: the sandbox, except in production. */
+  @IsOptional() @IsIn([SANDBOX_PROVIDER], { message: `DELIVERY_PROVIDER ${PROVIDER_MESSAGE}` })
+  DELIVERY_PROVIDER?: string = undefined;
+
+  /** Alternative (redirect) payment provider; unset: the sandbox, except in production. */
+  @IsOptional() @IsIn([SANDBOX_PROVIDER], { message: `ALT_PAYMENT_PROVIDER ${PROVIDER_MESSAGE}` })
+  ALT_PAYMENT_PROVIDER?: string = undefined;
 
   /** API key of the accounting provider (contacts, invoices); only reported by `isAccountingKeyDefined`. */
   @IsOptional() @IsString()

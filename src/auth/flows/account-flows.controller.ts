@@ -18,7 +18,10 @@ export class AccountFlowsController {
   ) {}
 
   @Post('register')
-  @ApiOperation({ summary: 'Creates an unverified USER and mails a verification token (AUTH_EMAIL_FLOWS)' })
+  @ApiOperation({
+    summary: 'Creates an unverified USER and mails a verification token; a taken username or address gets the same ' +
+      'answer and its owner a notice instead (AUTH_EMAIL_FLOWS)',
+  })
   register(@Body() dto: RegisterDto, @Req() request: AuthenticatedRequest) {
     this.throttle.registerAttempt(clientAddress(request), dto.username);
     return this.flows.register(dto);

@@ -20,8 +20,8 @@ export interface AccessState {
   username: string;
   role: Role;
   disabled: boolean;
-  /** Epoch milliseconds; tokens issued earlier are refused. */
-  tokensValidAfter: number;
+  /** Tokens of another version are refused. */
+  tokenVersion: number;
 }
 
 const DUPLICATE_KEY = 11000;
@@ -64,13 +64,16 @@ export class UsersService implements OnModuleInit {
       username: user.username,
       role: user.role,
       disabled: user.disabled,
-      tokensValidAfter: user.tokensValidAfter.getTime(),
+      tokenVersion: user.tokenVersion,
     };
     this.accessStates.set(id, state);
     return state;
   }
 
-  /** @throws ConflictException when the username or e-mail address is taken. */
+  /**
+   * Hashes first, so that a taken username or address costs the same work as a free one (registration relies on it).
+   * @throws ConflictException when the username or e-mail address is taken.
+   */
   async create(user: NewUser): Promise<UserDocument> {
     const passwordHash = await this.hasher.hash(user.password);
     try {
@@ -83,10 +86,10 @@ export class UsersService implements OnModuleInit {
     }
   }
 
-  /** Sets a new password and invalidates every token issued before now. */
+  /** Sets a new password and invalidates every token issued before. */
   async setPassword(id: string, password: string): Promise<void> {
     const passwordHash = await this.hasher.hash(password);
-    await this.users.updateOne({ _id: id }, { passwordHash, tokensValidAfter: wholeSecondNow() }).exec();
+    await this.users.updateOne({ _id: id }, { $set: { passwordHash }, $inc: { tokenVersion: 1 } }).exec();
     this.accessStates.delete(id);
   }
 
@@ -95,7 +98,7 @@ export class UsersService implements OnModuleInit {
   }
 
   async setDisabled(id: string, disabled: boolean): Promise<void> {
-    await this.users.updateOne({ _id: id }, { disabled, tokensValidAfter: wholeSecondNow() }).exec();
+    await this.users.updateOne({ _id: id }, { $set: { disabled }, $inc: { tokenVersion: 1 } }).exec();
     this.accessStates.delete(id);
   }
 
@@ -114,7 +117,7 @@ export class UsersService implements OnModuleInit {
    * Loads fixed accounts (demo data) as they are given, password hash included; those whose id is there already
    * are left as they are.
    */
-  insertMissing(records: (FixedRecord & Omit<User, 'tokensValidAfter' | 'disabled'>)[]): Promise<void> {
+  insertMissing(records: (FixedRecord & Omit<User, 'tokenVersion' | 'disabled'>)[]): Promise<void> {
     return insertMissing(this.users, records);
   }
 
@@ -137,9 +140,4 @@ export function isAccountId(id: string): boolean {
 
 function normalize(value: string): string {
   return value.trim().toLowerCase();
-}
-
-/** JWT `iat` has whole seconds; rounding down keeps a token issued in the same second as the change valid. */
-function wholeSecondNow(): Date {
-  return new Date(Math.floor(Date.now() / 1000) * 1000);
 }

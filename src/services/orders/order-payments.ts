@@ -1,4 +1,4 @@
-import { ConflictException, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { ConflictException, Injectable, Logger, NotFoundException, OnModuleInit } from '@nestjs/common';
 import { Principal } from '../../common/principal';
 import {
   CardPaymentEvent,
@@ -13,6 +13,12 @@ import {
 import { OrderPaymentFlow } from './order-payment-flow';
 import { OrderStatus } from './order-status';
 import { StoredOrder } from './order.view';
+
+/** The intent status each card event claims. */
+const CLAIMED_STATUS: Record<CardPaymentEventType, PaymentIntentStatus> = {
+  [CardPaymentEventType.SUCCEEDED]: PaymentIntentStatus.SUCCEEDED,
+  [CardPaymentEventType.FAILED]: PaymentIntentStatus.FAILED,
+};
 
 export type ChargeOptions = Pick<ChargeRequest, 'description' | 'destinationAccountId' | 'metadata'>;
 
@@ -76,6 +82,7 @@ export class OrderPayments implements OnModuleInit {
       amount: order.total,
       currency: order.currencyCode,
       paymentMethodId: String(order.paymentMethodId),
+      customerId: order.embeddedBuyer.userId,
       // One key per attempt: the time line grows with every retry.
       idempotencyKey: `${orderId}:${order.orderTimeLines.length}`,
     });
@@ -104,14 +111,30 @@ export class OrderPayments implements OnModuleInit {
     };
   }
 
-  private settle(event: CardPaymentEvent): Promise<void> {
-    const succeeded = event.type === CardPaymentEventType.SUCCEEDED;
-    const expected = succeeded ? PaymentIntentStatus.SUCCEEDED : PaymentIntentStatus.FAILED;
-    if (event.data.status !== expected) {
-      this.logger.warn(`Ignored card event ${event.id}: ${event.type} with an intent ${event.data.status}`);
-      return Promise.resolve();
+  /**
+   * Settles an authentic event's order only as far as the provider confirms it: the event names the intent, the
+   * provider's own record of it decides (never the event body). An event the provider does not confirm, e.g. forged
+   * with a leaked secret, out of order or about an unknown intent, changes nothing and is logged.
+   */
+  private async settle(event: CardPaymentEvent): Promise<void> {
+    const claimed = CLAIMED_STATUS[event.type];
+    const intent = await this.retrieveKnown(event.data.id);
+    if (intent?.status !== claimed) {
+      const actual = intent ? `the intent is ${intent.status}` : 'the provider does not know the intent';
+      this.logger.warn(`Ignored card event ${event.id} (${event.type} of ${event.data.id}): ${actual}`);
+      return;
     }
-    return this.settleIntent(event.data);
+    await this.settleIntent(intent);
+  }
+
+  /** The provider's record of the intent; undefined when it has none (other failures propagate, for a retry). */
+  private async retrieveKnown(paymentIntentId: string): Promise<PaymentIntent | undefined> {
+    try {
+      return await this.provider.retrieve(paymentIntentId);
+    } catch (error) {
+      if (error instanceof NotFoundException) return undefined;
+      throw error;
+    }
   }
 
   private settleIntent(intent: PaymentIntent): Promise<void> {

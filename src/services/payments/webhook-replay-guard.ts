@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { ProcessedWebhook } from './processed-webhook.schema';
@@ -11,11 +11,16 @@ const DUPLICATE_KEY = 11000;
  */
 @Injectable()
 export class WebhookReplayGuard {
+  private readonly logger = new Logger(WebhookReplayGuard.name);
+
   constructor(@InjectModel(ProcessedWebhook.name) private readonly processed: Model<ProcessedWebhook>) {}
 
   /** @returns whether `handle` ran (false: the event was handled before). */
   async once(source: string, eventId: string, handle: () => Promise<void>): Promise<boolean> {
-    if (!(await this.claim(source, eventId))) return false;
+    if (!(await this.claim(source, eventId))) {
+      this.logger.log(`Ignored ${source} event ${eventId}: handled before (a replay or a redelivery)`);
+      return false;
+    }
     try {
       await handle();
       return true;
