@@ -1,10 +1,12 @@
 import fc from 'fast-check';
 import { BeanMethod } from '../../src/bean/bean-descriptor';
 import { BeanRegistry } from '../../src/bean/bean-registry';
+import { Role } from '../../src/common/principal';
 import { ParamType } from '../../src/bean/param-types';
 import { TestApp } from '../support/test-app';
 import { anyJson, anyKey, anyNumber, anyText, deeplyNested, headerValue } from './support/arbitraries';
-import { assertCleanAnswer, assertHealthy, beanCall, FuzzClient, fuzzRuns, fuzzTimeout, startFuzzApp } from './support/fuzz-http';
+import { assertCleanAnswer, assertHealthy, beanCall, FuzzClient, startFuzzApp } from './support/fuzz-http';
+import { checkProperty, fuzzRuns, fuzzTimeout } from './support/fuzz-property';
 
 /**
  * The unified call `POST /api/v1/bean/request` under random envelopes, argument forms, context headers and bodies:
@@ -71,7 +73,7 @@ describe('Fuzzing the bean call envelope', () => {
     t = await startFuzzApp();
     client = new FuzzClient(t.url);
     methods = t.app.get(BeanRegistry).list().flatMap((bean) => [...bean.functions.values()].flatMap((fn) => fn.overloads));
-    callers = [{}, { token: t.tokenFor('USER') }, { token: t.tokenFor('ADMIN') }, { token: t.tokenFor('ADMIN'), accept: 'application/pdf' }];
+    callers = [{}, { token: t.tokenFor(Role.USER) }, { token: t.tokenFor(Role.ADMIN) }, { token: t.tokenFor(Role.ADMIN), accept: 'application/pdf' }];
   });
   afterAll(async () => {
     client.close();
@@ -101,19 +103,18 @@ describe('Fuzzing the bean call envelope', () => {
   const deep = fc.record({ depth: fc.integer({ min: 1, max: 20_000 }), kind: fc.constantFrom<'array' | 'object'>('array', 'object') });
 
   it('should answer any envelope and arguments with a 200 or a DESIGN §3 4xx', async () => {
-    await fc.assert(
+    await checkProperty(
+      'bean call: envelope and arguments',
       fc.asyncProperty(envelope(), caller(), deep, async (call, { token, accept }, { depth, kind }) => {
         const request = beanCall(call, { token, headers: accept ? { Accept: accept } : {} });
         request.body = String(request.body).replace(JSON.stringify(DEEP), deeplyNested(depth, kind));
         assertCleanAnswer(await client.send(request), (status) => status === 200);
       }),
-      {
-        numRuns: RUNS,
-        examples: [
-          // found by fuzzing: a Map argument a few thousand levels deep overflowed the stack in DTO conversion (500)
-          [{ beanId: 'shoppingCartServiceImpl', functionName: 'addCommerceItems', args: [DEEP] }, {}, { depth: 2372, kind: 'object' }],
-        ],
-      },
+      RUNS,
+      [
+        // found by fuzzing: a Map argument a few thousand levels deep overflowed the stack in DTO conversion (500)
+        [{ beanId: 'shoppingCartServiceImpl', functionName: 'addCommerceItems', args: [DEEP] }, {}, { depth: 2372, kind: 'object' }],
+      ],
     );
     await assertHealthy(client);
   }, TIMEOUT);
@@ -132,8 +133,9 @@ describe('Fuzzing the bean call envelope', () => {
   );
 
   it('should answer any body under any content type with a DESIGN §3 4xx (or a 200 for a valid call)', async () => {
-    const token = t.tokenFor('USER');
-    await fc.assert(
+    const token = t.tokenFor(Role.USER);
+    await checkProperty(
+      'bean call: body and content type',
       fc.asyncProperty(contentType, rawBody, fc.boolean(), async (type, body, withToken) => {
         const headers: Record<string, string> = { 'Lang-Context': 'en', 'Site-Context': 'default' };
         if (type !== '') headers['Content-Type'] = type;
@@ -141,20 +143,21 @@ describe('Fuzzing the bean call envelope', () => {
         const response = await client.send({ path: '/api/v1/bean/request', headers, body });
         assertCleanAnswer(response, (status) => status === 200);
       }),
-      { numRuns: RUNS },
+      RUNS,
     );
     await assertHealthy(client);
   }, TIMEOUT);
 
   it('should answer any context headers and authorization with a 200 or a DESIGN §3 4xx', async () => {
-    const tokens = [t.tokenFor('USER'), 'not.a.token', 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.'];
+    const tokens = [t.tokenFor(Role.USER), 'not.a.token', 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.'];
     const authorization = fc.oneof(
       fc.constantFrom(...tokens).map((token) => `Bearer ${token}`),
       fc.constantFrom('Bearer', 'Basic YTpi', 'bearer x', ''),
       headerValue,
     );
     const optional = (arbitrary: fc.Arbitrary<string>) => fc.option(arbitrary, { freq: 4 });
-    await fc.assert(
+    await checkProperty(
+      'bean call: context headers and authorization',
       fc.asyncProperty(optional(headerValue), optional(headerValue), optional(authorization), async (lang, site, auth) => {
         const headers: Record<string, string> = { 'Content-Type': 'application/json' };
         if (lang !== null) headers['Lang-Context'] = lang;
@@ -163,7 +166,7 @@ describe('Fuzzing the bean call envelope', () => {
         const body = JSON.stringify({ beanId: 'profileSearchServiceImpl', functionName: 'getRepository', args: [] });
         assertCleanAnswer(await client.send({ path: '/api/v1/bean/request', headers, body }), (status) => status === 200);
       }),
-      { numRuns: RUNS },
+      RUNS,
     );
     await assertHealthy(client);
   }, TIMEOUT);

@@ -1,20 +1,6 @@
 import { Agent, IncomingHttpHeaders, request } from 'node:http';
 import { startTestApp, TestApp } from '../../support/test-app';
 
-/**
- * Cases per property: `FUZZ_RUNS` (what `npm run fuzz` sets), else the property's own default, chosen so that all
- * fuzz properties together add about a minute to `npm test` on a two-core machine.
- */
-export function fuzzRuns(defaultRuns: number): number {
-  const fromEnv = Number(process.env.FUZZ_RUNS);
-  return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : defaultRuns;
-}
-
-/** A Jest timeout for `runs` cases that each may take up to `msPerCase` on a busy machine (at least a minute). */
-export function fuzzTimeout(runs: number, msPerCase: number): number {
-  return Math.max(60_000, runs * msPerCase);
-}
-
 /** The app for fuzzing: bean rate limits out of the way, so every case reaches the code under test. */
 export function startFuzzApp(env: Record<string, string> = {}): Promise<TestApp> {
   return startTestApp({ env: { BEAN_RATE_LIMIT: '1000000000', ...env } });
