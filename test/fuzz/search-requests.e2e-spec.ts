@@ -3,7 +3,7 @@ import { Role } from '../../src/common/principal';
 import { checkOut, createBuyer } from '../orders/support/order-calls';
 import { createOffer } from '../orders/support/order-fixtures';
 import { TestApp } from '../support/test-app';
-import { anyJson, anyKey, anyNumber, anyText } from './support/arbitraries';
+import { anyJson, anyKey, anyNumber, anyText, deeplyNested } from './support/arbitraries';
 import { assertCleanAnswer, assertHealthy, beanCall, FuzzClient, startFuzzApp } from './support/fuzz-http';
 import { checkProperty, fuzzRuns, fuzzTimeout } from './support/fuzz-property';
 
@@ -68,7 +68,13 @@ const requestArgument = fc.oneof(
   { weight: 1, arbitrary: searchRequest },
   { weight: 1, arbitrary: anyText },
   { weight: 1, arbitrary: anyJson.map((json) => JSON.stringify(json) ?? '') },
+  { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 1, max: 20_000 }), fc.constantFrom<'array' | 'object'>('array', 'object')).map(deepQuery) },
 );
+
+/** A request whose `query` value is nested `depth` levels deep. */
+function deepQuery([depth, kind]: [number, 'array' | 'object']): string {
+  return `{"query":{"name":${deeplyNested(depth, kind)}}}`;
+}
 
 describe('Fuzzing search requests', () => {
   let t: TestApp;
@@ -100,6 +106,8 @@ describe('Fuzzing search requests', () => {
         // paging beyond what a number holds exactly: skip = page × limit
         [SEARCHES[2], JSON.stringify({ page: 1e300, limit: 200 })],
         [SEARCHES[5], JSON.stringify({ offset: 2 ** 53 + 2, sortName: 'total', sortDirection: 'DESC' })],
+        // found by fuzzing: the operator check walked the request recursively and overflowed the stack (500)
+        [SEARCHES[4], deepQuery([5000, 'array'])],
       ],
     );
     await assertHealthy(client);
