@@ -58,6 +58,12 @@ function inSomeForm(args: unknown[]): fc.Arbitrary<unknown[]> {
   return fc.constantFrom(args, indexedOne, indexedEach);
 }
 
+/** A call the examples build on (a file they write into, say). */
+async function beanCallOk(client: FuzzClient, envelope: object, { token }: Caller): Promise<void> {
+  const response = await client.send(beanCall(envelope, { token }));
+  if (response.status !== 200) throw new Error(`Setting up answered ${response.status}: ${response.text}`);
+}
+
 interface Caller {
   token?: string;
   accept?: string;
@@ -103,6 +109,9 @@ describe('Fuzzing the bean call envelope', () => {
   const deep = fc.record({ depth: fc.integer({ min: 1, max: 20_000 }), kind: fc.constantFrom<'array' | 'object'>('array', 'object') });
 
   it('should answer any envelope and arguments with a 200 or a DESIGN §3 4xx', async () => {
+    const admin = () => callers[2];
+    const shallow = { depth: 1, kind: 'array' as const };
+    await beanCallOk(client, { beanId: 'fileManagerServiceMock', functionName: 'saveContentToFile', args: ['a.txt', '', 'x'] }, admin());
     await checkProperty(
       'bean call: envelope and arguments',
       fc.asyncProperty(envelope(), caller(), deep, async (call, { token, accept }, { depth, kind }) => {
@@ -114,6 +123,10 @@ describe('Fuzzing the bean call envelope', () => {
       [
         // found by fuzzing: a Map argument a few thousand levels deep overflowed the stack in DTO conversion (500)
         [{ beanId: 'shoppingCartServiceImpl', functionName: 'addCommerceItems', args: [DEEP] }, {}, { depth: 2372, kind: 'object' }],
+        // found by fuzzing: a path segment longer than the file system takes was a 500 (ENAMETOOLONG)
+        [{ beanId: 'fileManagerServiceMock', functionName: 'saveContentToFile', args: [' ', 'x'.repeat(300), ''] }, admin(), shallow],
+        // found beside it: a file standing where a directory must be was a 500 too (EEXIST/ENOTDIR)
+        [{ beanId: 'fileManagerServiceMock', functionName: 'saveContentToFile', args: ['b', 'a.txt', ''] }, admin(), shallow],
       ],
     );
     await assertHealthy(client);

@@ -37,8 +37,9 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
     ...(limitSeconds > 0 ? { interruptAfterTimeLimit: limitSeconds * 1000, markInterruptAsFailure: false } : {}),
   });
   report(name, details, Date.now() - started);
-  const message = fc.defaultReportMessage(details);
-  if (details.failed || message !== undefined) throw new Error(message ?? `Property "${name}" failed`);
+  if (!details.failed) return;
+  const cause = details.errorInstance instanceof Error ? `\nCause: ${details.errorInstance.message}` : '';
+  throw new Error(`${fc.defaultReportMessage(details) ?? `Property "${name}" failed`}${cause}`, { cause: details.errorInstance });
 }
 
 function report(name: string, details: Pick<fc.RunDetails<unknown>, 'numRuns' | 'failed' | 'interrupted'>, ms: number): void {
