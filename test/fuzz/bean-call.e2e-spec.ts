@@ -112,6 +112,7 @@ describe('Fuzzing the bean call envelope', () => {
     const admin = () => callers[2];
     const shallow = { depth: 1, kind: 'array' as const };
     await beanCallOk(client, { beanId: 'fileManagerServiceMock', functionName: 'saveContentToFile', args: ['a.txt', '', 'x'] }, admin());
+    await beanCallOk(client, { beanId: 'vcsProvider', functionName: 'init', args: [] }, admin());
     await checkProperty(
       'bean call: envelope and arguments',
       fc.asyncProperty(envelope(), caller(), deep, async (call, { token, accept }, { depth, kind }) => {
@@ -125,6 +126,8 @@ describe('Fuzzing the bean call envelope', () => {
         [{ beanId: 'shoppingCartServiceImpl', functionName: 'addCommerceItems', args: [DEEP] }, {}, { depth: 2372, kind: 'object' }],
         // found by fuzzing: a path segment longer than the file system takes was a 500 (ENAMETOOLONG)
         [{ beanId: 'fileManagerServiceMock', functionName: 'saveContentToFile', args: [' ', 'x'.repeat(300), ''] }, admin(), shallow],
+        // found by fuzzing: an empty commit message failed inside isomorphic-git (500)
+        [{ beanId: 'vcsProvider', functionName: 'commit', args: [''] }, admin(), shallow],
         // found beside it: a file standing where a directory must be was a 500 too (EEXIST/ENOTDIR)
         [{ beanId: 'fileManagerServiceMock', functionName: 'saveContentToFile', args: ['b', 'a.txt', ''] }, admin(), shallow],
       ],

@@ -140,6 +140,8 @@ describe('Fuzzing multipart uploads', () => {
         if (isStoredAsset(response)) stored++;
       }),
       RUNS,
+      // found by fuzzing: busboy's "Malformed content type" (a boundary parameter with a space) was a 500
+      [[{ boundary: ' ', parts: [], spoil: 'other-boundary', cut: 0, token: 'admin' }]],
     );
     expect(await assetCount()).toBe(before + stored);
     await assertHealthy(client);
