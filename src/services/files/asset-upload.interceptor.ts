@@ -12,8 +12,8 @@ export class AssetUploadInterceptor extends (FileInterceptor('file') as Type<Nes
     try {
       return await super.intercept(context, next);
     } catch (error) {
-      if (error instanceof Error && MALFORMED_CONTENT_TYPE.test(error.message)) throw new BadRequestException(`Multipart: ${error.message}`);
-      throw error;
+      if (!(error instanceof Error) || !MALFORMED_CONTENT_TYPE.test(error.message)) throw error;
+      throw new BadRequestException(`Multipart: ${error.message}`);
     }
   }
 }

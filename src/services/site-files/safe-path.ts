@@ -21,7 +21,8 @@ export function safeSegments(relative: string, what = 'path'): string[] {
   const segments = relative.split(/[/\\]+/).filter((s) => s !== '' && s !== '.');
   if (segments.includes('..')) throw new BadRequestException(`${what} must not contain ".."`);
   if (segments.length > MAX_SEGMENTS || segments.some((s) => Buffer.byteLength(s) > MAX_SEGMENT_BYTES)) {
-    throw new BadRequestException(`${what} must have at most ${MAX_SEGMENTS} parts of at most ${MAX_SEGMENT_BYTES} bytes each`);
+    const limit = `at most ${MAX_SEGMENTS} parts of at most ${MAX_SEGMENT_BYTES} bytes each`;
+    throw new BadRequestException(`${what} must have ${limit}`);
   }
   return segments;
 }
