@@ -13,7 +13,6 @@ import {
   UploadedFile,
   UseInterceptors,
 } from '@nestjs/common';
-import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Roles } from '../../auth/roles.decorator';
@@ -22,6 +21,7 @@ import { RequestContext } from '../../common/request-context';
 import { SitesService } from '../../sites/sites.service';
 import { BinaryRange, BinaryStore, StoredBinary } from '../binaries/binary-store';
 import { toObjectId } from '../content/object-id';
+import { AssetUploadInterceptor } from './asset-upload.interceptor';
 import { AssetView, contentDisposition, toAssetView } from './asset.view';
 import { sanitizeFileName } from './file-name';
 import { streamDownload } from './stream-download';
@@ -46,7 +46,7 @@ export class FilesController {
   @Roles(Role.ADMIN)
   @Post('files')
   @HttpCode(201)
-  @UseInterceptors(FileInterceptor('file'))
+  @UseInterceptors(AssetUploadInterceptor)
   @ApiBearerAuth('bearer')
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } } })

@@ -1,4 +1,4 @@
-import { ConflictException, Injectable } from '@nestjs/common';
+import { BadRequestException, ConflictException, Injectable } from '@nestjs/common';
 import { readdir } from 'node:fs/promises';
 import { AppConfig } from '../../config';
 import { Bean, Exposed } from '../../bean';
@@ -31,7 +31,9 @@ export class VcsService {
   }
 
   @Exposed(['String'])
-  commit(message: string): Promise<void> {
+  async commit(message: string): Promise<void> {
+    // git refuses an empty message; said here as the client's error rather than failing inside isomorphic-git (500)
+    if (message.trim() === '') throw new BadRequestException('A commit message is required');
     return this.run(async (workdir) => {
       await workdir.commit(message, author());
     }, true);
