@@ -4,6 +4,7 @@ import { Connection, Model, Types } from 'mongoose';
 import { Profile, ProfileType } from '../auth/profiles/profile.schema';
 import { PasswordHasher } from '../auth/passwords/password-hasher.service';
 import { User } from '../auth/users/user.schema';
+import { isDuplicateKeyError } from '../common/mongo/duplicate-key';
 import { Role } from '../common/principal';
 import { AppConfig } from '../config/app-config';
 import { Attribute } from '../services/catalogue/attribute.schema';
@@ -19,7 +20,6 @@ import { DEMO_WAREHOUSES } from './demo-warehouses';
 /** Password of every demo account (documented in the README); demo accounts are never created in production. */
 export const DEMO_PASSWORD = 'plants-demo-2024';
 const MARKER = 'plant-marketplace-v1';
-const DUPLICATE_KEY = 11000;
 
 /**
  * Loads the plant marketplace once (DESIGN §11 `SEED_DEMO`). A marker document makes later runs no-ops, and
@@ -150,6 +150,6 @@ async function insertMissing(model: Model<any>, records: { _id: Types.ObjectId }
   try {
     await model.insertMany(missing, { ordered: false });
   } catch (error) {
-    if ((error as { code?: unknown }).code !== DUPLICATE_KEY) throw error;
+    if (!isDuplicateKeyError(error)) throw error;
   }
 }

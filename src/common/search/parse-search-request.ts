@@ -2,9 +2,9 @@ import { BadRequestException } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { validationFailed } from '../errors/validation-errors';
+import { HOSTILE_KEYS } from '../plain-object';
 import { SearchRequestDto } from './search-request.dto';
 
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
  * Reads a search request given as JSON text (the beans' `requestJson: String`) or as an object, and validates it.
@@ -43,7 +43,7 @@ function assertNoOperators(value: unknown, path: string): void {
   }
   if (value === null || typeof value !== 'object') return;
   for (const [key, inner] of Object.entries(value)) {
-    if (key.startsWith('$') || FORBIDDEN_KEYS.has(key)) {
+    if (key.startsWith('$') || HOSTILE_KEYS.has(key)) {
       throw new BadRequestException(`Operator or reserved key "${key}" is not allowed in ${path}`);
     }
     assertNoOperators(inner, `${path}.${key}`);

@@ -18,11 +18,11 @@ import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nes
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { Roles } from '../../auth/roles.decorator';
+import { toObjectId } from '../../common/mongo/object-id';
 import { Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
 import { SitesService } from '../../sites/sites.service';
 import { BinaryRange, BinaryStore, StoredBinary } from '../binaries/binary-store';
-import { toObjectId } from '../content/object-id';
 import { AssetView, contentDisposition, toAssetView } from './asset.view';
 import { sanitizeFileName } from './file-name';
 import { detectFileType } from './file-type';

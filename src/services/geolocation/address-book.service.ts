@@ -1,10 +1,10 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
+import { toObjectId } from '../../common/mongo/object-id';
 import { Principal } from '../../common/principal';
 import { literalMatch } from '../../common/search';
 import { assertOwnerOrAdmin, isAdmin } from '../catalogue/caller';
-import { toObjectId } from '../catalogue/object-id';
 import { Seller } from '../catalogue/seller.schema';
 import { AddressDto } from './address.dto';
 import { Address, AddressDocument } from './address.schema';

@@ -1,8 +1,8 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
+import { toObjectId } from '../../common/mongo/object-id';
 import { Attribute, AttributeDocument, AttributeType } from '../catalogue/attribute.schema';
-import { toObjectId } from '../catalogue/object-id';
 import { Sku } from '../catalogue/sku.schema';
 
 /** Validates the arguments that narrow a facet: the SKU scope, an attribute and a filter type. */

@@ -4,6 +4,7 @@ import { Model, PipelineStage, Types } from 'mongoose';
 import { Profile, ProfileType } from '../../auth/profiles/profile.schema';
 import { PUBLIC_PROFILE_PROJECTION, PublicProfile, toPublicProfile } from '../../auth/profiles/public-profile.view';
 import { Bean, Exposed } from '../../bean';
+import { describeRepository, RepositoryDescription } from '../../common/mongo/repository-description';
 import { Page, toPage } from '../../common/page';
 import { Role } from '../../common/principal';
 import {
@@ -27,17 +28,6 @@ const PROFILE_SEARCH: SearchSpec = {
   closedFields: { type: Object.values(ProfileType) },
 };
 
-/**
- * What `getRepository()` answers. The spec returns Spring's `ProfileRepository` object, which has no meaningful
- * JSON form; a description of the repository (its entity, collection and size) is what a client can use.
- */
-export interface RepositoryDescription {
-  name: string;
-  entity: string;
-  collection: string;
-  count: number;
-}
-
 type StoredProfile = Profile & { _id: Types.ObjectId };
 
 /** `profileSearchServiceImpl`: open to guests; returns public profile fields only (DESIGN §6 search requests). */
@@ -47,9 +37,8 @@ export class ProfileSearchService {
   constructor(@InjectModel(Profile.name) private readonly profiles: Model<Profile>) {}
 
   @Exposed()
-  async getRepository(): Promise<RepositoryDescription> {
-    const count = await this.profiles.estimatedDocumentCount().exec();
-    return { name: 'ProfileRepository', entity: Profile.name, collection: this.profiles.collection.collectionName, count };
+  getRepository(): Promise<RepositoryDescription> {
+    return describeRepository('ProfileRepository', this.profiles);
   }
 
   @Exposed(['String'])
