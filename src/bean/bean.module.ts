@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BeanController } from './bean.controller';
 
-/** The HTTP face of the bean gateway; admission (context headers, rate limit) is in `BeanCoreModule`. */
+/** The HTTP face of the bean gateway; admission (context headers, rate limit) is in `BeanAdmissionModule`. */
 @Module({
   controllers: [BeanController],
 })
