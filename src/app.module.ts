@@ -3,6 +3,7 @@ import type { Logger as PinoLogger } from 'pino';
 import { LoggerModule } from 'nestjs-pino';
 import { AuthCoreModule } from './auth/auth-core.module';
 import { AuthModule } from './auth/auth.module';
+import { BeanAdmissionModule } from './bean/admission/bean-admission.module';
 import { BeanCoreModule } from './bean/bean-core.module';
 import { BeanModule } from './bean/bean.module';
 import { CommonModule } from './common/common.module';
@@ -51,6 +52,7 @@ import { SeedModule } from './seed/seed.module';
     AuthCoreModule,
     AuthModule,
     BeanCoreModule,
+    BeanAdmissionModule,
     BeanModule,
     RealtimeModule,
     DummyTreeModule,

@@ -1,7 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
-import { isPlainObject } from './argument-conversion';
+import { HOSTILE_KEYS, isPlainRecord } from '../common/plain-object';
 
-const HOSTILE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const DECIMAL_INDEX = /^(0|[1-9]\d{0,4})$/;
 
 /**
@@ -43,7 +42,7 @@ export function toPositional(args: unknown[]): unknown[] {
 function fromIndexed(args: unknown[]): unknown[] | undefined {
   const byIndex = new Map<number, unknown>();
   for (const element of args) {
-    if (!isPlainObject(element)) return undefined;
+    if (!isPlainRecord(element)) return undefined;
     for (const key of Object.keys(element)) {
       if (!DECIMAL_INDEX.test(key) || byIndex.has(Number(key))) return undefined;
       byIndex.set(Number(key), element[key]);

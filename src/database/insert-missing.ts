@@ -1,6 +1,5 @@
 import { Model, Types } from 'mongoose';
-
-const DUPLICATE_KEY = 11000;
+import { isDuplicateKeyError } from '../common/mongo/duplicate-key';
 
 /** A record with a fixed id, such as demo data. */
 export interface FixedRecord {
@@ -20,6 +19,6 @@ export async function insertMissing<T>(model: Model<T>, records: FixedRecord[]):
   try {
     await model.insertMany(missing, { ordered: false });
   } catch (error) {
-    if ((error as { code?: unknown }).code !== DUPLICATE_KEY) throw error;
+    if (!isDuplicateKeyError(error)) throw error;
   }
 }

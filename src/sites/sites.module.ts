@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
+import { ContextHeaders } from './context-headers';
 import { Site, SiteSchema } from './site.schema';
 import { SiteRepository } from './site-repository';
 import { SitesService } from './sites.service';
@@ -8,7 +9,7 @@ import { SitesService } from './sites.service';
 @Global()
 @Module({
   imports: [MongooseModule.forFeature([{ name: Site.name, schema: SiteSchema }])],
-  providers: [SitesService, SiteRepository],
-  exports: [SitesService],
+  providers: [SitesService, SiteRepository, ContextHeaders],
+  exports: [SitesService, ContextHeaders],
 })
 export class SitesModule {}

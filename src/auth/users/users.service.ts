@@ -1,6 +1,8 @@
 import { ConflictException, Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
+import { isDuplicateKeyError } from '../../common/mongo/duplicate-key';
+import { isObjectIdHex } from '../../common/mongo/object-id';
 import { Role } from '../../common/principal';
 import { FixedRecord, insertMissing } from '../../database/insert-missing';
 import { PasswordHasher } from '../passwords/password-hasher.service';
@@ -23,8 +25,6 @@ export interface AccessState {
   /** Tokens of another version are refused. */
   tokenVersion: number;
 }
-
-const DUPLICATE_KEY = 11000;
 
 /**
  * Authenticated calls read the access state on every request; a short cache keeps that off the database. Changes
@@ -79,7 +79,7 @@ export class UsersService implements OnModuleInit {
     try {
       return await this.users.create({ ...user, passwordHash });
     } catch (error: unknown) {
-      if ((error as { code?: unknown }).code === DUPLICATE_KEY) {
+      if (isDuplicateKeyError(error)) {
         throw new ConflictException('Username or e-mail address already registered');
       }
       throw error;
@@ -135,7 +135,7 @@ export class UsersService implements OnModuleInit {
 
 /** Account ids are MongoDB ObjectIds in their 24-digit hex form. */
 export function isAccountId(id: string): boolean {
-  return /^[0-9a-f]{24}$/i.test(id);
+  return isObjectIdHex(id);
 }
 
 function normalize(value: string): string {

@@ -2,9 +2,9 @@ import { BadRequestException } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { validationFailed } from '../errors/validation-errors';
+import { HOSTILE_KEYS } from '../plain-object';
 import { SearchRequestDto } from './search-request.dto';
 
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 /** Deeper requests are refused before anything walks them recursively (a deep enough one overflows the stack). */
 const MAX_DEPTH = 32;
 
@@ -46,7 +46,7 @@ function assertNoOperators(value: unknown, path: string, depth = 0): void {
   }
   if (value === null || typeof value !== 'object') return;
   for (const [key, inner] of Object.entries(value)) {
-    if (key.startsWith('$') || FORBIDDEN_KEYS.has(key)) {
+    if (key.startsWith('$') || HOSTILE_KEYS.has(key)) {
       throw new BadRequestException(`Operator or reserved key "${key}" is not allowed in ${path}`);
     }
     assertNoOperators(inner, `${path}.${key}`, depth + 1);

@@ -6,6 +6,9 @@ import { LocalRoutes, routingKey, userKey } from './local-routes';
 import { JSON_HEADERS, MessageBroker, Subscription } from './message-broker';
 import { RelayConnection } from './relay-connection';
 
+/** Headers of a publication that come back from the upstream broker (it adds its own, which stay there). */
+const RELAYED_HEADERS = ['content-type', 'retry-after'];
+
 interface UpstreamSubscription {
   id: string;
   key: string;
@@ -77,8 +80,11 @@ export class RelayBroker extends MessageBroker implements OnModuleDestroy {
   private receive(frame: StompFrame): void {
     const upstream = this.byId.get(frame.headers.subscription);
     if (!upstream) return;
-    const type = frame.headers['content-type'];
-    this.routes.deliver(upstream.key, upstream.destination, frame.body, type === undefined ? [] : [['content-type', type]]);
+    const headers: HeaderList = RELAYED_HEADERS.flatMap((name) => {
+      const value = frame.headers[name];
+      return value === undefined ? [] : [[name, value] as const];
+    });
+    this.routes.deliver(upstream.key, upstream.destination, frame.body, headers);
   }
 }
 

@@ -1,7 +1,7 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
-import { toObjectId } from './object-id';
+import { toObjectId } from '../../common/mongo/object-id';
 import { Seller } from './seller.schema';
 import { SellerView, toSellerView } from './seller.view';
 

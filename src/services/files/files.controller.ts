@@ -16,11 +16,11 @@ import {
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Roles } from '../../auth/roles.decorator';
+import { toObjectId } from '../../common/mongo/object-id';
 import { Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
 import { SitesService } from '../../sites/sites.service';
 import { BinaryRange, BinaryStore, StoredBinary } from '../binaries/binary-store';
-import { toObjectId } from '../content/object-id';
 import { AssetUploadInterceptor } from './asset-upload.interceptor';
 import { AssetView, contentDisposition, toAssetView } from './asset.view';
 import { sanitizeFileName } from './file-name';

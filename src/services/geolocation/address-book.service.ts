@@ -1,11 +1,11 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
+import { toObjectId } from '../../common/mongo/object-id';
 import { Principal } from '../../common/principal';
 import { FixedRecord, insertMissing } from '../../database/insert-missing';
 import { literalMatch } from '../../common/search';
 import { assertOwnerOrAdmin, isAdmin } from '../catalogue/caller';
-import { toObjectId } from '../catalogue/object-id';
 import { SellerDirectory } from '../catalogue/seller-directory';
 import { AddressDto } from './address.dto';
 import { Address, AddressDocument } from './address.schema';

@@ -1,9 +1,9 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
+import { toObjectId } from '../../common/mongo/object-id';
 import { Principal } from '../../common/principal';
 import { assertOwnerOrAdmin } from '../catalogue/caller';
-import { toObjectId } from '../catalogue/object-id';
 import { SellerDirectory, SellerRecord } from '../catalogue/seller-directory';
 import { SellerView } from '../catalogue/seller.view';
 import { AddressDto } from './address.dto';

@@ -9,6 +9,7 @@ import {
 import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, Model } from 'mongoose';
 import { Bean, Exposed, MapOf } from '../../bean';
+import { describeRepository, RepositoryDescription } from '../../common/mongo/repository-description';
 import { Role } from '../../common/principal';
 import { parseSearchRequest, planSearch, runSearch, SearchSpec } from '../../common/search';
 import { EventPublisher, LiveEvent } from '../../realtime/event-publisher';
@@ -59,9 +60,8 @@ export class JobsService implements OnApplicationBootstrap {
 
   /** Describes the store behind the bean: there is no Spring repository object to hand out over JSON. */
   @Exposed()
-  async getRepository(): Promise<{ repository: string; entity: string; collection: string; count: number }> {
-    const count = await this.jobs.estimatedDocumentCount().exec();
-    return { repository: 'JobRepository', entity: Job.name, collection: this.jobs.collection.collectionName, count };
+  getRepository(): Promise<RepositoryDescription> {
+    return describeRepository('JobRepository', this.jobs);
   }
 
   /** Start-up work: jobs a stopped process left NEW or IN_PROGRESS become FAILED. */

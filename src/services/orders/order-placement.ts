@@ -1,8 +1,8 @@
 import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
+import { toObjectId } from '../../common/mongo/object-id';
 import { AppConfig } from '../../config/app-config';
-import { toObjectId } from '../catalogue/object-id';
 import { SellerDirectory } from '../catalogue/seller-directory';
 import { OfferCatalog } from '../catalogue/offer-catalog';
 import { DraftContext, draftOrders, OrderDraft, OrderLine, OrderRates } from './order-drafts';

@@ -2,9 +2,9 @@ import { BadRequestException, Injectable, NotFoundException } from '@nestjs/comm
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { Bean, Exposed, MapOf } from '../../bean';
+import { conflictOnDuplicate } from '../../common/mongo/duplicate-key';
+import { toObjectId } from '../../common/mongo/object-id';
 import { Role } from '../../common/principal';
-import { conflictOnDuplicate } from '../content/mongo-errors';
-import { toObjectId } from '../content/object-id';
 import { Page } from '../content/page.schema';
 import { pickDefined } from '../content/pick';
 import { contentScope } from '../content/scope';

@@ -1,9 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
+import { isDuplicateKeyError } from '../../common/mongo/duplicate-key';
 import { ProcessedWebhook } from './processed-webhook.schema';
-
-const DUPLICATE_KEY = 11000;
 
 /**
  * Runs each webhook event at most once per source, also when the same event arrives twice at the same moment: the
@@ -35,7 +34,7 @@ export class WebhookReplayGuard {
       await this.processed.create({ source, eventId });
       return true;
     } catch (error) {
-      if ((error as { code?: unknown }).code === DUPLICATE_KEY) return false;
+      if (isDuplicateKeyError(error)) return false;
       throw error;
     }
   }

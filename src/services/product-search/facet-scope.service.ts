@@ -1,7 +1,7 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { Types } from 'mongoose';
 import { AttributeType } from '../catalogue/attribute-type';
-import { toObjectId } from '../catalogue/object-id';
+import { toObjectId } from '../../common/mongo/object-id';
 import { AttributeRecord, OfferFacets } from '../catalogue/offer-facets';
 
 /** Validates the arguments that narrow a facet: the SKU scope, an attribute and a filter type. */

@@ -4,6 +4,7 @@ import { ProfileDirectory } from '../../auth/profiles/profile-directory';
 import { ProfileType } from '../../auth/profiles/profile-type';
 import { PUBLIC_PROFILE_PROJECTION, PublicProfile } from '../../auth/profiles/public-profile.view';
 import { Bean, Exposed } from '../../bean';
+import { RepositoryDescription } from '../../common/mongo/repository-description';
 import { Page, toPage } from '../../common/page';
 import { Role } from '../../common/principal';
 import { parseSearchRequest, planSearch, SearchPlan, SearchSpec, toPipeline } from '../../common/search';
@@ -19,17 +20,6 @@ const PROFILE_SEARCH: SearchSpec = {
   closedFields: { type: Object.values(ProfileType) },
 };
 
-/**
- * What `getRepository()` answers. The spec returns Spring's `ProfileRepository` object, which has no meaningful
- * JSON form; a description of the repository (its entity, collection and size) is what a client can use.
- */
-export interface RepositoryDescription {
-  name: string;
-  entity: string;
-  collection: string;
-  count: number;
-}
-
 /** `profileSearchServiceImpl`: open to guests; returns public profile fields only (DESIGN §6 search requests). */
 @Injectable()
 @Bean('profileSearchServiceImpl', Role.GUEST)
@@ -39,7 +29,7 @@ export class ProfileSearchService {
   @Exposed()
   async getRepository(): Promise<RepositoryDescription> {
     const { collection, count } = await this.profiles.size();
-    return { name: 'ProfileRepository', entity: 'Profile', collection, count };
+    return { repository: 'ProfileRepository', entity: 'Profile', collection, count };
   }
 
   @Exposed(['String'])

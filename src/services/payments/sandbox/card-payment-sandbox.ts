@@ -2,6 +2,7 @@ import { BadRequestException, ConflictException, Injectable, NotFoundException }
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { randomBytes } from 'node:crypto';
+import { isDuplicateKeyError } from '../../../common/mongo/duplicate-key';
 import {
   CardDetails,
   CardPaymentProvider,
@@ -15,7 +16,6 @@ import { SandboxPaymentIntent } from './sandbox-payment-intent.schema';
 import { SandboxPaymentMethod } from './sandbox-payment-method.schema';
 import { CardBehaviour, FAILURE_CODES, TEST_CARDS, TEST_PAYMENT_METHODS } from './test-cards';
 
-const DUPLICATE_KEY = 11000;
 export const CHALLENGE_PATH = '/api/v1/cardpayment/sandbox/3ds';
 
 const STATUS_OF: Record<CardBehaviour, PaymentIntentStatus> = {
@@ -70,7 +70,7 @@ export class CardPaymentSandbox extends CardPaymentProvider {
       });
       return toIntent(created);
     } catch (error) {
-      if ((error as { code?: unknown }).code !== DUPLICATE_KEY) throw error;
+      if (!isDuplicateKeyError(error)) throw error;
       return this.charge(request);
     }
   }
