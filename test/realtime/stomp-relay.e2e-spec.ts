@@ -1,21 +1,10 @@
 import { Role } from '../../src/common/principal';
 import { MessageBroker } from '../../src/realtime/broker/message-broker';
 import { EventPublisher } from '../../src/realtime/event-publisher';
-import { RABBITMQ_WEB_STOMP, relayEnvironment, requireService, uniqueName } from '../support/shared-services';
+import { publishUntil, RABBITMQ_WEB_STOMP, relayEnvironment, requireService, uniqueName } from '../support/shared-services';
 import { TcpProxy } from '../support/tcp-proxy';
 import { startTestApp, TestApp } from '../support/test-app';
 import { TestStompClient } from './stomp-client';
-
-/** Repeats `publish` until `received` settles: an upstream SUBSCRIBE may still be on its way. */
-export async function publishUntil<T>(publish: () => void, received: Promise<T>): Promise<T> {
-  let done = false;
-  const settled = received.finally(() => (done = true));
-  for (let i = 0; i < 50 && !done; i++) {
-    publish();
-    await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 100))]);
-  }
-  return settled;
-}
 
 /** Polls readiness until it says the relay is up, or down (connection changes are asynchronous). */
 async function untilRelayIs(app: TestApp, state: 'up' | 'down'): Promise<void> {

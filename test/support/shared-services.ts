@@ -42,3 +42,14 @@ export function redisEnvironment(prefix = `test:${uniqueName()}:`): Record<strin
 export function uniqueName(): string {
   return `t-${randomUUID().slice(0, 12)}`;
 }
+
+/** Repeats `publish` until `received` settles: an upstream SUBSCRIBE may still be on its way. */
+export async function publishUntil<T>(publish: () => void, received: Promise<T>): Promise<T> {
+  let done = false;
+  const settled = received.finally(() => (done = true));
+  for (let i = 0; i < 50 && !done; i++) {
+    publish();
+    await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 100))]);
+  }
+  return settled;
+}
