@@ -21,7 +21,9 @@ export class SharedRedis implements OnModuleDestroy {
     this.client.on('error', (error: Error) => this.logger.warn(`Redis: ${error.message}`));
   }
 
+  /** QUIT lets pending commands finish; without a connection there are none, and it would wait for one. */
   async onModuleDestroy(): Promise<void> {
-    await this.client?.quit().catch(() => this.client?.disconnect());
+    if (this.client?.status === 'ready') await this.client.quit();
+    else this.client?.disconnect();
   }
 }
