@@ -4,6 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import { ThrottlerStorage } from '@nestjs/throttler';
+import Redis from 'ioredis';
+import { SlidingWindowStorage } from '../../src/bean/sliding-window.storage';
 import { stopChild } from '../child-process';
 
 /**
@@ -12,6 +16,7 @@ import { stopChild } from '../child-process';
  * counting it in-process: the same bean call with an ADMIN token (one counter hit per call) on two servers, one per
  * storage, each in its own process, started in the same run. Rounds alternate between them; figures are medians of
  * req/s and of the server's CPU time per request (Redis itself runs outside the server and is not counted there).
+ * Then the storages alone, in this process: the mean time of one counter hit, awaited one after the other.
  */
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -81,6 +86,33 @@ async function measure({ name, url, token }: Server, seconds: number): Promise<S
   return { rate: result.requests.average, latencyMs: result.latency.average, cpuPerRequest: cpu / result.requests.total };
 }
 
+/** Mean µs per `increment`, one at a time, under one key (a principal calling in a loop). */
+async function microsPerHit(storage: ThrottlerStorage, hits: number): Promise<number> {
+  const key = `bench-${Date.now()}`;
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < hits; i++) await storage.increment(key, 60_000, 1e9, 60_000, 'bean-calls');
+  return Number(process.hrtime.bigint() - started) / 1000 / hits;
+}
+
+async function compareStorages(): Promise<void> {
+  const redis = new Redis(REDIS_URL, { keyPrefix: `bench:${Date.now()}:` });
+  try {
+    const storages: [string, ThrottlerStorage][] = [
+      ['in-process', new SlidingWindowStorage()],
+      ['redis', new ThrottlerStorageRedisService(redis)],
+    ];
+    const samples = new Map<string, number[]>(storages.map(([name]) => [name, []]));
+    for (const [, storage] of storages) await microsPerHit(storage, 1000); // warm-up
+    for (let round = 0; round < Number(values.rounds); round++) {
+      for (const [name, storage] of storages) samples.get(name)!.push(await microsPerHit(storage, 5000));
+    }
+    const [local, shared] = ['in-process', 'redis'].map((name) => median(samples.get(name)!));
+    process.stdout.write(`one counter hit: in-process ${local.toFixed(1)} µs, redis ${shared.toFixed(1)} µs (round trip included)\n`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
 function median(list: number[]): number {
   const sorted = [...list].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -121,6 +153,7 @@ async function main(): Promise<void> {
     await Promise.all(servers.map((s) => stopChild(s.child)));
     rmSync(dataDir, { recursive: true, force: true });
   }
+  await compareStorages();
 }
 
 void main().catch((error: unknown) => {
