@@ -34,7 +34,8 @@ import { StompWsGateway } from './transport/stomp-ws.gateway';
     {
       provide: MessageBroker,
       inject: [AppConfig],
-      useFactory: ({ stomp: { relayUrl } }: AppConfig) => (relayUrl ? new RelayBroker(relayUrl) : new InMemoryBroker()),
+      useFactory: ({ stomp: { relayUrl, relayNamespace, relayBufferSize } }: AppConfig) =>
+        relayUrl ? new RelayBroker(relayUrl, relayNamespace, relayBufferSize) : new InMemoryBroker(),
     },
     EventPublisher,
     TopicAuthorizer,

@@ -1,5 +1,7 @@
 import { Global, Module } from '@nestjs/common';
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { ThrottlerStorage } from '@nestjs/throttler';
+import { SharedRedis } from '../../shared-state/shared-redis';
 import { BeanAdmission } from './bean-admission';
 import { BeanRateLimit } from './bean-rate-limit';
 import { SlidingWindowStorage } from './sliding-window.storage';
@@ -10,8 +12,14 @@ import { SlidingWindowStorage } from './sliding-window.storage';
   providers: [
     BeanRateLimit,
     BeanAdmission,
-    // The rate-limit counters; a storage shared by several instances replaces this one provider.
-    { provide: ThrottlerStorage, useClass: SlidingWindowStorage },
+    // The rate-limit counters: a sliding window in-process, or a fixed window in Redis
+    // (`@nest-lab/throttler-storage-redis`) shared by every instance when `REDIS_URL` is set.
+    {
+      provide: ThrottlerStorage,
+      inject: [SharedRedis],
+      useFactory: (redis: SharedRedis): ThrottlerStorage =>
+        redis.client ? new ThrottlerStorageRedisService(redis.client) : new SlidingWindowStorage(),
+    },
   ],
   exports: [BeanAdmission],
 })
