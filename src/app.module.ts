@@ -39,12 +39,14 @@ import { ConnectAccountsModule } from './services/connect-accounts/connect-accou
 import { AltPaymentsModule } from './services/alt-payments/alt-payments.module';
 import { AccountingModule } from './services/accounting/accounting.module';
 import { SeedModule } from './seed/seed.module';
+import { SharedStateModule } from './shared-state/shared-state.module';
 
 /** The application. Feature modules (one per service component) are listed in `imports`. */
 @Module({
   imports: [
     CommonModule,
     DatabaseModule,
+    SharedStateModule,
     HealthModule,
     DocsModule,
     SitesModule,

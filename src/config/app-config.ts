@@ -38,6 +38,10 @@ export interface StompSettings {
   clientSendPrefixes: readonly string[];
   /** External STOMP broker that broker destinations are relayed through; unset = in-process. */
   relayUrl: URL | undefined;
+  /** Prefix of the relay's topic names upstream. */
+  relayNamespace: string;
+  /** Publications kept while the relay is disconnected. */
+  relayBufferSize: number;
 }
 
 const DURATION_UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
@@ -69,6 +73,10 @@ export class AppConfig {
   readonly authRateLimit: number;
   readonly authLockoutThreshold: number;
   readonly authLockoutSeconds: number;
+  readonly authUsernameSoftLimit: number;
+  readonly authUsernameSlowSeconds: number;
+  /** Shared counters; undefined: in-process. */
+  readonly redis: { url: string; keyPrefix: string } | undefined;
   readonly authEmailFlows: boolean;
   readonly smtp: SmtpSettings | undefined;
   readonly mailFrom: string;
@@ -110,6 +118,9 @@ export class AppConfig {
     this.authRateLimit = env.AUTH_RATE_LIMIT;
     this.authLockoutThreshold = env.AUTH_LOCKOUT_THRESHOLD;
     this.authLockoutSeconds = parseDurationSeconds(env.AUTH_LOCKOUT_TTL);
+    this.authUsernameSoftLimit = env.AUTH_USERNAME_SOFT_LIMIT;
+    this.authUsernameSlowSeconds = env.AUTH_USERNAME_SLOW_SECONDS;
+    this.redis = env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : undefined;
     this.authEmailFlows = env.AUTH_EMAIL_FLOWS;
     this.smtp = smtpSettings(env);
     this.mailFrom = env.MAIL_FROM;
@@ -183,6 +194,8 @@ function stompSettings(env: EnvironmentVariables): StompSettings {
     reverifyEveryMs: env.STOMP_REVERIFY_MS,
     clientSendPrefixes: env.STOMP_CLIENT_SEND_PREFIXES.split(',').filter((prefix) => prefix !== ''),
     relayUrl: env.STOMP_RELAY_URL ? new URL(env.STOMP_RELAY_URL) : undefined,
+    relayNamespace: env.STOMP_RELAY_NAMESPACE,
+    relayBufferSize: env.STOMP_RELAY_BUFFER,
   };
 }
 

@@ -107,9 +107,17 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1)
   AUTH_RATE_LIMIT = 10;
 
-  /** Failed logins of one username that lock it out for AUTH_LOCKOUT_TTL. */
+  /** Failed logins of one username from one client that lock that client out of it for AUTH_LOCKOUT_TTL. */
   @Transform(toInt) @IsInt() @Min(1)
   AUTH_LOCKOUT_THRESHOLD = 5;
+
+  /** Failed logins of one username from all clients within AUTH_LOCKOUT_TTL after which it is slowed down. */
+  @Transform(toInt) @IsInt() @Min(1)
+  AUTH_USERNAME_SOFT_LIMIT = 50;
+
+  /** Once over AUTH_USERNAME_SOFT_LIMIT: one attempt at that username per this many seconds, from any client. */
+  @Transform(toInt) @IsInt() @Min(1)
+  AUTH_USERNAME_SLOW_SECONDS = 10;
 
   @Matches(DURATION, { message: 'AUTH_LOCKOUT_TTL must be a duration such as 900, 90s, 15m or 1h' })
   AUTH_LOCKOUT_TTL = '15m';
@@ -241,4 +249,20 @@ export class EnvironmentVariables {
     { message: 'STOMP_RELAY_URL must be a ws:// or wss:// URL, e.g. ws://user:pass@127.0.0.1:15674/ws' },
   )
   STOMP_RELAY_URL?: string = undefined;
+
+  /** Prefix of the relay's topic names upstream, so that several shops (or test runs) can share one broker. */
+  @Matches(/^[a-z0-9-]{1,32}$/, { message: 'STOMP_RELAY_NAMESPACE must be 1-32 characters a-z, 0-9 or -' })
+  STOMP_RELAY_NAMESPACE = 'ccb';
+
+  /** Publications kept while the relay is disconnected, sent in order on reconnection; beyond: dropped and logged. */
+  @Transform(toInt) @IsInt() @Min(0)
+  STOMP_RELAY_BUFFER = 1000;
+
+  /** Redis shared by all instances for per-request counters (rate limits); unset: counted in-process. */
+  @IsOptional() @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  REDIS_URL?: string = undefined;
+
+  /** Prefix of every key this app writes to Redis. */
+  @Matches(/^[A-Za-z0-9:_-]{1,64}$/, { message: 'REDIS_KEY_PREFIX must be 1-64 characters A-Z, a-z, 0-9, :, _ or -' })
+  REDIS_KEY_PREFIX = 'ccb:';
 }

@@ -34,7 +34,8 @@ import { StompWsGateway } from './transport/stomp-ws.gateway';
     {
       provide: MessageBroker,
       inject: [AppConfig],
-      useFactory: ({ stomp: { relayUrl } }: AppConfig) => (relayUrl ? new RelayBroker(relayUrl) : new InMemoryBroker()),
+      useFactory: ({ stomp }: AppConfig) =>
+        stomp.relayUrl ? new RelayBroker(stomp.relayUrl, stomp.relayNamespace, stomp.relayBufferSize) : new InMemoryBroker(),
     },
     EventPublisher,
     TopicAuthorizer,
