@@ -90,7 +90,7 @@ export class WebhookOutbox implements OnApplicationBootstrap, OnModuleDestroy {
       .findOneAndUpdate(
         { _id: id, state: DeliveryState.PENDING, nextAttemptAt: { $lte: now } },
         { $set: { nextAttemptAt: new Date(now.getTime() + LEASE_MS) }, $inc: { attempts: 1 } },
-        { new: true },
+        { returnDocument: 'after' },
       )
       .lean()
       .exec();
