@@ -81,7 +81,7 @@ describe('Work shared by two instances: jobs, webhooks, sitemaps', () => {
     return (res.body.items as Listed[]).find((job) => job.id === id)!;
   };
 
-  it('should serve on one instance the sitemap generated through the other, refusing a second one on both', async () => {
+  it('should serve on one instance the sitemap generated through the other, refusing another on both', async () => {
     const page = [{ pageUrl: 'home', published: true }];
     await b.callBean('pageManagementServiceImpl', 'createPage', page, { token: admin }).expect(200);
     await b.callBean('pageManagementServiceImpl', 'publishToUrl', [{ pageName: 'home' }], { token: admin }).expect(200);
