@@ -30,6 +30,7 @@ const autocannon = require('autocannon') as (options: Record<string, unknown>) =
 
 const ROOT = join(__dirname, '..', '..');
 const BODY = JSON.stringify({ beanId: 'dummyTree', functionName: 'getElements', args: [] });
+const HEADERS = { 'content-type': 'application/json', 'lang-context': 'en', 'site-context': 'default' };
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const { values } = parseArgs({
@@ -76,14 +77,17 @@ async function measure({ name, url, token }: Server, seconds: number): Promise<S
   const result = await autocannon({
     url: `${url}/api/v1/bean/request`,
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'lang-context': 'en', 'site-context': 'default', authorization: `Bearer ${token}` },
+    headers: { ...HEADERS, authorization: `Bearer ${token}` },
     body: BODY,
     connections: Number(values.connections),
     duration: seconds,
   });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  }
   const cpu = (await serverCpuMicros(url)) - cpuBefore;
-  return { rate: result.requests.average, latencyMs: result.latency.average, cpuPerRequest: cpu / result.requests.total };
+  const { requests, latency } = result;
+  return { rate: requests.average, latencyMs: latency.average, cpuPerRequest: cpu / requests.total };
 }
 
 /** Mean µs per `increment`, one at a time, under one key (a principal calling in a loop). */
@@ -107,7 +111,8 @@ async function compareStorages(): Promise<void> {
       for (const [name, storage] of storages) samples.get(name)!.push(await microsPerHit(storage, 5000));
     }
     const [local, shared] = ['in-process', 'redis'].map((name) => median(samples.get(name)!));
-    process.stdout.write(`one counter hit: in-process ${local.toFixed(1)} µs, redis ${shared.toFixed(1)} µs (round trip included)\n`);
+    const perHit = `in-process ${local.toFixed(1)} µs, redis ${shared.toFixed(1)} µs (round trip included)`;
+    process.stdout.write(`one counter hit: ${perHit}\n`);
   } finally {
     redis.disconnect();
   }
@@ -130,16 +135,18 @@ async function main(): Promise<void> {
     for (let round = 0; round < Number(values.rounds); round++) {
       for (const server of servers) samples.get(server.name)!.push(await measure(server, Number(values.seconds)));
     }
+    const medianOf = (list: Sample[], field: keyof Sample) => median(list.map((sample) => sample[field]));
     const figures = new Map(
       [...samples].map(([name, list]) => [
         name,
-        { rate: median(list.map((s) => s.rate)), latencyMs: median(list.map((s) => s.latencyMs)), cpu: median(list.map((s) => s.cpuPerRequest)) },
+        { rate: medianOf(list, 'rate'), latencyMs: medianOf(list, 'latencyMs'), cpu: medianOf(list, 'cpuPerRequest') },
       ]),
     );
     for (const [name, f] of figures) {
       const rounds = samples.get(name)!.map((s) => Math.round(s.rate)).join(', ');
       process.stdout.write(
-        `${name.padEnd(11)} ${String(Math.round(f.rate)).padStart(6)} req/s  ${f.latencyMs.toFixed(2)} ms mean latency  ` +
+        `${name.padEnd(11)} ${String(Math.round(f.rate)).padStart(6)} req/s  ` +
+          `${f.latencyMs.toFixed(2)} ms mean latency  ` +
           `${f.cpu.toFixed(0)} µs server CPU/req   rounds: ${rounds}\n`,
       );
     }

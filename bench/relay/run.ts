@@ -44,7 +44,8 @@ class BenchClient {
     const client = new BenchClient(socket);
     await new Promise<void>((resolve, reject) => {
       socket.once('error', reject);
-      socket.once('open', () => socket.send(`CONNECT\naccept-version:1.2\nhost:/\nheart-beat:0,0\nlogin:guest\npasscode:guest\n\n\0`));
+      const connect = 'CONNECT\naccept-version:1.2\nhost:/\nheart-beat:0,0\nlogin:guest\npasscode:guest\n\n\0';
+      socket.once('open', () => socket.send(connect));
       socket.once('message', (data: Buffer) =>
         data.toString().startsWith('CONNECTED') ? resolve() : reject(new Error(`refused: ${data.toString()}`)),
       );
@@ -101,7 +102,8 @@ interface Setup {
 
 async function deliveriesPerSecond(setup: Setup, subscriberCount: number, seconds: number): Promise<number> {
   const subscribers: BenchClient[] = [];
-  for (let i = 0; i < subscriberCount; i++) subscribers.push(await BenchClient.connect(setup.subscriberUrls[i % setup.subscriberUrls.length]));
+  const urls = setup.subscriberUrls;
+  for (let i = 0; i < subscriberCount; i++) subscribers.push(await BenchClient.connect(urls[i % urls.length]));
   const publisher = await BenchClient.connect(setup.publisherUrl);
   try {
     await Promise.all(subscribers.map((s, i) => s.subscribe(setup.destination, `r${i}`)));
@@ -126,7 +128,13 @@ async function primeRoutes(publisher: BenchClient, subscribers: BenchClient[], d
 }
 
 /** Publishes within the window for `seconds`, waits for the deliveries outstanding (at most 10 s), and rates them. */
-async function publishFor(name: string, publisher: BenchClient, subscribers: BenchClient[], destination: string, seconds: number): Promise<number> {
+async function publishFor(
+  name: string,
+  publisher: BenchClient,
+  subscribers: BenchClient[],
+  destination: string,
+  seconds: number,
+): Promise<number> {
   const window = Number(values.window);
   const delivered = () => subscribers.reduce((sum, s) => sum + s.received, 0);
   let wake: (() => void) | undefined;
@@ -159,12 +167,18 @@ function startInstance(dataDir: string, namespace: string): Promise<{ child: Chi
   mkdirSync(dataDir);
   const child = spawn(process.execPath, ['test/support/run-ts.js', 'bench/relay/server.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, STOMP_RELAY_URL: 'ws://guest:guest@127.0.0.1:15674/ws', STOMP_RELAY_NAMESPACE: namespace },
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATA_DIR: dataDir,
+      STOMP_RELAY_URL: 'ws://guest:guest@127.0.0.1:15674/ws',
+      STOMP_RELAY_NAMESPACE: namespace,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`instance exited with ${code}`)));
-    createInterface({ input: child.stdout! }).once('line', (line) => resolve({ child, ...(JSON.parse(line) as { url: string }) }));
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', (line) => resolve({ child, ...(JSON.parse(line) as { url: string }) }));
   });
 }
 
@@ -179,7 +193,7 @@ async function main(): Promise<void> {
   const namespace = `bench-${randomBytes(4).toString('hex')}`;
   const instances: { child: ChildProcess; url: string }[] = [];
   try {
-    instances.push(await startInstance(join(dataDir, 'a'), namespace), await startInstance(join(dataDir, 'b'), namespace));
+    for (const name of ['a', 'b']) instances.push(await startInstance(join(dataDir, name), namespace));
     const wsUrls = instances.map(({ url }) => `${url.replace(/^http/, 'ws')}/ws`);
     const setups: Setup[] = [
       { name: 'direct', subscriberUrls: [RABBITMQ], publisherUrl: RABBITMQ, destination: `/topic/${namespace}.direct` },
@@ -189,13 +203,16 @@ async function main(): Promise<void> {
       const rates = new Map<string, number[]>(setups.map((s) => [s.name, []]));
       for (const setup of setups) await deliveriesPerSecond(setup, subscriberCount, 1); // warm-up
       for (let round = 0; round < Number(values.rounds); round++) {
-        for (const setup of setups) rates.get(setup.name)!.push(await deliveriesPerSecond(setup, subscriberCount, Number(values.seconds)));
+        for (const setup of setups) {
+          rates.get(setup.name)!.push(await deliveriesPerSecond(setup, subscriberCount, Number(values.seconds)));
+        }
       }
       const [direct, relay] = [median(rates.get('direct')!), median(rates.get('relay')!)];
       const rounds = (name: string) => rates.get(name)!.map(Math.round).join(', ');
       process.stdout.write(
         `${subscriberCount} subscribers: direct ${Math.round(direct)} deliveries/s (${rounds('direct')}), ` +
-          `relay over 2 instances ${Math.round(relay)} deliveries/s (${rounds('relay')}): ${(relay / direct).toFixed(2)}× direct\n`,
+          `relay over 2 instances ${Math.round(relay)} deliveries/s (${rounds('relay')}): ` +
+          `${(relay / direct).toFixed(2)}× direct\n`,
       );
     }
   } finally {

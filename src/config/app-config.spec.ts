@@ -73,10 +73,23 @@ describe(AppConfig.name, () => {
       expect(config.stomp.relayUrl?.href).toBe('ws://user:pass@127.0.0.1:15674/ws');
     });
 
+    it('should read the shared-state settings', () => {
+      const config = AppConfig.fromEnvironment({ REDIS_URL: 'redis://:pw@redis:6379/2', STOMP_RELAY_NAMESPACE: 'shop-a' });
+      expect(config.redis).toEqual({ url: 'redis://:pw@redis:6379/2', keyPrefix: 'ccb:' });
+      expect(config.stomp).toMatchObject({ relayNamespace: 'shop-a', relayBufferSize: 1000 });
+      expect(AppConfig.fromEnvironment({}).redis).toBeUndefined();
+    });
+
     it.each([
       ['STOMP_HEARTBEAT', '10s'],
       ['STOMP_MAX_FRAME_BYTES', '512'],
       ['STOMP_RELAY_URL', 'http://127.0.0.1:15674/ws'],
+      ['STOMP_RELAY_NAMESPACE', 'Shop.A'],
+      ['STOMP_RELAY_BUFFER', '-1'],
+      ['REDIS_URL', 'http://127.0.0.1:6379'],
+      ['REDIS_KEY_PREFIX', 'a b'],
+      ['AUTH_USERNAME_SOFT_LIMIT', '0'],
+      ['AUTH_USERNAME_SLOW_SECONDS', '1s'],
       ['FACET_CACHE_ENTRIES', '-1'],
       ['FACET_CACHE_ENTRIES', 'many'],
       ['FACET_CACHE_ENTRIES', '1.5'],

@@ -40,6 +40,7 @@ export class SharedServicesHealthIndicator {
     const check = this.health.check('relay');
     const { connected, buffered, dropped } = broker.status();
     if (connected) return Promise.resolve(check.up({ buffered, dropped }));
-    return Promise.resolve(check.down({ message: `not connected; ${buffered} buffered, ${dropped} dropped`, buffered, dropped }));
+    const message = `not connected; ${buffered} buffered, ${dropped} dropped`;
+    return Promise.resolve(check.down({ message, buffered, dropped }));
   }
 }

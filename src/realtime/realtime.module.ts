@@ -34,8 +34,8 @@ import { StompWsGateway } from './transport/stomp-ws.gateway';
     {
       provide: MessageBroker,
       inject: [AppConfig],
-      useFactory: ({ stomp }: AppConfig) =>
-        stomp.relayUrl ? new RelayBroker(stomp.relayUrl, stomp.relayNamespace, stomp.relayBufferSize) : new InMemoryBroker(),
+      useFactory: ({ stomp: { relayUrl, relayNamespace, relayBufferSize } }: AppConfig) =>
+        relayUrl ? new RelayBroker(relayUrl, relayNamespace, relayBufferSize) : new InMemoryBroker(),
     },
     EventPublisher,
     TopicAuthorizer,

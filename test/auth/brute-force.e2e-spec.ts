@@ -6,7 +6,8 @@ describe('Brute-force protection', () => {
 
   beforeAll(async () => {
     // Client addresses come from X-Forwarded-For, so that one test can speak as several clients.
-    t = await startTestApp({ env: { TRUST_PROXY: 'loopback', AUTH_USERNAME_SOFT_LIMIT: '12', AUTH_USERNAME_SLOW_SECONDS: '1' } });
+    const env = { TRUST_PROXY: 'loopback', AUTH_USERNAME_SOFT_LIMIT: '12', AUTH_USERNAME_SLOW_SECONDS: '1' };
+    t = await startTestApp({ env });
   });
 
   afterAll(async () => {

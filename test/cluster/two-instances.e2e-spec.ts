@@ -40,7 +40,8 @@ describe('Two instances on one database, one RabbitMQ relay and one Redis', () =
     const token = a.tokenFor(Role.ADMIN);
     const [onA, onB] = [await connect(a, token), await connect(b, token)];
     await Promise.all([onA.subscribe('/topic/jobs'), onB.subscribe('/topic/jobs')]);
-    const publish = () => b.app.get(EventPublisher).publish('/topic/jobs', { event: 'job.updated', id: 'x', data: 'b' });
+    const event = { event: 'job.updated', id: 'x', data: 'b' };
+    const publish = () => b.app.get(EventPublisher).publish('/topic/jobs', event);
     expect(await publishUntil(publish, onA.next('/topic/jobs'))).toMatchObject({ event: 'job.updated', data: 'b' });
     expect(await onB.next('/topic/jobs')).toMatchObject({ event: 'job.updated', data: 'b' });
   });
@@ -77,7 +78,8 @@ describe('Two instances on one database, one RabbitMQ relay and one Redis', () =
     const onB = await connect(b, token);
     await onB.subscribe('/user/topic/default/json');
     onB.send('/request/bean', { beanId: 'dummyTree', functionName: 'getElements', args: [], actionId: 'fourth' });
-    expect(await onB.next('/user/topic/default/json', (reply) => reply.actionId === 'fourth')).toMatchObject({ status: 200 });
+    const reply = await onB.next('/user/topic/default/json', (body) => body.actionId === 'fourth');
+    expect(reply).toMatchObject({ status: 200 });
     const limited = await b.callBean('dummyTree', 'getElements', [], { token }).expect(429);
     expect(limited.body).toMatchObject({ status: 429, error: 'Too Many Requests' });
     await a.callBean('dummyTree', 'getElements', [], { token }).expect(429);

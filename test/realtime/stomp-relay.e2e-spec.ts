@@ -1,7 +1,13 @@
 import { Role } from '../../src/common/principal';
 import { MessageBroker } from '../../src/realtime/broker/message-broker';
 import { EventPublisher } from '../../src/realtime/event-publisher';
-import { publishUntil, RABBITMQ_WEB_STOMP, relayEnvironment, requireService, uniqueName } from '../support/shared-services';
+import {
+  publishUntil,
+  RABBITMQ_WEB_STOMP,
+  relayEnvironment,
+  requireService,
+  uniqueName,
+} from '../support/shared-services';
 import { TcpProxy } from '../support/tcp-proxy';
 import { startTestApp, TestApp } from '../support/test-app';
 import { TestStompClient } from './stomp-client';
@@ -24,7 +30,8 @@ describe('STOMP relay through RabbitMQ Web-STOMP', () => {
 
   beforeAll(async () => {
     await requireService('rabbitmq');
-    [first, second] = [await startTestApp({ env: relayEnvironment(namespace) }), await startTestApp({ env: relayEnvironment(namespace) })];
+    first = await startTestApp({ env: relayEnvironment(namespace) });
+    second = await startTestApp({ env: relayEnvironment(namespace) });
   });
   afterEach(async () => Promise.all(clients.splice(0).map((c) => c.disconnect())));
   afterAll(async () => Promise.all([first?.stop(), second?.stop()]));
@@ -82,9 +89,10 @@ describe('STOMP relay through RabbitMQ Web-STOMP', () => {
       await proxy?.stop();
     });
 
-    const publish = (seq: number) => publisher.app.get(EventPublisher).publish('/topic/jobs', { event: 'job.updated', id: 'j2', data: seq });
+    const publish = (seq: number) =>
+      publisher.app.get(EventPublisher).publish('/topic/jobs', { event: 'job.updated', id: 'j2', data: seq });
 
-    it('should keep up to STOMP_RELAY_BUFFER publications, send them in order once back, and report the rest dropped', async () => {
+    it('should keep STOMP_RELAY_BUFFER publications, send them in order once back, and report the rest', async () => {
       const subscriber = await connect(second, { token: second.tokenFor(Role.ADMIN) });
       await subscriber.subscribe('/topic/jobs');
       await publishUntil(() => publish(0), subscriber.next('/topic/jobs', (m) => m.data === 0));
@@ -94,7 +102,8 @@ describe('STOMP relay through RabbitMQ Web-STOMP', () => {
       for (const seq of [1, 2, 3, 4]) publish(seq);
       const unready = await publisher.http.get('/api/v1/health').expect(503);
       expect(unready.body).toMatchObject({ status: 503, error: 'Service Unavailable' });
-      expect(unready.body.details).toContainEqual({ field: 'relay', message: 'down: not connected; 3 buffered, 1 dropped' });
+      const relayDown = { field: 'relay', message: 'down: not connected; 3 buffered, 1 dropped' };
+      expect(unready.body.details).toContainEqual(relayDown);
 
       await proxy.restore();
       await untilRelayIs(publisher, 'up');
@@ -102,7 +111,8 @@ describe('STOMP relay through RabbitMQ Web-STOMP', () => {
       await subscriber.next('/topic/jobs', (m) => m.data === 5, 15_000);
       const received = subscriber.messages('/topic/jobs').map((m) => JSON.parse(m.body).data);
       expect(received.filter((seq: number) => seq > 0)).toEqual([1, 2, 3]); // 5 was taken above, after them
-      expect((await publisher.http.get('/api/v1/health').expect(200)).body.info.relay).toEqual({ status: 'up', buffered: 0, dropped: 1 });
+      const ready = await publisher.http.get('/api/v1/health').expect(200);
+      expect(ready.body.info.relay).toEqual({ status: 'up', buffered: 0, dropped: 1 });
     });
   });
 });

@@ -45,7 +45,8 @@ export class LoginThrottle {
     await this.counters.reset(`login:failures:${client}|${name}`);
     const expiresAt = new Date(Date.now() + windowMs);
     await this.lockouts.updateOne({ username: name, client }, { $set: { expiresAt } }, { upsert: true });
-    this.logger.warn(`Client ${client} locked out of "${name}" for ${this.config.authLockoutSeconds} s after failed logins`);
+    const seconds = this.config.authLockoutSeconds;
+    this.logger.warn(`Client ${client} locked out of "${name}" for ${seconds} s after failed logins`);
   }
 
   async recordSuccess(client: string, username: string): Promise<void> {

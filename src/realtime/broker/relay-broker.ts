@@ -106,7 +106,7 @@ export class RelayBroker extends MessageBroker implements OnModuleDestroy {
     if (this.connection.send('SEND', frameHeaders, body)) return;
     if (this.pending.length < this.bufferSize) return void this.pending.push({ headers: frameHeaders, body });
     this.dropped++;
-    this.logger.error(`Relay down and its buffer of ${this.bufferSize} full: a publication was dropped (${this.dropped} so far)`);
+    this.logger.error(`Relay down, buffer (${this.bufferSize}) full: a publication dropped (${this.dropped} so far)`);
   }
 
   private receive(frame: StompFrame): void {
