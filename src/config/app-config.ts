@@ -126,6 +126,8 @@ export class AppConfig {
   readonly vcsBranch: string;
   readonly uploadMaxBytes: number;
   readonly newPlantWebhook: { urls: string[]; token: string; maxAttempts: number; backoffMs: number };
+  /** How long a job's or an outbox delivery's lease lasts unless renewed. */
+  readonly jobLeaseMs: number;
   readonly webhookSecrets: { cardPayment: string; delivery: string };
   readonly publicUrl: string | undefined;
   readonly orderRates: { taxPercent: number; serviceFeePercent: number };
@@ -170,6 +172,7 @@ export class AppConfig {
     this.vcsRemoteUrl = env.VCS_REMOTE_URL;
     this.vcsBranch = env.VCS_BRANCH;
     this.uploadMaxBytes = env.UPLOAD_MAX_BYTES;
+    this.jobLeaseMs = env.JOB_LEASE_MS;
     this.newPlantWebhook = {
       urls: env.NEW_PLANT_WEBHOOK_URLS ? env.NEW_PLANT_WEBHOOK_URLS.split(',') : [],
       token: env.NEW_PLANT_WEBHOOK_TOKEN ?? '',

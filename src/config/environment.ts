@@ -199,6 +199,10 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1)
   NEW_PLANT_WEBHOOK_BACKOFF_MS = 1000;
 
+  /** How long a running job's lease lasts unless its instance renews it (renewed every third of it). */
+  @Transform(toInt) @IsInt() @Min(300)
+  JOB_LEASE_MS = 30000;
+
   /** HMAC secret of the card payment webhooks (`/api/v1/cardpayment`), shared with the provider. */
   @IsString() @MinLength(16)
   CARD_PAYMENT_WEBHOOK_SECRET = DEV_CARD_PAYMENT_WEBHOOK_SECRET;

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Role } from '../../src/common/principal';
+import { LeaseLocks } from '../../src/services/jobs/lease-locks';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const git = (args: string[], cwd?: string): string =>
@@ -35,6 +36,16 @@ describe('vcsProvider (e2e)', () => {
   afterAll(async () => {
     await t.stop();
     rmSync(base, { recursive: true, force: true });
+  });
+
+  it('should refuse work while another instance holds the site repository lock', async () => {
+    const held = (await t.app.get(LeaseLocks).tryAcquire('vcs:default'))!;
+    try {
+      const res = await vcs('init').expect(409);
+      expect(res.body).toMatchObject({ status: 409, error: 'Conflict', message: expect.stringContaining('Another instance') });
+    } finally {
+      await held.release();
+    }
   });
 
   it('should refuse work on a directory that is not a repository yet', async () => {

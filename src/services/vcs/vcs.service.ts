@@ -4,11 +4,16 @@ import { AppConfig } from '../../config';
 import { Bean, Exposed } from '../../bean';
 import { Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
+import { LeaseLocks } from '../jobs/lease-locks';
 import { SitePaths } from '../site-files/site-paths';
 import { GitRemote, gitRemoteFor } from './git-remote';
 import { git, GitAuthor, GitWorkdir } from './git-workdir';
 
-/** The current site's content directory under git, synchronised with `VCS_REMOTE_URL`. */
+/**
+ * The current site's content directory under git, synchronised with `VCS_REMOTE_URL`. With several instances the
+ * directory is on the volume they share (`DATA_DIR`, see README): an operation holds the site's lease lock in the
+ * database, and one that finds another instance holding it is refused with 409.
+ */
 @Injectable()
 @Bean('vcsProvider', Role.ADMIN)
 export class VcsService {
@@ -18,6 +23,7 @@ export class VcsService {
   constructor(
     private readonly paths: SitePaths,
     private readonly config: AppConfig,
+    private readonly locks: LeaseLocks,
   ) {}
 
   @Exposed()
@@ -73,8 +79,16 @@ export class VcsService {
     const workdir = new GitWorkdir(this.paths.contentDir(site), this.config.vcsBranch);
     const previous = this.queues.get(site) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(async () => {
-      if (needsRepository && !(await workdir.isRepository())) throw new ConflictException('The content directory is not a repository: init first');
-      await operation(workdir).catch(toHttpError);
+      const lock = await this.locks.tryAcquire(`vcs:${site}`);
+      if (!lock) throw new ConflictException(`Another instance is working on the repository of site "${site}"; retry`);
+      try {
+        if (needsRepository && !(await workdir.isRepository())) {
+          throw new ConflictException('The content directory is not a repository: init first');
+        }
+        await operation(workdir).catch(toHttpError);
+      } finally {
+        await lock.release();
+      }
     });
     this.queues.set(site, next);
     return next;
