@@ -138,6 +138,17 @@ export interface ExternalAccount {
 }
 
 /**
+ * What a bean's `getRepository()` answers. The spec returns a Spring repository object, which has no JSON form;
+ * a description of the store (its entity, collection and size) is what a client can use.
+ */
+export interface RepositoryDescription {
+  repository: string;
+  entity: string;
+  collection: string;
+  count: number;
+}
+
+/**
  * The container (blog) map of `createContainer` / `saveContainer`. `name` and `type` are required to create;
  * `articles`, when given, is the complete new list. `published` defaults to false, as for pages.
  */
@@ -355,16 +366,6 @@ export interface JobDto {
   current?: number;
   total?: number;
   progress?: number;
-}
-
-/**
- * What `getRepository()` answers: Spring's repository object has no JSON form, so a description of the store.
- */
-export interface RepositoryDescription {
-  name: string;
-  entity: string;
-  collection: string;
-  count: number;
 }
 
 /**
@@ -593,17 +594,6 @@ export interface RouteRequestDto {
   containerId?: string;
   containerType?: string;
   copyTo?: string[];
-}
-
-/**
- * What `getRepository()` answers. The spec returns Spring's `ProfileRepository` object, which has no meaningful
- * JSON form; a description of the repository (its entity, collection and size) is what a client can use.
- */
-export interface RepositoryDescriptionOutput {
-  name: string;
-  entity: string;
-  collection: string;
-  count: number;
 }
 
 /**
@@ -938,12 +928,7 @@ export interface Beans {
      * @role ADMIN
      * @signature getRepository()
      */
-    getRepository(): Promise<{
-      repository: string;
-      entity: string;
-      collection: string;
-      count: number;
-    }>;
+    getRepository(): Promise<RepositoryDescription>;
 
     /**
      * @role ADMIN
@@ -1392,15 +1377,10 @@ export interface Beans {
      * @role ADMIN
      * @signature getRepository()
      */
-    getRepository(): Promise<{
-      repository: string;
-      entity: string;
-      collection: string;
-      count: number;
-    }>;
+    getRepository(): Promise<RepositoryDescription>;
 
     /**
-     * Start-up work: jobs a stopped process left NEW or IN_PROGRESS become FAILED.
+     * Start-up work: NEW or IN_PROGRESS jobs whose lease expired become FAILED.
      *
      * @role ADMIN
      * @signature init()
@@ -1488,7 +1468,7 @@ export interface Beans {
     decrementJob(jobId: string, step: number): Promise<JobView>;
 
     /**
-     * Fails every NEW or IN_PROGRESS job except those this process is running right now.
+     * Fails every NEW or IN_PROGRESS job whose lease expired: no instance runs it and no client wrote it since.
      *
      * @role ADMIN
      * @signature setUnfinishedJobsToFailed()
@@ -1743,7 +1723,7 @@ export interface Beans {
      * @role GUEST
      * @signature getRepository()
      */
-    getRepository(): Promise<RepositoryDescriptionOutput>;
+    getRepository(): Promise<RepositoryDescription>;
 
     /**
      * @role GUEST
@@ -1883,7 +1863,7 @@ export interface Beans {
     generateSiteMap(request: SitemapRequestDto): Promise<null>;
 
     /**
-     * Whether a sitemap of the current site is being generated.
+     * Whether a sitemap of the current site is being generated, on any instance.
      *
      * @role ADMIN
      * @signature isWorkInProgress()
