@@ -6,7 +6,7 @@
 module.exports = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  roots: ['<rootDir>/src', '<rootDir>/test'],
+  roots: ['<rootDir>/src', '<rootDir>/test', '<rootDir>/packages/client/test'],
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json', diagnostics: false }],

@@ -3,6 +3,7 @@ import type { Logger as PinoLogger } from 'pino';
 import { LoggerModule } from 'nestjs-pino';
 import { AuthCoreModule } from './auth/auth-core.module';
 import { AuthModule } from './auth/auth.module';
+import { BeanAdmissionModule } from './bean/admission/bean-admission.module';
 import { BeanCoreModule } from './bean/bean-core.module';
 import { BeanModule } from './bean/bean.module';
 import { CommonModule } from './common/common.module';
@@ -39,18 +40,21 @@ import { ConnectAccountsModule } from './services/connect-accounts/connect-accou
 import { AltPaymentsModule } from './services/alt-payments/alt-payments.module';
 import { AccountingModule } from './services/accounting/accounting.module';
 import { SeedModule } from './seed/seed.module';
+import { SharedStateModule } from './shared-state/shared-state.module';
 
 /** The application. Feature modules (one per service component) are listed in `imports`. */
 @Module({
   imports: [
     CommonModule,
     DatabaseModule,
+    SharedStateModule,
     HealthModule,
     DocsModule,
     SitesModule,
     AuthCoreModule,
     AuthModule,
     BeanCoreModule,
+    BeanAdmissionModule,
     BeanModule,
     RealtimeModule,
     DummyTreeModule,

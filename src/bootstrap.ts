@@ -11,6 +11,9 @@ import { keepRawBodyOfSignedWebhooks } from './common/raw-body';
 import { AppConfig, ConfigValidationError } from './config/app-config';
 import { setupApiDocs } from './docs/api-docs';
 import { StompWsAdapter } from './realtime/transport/stomp-ws.adapter';
+import { AltPaymentProvider } from './services/alt-payments/alt-payment.provider';
+import { LogisticsProvider } from './services/delivery/logistics.provider';
+import { CardPaymentProvider } from './services/payments';
 
 /**
  * Builds the whole application (not yet listening) from `env`; tests reuse it.
@@ -48,9 +51,22 @@ export async function bootstrap(): Promise<void> {
     const config = app.get(AppConfig);
     await app.listen(config.port, config.host);
     app.get(Logger).log(`Listening on ${await app.getUrl()}`, 'Bootstrap');
+    app.get(Logger).log(`Providers in use: ${providersInUse(app)}`, 'Bootstrap');
   } catch (error) {
     const reason = error instanceof ConfigValidationError ? error.message : `Start-up failed: ${(error as Error).stack}`;
     process.stderr.write(`${reason}\n`);
     process.exit(1);
   }
+}
+
+/** The implementation bound to each external provider, so that the log shows when a sandbox is running. */
+function providersInUse(app: NestExpressApplication): string {
+  const providers = {
+    'card payments': CardPaymentProvider,
+    logistics: LogisticsProvider,
+    'alternative payments': AltPaymentProvider,
+  };
+  return Object.entries(providers)
+    .map(([kind, token]) => `${kind} ${app.get<{ name: string }>(token, { strict: false }).name}`)
+    .join(', ');
 }

@@ -60,4 +60,23 @@ describe('Health', () => {
       await t.http.get('/api/v1/health/live').expect(200);
     });
   });
+
+  describe('with Redis configured but unreachable', () => {
+    let t: TestApp;
+
+    beforeAll(async () => {
+      // Port 1 on loopback: nothing listens there, so every connection is refused at once.
+      t = await startTestApp({ env: { REDIS_URL: 'redis://127.0.0.1:1' } });
+    });
+
+    afterAll(async () => {
+      await t.stop();
+    });
+
+    it('should answer readiness with 503 naming Redis', async () => {
+      const res = await t.http.get('/api/v1/health').expect(503);
+      expect(res.body).toMatchObject({ status: 503, error: 'Service Unavailable', message: 'Not ready: redis down' });
+      expect(res.body.details).toEqual([{ field: 'redis', message: expect.stringMatching(/^down: /) }]);
+    });
+  });
 });

@@ -2,6 +2,7 @@ import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createConnection } from 'node:net';
 import { sign } from 'jsonwebtoken';
 import { Role } from '../src/common/principal';
 import { ProbeModule } from './support/probe.beans';
@@ -190,6 +191,14 @@ describe('HTTP foundation', () => {
         expect(entry.req).toMatchObject({ id: 'access-log-probe', method: 'GET', url: '/api/v1/no-such-route' });
         expect(typeof entry.responseTime).toBe('number');
         expect(stdout).not.toContain('not-a-real-token-123');
+
+        // The embedded database's operator log reaches the app's log, naming the connection.
+        const dbPort = Number(await eventually(() => /Embedded database listening on mongodb:\/\/127\.0\.0\.1:(\d+)/.exec(stdout)?.[1]));
+        const socket = createConnection(dbPort, '127.0.0.1', () => socket.end(Buffer.from([5, 0, 0, 0])));
+        socket.on('error', () => undefined);
+        const dbLine = JSON.parse(await eventually(() => lineWith('unreadable message framing'))) as Record<string, any>;
+        expect(dbLine).toMatchObject({ level: 40, context: 'EmbeddedDatabase' });
+        expect(dbLine.msg).toMatch(/^conn\d+: closing connection: unreadable message framing \(invalid message length 5\)$/);
       } finally {
         child.kill('SIGKILL');
       }

@@ -1,5 +1,5 @@
 import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
-import { SlidingWindowStorage } from '../../src/bean/sliding-window.storage';
+import { SlidingWindowStorage } from '../../src/bean/admission/sliding-window.storage';
 
 /**
  * `node test/support/run-ts.js bench/gateway/throttler-storage.ts`: µs per rate-limit hit of one busy key, by how

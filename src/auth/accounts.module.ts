@@ -7,12 +7,14 @@ import { RevokedToken, RevokedTokenSchema } from './revocation/revoked-token.sch
 import { SessionCookieAuthenticator } from './sessions/session-cookie.authenticator';
 import { Session, SessionSchema } from './sessions/session.schema';
 import { SessionsService } from './sessions/sessions.service';
+import { CustomersReport } from './users/customers-report';
 import { User, UserSchema } from './users/user.schema';
 import { UsersService } from './users/users.service';
 
 /**
- * Accounts, sessions and revoked tokens, and the two checks `AuthCoreModule` binds into token verification and the
- * authentication guard. Kept apart from the login endpoints so that the core auth module can import it without a cycle.
+ * Accounts (and their `customers` report), sessions and revoked tokens, and the two checks `AuthCoreModule` binds
+ * into token verification and the authentication guard. Kept apart from the login endpoints so that the core auth
+ * module can import it without a cycle.
  */
 @Module({
   imports: [
@@ -22,7 +24,22 @@ import { UsersService } from './users/users.service';
       { name: RevokedToken.name, schema: RevokedTokenSchema },
     ]),
   ],
-  providers: [PasswordHasher, UsersService, SessionsService, RevocationService, AccountTokenCheck, SessionCookieAuthenticator],
-  exports: [PasswordHasher, UsersService, SessionsService, RevocationService, AccountTokenCheck, SessionCookieAuthenticator],
+  providers: [
+    PasswordHasher,
+    UsersService,
+    SessionsService,
+    RevocationService,
+    AccountTokenCheck,
+    SessionCookieAuthenticator,
+    CustomersReport,
+  ],
+  exports: [
+    PasswordHasher,
+    UsersService,
+    SessionsService,
+    RevocationService,
+    AccountTokenCheck,
+    SessionCookieAuthenticator,
+  ],
 })
 export class AccountsModule {}

@@ -3,11 +3,11 @@ import { Principal } from '../common/principal';
 
 /**
  * Asked by `TokenVerifier` for every token whose signature and claims are valid. The identity module binds its
- * checks here (see `auth-core.module.ts`): `jti` revoked at logout; user deleted, disabled, or changed since `iat`.
+ * checks here (see `auth-core.module.ts`): `jti` revoked at logout; user deleted, disabled, or changed since issue.
  */
 export abstract class TokenRevocationCheck {
-  /** @param issuedAt the token's `iat` in seconds since the epoch, when present */
-  abstract isRevoked(principal: Principal, issuedAt?: number): Promise<boolean>;
+  /** @param tokenVersion the token's `ver` claim: the account's token version when it was issued */
+  abstract isRevoked(principal: Principal, tokenVersion: number): Promise<boolean>;
 }
 
 /**

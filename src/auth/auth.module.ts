@@ -12,6 +12,7 @@ import { OneTimeTokensService } from './flows/one-time-tokens.service';
 import { AuthController } from './login/auth.controller';
 import { CredentialsService } from './login/credentials.service';
 import { TokenIssuer } from './login/token-issuer.service';
+import { LoginLockout, LoginLockoutSchema } from './throttle/login-lockout.schema';
 import { LoginThrottle } from './throttle/login-throttle.service';
 import { AdminSeeder } from './users/admin-seeder.service';
 
@@ -21,7 +22,10 @@ import { AdminSeeder } from './users/admin-seeder.service';
     AccountsModule,
     MailModule,
     CustomerAnalyticsModule,
-    MongooseModule.forFeature([{ name: OneTimeToken.name, schema: OneTimeTokenSchema }]),
+    MongooseModule.forFeature([
+      { name: OneTimeToken.name, schema: OneTimeTokenSchema },
+      { name: LoginLockout.name, schema: LoginLockoutSchema },
+    ]),
   ],
   controllers: [AuthController, AccountFlowsController],
   providers: [

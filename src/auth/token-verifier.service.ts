@@ -11,7 +11,7 @@ interface TokenClaims {
   role?: unknown;
   jti?: unknown;
   exp?: unknown;
-  iat?: unknown;
+  ver?: unknown;
 }
 
 /**
@@ -29,8 +29,9 @@ export class TokenVerifier {
   async verify(token: string): Promise<Principal> {
     const claims = this.verifySignature(token);
     const principal = toPrincipal(claims);
-    const issuedAt = typeof claims.iat === 'number' ? claims.iat : undefined;
-    if (await this.revocation.isRevoked(principal, issuedAt)) throw new UnauthorizedException('Token revoked');
+    if (await this.revocation.isRevoked(principal, tokenVersionOf(claims))) {
+      throw new UnauthorizedException('Token revoked');
+    }
     return principal;
   }
 
@@ -41,6 +42,12 @@ export class TokenVerifier {
       throw new UnauthorizedException('Invalid or expired token');
     }
   }
+}
+
+/** A token without `ver` was issued under the first version (0). */
+function tokenVersionOf({ ver = 0 }: TokenClaims): number {
+  if (!Number.isSafeInteger(ver) || (ver as number) < 0) throw new UnauthorizedException('Invalid token claims');
+  return ver as number;
 }
 
 function toPrincipal({ sub, username, role, jti, exp }: TokenClaims): Principal {

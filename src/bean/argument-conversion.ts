@@ -2,6 +2,7 @@ import { BadRequestException } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { validationFailed } from '../common/errors/validation-errors';
+import { isPlainRecord } from '../common/plain-object';
 import { MapOfParamType, ParamType, paramTypeName, ScalarParamType } from './param-types';
 
 /** Checks and converts one argument of one declared type; built once per parameter at start-up. */
@@ -16,12 +17,6 @@ export interface ArgumentConverter {
 const JAVA_INT_MIN = -(2 ** 31);
 const JAVA_INT_MAX = 2 ** 31 - 1;
 const INTEGER_TEXT = /^-?\d{1,10}$/;
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
 
 /** The JSON type of a value as error messages name it. */
 export function jsonTypeOf(value: unknown): string {
@@ -41,7 +36,7 @@ const SCALAR_RULES: Record<ScalarParamType, { accepts: (value: unknown) => boole
   int: { accepts: isJavaInt, convert: (value) => Number(value) },
   // Strings "true"/"false" are refused on purpose: JSON has booleans, and accepting text invites "yes"/"1" next.
   boolean: { accepts: (value) => typeof value === 'boolean', convert: (value) => value },
-  Map: { accepts: isPlainObject, convert: (value) => value },
+  Map: { accepts: isPlainRecord, convert: (value) => value },
   IdList: {
     accepts: (value) => Array.isArray(value) && value.every((id) => typeof id === 'string'),
     convert: (value) => value,
@@ -70,9 +65,9 @@ function dtoConverter(type: MapOfParamType): ArgumentConverter {
   const typeName = paramTypeName(type);
   return {
     typeName,
-    accepts: isPlainObject,
+    accepts: isPlainRecord,
     convert(value, index) {
-      if (!isPlainObject(value)) throw mismatch(typeName, value, index);
+      if (!isPlainRecord(value)) throw mismatch(typeName, value, index);
       const dto = plainToInstance(type.dto, value, { exposeDefaultValues: true });
       const errors = validateSync(dto, { whitelist: true });
       if (errors.length > 0) throw validationFailed(errors, `args[${index}]`);

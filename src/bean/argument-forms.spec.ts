@@ -1,5 +1,5 @@
 import { BadRequestException } from '@nestjs/common';
-import { assertNoHostileKeys, toPositional } from './argument-forms';
+import { assertSafeArguments, MAX_ARGUMENT_DEPTH, toPositional } from './argument-forms';
 
 describe('argument forms', () => {
   describe(toPositional.name, () => {
@@ -20,18 +20,20 @@ describe('argument forms', () => {
     });
   });
 
-  describe(assertNoHostileKeys.name, () => {
+  describe(assertSafeArguments.name, () => {
     it.each(['{"__proto__":1}', '[{"a":[{"constructor":{}}]}]', '{"a":{"b":{"prototype":null}}}'])('should refuse %s', (json) => {
-      expect(() => assertNoHostileKeys(JSON.parse(json))).toThrow(BadRequestException);
+      expect(() => assertSafeArguments(JSON.parse(json))).toThrow(BadRequestException);
     });
 
     it('should accept values that only mention the words', () => {
-      expect(() => assertNoHostileKeys([{ name: '__proto__', list: ['constructor'] }])).not.toThrow();
+      expect(() => assertSafeArguments([{ name: '__proto__', list: ['constructor'] }])).not.toThrow();
     });
 
-    it('should walk deep nesting without recursion', () => {
-      const deep = JSON.parse('['.repeat(100000) + ']'.repeat(100000)) as unknown;
-      expect(() => assertNoHostileKeys(deep)).not.toThrow();
+    it('should walk nesting up to the limit without recursion, and refuse deeper nesting', () => {
+      const nested = (depth: number) => JSON.parse('['.repeat(depth) + ']'.repeat(depth)) as unknown;
+      expect(() => assertSafeArguments(nested(MAX_ARGUMENT_DEPTH + 1))).not.toThrow();
+      expect(() => assertSafeArguments(nested(MAX_ARGUMENT_DEPTH + 2))).toThrow(BadRequestException);
+      expect(() => assertSafeArguments(nested(100_000))).toThrow(BadRequestException);
     });
   });
 });

@@ -1,6 +1,6 @@
 import { BadRequestException } from '@nestjs/common';
 import { FieldProblem } from '../common/errors/error-body';
-import { isPlainObject } from './argument-conversion';
+import { isPlainRecord } from '../common/plain-object';
 import { BeanCall } from './bean-invoker';
 
 export const BEAN_SCOPES: readonly string[] = ['PROTOTYPE', 'SINGLETON'];
@@ -10,7 +10,7 @@ export const BEAN_SCOPES: readonly string[] = ['PROTOTYPE', 'SINGLETON'];
  * @throws BadRequestException listing every bad field
  */
 export function parseBeanCall(envelope: unknown): BeanCall {
-  if (!isPlainObject(envelope)) throw new BadRequestException('The call envelope must be a JSON object');
+  if (!isPlainRecord(envelope)) throw new BadRequestException('The call envelope must be a JSON object');
   const { beanId, functionName, args, scope } = envelope;
   const problems: FieldProblem[] = [];
   if (typeof beanId !== 'string' || beanId === '') problems.push({ field: 'beanId', message: 'must be a non-empty string' });

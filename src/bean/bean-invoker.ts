@@ -1,7 +1,7 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { assertAccess } from '../common/access';
 import { RequestContext } from '../common/request-context';
-import { assertNoHostileKeys, toPositional } from './argument-forms';
+import { assertSafeArguments, toPositional } from './argument-forms';
 import { BeanRegistry } from './bean-registry';
 import { convertArguments, resolveOverload } from './overload-resolution';
 
@@ -30,7 +30,7 @@ export class BeanInvoker {
     const fn = bean.functions.get(call.functionName);
     if (!fn) throw new BadRequestException(`Bean '${bean.id}' has no function '${call.functionName}'`);
     assertAccess(principal, fn.minRole);
-    assertNoHostileKeys(call.args);
+    assertSafeArguments(call.args);
     const args = toPositional(call.args);
     const method = resolveOverload(fn, args);
     assertAccess(principal, method.role);

@@ -1,18 +1,14 @@
 import type { Response } from 'express';
+import { bytesOf, isBytes, toJsonResult } from './bean-result';
 
 /** Media types in `Accept` that ask for `byte[]` results as raw bytes instead of a base64 string. */
 const RAW_BYTE_MEDIA_TYPES = ['application/pdf', 'application/octet-stream'];
 
-/**
- * Writes a bean result as the unified call answers it: the JSON of the value itself, `null` for nothing,
- * bytes as base64 JSON or raw by `Accept`.
- */
+/** Writes a bean result as the unified call answers it over HTTP: its JSON (`toJsonResult`), or raw bytes by `Accept`. */
 export function sendBeanResult(response: Response, result: unknown, accept: string | undefined): void {
-  if (result instanceof Uint8Array) {
-    sendBytes(response, Buffer.from(result.buffer, result.byteOffset, result.byteLength), accept);
-    return;
-  }
-  sendJson(response, result ?? null);
+  const rawMediaType = RAW_BYTE_MEDIA_TYPES.find((type) => accept?.includes(type));
+  if (isBytes(result) && rawMediaType) response.status(200).type(rawMediaType).send(bytesOf(result));
+  else sendJson(response, toJsonResult(result));
 }
 
 /**
@@ -25,10 +21,4 @@ function sendJson(response: Response, value: unknown): void {
   response.setHeader('Content-Type', 'application/json; charset=utf-8');
   response.setHeader('Content-Length', Buffer.byteLength(body));
   response.end(body);
-}
-
-function sendBytes(response: Response, bytes: Buffer, accept: string | undefined): void {
-  const mediaType = RAW_BYTE_MEDIA_TYPES.find((type) => accept?.includes(type));
-  if (mediaType) response.status(200).type(mediaType).send(bytes);
-  else sendJson(response, bytes.toString('base64'));
 }

@@ -9,3 +9,5 @@ export type { BeanCall } from './bean-invoker';
 export { parseBeanCall } from './bean-call';
 export { BeanRegistry } from './bean-registry';
 export type { BeanDescriptor, BeanFunction, BeanMethod } from './bean-descriptor';
+export { BeanAdmission } from './admission/bean-admission';
+export { toJsonResult } from './bean-result';

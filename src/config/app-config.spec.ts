@@ -1,6 +1,19 @@
 import { AppConfig, ConfigValidationError } from './app-config';
 import { DEV_JWT_SECRET } from './environment';
 
+/** Production with every secret strong and every provider named. */
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  JWT_SECRET: 'j'.repeat(32),
+  ADMIN_PASSWORD: 'a-strong-password',
+  CARD_PAYMENT_WEBHOOK_SECRET: 'c'.repeat(32),
+  DELIVERY_WEBHOOK_SECRET: 'd'.repeat(32),
+  ALT_PAYMENT_WEBHOOK_SECRET: 'a'.repeat(32),
+  PAYMENT_PROVIDER: 'sandbox',
+  DELIVERY_PROVIDER: 'sandbox',
+  ALT_PAYMENT_PROVIDER: 'sandbox',
+};
+
 function problemsOf(env: Record<string, string>): string[] {
   try {
     AppConfig.fromEnvironment(env);
@@ -73,10 +86,23 @@ describe(AppConfig.name, () => {
       expect(config.stomp.relayUrl?.href).toBe('ws://user:pass@127.0.0.1:15674/ws');
     });
 
+    it('should read the shared-state settings', () => {
+      const config = AppConfig.fromEnvironment({ REDIS_URL: 'redis://:pw@redis:6379/2', STOMP_RELAY_NAMESPACE: 'shop-a' });
+      expect(config.redis).toEqual({ url: 'redis://:pw@redis:6379/2', keyPrefix: 'ccb:' });
+      expect(config.stomp).toMatchObject({ relayNamespace: 'shop-a', relayBufferSize: 1000 });
+      expect(AppConfig.fromEnvironment({}).redis).toBeUndefined();
+    });
+
     it.each([
       ['STOMP_HEARTBEAT', '10s'],
       ['STOMP_MAX_FRAME_BYTES', '512'],
       ['STOMP_RELAY_URL', 'http://127.0.0.1:15674/ws'],
+      ['STOMP_RELAY_NAMESPACE', 'Shop.A'],
+      ['STOMP_RELAY_BUFFER', '-1'],
+      ['REDIS_URL', 'http://127.0.0.1:6379'],
+      ['REDIS_KEY_PREFIX', 'a b'],
+      ['AUTH_USERNAME_SOFT_LIMIT', '0'],
+      ['AUTH_USERNAME_SLOW_SECONDS', '1s'],
       ['FACET_CACHE_ENTRIES', '-1'],
       ['FACET_CACHE_ENTRIES', 'many'],
       ['FACET_CACHE_ENTRIES', '1.5'],
@@ -84,19 +110,60 @@ describe(AppConfig.name, () => {
       expect(problemsOf({ [name]: value }).map((p) => p.split(':')[0])).toEqual([name]);
     });
 
-    it('should refuse default secrets in production', () => {
+    it('should refuse every default secret and unnamed provider in production, all at once', () => {
       const problems = problemsOf({ NODE_ENV: 'production' });
-      expect(problems.map((p) => p.split(':')[0])).toEqual(['JWT_SECRET', 'ADMIN_PASSWORD']);
+      expect(problems.map((p) => p.split(':')[0])).toEqual([
+        'JWT_SECRET',
+        'ADMIN_PASSWORD',
+        'CARD_PAYMENT_WEBHOOK_SECRET',
+        'DELIVERY_WEBHOOK_SECRET',
+        'ALT_PAYMENT_WEBHOOK_SECRET',
+        'PAYMENT_PROVIDER',
+        'DELIVERY_PROVIDER',
+        'ALT_PAYMENT_PROVIDER',
+      ]);
     });
 
-    it('should refuse short secrets in production', () => {
-      const problems = problemsOf({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(31), ADMIN_PASSWORD: 'short-pass1' });
-      expect(problems).toHaveLength(2);
+    it.each([
+      ['JWT_SECRET', 'x'.repeat(31)],
+      ['ADMIN_PASSWORD', 'short-pass1'],
+      ['CARD_PAYMENT_WEBHOOK_SECRET', 'c'.repeat(31)],
+      ['DELIVERY_WEBHOOK_SECRET', 'd'.repeat(31)],
+      ['ALT_PAYMENT_WEBHOOK_SECRET', 'a'.repeat(31)],
+    ])('should refuse a short %s in production', (name, value) => {
+      const problems = problemsOf({ ...PRODUCTION, [name]: value });
+      expect(problems).toEqual([expect.stringMatching(new RegExp(`^${name}: must`))]);
     });
 
-    it('should accept strong secrets in production and listen on all interfaces', () => {
-      const config = AppConfig.fromEnvironment({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), ADMIN_PASSWORD: 'a-strong-password' });
+    it('should name a secret once when it is both invalid and too short for production', () => {
+      expect(problemsOf({ ...PRODUCTION, JWT_SECRET: 'short' }).map((p) => p.split(':')[0])).toEqual(['JWT_SECRET']);
+    });
+
+    it('should list production problems together with invalid values', () => {
+      const problems = problemsOf({ NODE_ENV: 'production', PORT: 'abc', PAYMENT_PROVIDER: 'acme' });
+      const named = problems.map((p) => p.split(':')[0]);
+      expect(named).toEqual(expect.arrayContaining(['PORT', 'PAYMENT_PROVIDER', 'JWT_SECRET']));
+      expect(problems.filter((p) => p.startsWith('PAYMENT_PROVIDER'))).toEqual([
+        'PAYMENT_PROVIDER: PAYMENT_PROVIDER must be sandbox (the only built-in implementation)',
+      ]);
+    });
+
+    it('should refuse New Plant subscribers without a long token in production', () => {
+      const subscribed = { ...PRODUCTION, NEW_PLANT_WEBHOOK_URLS: 'https://hooks.example.com/plants' };
+      expect(problemsOf(subscribed).map((p) => p.split(':')[0])).toEqual(['NEW_PLANT_WEBHOOK_TOKEN']);
+      expect(problemsOf({ ...subscribed, NEW_PLANT_WEBHOOK_TOKEN: 't'.repeat(31) })).toHaveLength(1);
+      expect(problemsOf({ ...subscribed, NEW_PLANT_WEBHOOK_TOKEN: 't'.repeat(32) })).toEqual([]);
+    });
+
+    it('should accept strong secrets and named providers in production and listen on all interfaces', () => {
+      const config = AppConfig.fromEnvironment(PRODUCTION);
       expect(config.host).toBe('0.0.0.0');
+      expect(config.providers).toEqual({ payment: 'sandbox', delivery: 'sandbox', altPayment: 'sandbox' });
+    });
+
+    it('should run the sandboxes outside production without naming them', () => {
+      const { providers } = AppConfig.fromEnvironment({});
+      expect(providers).toEqual({ payment: 'sandbox', delivery: 'sandbox', altPayment: 'sandbox' });
     });
   });
 });

@@ -3,13 +3,18 @@ import { validateSync } from 'class-validator';
 import { resolve } from 'node:path';
 import {
   DEV_ADMIN_PASSWORD,
+  DEV_ALT_PAYMENT_WEBHOOK_SECRET,
+  DEV_CARD_PAYMENT_WEBHOOK_SECRET,
+  DEV_DELIVERY_WEBHOOK_SECRET,
   DEV_JWT_SECRET,
   EnvironmentVariables,
   LogLevel,
   MIN_PRODUCTION_ADMIN_PASSWORD_LENGTH,
   MIN_HEARTBEAT_MS,
   MIN_PRODUCTION_JWT_SECRET_LENGTH,
+  MIN_PRODUCTION_WEBHOOK_SECRET_LENGTH,
   NodeEnv,
+  SANDBOX_PROVIDER,
 } from './environment';
 
 /** Thrown at start-up when the environment is invalid; the message names every bad variable. */
@@ -38,7 +43,48 @@ export interface StompSettings {
   clientSendPrefixes: readonly string[];
   /** External STOMP broker that broker destinations are relayed through; unset = in-process. */
   relayUrl: URL | undefined;
+  /** Prefix of the relay's topic names upstream. */
+  relayNamespace: string;
+  /** Publications kept while the relay is disconnected. */
+  relayBufferSize: number;
 }
+
+/** The provider implementation bound for each kind of provider; `sandbox` is the only one built in. */
+export interface ProviderChoice {
+  payment: string;
+  delivery: string;
+  altPayment: string;
+}
+
+interface ProductionSecret {
+  name: 'JWT_SECRET' | 'ADMIN_PASSWORD' | `${'CARD_PAYMENT' | 'DELIVERY' | 'ALT_PAYMENT'}_WEBHOOK_SECRET`;
+  devDefault: string;
+  minLength: number;
+}
+
+/** Secrets with a development default committed in the repository: production refuses the default and short ones. */
+const PRODUCTION_SECRETS: readonly ProductionSecret[] = [
+  { name: 'JWT_SECRET', devDefault: DEV_JWT_SECRET, minLength: MIN_PRODUCTION_JWT_SECRET_LENGTH },
+  { name: 'ADMIN_PASSWORD', devDefault: DEV_ADMIN_PASSWORD, minLength: MIN_PRODUCTION_ADMIN_PASSWORD_LENGTH },
+  {
+    name: 'CARD_PAYMENT_WEBHOOK_SECRET',
+    devDefault: DEV_CARD_PAYMENT_WEBHOOK_SECRET,
+    minLength: MIN_PRODUCTION_WEBHOOK_SECRET_LENGTH,
+  },
+  {
+    name: 'DELIVERY_WEBHOOK_SECRET',
+    devDefault: DEV_DELIVERY_WEBHOOK_SECRET,
+    minLength: MIN_PRODUCTION_WEBHOOK_SECRET_LENGTH,
+  },
+  {
+    name: 'ALT_PAYMENT_WEBHOOK_SECRET',
+    devDefault: DEV_ALT_PAYMENT_WEBHOOK_SECRET,
+    minLength: MIN_PRODUCTION_WEBHOOK_SECRET_LENGTH,
+  },
+];
+
+/** Which provider implementation runs; each must be named in production, so a sandbox never runs there by default. */
+const PROVIDER_VARIABLES = ['PAYMENT_PROVIDER', 'DELIVERY_PROVIDER', 'ALT_PAYMENT_PROVIDER'] as const;
 
 const DURATION_UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 
@@ -69,6 +115,10 @@ export class AppConfig {
   readonly authRateLimit: number;
   readonly authLockoutThreshold: number;
   readonly authLockoutSeconds: number;
+  readonly authUsernameSoftLimit: number;
+  readonly authUsernameSlowSeconds: number;
+  /** Shared counters; undefined: in-process. */
+  readonly redis: { url: string; keyPrefix: string } | undefined;
   readonly authEmailFlows: boolean;
   readonly smtp: SmtpSettings | undefined;
   readonly mailFrom: string;
@@ -76,6 +126,8 @@ export class AppConfig {
   readonly vcsBranch: string;
   readonly uploadMaxBytes: number;
   readonly newPlantWebhook: { urls: string[]; token: string; maxAttempts: number; backoffMs: number };
+  /** How long a job's or an outbox delivery's lease lasts unless renewed. */
+  readonly jobLeaseMs: number;
   readonly webhookSecrets: { cardPayment: string; delivery: string };
   readonly publicUrl: string | undefined;
   readonly orderRates: { taxPercent: number; serviceFeePercent: number };
@@ -85,6 +137,7 @@ export class AppConfig {
   readonly accountingApiKey: string | undefined;
   readonly invoiceIssuerName: string;
   readonly stomp: StompSettings;
+  readonly providers: ProviderChoice;
 
   private constructor(env: EnvironmentVariables) {
     this.nodeEnv = env.NODE_ENV;
@@ -110,12 +163,16 @@ export class AppConfig {
     this.authRateLimit = env.AUTH_RATE_LIMIT;
     this.authLockoutThreshold = env.AUTH_LOCKOUT_THRESHOLD;
     this.authLockoutSeconds = parseDurationSeconds(env.AUTH_LOCKOUT_TTL);
+    this.authUsernameSoftLimit = env.AUTH_USERNAME_SOFT_LIMIT;
+    this.authUsernameSlowSeconds = env.AUTH_USERNAME_SLOW_SECONDS;
+    this.redis = env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : undefined;
     this.authEmailFlows = env.AUTH_EMAIL_FLOWS;
     this.smtp = smtpSettings(env);
     this.mailFrom = env.MAIL_FROM;
     this.vcsRemoteUrl = env.VCS_REMOTE_URL;
     this.vcsBranch = env.VCS_BRANCH;
     this.uploadMaxBytes = env.UPLOAD_MAX_BYTES;
+    this.jobLeaseMs = env.JOB_LEASE_MS;
     this.newPlantWebhook = {
       urls: env.NEW_PLANT_WEBHOOK_URLS ? env.NEW_PLANT_WEBHOOK_URLS.split(',') : [],
       token: env.NEW_PLANT_WEBHOOK_TOKEN ?? '',
@@ -130,6 +187,11 @@ export class AppConfig {
     this.accountingApiKey = env.ACCOUNTING_API_KEY;
     this.invoiceIssuerName = env.INVOICE_ISSUER_NAME;
     this.stomp = stompSettings(env);
+    this.providers = {
+      payment: env.PAYMENT_PROVIDER ?? SANDBOX_PROVIDER,
+      delivery: env.DELIVERY_PROVIDER ?? SANDBOX_PROVIDER,
+      altPayment: env.ALT_PAYMENT_PROVIDER ?? SANDBOX_PROVIDER,
+    };
   }
 
   /**
@@ -139,7 +201,9 @@ export class AppConfig {
   static fromEnvironment(env: Record<string, string | undefined> = process.env): AppConfig {
     const variables = plainToInstance(EnvironmentVariables, knownVariables(env));
     const problems = validateSync(variables).map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
-    if (problems.length === 0 && variables.NODE_ENV === NodeEnv.Production) problems.push(...productionProblems(variables));
+    if (variables.NODE_ENV === NodeEnv.Production) {
+      problems.push(...newProblems(problems, productionProblems(variables)));
+    }
     if (problems.length > 0) throw new ConfigValidationError(problems);
     return new AppConfig(variables);
   }
@@ -154,18 +218,37 @@ function knownVariables(env: Record<string, string | undefined>): Record<string,
   return known;
 }
 
+/** Production refuses what is only fit for development: default or short secrets, unnamed sandboxes. */
 function productionProblems(env: EnvironmentVariables): string[] {
   const problems: string[] = [];
-  if (env.JWT_SECRET === DEV_JWT_SECRET || env.JWT_SECRET.length < MIN_PRODUCTION_JWT_SECRET_LENGTH) {
-    problems.push(`JWT_SECRET: must be set to a secret of at least ${MIN_PRODUCTION_JWT_SECRET_LENGTH} characters in production`);
+  for (const { name, devDefault, minLength } of PRODUCTION_SECRETS) {
+    const value = env[name];
+    if (value === devDefault || value.length < minLength) {
+      problems.push(`${name}: must be set to a secret of at least ${minLength} characters in production`);
+    }
   }
-  if (env.ADMIN_PASSWORD === DEV_ADMIN_PASSWORD || env.ADMIN_PASSWORD.length < MIN_PRODUCTION_ADMIN_PASSWORD_LENGTH) {
-    problems.push(`ADMIN_PASSWORD: must be set to a password of at least ${MIN_PRODUCTION_ADMIN_PASSWORD_LENGTH} characters in production`);
+  const webhookToken = env.NEW_PLANT_WEBHOOK_TOKEN ?? '';
+  if (env.NEW_PLANT_WEBHOOK_URLS !== '' && webhookToken.length < MIN_PRODUCTION_WEBHOOK_SECRET_LENGTH) {
+    problems.push(
+      `NEW_PLANT_WEBHOOK_TOKEN: must be set to a token of at least ${MIN_PRODUCTION_WEBHOOK_SECRET_LENGTH} ` +
+        'characters in production when NEW_PLANT_WEBHOOK_URLS is set',
+    );
+  }
+  for (const name of PROVIDER_VARIABLES) {
+    if (env[name] === undefined) {
+      problems.push(`${name}: must be named in production (${name}=${SANDBOX_PROVIDER} runs the sandbox deliberately)`);
+    }
   }
   if (env.AUTH_EMAIL_FLOWS && !env.SMTP_URL && !env.SMTP_HOST) {
     problems.push('SMTP_URL: AUTH_EMAIL_FLOWS needs SMTP_URL or SMTP_HOST in production');
   }
   return problems;
+}
+
+/** `extra` problems about variables not already named in `problems` (one line per variable). */
+function newProblems(problems: string[], extra: string[]): string[] {
+  const named = new Set(problems.map((problem) => problem.split(':')[0]));
+  return extra.filter((problem) => !named.has(problem.split(':')[0]));
 }
 
 function smtpSettings(env: EnvironmentVariables): SmtpSettings | undefined {
@@ -183,6 +266,8 @@ function stompSettings(env: EnvironmentVariables): StompSettings {
     reverifyEveryMs: env.STOMP_REVERIFY_MS,
     clientSendPrefixes: env.STOMP_CLIENT_SEND_PREFIXES.split(',').filter((prefix) => prefix !== ''),
     relayUrl: env.STOMP_RELAY_URL ? new URL(env.STOMP_RELAY_URL) : undefined,
+    relayNamespace: env.STOMP_RELAY_NAMESPACE,
+    relayBufferSize: env.STOMP_RELAY_BUFFER,
   };
 }
 

@@ -11,7 +11,17 @@ function problemsOf(env: Record<string, string>): string[] {
   }
 }
 
-const PRODUCTION = { NODE_ENV: 'production', JWT_SECRET: randomBytes(32).toString('hex'), ADMIN_PASSWORD: 'a-long-admin-password' };
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  JWT_SECRET: randomBytes(32).toString('hex'),
+  ADMIN_PASSWORD: 'a-long-admin-password',
+  CARD_PAYMENT_WEBHOOK_SECRET: randomBytes(32).toString('hex'),
+  DELIVERY_WEBHOOK_SECRET: randomBytes(32).toString('hex'),
+  ALT_PAYMENT_WEBHOOK_SECRET: randomBytes(32).toString('hex'),
+  PAYMENT_PROVIDER: 'sandbox',
+  DELIVERY_PROVIDER: 'sandbox',
+  ALT_PAYMENT_PROVIDER: 'sandbox',
+};
 
 describe('authentication and mail settings', () => {
   it('should default to 8 h sessions, 30 d remember-me, 10 attempts a minute, lockout after 5 for 15 min, no flows', () => {

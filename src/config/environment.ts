@@ -1,5 +1,18 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsEnum, IsInt, IsNotEmpty, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength } from 'class-validator';
+import {
+  IsBoolean,
+  IsEnum,
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+} from 'class-validator';
 
 export enum NodeEnv {
   Development = 'development',
@@ -20,8 +33,17 @@ export enum LogLevel {
 /** Development defaults of the secrets; production refuses to start with them. */
 export const DEV_JWT_SECRET = 'dev-only-jwt-secret-change-me-in-production';
 export const DEV_ADMIN_PASSWORD = 'admin-change-me';
+export const DEV_CARD_PAYMENT_WEBHOOK_SECRET = 'dev-only-card-payment-webhook-secret';
+export const DEV_DELIVERY_WEBHOOK_SECRET = 'dev-only-delivery-webhook-secret';
+export const DEV_ALT_PAYMENT_WEBHOOK_SECRET = 'dev-only-alt-payment-webhook-secret';
 export const MIN_PRODUCTION_JWT_SECRET_LENGTH = 32;
 export const MIN_PRODUCTION_ADMIN_PASSWORD_LENGTH = 12;
+/** Webhook HMAC secrets and the New Plant bearer token. */
+export const MIN_PRODUCTION_WEBHOOK_SECRET_LENGTH = 32;
+
+/** The provider implementations built in; production runs one only when the operator names it. */
+export const SANDBOX_PROVIDER = 'sandbox';
+const PROVIDER_MESSAGE = `must be ${SANDBOX_PROVIDER} (the only built-in implementation)`;
 
 const toInt = ({ value }: { value: unknown }): unknown => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
 const DURATION = /^\d+[smhd]?$/;
@@ -107,9 +129,17 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1)
   AUTH_RATE_LIMIT = 10;
 
-  /** Failed logins of one username that lock it out for AUTH_LOCKOUT_TTL. */
+  /** Failed logins of one username from one client that lock that client out of it for AUTH_LOCKOUT_TTL. */
   @Transform(toInt) @IsInt() @Min(1)
   AUTH_LOCKOUT_THRESHOLD = 5;
+
+  /** Failed logins of one username from all clients within AUTH_LOCKOUT_TTL after which it is slowed down. */
+  @Transform(toInt) @IsInt() @Min(1)
+  AUTH_USERNAME_SOFT_LIMIT = 50;
+
+  /** Once over AUTH_USERNAME_SOFT_LIMIT: one attempt at that username per this many seconds, from any client. */
+  @Transform(toInt) @IsInt() @Min(1)
+  AUTH_USERNAME_SLOW_SECONDS = 10;
 
   @Matches(DURATION, { message: 'AUTH_LOCKOUT_TTL must be a duration such as 900, 90s, 15m or 1h' })
   AUTH_LOCKOUT_TTL = '15m';
@@ -169,13 +199,17 @@ export class EnvironmentVariables {
   @Transform(toInt) @IsInt() @Min(1)
   NEW_PLANT_WEBHOOK_BACKOFF_MS = 1000;
 
+  /** How long a running job's lease lasts unless its instance renews it (renewed every third of it). */
+  @Transform(toInt) @IsInt() @Min(300)
+  JOB_LEASE_MS = 30000;
+
   /** HMAC secret of the card payment webhooks (`/api/v1/cardpayment`), shared with the provider. */
   @IsString() @MinLength(16)
-  CARD_PAYMENT_WEBHOOK_SECRET = 'dev-only-card-payment-webhook-secret';
+  CARD_PAYMENT_WEBHOOK_SECRET = DEV_CARD_PAYMENT_WEBHOOK_SECRET;
 
   /** HMAC secret of the logistics tracking webhooks (`/api/v1/delivery/webhook`). */
   @IsString() @MinLength(16)
-  DELIVERY_WEBHOOK_SECRET = 'dev-only-delivery-webhook-secret';
+  DELIVERY_WEBHOOK_SECRET = DEV_DELIVERY_WEBHOOK_SECRET;
 
   /** Base URL clients reach this server at (3-D Secure challenge links); unset: the listening address. */
   @IsOptional() @Matches(/^https?:\/\/[^\s/]+$/, { message: 'PUBLIC_URL must be an http(s) origin without a path' })
@@ -199,7 +233,19 @@ export class EnvironmentVariables {
 
   /** HMAC secret of the alternative payment webhooks (`/api/v1/altpayment/webhook`). */
   @IsString() @MinLength(16)
-  ALT_PAYMENT_WEBHOOK_SECRET = 'dev-only-alt-payment-webhook-secret';
+  ALT_PAYMENT_WEBHOOK_SECRET = DEV_ALT_PAYMENT_WEBHOOK_SECRET;
+
+  /** Card payment provider (and its connect accounts); unset: the sandbox, but production needs it named. */
+  @IsOptional() @IsIn([SANDBOX_PROVIDER], { message: `PAYMENT_PROVIDER ${PROVIDER_MESSAGE}` })
+  PAYMENT_PROVIDER?: string = undefined;
+
+  /** Logistics provider; unset: the sandbox, except in production. */
+  @IsOptional() @IsIn([SANDBOX_PROVIDER], { message: `DELIVERY_PROVIDER ${PROVIDER_MESSAGE}` })
+  DELIVERY_PROVIDER?: string = undefined;
+
+  /** Alternative (redirect) payment provider; unset: the sandbox, except in production. */
+  @IsOptional() @IsIn([SANDBOX_PROVIDER], { message: `ALT_PAYMENT_PROVIDER ${PROVIDER_MESSAGE}` })
+  ALT_PAYMENT_PROVIDER?: string = undefined;
 
   /** API key of the accounting provider (contacts, invoices); only reported by `isAccountingKeyDefined`. */
   @IsOptional() @IsString()
@@ -241,4 +287,20 @@ export class EnvironmentVariables {
     { message: 'STOMP_RELAY_URL must be a ws:// or wss:// URL, e.g. ws://user:pass@127.0.0.1:15674/ws' },
   )
   STOMP_RELAY_URL?: string = undefined;
+
+  /** Prefix of the relay's topic names upstream, so that several shops (or test runs) can share one broker. */
+  @Matches(/^[a-z0-9-]{1,32}$/, { message: 'STOMP_RELAY_NAMESPACE must be 1-32 characters a-z, 0-9 or -' })
+  STOMP_RELAY_NAMESPACE = 'ccb';
+
+  /** Publications kept while the relay is disconnected, sent in order on reconnection; beyond: dropped and logged. */
+  @Transform(toInt) @IsInt() @Min(0)
+  STOMP_RELAY_BUFFER = 1000;
+
+  /** Redis shared by all instances for per-request counters (rate limits); unset: counted in-process. */
+  @IsOptional() @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  REDIS_URL?: string = undefined;
+
+  /** Prefix of every key this app writes to Redis. */
+  @Matches(/^[A-Za-z0-9:_-]{1,64}$/, { message: 'REDIS_KEY_PREFIX must be 1-64 characters A-Z, a-z, 0-9, :, _ or -' })
+  REDIS_KEY_PREFIX = 'ccb:';
 }

@@ -1,4 +1,4 @@
-import { EmbeddedMongoServer } from '@ccb/embedded-mongo';
+import { EmbeddedMongoServer, type LogEntry } from '@ccb/embedded-mongo';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { getConnectionToken } from '@nestjs/mongoose';
@@ -29,6 +29,12 @@ export class EmbeddedDatabase implements OnApplicationShutdown {
     this.server.on('error', (error: Error) =>
       this.logger.error(`Embedded database failed: ${error.message}`, error.stack),
     );
+    // What the server reports for an operator (a closed connection, a failed commit) goes to the app's log.
+    this.server.on('log', (entry: LogEntry) => {
+      const line = `${entry.source}: ${entry.message}`;
+      if (entry.level === 'error') this.logger.error(line);
+      else this.logger.warn(line);
+    });
     this.logger.log(`Embedded database listening on ${this.server.uri} (${dbPath ?? 'in memory'})`);
     return `${this.server.uri.replace(/\/$/, '')}/${DATABASE_NAME}`;
   }

@@ -1,10 +1,12 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
 import { HealthCheck, HealthCheckResult, HealthCheckService, HealthIndicatorFunction } from '@nestjs/terminus';
 import { DatabaseHealthIndicator } from './database.health';
+import { SharedServicesHealthIndicator } from './shared-services.health';
 
 /**
  * Liveness (`/health/live`: the process answers; no dependencies, so an orchestrator never restarts the app
- * for a database outage) and readiness (`/health` and `/health/ready`: the database answers a ping).
+ * for a database outage) and readiness (`/health` and `/health/ready`: the database answers a ping, and so does
+ * Redis when configured; the STOMP relay, when configured, is connected).
  * Failures are 503 in the app's one error shape, with a detail per failing check.
  */
 @Controller('api/v1/health')
@@ -12,6 +14,7 @@ export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly database: DatabaseHealthIndicator,
+    private readonly shared: SharedServicesHealthIndicator,
   ) {}
 
   @Get('live')
@@ -23,7 +26,7 @@ export class HealthController {
   @Get()
   @HealthCheck()
   ready(): Promise<HealthCheckResult> {
-    return this.run([() => this.database.ping()]);
+    return this.run([() => this.database.ping(), ...this.shared.checks()]);
   }
 
   @Get('ready')

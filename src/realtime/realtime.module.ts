@@ -8,7 +8,6 @@ import { RelayBroker } from './broker/relay-broker';
 import { DocumentRequestHandler } from './storage/document-request.handler';
 import { RepositoryRegistry } from './storage/repository-registry';
 import { RepositoryRequestHandler } from './storage/repository-request.handler';
-import { SiteRepository } from './storage/site-repository';
 import { EventPublisher } from './event-publisher';
 import { BeanRequestHandler } from './requests/bean-request.handler';
 import { ReplySender } from './requests/reply-sender';
@@ -35,7 +34,8 @@ import { StompWsGateway } from './transport/stomp-ws.gateway';
     {
       provide: MessageBroker,
       inject: [AppConfig],
-      useFactory: ({ stomp: { relayUrl } }: AppConfig) => (relayUrl ? new RelayBroker(relayUrl) : new InMemoryBroker()),
+      useFactory: ({ stomp: { relayUrl, relayNamespace, relayBufferSize } }: AppConfig) =>
+        relayUrl ? new RelayBroker(relayUrl, relayNamespace, relayBufferSize) : new InMemoryBroker(),
     },
     EventPublisher,
     TopicAuthorizer,
@@ -45,7 +45,6 @@ import { StompWsGateway } from './transport/stomp-ws.gateway';
     BeanRequestHandler,
     RepositoryRegistry,
     RepositoryRequestHandler,
-    SiteRepository,
     DocumentRequestHandler,
     HeartbeatMonitor,
     ConnectHandler,

@@ -1,6 +1,6 @@
 import { Types } from 'mongoose';
-import { ProfileType } from '../auth/profiles/profile.schema';
-import { AttributeType } from '../services/catalogue/attribute.schema';
+import { ProfileType } from '../auth/profiles/profile-type';
+import { AttributeType } from '../services/catalogue/attribute-type';
 import { demoId } from './demo-id';
 import { DEMO_PLANTS } from './demo-plants';
 

@@ -1,17 +1,14 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { InjectConnection, InjectModel } from '@nestjs/mongoose';
-import { Connection, Model, Types } from 'mongoose';
-import { Profile, ProfileType } from '../auth/profiles/profile.schema';
+import { InjectConnection } from '@nestjs/mongoose';
+import { Connection, Types } from 'mongoose';
 import { PasswordHasher } from '../auth/passwords/password-hasher.service';
-import { User } from '../auth/users/user.schema';
+import { ProfileDirectory } from '../auth/profiles/profile-directory';
+import { ProfileType } from '../auth/profiles/profile-type';
+import { UsersService } from '../auth/users/users.service';
 import { Role } from '../common/principal';
 import { AppConfig } from '../config/app-config';
-import { Attribute } from '../services/catalogue/attribute.schema';
-import { Product } from '../services/catalogue/product.schema';
-import { SellerSku } from '../services/catalogue/seller-sku.schema';
-import { Seller } from '../services/catalogue/seller.schema';
-import { Sku } from '../services/catalogue/sku.schema';
-import { Address } from '../services/geolocation/address.schema';
+import { CatalogueImport } from '../services/catalogue/catalogue-import';
+import { AddressBook } from '../services/geolocation/address-book.service';
 import { buildDemoCatalogue, DemoCatalogue, DemoSeller, DemoUser } from './demo-data';
 import { demoId } from './demo-id';
 import { DEMO_WAREHOUSES } from './demo-warehouses';
@@ -19,7 +16,6 @@ import { DEMO_WAREHOUSES } from './demo-warehouses';
 /** Password of every demo account (documented in the README); demo accounts are never created in production. */
 export const DEMO_PASSWORD = 'plants-demo-2024';
 const MARKER = 'plant-marketplace-v1';
-const DUPLICATE_KEY = 11000;
 
 /**
  * Loads the plant marketplace once (DESIGN §11 `SEED_DEMO`). A marker document makes later runs no-ops, and
@@ -33,15 +29,11 @@ export class DemoSeeder implements OnApplicationBootstrap {
   constructor(
     private readonly config: AppConfig,
     private readonly hasher: PasswordHasher,
-    @InjectModel(User.name) private readonly users: Model<User>,
     @InjectConnection() private readonly connection: Connection,
-    @InjectModel(Attribute.name) private readonly attributes: Model<Attribute>,
-    @InjectModel(Product.name) private readonly products: Model<Product>,
-    @InjectModel(Sku.name) private readonly skus: Model<Sku>,
-    @InjectModel(Seller.name) private readonly sellers: Model<Seller>,
-    @InjectModel(SellerSku.name) private readonly sellerSkus: Model<SellerSku>,
-    @InjectModel(Address.name) private readonly addresses: Model<Address>,
-    @InjectModel(Profile.name) private readonly profiles: Model<Profile>,
+    private readonly users: UsersService,
+    private readonly catalogue: CatalogueImport,
+    private readonly addresses: AddressBook,
+    private readonly profiles: ProfileDirectory,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -59,17 +51,13 @@ export class DemoSeeder implements OnApplicationBootstrap {
     const started = Date.now();
     const data = buildDemoCatalogue(scale);
     const accounts = this.config.isProduction ? Promise.resolve(new Map<string, string>()) : this.ensureUsers(data);
-    await Promise.all([
-      insertMissing(this.attributes, data.attributes),
-      insertMissing(this.products, data.products),
-      insertMissing(this.skus, data.skus),
-      insertMissing(this.sellerSkus, data.sellerSkus),
-    ]);
+    const { attributes, products, skus, sellerSkus: offers } = data;
+    await this.catalogue.insertMissingCatalogue({ attributes, products, skus, offers });
     const userIds = await accounts;
     await Promise.all([
-      insertMissing(this.addresses, data.sellers.map((seller) => this.warehouse(seller, userIds))),
-      insertMissing(this.profiles, profilesOf(data.users, userIds)),
-      insertMissing(this.sellers, data.sellers.map((seller) => this.seller(seller, userIds))),
+      this.addresses.insertMissing(data.sellers.map((seller) => this.warehouse(seller, userIds))),
+      this.profiles.insertMissing(profilesOf(data.users, userIds)),
+      this.catalogue.insertMissingSellers(data.sellers.map((seller) => this.seller(seller, userIds))),
     ]);
     await markers.updateOne({ _id: marker }, { $setOnInsert: { at: new Date() } }, { upsert: true });
     this.logger.log(`Demo marketplace seeded in ${Date.now() - started} ms`);
@@ -77,15 +65,14 @@ export class DemoSeeder implements OnApplicationBootstrap {
   }
 
   /**
-   * Demo accounts, written through the users model with one shared argon2 hash: identity's `UsersService.create`
+   * Demo accounts, written through identity's import port with one shared argon2 hash: identity's `UsersService.create`
    * hashes per account, and seven concurrent hashes fill the thread pool the embedded database also needs.
    * Accounts that already exist under these usernames are reused as they are.
    */
   private async ensureUsers(data: DemoCatalogue): Promise<Map<string, string>> {
     const usernames = data.users.map((user) => user.username);
-    const found = () => this.users.find({ username: { $in: usernames } }, { username: 1 }).lean();
-    let accounts = await found();
-    if (accounts.length < usernames.length) {
+    let accounts = await this.users.idsByUsername(usernames);
+    if (accounts.size < usernames.length) {
       const passwordHash = await this.hasher.hash(DEMO_PASSWORD);
       const records = data.users.map(({ username, email }) => ({
         _id: demoId(`user:${username}`),
@@ -95,10 +82,10 @@ export class DemoSeeder implements OnApplicationBootstrap {
         role: Role.USER,
         verified: true,
       }));
-      await insertMissing(this.users, records);
-      accounts = await found();
+      await this.users.insertMissing(records);
+      accounts = await this.users.idsByUsername(usernames);
     }
-    return new Map(accounts.map((account) => [account.username, String(account._id)]));
+    return accounts;
   }
 
   private warehouse(seller: DemoSeller & { _id: Types.ObjectId }, userIds: Map<string, string>) {
@@ -136,20 +123,4 @@ function profilesOf(users: DemoUser[], userIds: Map<string, string>) {
         contacts: {},
       };
     });
-}
-
-/**
- * Inserts the records whose `_id` is not there yet; existing ones are left untouched (a duplicate key from a
- * concurrent seed counts as already there).
- */
-async function insertMissing<T>(model: Model<T>, records: { _id: Types.ObjectId }[]): Promise<void> {
-  const existing = await model.find({ _id: { $in: records.map((record) => record._id) } }, { _id: 1 }).lean<{ _id: Types.ObjectId }[]>();
-  const present = new Set(existing.map((record) => String(record._id)));
-  const missing = records.filter((record) => !present.has(String(record._id)));
-  if (missing.length === 0) return;
-  try {
-    await model.insertMany(missing, { ordered: false });
-  } catch (error) {
-    if ((error as { code?: unknown }).code !== DUPLICATE_KEY) throw error;
-  }
 }

@@ -1,22 +1,13 @@
 import { Module } from '@nestjs/common';
-import { MongooseModule } from '@nestjs/mongoose';
 import { AccountsModule } from '../auth/accounts.module';
-import { Profile, ProfileSchema } from '../auth/profiles/profile.schema';
-import { User, UserSchema } from '../auth/users/user.schema';
+import { ProfilesModule } from '../auth/profiles/profiles.module';
 import { CatalogueModule } from '../services/catalogue/catalogue.module';
 import { GeolocationModule } from '../services/geolocation/geolocation.module';
 import { DemoSeeder } from './demo-seeder.service';
 
+/** The demo marketplace, loaded through the import ports of the modules that own the data. */
 @Module({
-  imports: [
-    AccountsModule,
-    CatalogueModule,
-    GeolocationModule,
-    MongooseModule.forFeature([
-      { name: Profile.name, schema: ProfileSchema },
-      { name: User.name, schema: UserSchema },
-    ]),
-  ],
+  imports: [AccountsModule, ProfilesModule, CatalogueModule, GeolocationModule],
   providers: [DemoSeeder],
   exports: [DemoSeeder],
 })

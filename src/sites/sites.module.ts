@@ -1,12 +1,15 @@
 import { Global, Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
+import { ContextHeaders } from './context-headers';
 import { Site, SiteSchema } from './site.schema';
+import { SiteRepository } from './site-repository';
 import { SitesService } from './sites.service';
 
+/** The sites; their model is reachable over STOMP as the public repository `sites` ({@link SiteRepository}). */
 @Global()
 @Module({
   imports: [MongooseModule.forFeature([{ name: Site.name, schema: SiteSchema }])],
-  providers: [SitesService],
-  exports: [SitesService],
+  providers: [SitesService, SiteRepository, ContextHeaders],
+  exports: [SitesService, ContextHeaders],
 })
 export class SitesModule {}

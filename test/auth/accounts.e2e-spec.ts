@@ -1,7 +1,7 @@
 import { EmbeddedMongoServer } from '@ccb/embedded-mongo';
-import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { UsersService } from '../../src/auth/users/users.service';
+import { productionEnvironment } from '../support/production-env';
 import { startTestApp, TestApp } from '../support/test-app';
 import { createAccount } from './support/accounts';
 
@@ -88,9 +88,7 @@ describe('Accounts', () => {
     let t: TestApp;
 
     beforeAll(async () => {
-      t = await startTestApp({
-        env: { NODE_ENV: 'production', JWT_SECRET: randomBytes(32).toString('hex'), ADMIN_PASSWORD: 'a-long-production-password' },
-      });
+      t = await startTestApp({ env: productionEnvironment('a-long-production-password') });
     });
 
     afterAll(async () => {

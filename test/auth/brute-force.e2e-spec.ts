@@ -5,16 +5,19 @@ describe('Brute-force protection', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // Client addresses come from X-Forwarded-For, so that one test can speak as several clients.
+    const env = { TRUST_PROXY: 'loopback', AUTH_USERNAME_SOFT_LIMIT: '12', AUTH_USERNAME_SLOW_SECONDS: '1' };
+    t = await startTestApp({ env });
   });
 
   afterAll(async () => {
     await t.stop();
   });
 
-  const login = (username: string, password: string) => t.http.post('/api/v1/auth/token').send({ username, password });
+  const login = (username: string, password: string, client = '198.51.100.1') =>
+    t.http.post('/api/v1/auth/token').set('X-Forwarded-For', client).send({ username, password });
 
-  it('should lock a username out after 5 failures, even for the right password, with 429', async () => {
+  it('should lock the client out of a username after 5 failures, even for the right password, with 429', async () => {
     const account = await createAccount(t);
     for (let attempt = 0; attempt < 5; attempt++) expect((await login(account.username, 'guess')).status).toBe(401);
     const response = await login(account.username, account.password);
@@ -46,5 +49,28 @@ describe('Brute-force protection', () => {
     const other = await createAccount(t);
     for (let attempt = 0; attempt < 6; attempt++) await login(locked.username, 'guess');
     expect((await login(other.username, other.password)).status).toBe(200);
+  });
+
+  it('should not lock the owner out when another client fails their login', async () => {
+    const account = await createAccount(t);
+    for (let attempt = 0; attempt < 6; attempt++) await login(account.username, 'guess', '203.0.113.66');
+    expect((await login(account.username, 'guess', '203.0.113.66')).status).toBe(429);
+    expect((await login(account.username, account.password, '192.0.2.10')).status).toBe(200);
+  });
+
+  it('should slow a username down when guesses come from many clients, without locking it', async () => {
+    const account = await createAccount(t);
+    // 3 failures from each of 4 clients: the username-wide soft limit of 12, no client locked out.
+    for (let client = 1; client <= 4; client++) {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        expect((await login(account.username, 'guess', `203.0.113.${client}`)).status).toBe(401);
+      }
+    }
+    const first = await login(account.username, 'guess', '203.0.113.5');
+    const second = await login(account.username, account.password, '192.0.2.10');
+    expect([first.status, second.status]).toEqual([401, 429]);
+    expect(second.body).toMatchObject({ status: 429, error: 'Too Many Requests' });
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // AUTH_USERNAME_SLOW_SECONDS: the next slot
+    expect((await login(account.username, account.password, '192.0.2.10')).status).toBe(200);
   });
 });

@@ -1,10 +1,21 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { JwtService } from '@nestjs/jwt';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { Role } from '../../src/common/principal';
 import { startTestApp, TestApp } from '../support/test-app';
 import { createAccount, loginToken } from './support/accounts';
 import { SmtpInbox } from './support/smtp-inbox';
+
+/** The mail is written after the answer: waits (up to 5 s) for `probe` to find it. */
+async function eventually<T>(probe: () => T | undefined): Promise<T> {
+  for (let attempt = 0; attempt < 250; attempt++) {
+    const value = probe();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('Nothing arrived');
+}
 
 describe('E-mail flows', () => {
   describe('with AUTH_EMAIL_FLOWS=true and an SMTP server', () => {
@@ -30,6 +41,11 @@ describe('E-mail flows', () => {
       return call.send(body);
     };
     const login = (username: string, password: string) => request(t.url).post('/api/v1/auth/token').send({ username, password });
+    /** `token` signed again with `iat` the current second: as if issued in the same second as what just happened. */
+    const stampedNow = (token: string): string => {
+      const { sub, username, role, jti, ver } = t.app.get(JwtService).decode<Record<string, unknown>>(token);
+      return t.app.get(JwtService).sign({ sub, username, role, jti, ver, iat: Math.floor(Date.now() / 1000) });
+    };
     const tokenBean = (fn: string, args: string[]) => t.callBean('tokenServiceImpl', fn, args, { token: admin });
 
     describe('register and verify', () => {
@@ -52,10 +68,29 @@ describe('E-mail flows', () => {
         expect(again.body).toMatchObject({ error: 'Bad Request', message: 'Invalid, expired or already used token' });
       });
 
-      it('should refuse a taken username or e-mail address with 409', async () => {
-        await post('register', { username: 'taken', email: 'taken@example.com', password: 'taken-password' }).expect(201);
-        await post('register', { username: 'TAKEN', email: 'other@example.com', password: 'taken-password' }).expect(409);
-        await post('register', { username: 'other', email: 'taken@example.com', password: 'taken-password' }).expect(409);
+      it('should answer a taken username or address like a free one, and tell the owner by mail instead', async () => {
+        const owner = { username: 'Taken', email: 'taken@example.com', password: 'taken-password' };
+        const free = await post('register', owner);
+        expect(free.status).toBe(201);
+        await post('verify', { token: await inbox.tokenSentTo('taken@example.com') }).expect(200);
+
+        const attempts = [
+          { username: 'TAKEN', email: 'newcomer-1@example.com', password: 'another-password' },
+          { username: 'newcomer-2', email: 'Taken@Example.com', password: 'another-password' },
+        ];
+        for (const attempt of attempts) {
+          const response = await post('register', attempt);
+          expect(response.status).toBe(free.status);
+          expect(response.body).toEqual({ username: attempt.username.toLowerCase(), verified: false });
+          const notice = await inbox.mailTo('taken@example.com');
+          expect(notice).toContain('Subject: Someone tried to register with your account details');
+          expect(notice).not.toMatch(/token: /);
+        }
+        expect(free.body).toEqual({ username: 'taken', verified: false });
+        await login('taken', 'taken-password').expect(200);
+        await login('taken', 'another-password').expect(401);
+        await login('newcomer-2', 'another-password').expect(401);
+        expect(inbox.messages.filter((message) => message.to.some((to) => to.startsWith('newcomer-')))).toEqual([]);
       });
 
       it('should validate the registration with field details', async () => {
@@ -113,13 +148,20 @@ describe('E-mail flows', () => {
         const oldToken = await loginToken(t, account);
         await post('reset-password', { email: `${account.username}@example.com` }).expect(200);
         const token = await inbox.tokenSentTo(`${account.username}@example.com`);
-        await new Promise((resolve) => setTimeout(resolve, 1000));
+        const tokenJustBefore = await loginToken(t, account);
 
         await post('save-password', { token, password: 'the-new-password' }).expect(200, { passwordChanged: true });
+        // Issued before the reset but stamped with the reset's very second: whole-second `iat` cannot tell it apart.
+        const sameSecond = stampedNow(tokenJustBefore);
         await post('save-password', { token, password: 'another-password' }).expect(400);
         await login(account.username, account.password).expect(401);
-        await login(account.username, 'the-new-password').expect(200);
-        expect((await t.http.post('/api/v1/auth/validate-token').send({ token: oldToken })).body).toMatchObject({ valid: false });
+        const { body: fresh } = await login(account.username, 'the-new-password').expect(200);
+        const validate = (token: string) => t.http.post('/api/v1/auth/validate-token').send({ token }).expect(200);
+        for (const old of [oldToken, tokenJustBefore, sameSecond]) {
+          expect((await validate(old)).body).toEqual({ valid: false, reason: 'Token revoked' });
+        }
+        const { body: valid } = await validate(fresh.token);
+        expect(valid).toMatchObject({ valid: true, username: account.username });
       });
 
       it('should refuse a made-up reset token and a short password', async () => {
@@ -159,7 +201,7 @@ describe('E-mail flows', () => {
     it('should write the mail as a file to DATA_DIR/outbox', async () => {
       await request(t.url).post('/api/v1/auth/register').send({ username: 'filed', email: 'filed@example.com', password: 'filed-password' }).expect(201);
       const outbox = join(t.config.dataDir, 'outbox');
-      const [file] = readdirSync(outbox);
+      const file = await eventually(() => (existsSync(outbox) ? readdirSync(outbox)[0] : undefined));
       const message = readFileSync(join(outbox, file), 'utf8');
       expect(file).toMatch(/\.eml$/);
       expect(message).toContain('To: filed@example.com');

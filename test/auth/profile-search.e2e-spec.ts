@@ -139,7 +139,7 @@ describe('profileSearchServiceImpl', () => {
   describe('getRepository', () => {
     it('should describe the profile repository', async () => {
       expect((await call('getRepository').expect(200)).body).toEqual({
-        name: 'ProfileRepository',
+        repository: 'ProfileRepository',
         entity: 'Profile',
         collection: 'profiles',
         count: 29,

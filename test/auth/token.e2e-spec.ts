@@ -1,4 +1,7 @@
 import { JwtService } from '@nestjs/jwt';
+import { getModelToken } from '@nestjs/mongoose';
+import { Model } from 'mongoose';
+import { User } from '../../src/auth/users/user.schema';
 import { randomUUID } from 'node:crypto';
 import { Role } from '../../src/common/principal';
 import { UsersService } from '../../src/auth/users/users.service';
@@ -66,6 +69,21 @@ describe('Access tokens', () => {
       await t.app.get(UsersService).setDisabled(account.user.id, true);
       const response = await t.http.post('/api/v1/auth/token').send({ username: account.username, password: account.password }).expect(401);
       expect(response.body).toMatchObject({ error: 'Unauthorized', message: 'Bad credentials', status: 401, path: '/api/v1/auth/token' });
+    });
+
+    it('should answer a malformed stored password hash with a 500 without internals, not as a wrong password', async () => {
+      const account = await createAccount(t);
+      await t.app.get<Model<User>>(getModelToken(User.name)).updateOne({ _id: account.user._id }, { passwordHash: 'not-a-hash' });
+      const response = await t.http.post('/api/v1/auth/token').send({ username: account.username, password: account.password }).expect(500);
+      expect(response.body).toEqual({
+        error: 'Internal Server Error',
+        message: 'Internal server error',
+        status: 500,
+        path: '/api/v1/auth/token',
+        timestamp: expect.any(String),
+        requestId: expect.any(String),
+      });
+      expect(response.body.requestId).toBe(response.headers['x-request-id']);
     });
 
     it.each([
@@ -163,7 +181,6 @@ describe('Access tokens', () => {
     it('should refuse a token issued before the password was changed', async () => {
       const victim = await createAccount(t);
       const token = await loginToken(t, victim);
-      await new Promise((resolve) => setTimeout(resolve, 1100));
       await t.app.get(UsersService).setPassword(victim.user.id, 'a-brand-new-password');
       await expectRefused(token);
     });

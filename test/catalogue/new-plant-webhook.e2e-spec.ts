@@ -16,6 +16,7 @@ interface Delivery {
   at: number;
   answeredAt?: number;
   authorization?: string;
+  idempotencyKey?: string;
   body: { event: string; id: string; data: { id: string; name: string } };
 }
 
@@ -33,7 +34,8 @@ async function receiver(script: Answer[]) {
     request.on('data', (chunk) => (text += chunk));
     request.on('end', () => {
       const { authorization } = request.headers;
-      const delivery: Delivery = { at: Date.now(), authorization, body: JSON.parse(text) };
+      const idempotencyKey = request.headers['idempotency-key'] as string | undefined;
+      const delivery: Delivery = { at: Date.now(), authorization, idempotencyKey, body: JSON.parse(text) };
       deliveries.push(delivery);
       const { status, hold } = script[Math.min(deliveries.length - 1, script.length - 1)];
       void Promise.resolve(hold).then(() => {
@@ -103,6 +105,10 @@ describe('New Plant webhook', () => {
       });
     }
     expect(new Set(flaky.deliveries.map((delivery) => delivery.body.id)).size).toBe(1);
+    // One key per delivery (subscriber), the same on each of its attempts.
+    expect(new Set(flaky.deliveries.map((delivery) => delivery.idempotencyKey)).size).toBe(1);
+    expect(flaky.deliveries[0].idempotencyKey).toMatch(/^[0-9a-f]{24}$/);
+    expect(steady.deliveries[0].idempotencyKey).not.toBe(flaky.deliveries[0].idempotencyKey);
     const [first, second, third] = flaky.deliveries;
     expect(second.at - first.answeredAt!).toBeGreaterThanOrEqual(BACKOFF_MS - 5);
     expect(third.at - second.answeredAt!).toBeGreaterThanOrEqual(2 * BACKOFF_MS - 5);
@@ -162,7 +168,13 @@ describe('New Plant webhook across a restart', () => {
         for (let i = 0; i < 500 && (await outbox(second).findOne())?.state !== DeliveryState.DELIVERED; i++) {
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
-        expect(await outbox(second).findOne()).toMatchObject({ state: DeliveryState.DELIVERED, attempts: 2 });
+        const stored = await outbox(second).findOne().lean();
+        expect(stored).toMatchObject({ state: DeliveryState.DELIVERED, attempts: 2 });
+        expect(stored!.attemptLog).toEqual([
+          expect.objectContaining({ status: 503, error: 'HTTP 503', at: expect.any(Date), instance: expect.any(String) }),
+          expect.objectContaining({ status: 204, at: expect.any(Date), instance: expect.any(String) }),
+        ]);
+        expect(stored!.attemptLog[0].instance).not.toBe(stored!.attemptLog[1].instance);
       } finally {
         await second.stop();
       }

@@ -1,5 +1,6 @@
 import { getConnectionToken } from '@nestjs/mongoose';
-import { Connection } from 'mongoose';
+import { Connection, Types } from 'mongoose';
+import { get } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { Role } from '../../src/common/principal';
@@ -7,6 +8,20 @@ import { startTestApp, TestApp } from '../support/test-app';
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(64)]);
 const STORAGE = 'documentStorageServiceImpl';
+
+/** A GET as a plain HTTP client sees it: status, declared length, bytes received and whether the body completed. */
+function rawDownload(url: string): Promise<{ status?: number; declared: number; received: number; complete: boolean }> {
+  return new Promise((resolve, reject) => {
+    get(url, (res) => {
+      let received = 0;
+      res.on('data', (chunk: Buffer) => (received += chunk.length));
+      res.on('error', () => undefined);
+      res.on('close', () => {
+        resolve({ status: res.statusCode, declared: Number(res.headers['content-length']), received, complete: res.complete });
+      });
+    }).on('error', reject);
+  });
+}
 
 const binaryParser = (res: request.Response, done: (error: Error | null, body: Buffer) => void) => {
   const chunks: Buffer[] = [];
@@ -24,6 +39,8 @@ describe('files REST and documentStorageServiceImpl (e2e)', () => {
     t.http.post('/api/v1/files').set('Authorization', `Bearer ${admin}`).set('Site-Context', site).attach('file', content, filename);
   const download = (id: string) => t.http.get(`/api/v1/files/${id}`).buffer(true).parse(binaryParser);
   const storage = (fn: string, args: unknown[], token = admin) => t.callBean(STORAGE, fn, args, { token });
+
+  const chunks = () => t.app.get<Connection>(getConnectionToken()).collection('assets.chunks');
 
   beforeAll(async () => {
     t = await startTestApp({ env: { UPLOAD_MAX_BYTES: String(24 * 1024 * 1024) } });
@@ -55,6 +72,34 @@ describe('files REST and documentStorageServiceImpl (e2e)', () => {
       await download(created.id).set('If-None-Match', full.headers.etag).expect(304);
       await download(created.id).set('If-None-Match', `"other", W/${full.headers.etag}`).expect(304);
       await download(created.id).set('If-None-Match', '"other"').expect(200);
+    });
+
+    it('should answer a file whose first chunk cannot be read with a 500, not an empty 200', async () => {
+      const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(1024 * 1024)]);
+      const created = (await upload(pdf, 'broken.pdf').expect(201)).body;
+      await chunks().deleteOne({ files_id: new Types.ObjectId(created.id as string), n: 0 });
+      const response = await t.http.get(`/api/v1/files/${created.id}`).expect(500).expect('Content-Type', /^application\/json/);
+      expect(response.body).toEqual({
+        error: 'Internal Server Error',
+        message: 'Internal server error',
+        status: 500,
+        path: `/api/v1/files/${created.id}`,
+        timestamp: expect.any(String),
+        requestId: response.headers['x-request-id'],
+      });
+      expect(response.headers.etag).not.toBe(`"${created.id}-${pdf.length}"`);
+      expect(response.headers['content-disposition']).toBeUndefined();
+    });
+
+    it('should cut the connection when a later chunk cannot be read, so the download is visibly incomplete', async () => {
+      const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(1024 * 1024)]);
+      const created = (await upload(pdf, 'torn.pdf').expect(201)).body;
+      await chunks().deleteOne({ files_id: new Types.ObjectId(created.id as string), n: 2 });
+      const result = await rawDownload(`${t.url}/api/v1/files/${created.id}`);
+      expect(result).toMatchObject({ status: 200, declared: pdf.length, complete: false });
+      expect(result.received).toBeLessThan(pdf.length);
+      // The server is fine otherwise.
+      await download(created.id).set('Range', 'bytes=0-99').expect(206);
     });
 
     it('should refuse an upload over the size limit with 413', async () => {

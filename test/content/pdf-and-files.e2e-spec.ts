@@ -42,6 +42,25 @@ describe('PDFServiceImpl and fileManagerServiceMock (e2e)', () => {
       for (const page of pages) expect(page).toMatch(/ACME Ltd[\s\S]*Confidential/);
     });
 
+    it.each([
+      ['not base64', 'data:image/png;base64,!!!!'],
+      ['no image format', 'data:image/png;base64,AAAA'],
+      ['empty', 'data:image/jpeg;base64,'],
+      ['a truncated PNG', 'data:image/png;base64,iVBORw0KGgo='],
+    ])('should answer 400 for a malformed data-URI image (%s), in header and footer too', async (_, src) => {
+      const image = `<p>logo</p><img src="${src}">`;
+      for (const args of [[image], [image, '<p>body</p>', '<p>footer</p>'], ['<p>h</p>', '<p>b</p>', image]]) {
+        const res = await t.callBean('PDFServiceImpl', 'createPdf', args, { token: admin }).expect(400);
+        expect(res.body).toMatchObject({
+          status: 400,
+          error: 'Bad Request',
+          message: 'An inline image is not a valid PNG or JPEG data URI',
+          requestId: expect.any(String),
+        });
+      }
+      await t.callBean('PDFServiceImpl', 'createPdf', ['<p>still fine</p>'], { token: admin }).expect(200);
+    });
+
     it('should refuse a two-argument call listing the signatures', async () => {
       const res = await t.callBean('PDFServiceImpl', 'createPdf', ['a', 'b'], { token: admin }).expect(400);
       expect(res.body.message).toMatch(/createPdf/);

@@ -27,7 +27,8 @@ describe('report export (e2e)', () => {
       { username: '=cmd|calc', email: 'mallory@example.com', role: 'USER', passwordHash: '$argon2id$secret', verified: false, disabled: false, createdAt: new Date('2026-02-01T00:00:00Z') },
     ]);
     await db.collection('orders').insertOne({
-      _id: new Types.ObjectId('0123456789abcdef01234567'), status: 'PAID', embeddedBuyer: { id: 'b1', username: 'alice' }, currencyCode: 'EUR', total: 1990,
+      _id: new Types.ObjectId('0123456789abcdef01234567'), status: 'PAID', embeddedBuyer: { userId: 'b1', username: 'alice' },
+      embeddedVendor: { sellerId: 's1', name: 'Nursery' }, currencyCode: 'EUR', total: 1990,
       createdAt: new Date('2026-03-01T00:00:00Z'),
     });
     await t.callBean('jobsManagementServiceImpl', 'startJob', ['import, "quoted"', 5], { token: admin }).expect(200);
@@ -44,7 +45,7 @@ describe('report export (e2e)', () => {
 
   it('should export orders and jobs, quoting where needed, filtered by date', async () => {
     const orders = (await report('orders?from=2026-02-15').expect(200)).text.split('\r\n');
-    expect(orders[1]).toBe('0123456789abcdef01234567,PAID,b1,alice,,EUR,1990,,,,2026-03-01T00:00:00.000Z,');
+    expect(orders[1]).toBe('0123456789abcdef01234567,PAID,b1,alice,s1,EUR,1990,,,,2026-03-01T00:00:00.000Z,');
     expect((await report('orders?to=2026-02-15').expect(200)).text.trimEnd().split('\r\n')).toHaveLength(1);
     const jobs = (await report('jobs').expect(200)).text;
     expect(jobs).toContain('"import, ""quoted"""');

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Role } from '../../src/common/principal';
+import { LeaseLocks } from '../../src/services/jobs/lease-locks';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const git = (args: string[], cwd?: string): string =>
@@ -35,6 +36,16 @@ describe('vcsProvider (e2e)', () => {
   afterAll(async () => {
     await t.stop();
     rmSync(base, { recursive: true, force: true });
+  });
+
+  it('should refuse work while another instance holds the site repository lock', async () => {
+    const held = (await t.app.get(LeaseLocks).tryAcquire('vcs:default'))!;
+    try {
+      const res = await vcs('init').expect(409);
+      expect(res.body).toMatchObject({ status: 409, error: 'Conflict', message: expect.stringContaining('Another instance') });
+    } finally {
+      await held.release();
+    }
   });
 
   it('should refuse work on a directory that is not a repository yet', async () => {
@@ -89,6 +100,32 @@ describe('vcsProvider (e2e)', () => {
     await t.callBean('vcsProvider', 'push', []).expect(401);
     await t.callBean('vcsProvider', 'push', [], { token: t.tokenFor(Role.USER) }).expect(403);
     await vcs('commit').expect(400);
+  });
+
+  // Last: it breaks the site's local repository on purpose.
+  it('should answer a push over a history it cannot read with a 500, not a conflict', async () => {
+    const workdir = join(t.config.dataDir, 'sites/default/content');
+    const other = join(base, 'other');
+    git(['pull', '-q', 'origin', 'main'], other);
+    writeFileSync(join(other, 'third.txt'), 'x');
+    git(['add', '.'], other);
+    git(['commit', '-qm', 'Third edit elsewhere'], other);
+    git(['push', '-q', 'origin', 'main'], other);
+    const parent = git(['rev-parse', 'HEAD'], workdir);
+    await save('contact.html', 'contact');
+    await vcs('addAllFiles').expect(200);
+    await vcs('commit', ['Add contact']).expect(200);
+    rmSync(join(workdir, '.git', 'objects', parent.slice(0, 2), parent.slice(2)));
+
+    const response = await vcs('push').expect(500);
+    expect(response.body).toEqual({
+      error: 'Internal Server Error',
+      message: 'Internal server error',
+      status: 500,
+      path: '/api/v1/bean/request',
+      timestamp: expect.any(String),
+      requestId: response.headers['x-request-id'],
+    });
   });
 });
 

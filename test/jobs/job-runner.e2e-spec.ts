@@ -13,6 +13,8 @@ interface LiveEvent {
 
 const BEAN = 'jobsManagementServiceImpl';
 const REPLIES = '/user/topic/default/json';
+/** Short, so that a test outlasts a lease; the runner renews its jobs' leases every third of it. */
+const LEASE_MS = 600;
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
@@ -27,7 +29,7 @@ describe(JobRunner.name, () => {
   let stomp: TestStompClient;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ env: { JOB_LEASE_MS: String(LEASE_MS) } });
     admin = t.tokenFor(Role.ADMIN);
     runner = t.app.get(JobRunner);
     stomp = await TestStompClient.connect(t.url, { token: admin });
@@ -161,11 +163,13 @@ describe(JobRunner.name, () => {
     expect(removal.data).toBeNull();
   });
 
-  it('should leave running jobs alone when unfinished jobs are failed', async () => {
+  it('should keep renewing the lease of running work, and fail only jobs whose lease expired', async () => {
     const { work, paused, resume } = pausingWork(2, 1);
     const { job, finished } = await runner.start('long', 2, work);
     const orphan = (await t.callBean(BEAN, 'startJob', ['orphan', 2], { token: admin })).body;
     await paused;
+    // Longer than a lease: the orphan's lapses, the running job's is renewed meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 3 * LEASE_MS));
 
     await t.callBean(BEAN, 'setUnfinishedJobsToFailed', [], { token: admin });
     resume();

@@ -7,6 +7,7 @@ import { INTERRUPTED_REASON } from '../../src/services/jobs/jobs.service';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const BEAN = 'jobsManagementServiceImpl';
+const LEASE_MS = 500;
 
 describe('jobs after a restart', () => {
   let dbPath: string;
@@ -20,9 +21,9 @@ describe('jobs after a restart', () => {
   });
 
   /** The app on a database kept in `dbPath`, both started afresh like a restarted process. */
-  async function startProcess(): Promise<{ app: TestApp; stop(): Promise<void> }> {
+  async function startProcess(env: Record<string, string> = {}): Promise<{ app: TestApp; stop(): Promise<void> }> {
     const db = await EmbeddedMongoServer.start({ port: 0, host: '127.0.0.1', dbPath });
-    const app = await startTestApp({ env: { MONGODB_URI: db.uri } });
+    const app = await startTestApp({ env: { MONGODB_URI: db.uri, ...env } });
     return {
       app,
       stop: async () => {
@@ -32,8 +33,8 @@ describe('jobs after a restart', () => {
     };
   }
 
-  it('should mark jobs left NEW or IN_PROGRESS as FAILED, and leave finished ones alone', async () => {
-    const first = await startProcess();
+  it('should mark jobs left NEW or IN_PROGRESS as FAILED once their lease expired, and leave finished ones alone', async () => {
+    const first = await startProcess({ JOB_LEASE_MS: String(LEASE_MS) });
     const call = (fn: string, ...args: unknown[]) =>
       first.app.callBean(BEAN, fn, args, { token: first.app.tokenFor(Role.ADMIN) }).then((res) => res.body);
     const fresh = await call('createJob', { type: 'queued' });
@@ -41,6 +42,7 @@ describe('jobs after a restart', () => {
     await call('incrementJob', running.id, 1);
     const done = await call('toDone', (await call('startJob', 'export', 1)).id);
     await first.stop();
+    await new Promise((resolve) => setTimeout(resolve, LEASE_MS + 200));
 
     const second = await startProcess();
     try {
@@ -54,6 +56,25 @@ describe('jobs after a restart', () => {
       expect(byId.get(done.id)).toMatchObject({ status: 'DONE', reason: null, finishedAt: done.finishedAt });
     } finally {
       await second.stop();
+    }
+  });
+});
+
+describe('jobs whose lease has not expired at a restart', () => {
+  it('should be left unfinished by the starting process', async () => {
+    const db = await EmbeddedMongoServer.start({ port: 0, host: '127.0.0.1', dbPath: undefined });
+    const first = await startTestApp({ env: { MONGODB_URI: db.uri } });
+    const second = await startTestApp({ env: { MONGODB_URI: db.uri } });
+    try {
+      const token = first.tokenFor(Role.ADMIN);
+      const running = (await first.callBean(BEAN, 'startJob', ['import', 4], { token }).expect(200)).body;
+      await first.stop();
+      await second.callBean(BEAN, 'setUnfinishedJobsToFailed', [], { token: second.tokenFor(Role.ADMIN) }).expect(200);
+      const res = await second.callBean(BEAN, 'searchJobs', [{ limit: 10 }], { token: second.tokenFor(Role.ADMIN) });
+      expect(res.body.items).toEqual([expect.objectContaining({ id: running.id, status: 'IN_PROGRESS' })]);
+    } finally {
+      await second.stop();
+      await db.stop();
     }
   });
 });

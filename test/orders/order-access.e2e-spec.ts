@@ -88,6 +88,42 @@ describe('orderServiceImpl access', () => {
       await orderCall(t, 'obtain3DSecureLink', [annOrder.id], ann.token).expect(409);
     });
 
+    it("should refuse another buyer's saved card like an unknown one and leave the order unpaid", async () => {
+      const card = { number: '4242424242424242', expMonth: 12, expYear: new Date().getFullYear() + 2, cvc: '123' };
+      const { body: annsCard } = await t.http
+        .post('/api/v1/cardpayment/payment-methods')
+        .set('Authorization', `Bearer ${ann.token}`)
+        .send(card)
+        .expect(201);
+      const offer = await createOffer(t);
+      const admin = t.tokenFor(Role.ADMIN);
+      const [bobsOrder] = await checkOut(t, bob, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);
+      await orderCall(t, 'approve', [bobsOrder.id], admin).expect(200);
+      await chooseCard(t, bob, bobsOrder.id, annsCard.id).expect(200);
+      const refused = await orderCall(t, 'pay', [bobsOrder.id], bob.token).expect(400);
+      expect(refused.body).toMatchObject({
+        status: 400,
+        error: 'Bad Request',
+        message: `No such payment method: ${annsCard.id}`,
+        requestId: expect.any(String),
+      });
+      const { body: unpaid } = await orderCall(t, 'getOrder', [bobsOrder.id], bob.token).expect(200);
+      expect(unpaid.status).toBe('PAYMENT_FAILED');
+
+      const items = [{ sellerSkuId: offer.sellerSkuId }];
+      const direct = { commerceItems: items, paymentMethodId: annsCard.id, confirm: true };
+      const { body: refusedDirect } = await orderCall(t, 'digitalOrderCheckout', [direct], bob.token).expect(400);
+      expect(refusedDirect.message).toBe(`No such payment method: ${annsCard.id}`);
+      const bobsOrders = (await orderCall(t, 'getOrdersFromLoggedUser', [], bob.token).expect(200)).body;
+      expect(bobsOrders.map((order: OrderBody) => order.status)).not.toContain('PAID');
+
+      const [annsOrder] = await checkOut(t, ann, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);
+      await orderCall(t, 'approve', [annsOrder.id], admin).expect(200);
+      await chooseCard(t, ann, annsOrder.id, annsCard.id).expect(200);
+      const { body: paid } = await orderCall(t, 'pay', [annsOrder.id], ann.token).expect(200);
+      expect(paid).toMatchObject({ status: 'SUCCEEDED', orderStatus: 'PAID' });
+    });
+
     it('should not tokenize cards as a guest, nor numbers that are not test cards', async () => {
       const card = { number: '4242424242424242', expMonth: 1, expYear: 2099, cvc: '123' };
       await t.http.post('/api/v1/cardpayment/payment-methods').send(card).expect(401);

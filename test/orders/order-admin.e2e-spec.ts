@@ -30,10 +30,10 @@ describe('orderServiceImpl administration', () => {
   it('should describe its repositories and providers', async () => {
     await newOrder();
     const { body: orders } = await call('getRepository', []).expect(200);
-    expect(orders).toMatchObject({ name: 'OrderRepository', entity: 'Order', collection: 'orders' });
+    expect(orders).toMatchObject({ repository: 'OrderRepository', entity: 'Order', collection: 'orders' });
     expect(orders.count).toBeGreaterThanOrEqual(1);
     const { body: items } = await call('getCommerceItemRepository', []).expect(200);
-    expect(items).toMatchObject({ name: 'CommerceItemRepository', entity: 'CommerceItem' });
+    expect(items).toMatchObject({ repository: 'CommerceItemRepository', entity: 'CommerceItem' });
     expect(items.count).toBeGreaterThanOrEqual(1);
     expect((await orderCall(t, 'activePaymentProvider', [], buyer.token).expect(200)).body).toBe('card-sandbox');
     expect((await orderCall(t, 'activeLogisticsProvider', [], buyer.token).expect(200)).body).toBe('logistics-sandbox');

@@ -65,6 +65,11 @@ export class TestStompClient {
 
   /** Waits for the next message on `destination` that satisfies `accept`, parsed as JSON. */
   async next<T = Record<string, unknown>>(destination: string, accept: (body: T) => boolean = () => true, timeoutMs = 5000): Promise<T> {
+    return JSON.parse((await this.nextMessage(destination, accept, timeoutMs)).body) as T;
+  }
+
+  /** As `next`, but the whole message, headers included. */
+  async nextMessage<T = Record<string, unknown>>(destination: string, accept: (body: T) => boolean = () => true, timeoutMs = 5000): Promise<IMessage> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.take<T>(destination, accept);
@@ -86,11 +91,10 @@ export class TestStompClient {
     await this.client.deactivate();
   }
 
-  private take<T>(destination: string, accept: (body: T) => boolean): T | undefined {
+  private take<T>(destination: string, accept: (body: T) => boolean): IMessage | undefined {
     const list = this.messages(destination);
     const index = list.findIndex((m) => accept(JSON.parse(m.body) as T));
-    if (index < 0) return undefined;
-    return JSON.parse(list.splice(index, 1)[0].body) as T;
+    return index < 0 ? undefined : list.splice(index, 1)[0];
   }
 
   private collect(destination: string, message: IMessage): void {

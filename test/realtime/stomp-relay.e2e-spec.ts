@@ -1,38 +1,40 @@
 import { Role } from '../../src/common/principal';
 import { MessageBroker } from '../../src/realtime/broker/message-broker';
 import { EventPublisher } from '../../src/realtime/event-publisher';
+import {
+  publishUntil,
+  RABBITMQ_WEB_STOMP,
+  relayEnvironment,
+  requireService,
+  uniqueName,
+} from '../support/shared-services';
+import { TcpProxy } from '../support/tcp-proxy';
 import { startTestApp, TestApp } from '../support/test-app';
 import { TestStompClient } from './stomp-client';
 
-/** Repeats `publish` until `received` settles: an upstream SUBSCRIBE may still be on its way. */
-async function publishUntil<T>(publish: () => void, received: Promise<T>): Promise<T> {
-  let done = false;
-  const settled = received.finally(() => (done = true));
-  for (let i = 0; i < 50 && !done; i++) {
-    publish();
-    await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 100))]);
+/** Polls readiness until it says the relay is up, or down (connection changes are asynchronous). */
+async function untilRelayIs(app: TestApp, state: 'up' | 'down'): Promise<void> {
+  for (;;) {
+    const { status } = await app.http.get('/api/v1/health');
+    if ((status === 200) === (state === 'up')) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return settled;
 }
 
-describe('STOMP relay through an external broker', () => {
-  // The external broker is an instance of this server itself (instead of RabbitMQ, which tests cannot rely on),
-  // open for clients to SEND to the relay's topics.
-  let external: TestApp;
+describe('STOMP relay through RabbitMQ Web-STOMP', () => {
+  // Every instance of this file relays through the RabbitMQ on the machine, in a namespace of its own.
+  const namespace = uniqueName();
   let first: TestApp;
   let second: TestApp;
   const clients: TestStompClient[] = [];
 
   beforeAll(async () => {
-    external = await startTestApp({ env: { STOMP_CLIENT_SEND_PREFIXES: '/topic/ccb.' } });
-    const env = { STOMP_RELAY_URL: `${external.url.replace(/^http/, 'ws')}/ws` };
-    [first, second] = [await startTestApp({ env }), await startTestApp({ env })];
+    await requireService('rabbitmq');
+    first = await startTestApp({ env: relayEnvironment(namespace) });
+    second = await startTestApp({ env: relayEnvironment(namespace) });
   });
   afterEach(async () => Promise.all(clients.splice(0).map((c) => c.disconnect())));
-  afterAll(async () => {
-    await Promise.all([first.stop(), second.stop()]);
-    await external.stop();
-  });
+  afterAll(async () => Promise.all([first?.stop(), second?.stop()]));
 
   const connect = async (app: TestApp, options: Parameters<typeof TestStompClient.connect>[1] = {}) => {
     const client = await TestStompClient.connect(app.url, options);
@@ -66,5 +68,51 @@ describe('STOMP relay through an external broker', () => {
     const publish = () => second.app.get(EventPublisher).publish('/topic/order/1', { event: 'order.status', id: '1', data: 'PAID' });
     await publishUntil(publish, admin.next('/topic/order/1'));
     expect(guest.messages('/topic/order.1')).toHaveLength(0);
+  });
+
+  it('should report the relay connected in the health check', async () => {
+    const { body } = await first.http.get('/api/v1/health').expect(200);
+    expect(body.info.relay).toEqual({ status: 'up', buffered: 0, dropped: 0 });
+  });
+
+  describe('while the publishing instance has lost its connection', () => {
+    // The publisher reaches RabbitMQ through a proxy that the test cuts: only its own connection is lost.
+    let proxy: TcpProxy;
+    let publisher: TestApp;
+
+    beforeAll(async () => {
+      proxy = await TcpProxy.start(RABBITMQ_WEB_STOMP);
+      publisher = await startTestApp({ env: { ...relayEnvironment(namespace, proxy), STOMP_RELAY_BUFFER: '3' } });
+    });
+    afterAll(async () => {
+      await publisher?.stop();
+      await proxy?.stop();
+    });
+
+    const publish = (seq: number) =>
+      publisher.app.get(EventPublisher).publish('/topic/jobs', { event: 'job.updated', id: 'j2', data: seq });
+
+    it('should keep STOMP_RELAY_BUFFER publications, send them in order once back, and report the rest', async () => {
+      const subscriber = await connect(second, { token: second.tokenFor(Role.ADMIN) });
+      await subscriber.subscribe('/topic/jobs');
+      await publishUntil(() => publish(0), subscriber.next('/topic/jobs', (m) => m.data === 0));
+
+      await proxy.cut();
+      await untilRelayIs(publisher, 'down');
+      for (const seq of [1, 2, 3, 4]) publish(seq);
+      const unready = await publisher.http.get('/api/v1/health').expect(503);
+      expect(unready.body).toMatchObject({ status: 503, error: 'Service Unavailable' });
+      const relayDown = { field: 'relay', message: 'down: not connected; 3 buffered, 1 dropped' };
+      expect(unready.body.details).toContainEqual(relayDown);
+
+      await proxy.restore();
+      await untilRelayIs(publisher, 'up');
+      publish(5);
+      await subscriber.next('/topic/jobs', (m) => m.data === 5, 15_000);
+      const received = subscriber.messages('/topic/jobs').map((m) => JSON.parse(m.body).data);
+      expect(received.filter((seq: number) => seq > 0)).toEqual([1, 2, 3]); // 5 was taken above, after them
+      const ready = await publisher.http.get('/api/v1/health').expect(200);
+      expect(ready.body.info.relay).toEqual({ status: 'up', buffered: 0, dropped: 1 });
+    });
   });
 });

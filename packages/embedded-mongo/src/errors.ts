@@ -6,6 +6,7 @@ export const ErrorCodes = {
   BadValue: 2,
   FailedToParse: 9,
   TypeMismatch: 14,
+  ProtocolError: 17,
   IllegalOperation: 20,
   NamespaceNotFound: 26,
   IndexNotFound: 27,

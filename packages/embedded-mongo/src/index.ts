@@ -1,1 +1,1 @@
-export { EmbeddedMongoServer, type EmbeddedMongoOptions } from './server';
+export { EmbeddedMongoServer, type EmbeddedMongoOptions, type LogEntry } from './server';

@@ -8,8 +8,10 @@ import {
   type WorkerMessage,
 } from './worker/protocol';
 import { spawnServerWorker } from './worker/spawn';
+import { formatLogEntry, type LogEntry } from './log';
 
 export type { EmbeddedMongoOptions } from './worker/protocol';
+export type { LogEntry } from './log';
 
 /**
  * Data directories opened by servers of this process. Each worker thread has its own copy of the store's
@@ -20,7 +22,8 @@ const openDirectories = new Set<string>();
 /**
  * The handle to an embedded server running on its own worker thread: commands, storage and the TTL
  * timer never run on the caller's event loop. Clients connect to `uri` over TCP as to any mongod.
- * Emits 'error' if the worker dies unexpectedly (without a listener the error is written to stderr).
+ * Emits 'error' if the worker dies unexpectedly (without a listener the error is written to stderr) and 'log'
+ * with a {@link LogEntry} for what an operator should know (without a listener the line goes to stderr).
  */
 export class EmbeddedMongoServer extends EventEmitter {
   private stopping: Promise<void> | undefined;
@@ -37,6 +40,9 @@ export class EmbeddedMongoServer extends EventEmitter {
     // An uncaught exception in the worker: 'error' comes first, then 'exit'.
     worker.on('error', (error) => (this.crash = error));
     worker.once('exit', (code) => this.onExit(code));
+    worker.on('message', (message: WorkerMessage) => {
+      if (message.type === 'log') this.onLog(message.entry);
+    });
   }
 
   get uri(): string {
@@ -78,6 +84,11 @@ export class EmbeddedMongoServer extends EventEmitter {
     if (this.stopping) return;
     const reason = this.crash ? `: ${this.crash.message}` : ` (exit code ${code})`;
     this.report(new Error(`embedded MongoDB server thread died${reason}`, { cause: this.crash }));
+  }
+
+  private onLog(entry: LogEntry): void {
+    if (this.listenerCount('log') > 0) this.emit('log', entry);
+    else console.error(formatLogEntry(entry));
   }
 
   private report(error: Error): void {

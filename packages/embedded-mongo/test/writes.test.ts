@@ -269,22 +269,39 @@ describe('namespace length', () => {
 });
 
 describe('GroupCommit', () => {
-  it('fails exactly the writes of a failed commit and commits later ones', async () => {
+  it('fails exactly the writes of a failed commit and carries them into the next commit', async () => {
     const batches: string[][] = [];
+    let diskFull = false;
     const group = new GroupCommit<string>(async (batch) => {
       batches.push([...batch.writes]);
+      const failing = diskFull;
       await nextTurn();
-      if (batch.writes.includes('bad')) throw new Error('disk full');
+      if (failing) throw new Error('disk full');
     });
     const first = group.add('a');
     await nextTurn(); // the commit of [a] is in flight: the next writes form the next batch
+    diskFull = true;
     const second = group.add('b');
-    const third = group.add('bad');
+    const third = group.add('c');
     await expect(first).resolves.toBeUndefined();
     await expect(second).rejects.toThrow('disk full');
     await expect(third).rejects.toThrow('disk full');
-    await expect(group.add('c')).resolves.toBeUndefined();
-    expect(batches).toEqual([['a'], ['b', 'bad'], ['c']]);
-    expect(group.stats).toEqual({ commits: 2, committedWrites: 2, failedCommits: 1 });
+    await expect(group.add('d')).rejects.toThrow('disk full');
+    diskFull = false;
+    await expect(group.add('e')).resolves.toBeUndefined();
+    expect(batches).toEqual([['a'], ['b', 'c'], ['b', 'c', 'd'], ['b', 'c', 'd', 'e']]);
+    expect(group.stats).toEqual({ commits: 2, committedWrites: 5, failedCommits: 2 });
+  });
+
+  it('commits carried writes again on flush, with no new write', async () => {
+    let failures = 1;
+    const committed: string[] = [];
+    const group = new GroupCommit<string>(async (batch) => {
+      if (failures-- > 0) throw new Error('read-only file');
+      committed.push(...batch.writes);
+    });
+    await expect(group.add('a')).rejects.toThrow('read-only file');
+    await expect(group.flush()).resolves.toBeUndefined();
+    expect(committed).toEqual(['a']);
   });
 });

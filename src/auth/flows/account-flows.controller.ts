@@ -18,33 +18,36 @@ export class AccountFlowsController {
   ) {}
 
   @Post('register')
-  @ApiOperation({ summary: 'Creates an unverified USER and mails a verification token (AUTH_EMAIL_FLOWS)' })
-  register(@Body() dto: RegisterDto, @Req() request: AuthenticatedRequest) {
-    this.throttle.registerAttempt(clientAddress(request), dto.username);
+  @ApiOperation({
+    summary: 'Creates an unverified USER and mails a verification token; a taken username or address gets the same ' +
+      'answer and its owner a notice instead (AUTH_EMAIL_FLOWS)',
+  })
+  async register(@Body() dto: RegisterDto, @Req() request: AuthenticatedRequest) {
+    await this.throttle.registerAttempt(clientAddress(request), dto.username);
     return this.flows.register(dto);
   }
 
   @Post('verify')
   @HttpCode(200)
   @ApiOperation({ summary: 'Verifies the address with the mailed token (single use)' })
-  verify(@Body() dto: OneTimeTokenDto, @Req() request: AuthenticatedRequest) {
-    this.throttle.registerAttempt(clientAddress(request), ':verify');
+  async verify(@Body() dto: OneTimeTokenDto, @Req() request: AuthenticatedRequest) {
+    await this.throttle.registerAttempt(clientAddress(request), ':verify');
     return this.flows.verify(dto.token);
   }
 
   @Post('reset-password')
   @HttpCode(200)
   @ApiOperation({ summary: 'Mails a password-reset token if the address is registered; always 200' })
-  resetPassword(@Body() dto: ResetPasswordDto, @Req() request: AuthenticatedRequest) {
-    this.throttle.registerAttempt(clientAddress(request), dto.email);
+  async resetPassword(@Body() dto: ResetPasswordDto, @Req() request: AuthenticatedRequest) {
+    await this.throttle.registerAttempt(clientAddress(request), dto.email);
     return this.flows.resetPassword(dto);
   }
 
   @Post('save-password')
   @HttpCode(200)
   @ApiOperation({ summary: 'Sets a new password with the mailed reset token (single use)' })
-  savePassword(@Body() dto: SavePasswordDto, @Req() request: AuthenticatedRequest) {
-    this.throttle.registerAttempt(clientAddress(request), ':save-password');
+  async savePassword(@Body() dto: SavePasswordDto, @Req() request: AuthenticatedRequest) {
+    await this.throttle.registerAttempt(clientAddress(request), ':save-password');
     return this.flows.savePassword(dto);
   }
 

@@ -1,4 +1,4 @@
-import { BadRequestException, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
+import { BadRequestException, ConflictException, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
 import { Principal } from '../../common/principal';
 import { CredentialsService } from '../login/credentials.service';
 import { SessionsService } from '../sessions/sessions.service';
@@ -22,12 +22,21 @@ export class AccountFlowsService {
     private readonly sessions: SessionsService,
   ) {}
 
-  /** Creates an unverified USER and mails the verification token. @throws ConflictException when taken */
+  /**
+   * Creates an unverified USER and mails the verification token. The answer does not tell whether the username or
+   * address was taken: it is the same, after the same work (the password is hashed either way, see
+   * `UsersService.create`) and before any mail goes out; the owners of a taken username or address are told by mail
+   * instead. A mail failure is only logged.
+   */
   async register(dto: RegisterDto): Promise<{ username: string; verified: false }> {
-    const user = await this.users.create({ username: dto.username, email: dto.email, password: dto.password });
-    const token = await this.tokens.issue(OneTimeTokenKind.VERIFICATION, user);
-    await this.mails.sendVerification(user.email, user.username, token);
-    return { username: user.username, verified: false };
+    try {
+      const user = await this.users.create({ username: dto.username, email: dto.email, password: dto.password });
+      this.inBackground(this.mailVerification(user), 'Verification mail failed');
+    } catch (error) {
+      if (!(error instanceof ConflictException)) throw error;
+      this.inBackground(this.noticeOwners(dto), 'Registration notice failed');
+    }
+    return { username: dto.username.toLowerCase(), verified: false };
   }
 
   async verify(token: string): Promise<{ verified: true }> {
@@ -42,9 +51,7 @@ export class AccountFlowsService {
    */
   async resetPassword(dto: ResetPasswordDto): Promise<{ message: string }> {
     const user = await this.users.findByEmail(dto.email);
-    if (user && !user.disabled) {
-      this.mailResetToken(user).catch((error: unknown) => this.logger.error({ err: error }, 'Password reset mail failed'));
-    }
+    if (user && !user.disabled) this.inBackground(this.mailResetToken(user), 'Password reset mail failed');
     return { message: 'If the address is registered, a message with a reset token has been sent' };
   }
 
@@ -64,6 +71,22 @@ export class AccountFlowsService {
     await this.users.setPassword(user.id, dto.newPassword);
     await this.sessions.destroyAllOf(user.id);
     return { passwordChanged: true };
+  }
+
+  private async mailVerification(user: UserDocument): Promise<void> {
+    const token = await this.tokens.issue(OneTimeTokenKind.VERIFICATION, user);
+    await this.mails.sendVerification(user.email, user.username, token);
+  }
+
+  /** Tells the accounts holding the username or the address of a refused registration (one or two accounts). */
+  private async noticeOwners(dto: RegisterDto): Promise<void> {
+    const owners = [await this.users.findByUsername(dto.username), await this.users.findByEmail(dto.email)];
+    const byId = new Map(owners.filter((owner) => owner !== null).map((owner) => [String(owner._id), owner]));
+    for (const owner of byId.values()) await this.mails.sendRegistrationNotice(owner.email, owner.username);
+  }
+
+  private inBackground(work: Promise<void>, failure: string): void {
+    work.catch((error: unknown) => this.logger.error({ err: error }, failure));
   }
 
   private async mailResetToken(user: UserDocument): Promise<void> {

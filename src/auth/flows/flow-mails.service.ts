@@ -21,6 +21,18 @@ export class FlowMailsService {
     });
   }
 
+  /** To the owner of a username or address someone tried to register again; it carries no token. */
+  sendRegistrationNotice(to: string, username: string): Promise<void> {
+    return this.mail.send({
+      to,
+      subject: 'Someone tried to register with your account details',
+      text:
+        `Hello ${username},\n\nsomeone tried to register a new account with your username or e-mail address; ` +
+        'no account was created. If it was you, log in, or reset your password if you forgot it. Otherwise you ' +
+        'can ignore this message.\n',
+    });
+  }
+
   sendPasswordReset(to: string, username: string, token: string): Promise<void> {
     return this.mail.send({
       to,

@@ -1,10 +1,8 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { HydratedDocument, Types } from 'mongoose';
+import { OneTimeTokenKind } from './one-time-token-kind';
 
-export enum OneTimeTokenKind {
-  VERIFICATION = 'VERIFICATION',
-  PASSWORD_RESET = 'PASSWORD_RESET',
-}
+export { OneTimeTokenKind };
 
 /** A single-use token mailed to a user. Only the token's hash is stored. */
 @Schema({ collection: 'one_time_tokens', timestamps: true })

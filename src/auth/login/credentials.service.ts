@@ -2,7 +2,7 @@ import { Injectable, UnauthorizedException } from '@nestjs/common';
 import { Role } from '../../common/principal';
 import { AppConfig } from '../../config';
 import { CustomerActivityRecorder } from '../../services/customer-analytics/customer-activity-recorder';
-import { CustomerActivityType } from '../../services/customer-analytics/customer-activity.schema';
+import { CustomerActivityType } from '../../services/customer-analytics/customer-activity-type';
 import { PasswordHasher } from '../passwords/password-hasher.service';
 import { LoginThrottle } from '../throttle/login-throttle.service';
 import { UserDocument } from '../users/user.schema';
@@ -26,14 +26,14 @@ export class CredentialsService {
    * @throws UnauthorizedException on bad credentials, HttpException 429 when throttled
    */
   async check(client: string, username: string, password: string): Promise<UserDocument> {
-    this.throttle.registerAttempt(client, username);
+    await this.throttle.registerAttempt(client, username);
     const user = await this.users.findByUsername(username);
     const matches = user ? await this.hasher.verify(user.passwordHash, password) : await this.hasher.verifyDummy(password);
     if (!user || !matches || user.disabled) {
-      this.throttle.recordFailure(username);
+      await this.throttle.recordFailure(client, username);
       throw new UnauthorizedException('Bad credentials');
     }
-    this.throttle.recordSuccess(username);
+    await this.throttle.recordSuccess(client, username);
     if (this.config.authEmailFlows && !user.verified) throw new UnauthorizedException('E-mail address not verified');
     if (user.role === Role.USER) await this.activity.record(user.id, CustomerActivityType.LOGIN);
     return user;

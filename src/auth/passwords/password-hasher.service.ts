@@ -18,9 +18,14 @@ export class PasswordHasher implements OnModuleInit {
     return argon2.hash(password, OPTIONS);
   }
 
-  /** argon2 compares in constant time; a malformed hash counts as a mismatch. */
+  /**
+   * argon2 compares in constant time. Only a mismatch is `false`: a malformed stored hash or a failure of
+   * argon2 itself is the server's fault, not a wrong password, so it throws (a logged 500).
+   */
   async verify(hash: string, password: string): Promise<boolean> {
-    return argon2.verify(hash, password).catch(() => false);
+    return argon2.verify(hash, password).catch((error: unknown) => {
+      throw new Error('Password check failed: the stored hash is malformed or argon2 failed', { cause: error });
+    });
   }
 
   /** Costs what a real check costs, so an unknown username answers as slowly as a wrong password. */

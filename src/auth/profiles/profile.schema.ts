@@ -1,11 +1,8 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { HydratedDocument, Types } from 'mongoose';
+import { ProfileType } from './profile-type';
 
-export enum ProfileType {
-  BUYER = 'BUYER',
-  SELLER = 'SELLER',
-  COMPANY = 'COMPANY',
-}
+export { ProfileType };
 
 /** How to reach the owner of a profile; private: never returned by profile search. */
 @Schema({ _id: false })

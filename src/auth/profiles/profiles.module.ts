@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
+import { ProfileDirectory } from './profile-directory';
 import { Profile, ProfileSchema } from './profile.schema';
 
-/** The profiles collection (buyers, sellers, companies); other modules inject `Model<Profile>` through it. */
+/** The profiles collection (buyers, sellers, companies), owned here; other modules read it through its port. */
 @Module({
   imports: [MongooseModule.forFeature([{ name: Profile.name, schema: ProfileSchema }])],
-  exports: [MongooseModule],
+  providers: [ProfileDirectory],
+  exports: [ProfileDirectory],
 })
 export class ProfilesModule {}

@@ -7,7 +7,7 @@ import { RevocationService } from './revocation.service';
 /**
  * The identity side of token verification: a well-signed token is still refused when its `jti` was revoked, or
  * its user is gone (or its `sub` names no account at all), disabled, renamed, has another role now, or changed the
- * password after the token was issued.
+ * password after the token was issued (the account's token version moved on).
  */
 @Injectable()
 export class AccountTokenCheck extends TokenRevocationCheck {
@@ -18,7 +18,7 @@ export class AccountTokenCheck extends TokenRevocationCheck {
     super();
   }
 
-  async isRevoked(principal: Principal, issuedAt = 0): Promise<boolean> {
+  async isRevoked(principal: Principal, tokenVersion: number): Promise<boolean> {
     if (principal.jti && (await this.revocation.isRevoked(principal.jti))) return true;
     const state = await this.users.accessState(principal.id);
     return (
@@ -26,7 +26,7 @@ export class AccountTokenCheck extends TokenRevocationCheck {
       state.disabled ||
       state.username !== principal.username ||
       state.role !== principal.role ||
-      issuedAt * 1000 < state.tokensValidAfter
+      tokenVersion !== state.tokenVersion
     );
   }
 }

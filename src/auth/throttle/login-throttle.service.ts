@@ -1,59 +1,67 @@
 import { HttpException, HttpStatus, Injectable, Logger } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model } from 'mongoose';
 import { AppConfig } from '../../config';
-import { TtlCache } from '../ttl-cache';
+import { SharedCounters } from '../../shared-state/shared-counters';
+import { LoginLockout } from './login-lockout.schema';
 
-const WINDOW_MS = 60_000;
-/** Room for many usernames, so that spraying new ones cannot push a victim's counters out early. */
-const MAX_TRACKED = 100_000;
-
-interface Counter {
-  count: number;
-}
+const RATE_WINDOW_MS = 60_000;
 
 /**
- * Limits credential attempts per client and username (DESIGN §9), and locks a username out for a while after
- * repeated failures from anywhere. Unknown usernames are counted the same way, so neither reveals which exist.
- * State is per instance: behind a load balancer each instance enforces its own share.
+ * Limits credential attempts (DESIGN §9) so that nobody can lock someone else out:
+ * - per client and username: `AUTH_RATE_LIMIT` attempts a minute; `AUTH_LOCKOUT_THRESHOLD` failures lock that client
+ *   (not the username) out of it for `AUTH_LOCKOUT_TTL`, even for the right password;
+ * - per username, from all clients: past `AUTH_USERNAME_SOFT_LIMIT` failures within `AUTH_LOCKOUT_TTL`, the username
+ *   is slowed to one attempt per `AUTH_USERNAME_SLOW_SECONDS`, which stops a guess spread over many addresses
+ *   without locking the owner out.
+ * Unknown usernames are counted the same way, so neither reveals which exist. Counters are shared through Redis
+ * when it is configured; lockouts, rare and meant to last, are in the database: one budget across instances.
  */
 @Injectable()
 export class LoginThrottle {
   private readonly logger = new Logger(LoginThrottle.name);
-  private readonly attempts = new TtlCache<Counter>(WINDOW_MS, MAX_TRACKED);
-  private readonly failures: TtlCache<Counter>;
-  private readonly lockouts: TtlCache<true>;
 
-  constructor(private readonly config: AppConfig) {
-    this.failures = new TtlCache(config.authLockoutSeconds * 1000, MAX_TRACKED);
-    this.lockouts = new TtlCache(config.authLockoutSeconds * 1000, MAX_TRACKED);
-  }
+  constructor(
+    private readonly config: AppConfig,
+    private readonly counters: SharedCounters,
+    @InjectModel(LoginLockout.name) private readonly lockouts: Model<LoginLockout>,
+  ) {}
 
-  /** Counts one attempt. @throws HttpException 429 when over the rate or while the username is locked out. */
-  registerAttempt(client: string, username: string): void {
+  /** Counts one attempt. @throws HttpException 429 when over a limit or while the client is locked out. */
+  async registerAttempt(client: string, username: string): Promise<void> {
     const name = normalize(username);
-    const attempts = this.increment(this.attempts, `${client}|${name}`);
-    if (attempts > this.config.authRateLimit || this.lockouts.get(name)) {
+    const attempts = await this.counters.increment(`login:attempts:${client}|${name}`, RATE_WINDOW_MS);
+    if (attempts > this.config.authRateLimit || (await this.isLockedOut(client, name)) || !(await this.mayTry(name))) {
       throw new HttpException('Too many attempts; try again later', HttpStatus.TOO_MANY_REQUESTS);
     }
   }
 
-  recordFailure(username: string): void {
+  async recordFailure(client: string, username: string): Promise<void> {
     const name = normalize(username);
-    if (this.increment(this.failures, name) < this.config.authLockoutThreshold) return;
-    this.failures.delete(name);
-    this.lockouts.set(name, true);
-    this.logger.warn(`Username "${name}" locked out for ${this.config.authLockoutSeconds} s after repeated failed logins`);
+    const windowMs = this.config.authLockoutSeconds * 1000;
+    await this.counters.increment(`login:failures:${name}`, windowMs);
+    const failures = await this.counters.increment(`login:failures:${client}|${name}`, windowMs);
+    if (failures < this.config.authLockoutThreshold) return;
+    await this.counters.reset(`login:failures:${client}|${name}`);
+    const expiresAt = new Date(Date.now() + windowMs);
+    await this.lockouts.updateOne({ username: name, client }, { $set: { expiresAt } }, { upsert: true });
+    const seconds = this.config.authLockoutSeconds;
+    this.logger.warn(`Client ${client} locked out of "${name}" for ${seconds} s after failed logins`);
   }
 
-  recordSuccess(username: string): void {
-    this.failures.delete(normalize(username));
+  async recordSuccess(client: string, username: string): Promise<void> {
+    await this.counters.reset(`login:failures:${client}|${normalize(username)}`);
   }
 
-  /** Counters keep the expiry of their first increment: a fixed window, not one that slides with every attempt. */
-  private increment(cache: TtlCache<Counter>, key: string): number {
-    const counter = cache.get(key);
-    if (counter) return ++counter.count;
-    cache.set(key, { count: 1 });
-    return 1;
+  private async isLockedOut(client: string, username: string): Promise<boolean> {
+    return (await this.lockouts.exists({ username, client, expiresAt: { $gt: new Date() } })) !== null;
+  }
+
+  /** Past the username-wide soft limit, one attempt per slot, whoever takes it. */
+  private async mayTry(username: string): Promise<boolean> {
+    const failures = await this.counters.count(`login:failures:${username}`);
+    if (failures < this.config.authUsernameSoftLimit) return true;
+    return this.counters.claim(`login:slot:${username}`, this.config.authUsernameSlowSeconds * 1000);
   }
 }
 

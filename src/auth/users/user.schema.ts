@@ -24,9 +24,12 @@ export class User {
   @Prop({ default: false })
   disabled!: boolean;
 
-  /** Tokens issued before this instant are refused (set when the password changes or the account is disabled). */
-  @Prop({ type: Date, default: () => new Date(0) })
-  tokensValidAfter!: Date;
+  /**
+   * Access tokens carry the version they were issued under (`ver`); raising it (password change, disabling) ends
+   * every older token at once, also one issued in the same millisecond, which no issue-time comparison can do.
+   */
+  @Prop({ default: 0 })
+  tokenVersion!: number;
 }
 
 export type UserDocument = HydratedDocument<User>;

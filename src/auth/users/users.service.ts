@@ -1,7 +1,10 @@
 import { ConflictException, Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
+import { isDuplicateKeyError } from '../../common/mongo/duplicate-key';
+import { isObjectIdHex } from '../../common/mongo/object-id';
 import { Role } from '../../common/principal';
+import { FixedRecord, insertMissing } from '../../database/insert-missing';
 import { PasswordHasher } from '../passwords/password-hasher.service';
 import { TtlCache } from '../ttl-cache';
 import { User, UserDocument } from './user.schema';
@@ -19,11 +22,9 @@ export interface AccessState {
   username: string;
   role: Role;
   disabled: boolean;
-  /** Epoch milliseconds; tokens issued earlier are refused. */
-  tokensValidAfter: number;
+  /** Tokens of another version are refused. */
+  tokenVersion: number;
 }
-
-const DUPLICATE_KEY = 11000;
 
 /**
  * Authenticated calls read the access state on every request; a short cache keeps that off the database. Changes
@@ -63,29 +64,32 @@ export class UsersService implements OnModuleInit {
       username: user.username,
       role: user.role,
       disabled: user.disabled,
-      tokensValidAfter: user.tokensValidAfter.getTime(),
+      tokenVersion: user.tokenVersion,
     };
     this.accessStates.set(id, state);
     return state;
   }
 
-  /** @throws ConflictException when the username or e-mail address is taken. */
+  /**
+   * Hashes first, so that a taken username or address costs the same work as a free one (registration relies on it).
+   * @throws ConflictException when the username or e-mail address is taken.
+   */
   async create(user: NewUser): Promise<UserDocument> {
     const passwordHash = await this.hasher.hash(user.password);
     try {
       return await this.users.create({ ...user, passwordHash });
     } catch (error: unknown) {
-      if ((error as { code?: unknown }).code === DUPLICATE_KEY) {
+      if (isDuplicateKeyError(error)) {
         throw new ConflictException('Username or e-mail address already registered');
       }
       throw error;
     }
   }
 
-  /** Sets a new password and invalidates every token issued before now. */
+  /** Sets a new password and invalidates every token issued before. */
   async setPassword(id: string, password: string): Promise<void> {
     const passwordHash = await this.hasher.hash(password);
-    await this.users.updateOne({ _id: id }, { passwordHash, tokensValidAfter: wholeSecondNow() }).exec();
+    await this.users.updateOne({ _id: id }, { $set: { passwordHash }, $inc: { tokenVersion: 1 } }).exec();
     this.accessStates.delete(id);
   }
 
@@ -94,7 +98,7 @@ export class UsersService implements OnModuleInit {
   }
 
   async setDisabled(id: string, disabled: boolean): Promise<void> {
-    await this.users.updateOne({ _id: id }, { disabled, tokensValidAfter: wholeSecondNow() }).exec();
+    await this.users.updateOne({ _id: id }, { $set: { disabled }, $inc: { tokenVersion: 1 } }).exec();
     this.accessStates.delete(id);
   }
 
@@ -102,18 +106,38 @@ export class UsersService implements OnModuleInit {
     await this.users.deleteOne({ _id: id }).exec();
     this.accessStates.delete(id);
   }
+
+  /** The ids of the accounts of these usernames, by username (unknown ones left out). */
+  async idsByUsername(usernames: string[]): Promise<Map<string, string>> {
+    const found = await this.users.find({ username: { $in: usernames } }, { username: 1 }).lean().exec();
+    return new Map(found.map((account) => [account.username, String(account._id)]));
+  }
+
+  /**
+   * Loads fixed accounts (demo data) as they are given, password hash included; those whose id is there already
+   * are left as they are.
+   */
+  insertMissing(records: (FixedRecord & Omit<User, 'tokenVersion' | 'disabled'>)[]): Promise<void> {
+    return insertMissing(this.users, records);
+  }
+
+  /** Accounts of `role` created since `since`, counted per `groupBy` (an aggregation expression), by its value. */
+  countCreatedSince(role: Role, since: Date, groupBy: unknown): Promise<{ _id: string; count: number }[]> {
+    return this.users
+      .aggregate<{ _id: string; count: number }>([
+        { $match: { role, createdAt: { $gte: since } } },
+        { $group: { _id: groupBy, count: { $sum: 1 } } },
+        { $sort: { _id: 1 } },
+      ])
+      .exec();
+  }
 }
 
 /** Account ids are MongoDB ObjectIds in their 24-digit hex form. */
 export function isAccountId(id: string): boolean {
-  return /^[0-9a-f]{24}$/i.test(id);
+  return isObjectIdHex(id);
 }
 
 function normalize(value: string): string {
   return value.trim().toLowerCase();
-}
-
-/** JWT `iat` has whole seconds; rounding down keeps a token issued in the same second as the change valid. */
-function wholeSecondNow(): Date {
-  return new Date(Math.floor(Date.now() / 1000) * 1000);
 }

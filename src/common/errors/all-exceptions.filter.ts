@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { toErrorBody } from './error-body';
+import { retryAfterSeconds } from './too-many-requests';
 
 /** The one exception filter of the app: every HTTP error leaves as the DESIGN §3 body. */
 @Catch()
@@ -17,6 +18,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
       this.logger.error({ err: exception, requestId: body.requestId }, 'Unhandled error');
     }
     if (response.headersSent) return;
+    const retryAfter = retryAfterSeconds(exception);
+    if (retryAfter !== undefined) response.setHeader('Retry-After', String(retryAfter));
     response.status(body.status).json(body);
   }
 }

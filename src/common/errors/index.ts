@@ -1,3 +1,4 @@
 export * from './error-body';
 export * from './validation-errors';
 export * from './all-exceptions.filter';
+export * from './too-many-requests';

@@ -2,14 +2,16 @@ import { BadRequestException } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { validationFailed } from '../errors/validation-errors';
+import { HOSTILE_KEYS } from '../plain-object';
 import { SearchRequestDto } from './search-request.dto';
 
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/** Deeper requests are refused before anything walks them recursively (a deep enough one overflows the stack). */
+const MAX_DEPTH = 32;
 
 /**
  * Reads a search request given as JSON text (the beans' `requestJson: String`) or as an object, and validates it.
  * Refuses (400) malformed JSON, wrong field types, and any key in `query` that starts with `$` (query operators)
- * or is a prototype key, at any depth.
+ * or is a prototype key, at any depth, and nesting deeper than 32 levels.
  *
  * @example
  * const request = parseSearchRequest('{"searchTerm":"rose","limit":10}');
@@ -36,16 +38,17 @@ function parseJson(text: string): unknown {
   }
 }
 
-function assertNoOperators(value: unknown, path: string): void {
+function assertNoOperators(value: unknown, path: string, depth = 0): void {
+  if (depth > MAX_DEPTH) throw new BadRequestException(`${path} is nested more than ${MAX_DEPTH} levels deep`);
   if (Array.isArray(value)) {
-    value.forEach((item, index) => assertNoOperators(item, `${path}[${index}]`));
+    value.forEach((item, index) => assertNoOperators(item, `${path}[${index}]`, depth + 1));
     return;
   }
   if (value === null || typeof value !== 'object') return;
   for (const [key, inner] of Object.entries(value)) {
-    if (key.startsWith('$') || FORBIDDEN_KEYS.has(key)) {
+    if (key.startsWith('$') || HOSTILE_KEYS.has(key)) {
       throw new BadRequestException(`Operator or reserved key "${key}" is not allowed in ${path}`);
     }
-    assertNoOperators(inner, `${path}.${key}`);
+    assertNoOperators(inner, `${path}.${key}`, depth + 1);
   }
 }

@@ -1,9 +1,8 @@
 import { BadRequestException } from '@nestjs/common';
 import { PipelineStage } from 'mongoose';
+import { isObjectIdHex } from '../mongo/object-id';
 import { literalMatch } from './escape-regex';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, SearchRequestDto } from './search-request.dto';
-
-const OBJECT_ID_HEX = /^[0-9a-f]{24}$/i;
 
 /** What an entity allows a search request to touch. */
 export interface SearchSpec {
@@ -91,7 +90,7 @@ function buildFilter(request: SearchRequestDto, spec: SearchSpec): Record<string
 function textCondition(field: string, text: string, spec: SearchSpec): unknown {
   const closed = spec.closedFields?.[field];
   if (closed) return { $in: closed.filter((value) => value.toLowerCase().includes(text.toLowerCase())) };
-  if (spec.idFields?.includes(field) && OBJECT_ID_HEX.test(text)) return text.toLowerCase();
+  if (spec.idFields?.includes(field) && isObjectIdHex(text)) return text.toLowerCase();
   return literalMatch(text);
 }
 

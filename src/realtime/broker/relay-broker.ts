@@ -6,6 +6,23 @@ import { LocalRoutes, routingKey, userKey } from './local-routes';
 import { JSON_HEADERS, MessageBroker, Subscription } from './message-broker';
 import { RelayConnection } from './relay-connection';
 
+/** Headers of a publication that come back from the upstream broker (it adds its own, which stay there). */
+const RELAYED_HEADERS = ['content-type', 'retry-after'];
+
+/** What the health endpoint reports of the relay. */
+export interface RelayStatus {
+  connected: boolean;
+  /** Publications waiting for the connection to come back. */
+  buffered: number;
+  /** Publications lost since start because the buffer was full. */
+  dropped: number;
+}
+
+interface PendingSend {
+  headers: HeaderList;
+  body: Buffer | string;
+}
+
 interface UpstreamSubscription {
   id: string;
   key: string;
@@ -17,6 +34,8 @@ interface UpstreamSubscription {
  * Broker destinations shared by several instances through an external STOMP broker (RabbitMQ Web-STOMP).
  * The instance subscribes upstream once per routing key its clients follow and fans out locally; publications
  * go upstream only and come back through those subscriptions, on every instance alike.
+ * While the connection is down, publications wait in a bounded buffer and are sent in order once it is back
+ * (after the subscriptions are renewed); past the bound they are dropped, logged and counted in the health report.
  */
 export class RelayBroker extends MessageBroker implements OnModuleDestroy {
   private readonly logger = new Logger(RelayBroker.name);
@@ -25,13 +44,23 @@ export class RelayBroker extends MessageBroker implements OnModuleDestroy {
   private readonly byId = new Map<string, UpstreamSubscription>();
   private sequence = 0;
   private readonly connection: RelayConnection;
+  private readonly pending: PendingSend[] = [];
+  private dropped = 0;
 
-  constructor(url: URL) {
+  constructor(
+    url: URL,
+    private readonly namespace: string,
+    private readonly bufferSize: number,
+  ) {
     super();
     this.connection = new RelayConnection(url, {
-      onConnected: () => this.byKey.forEach((upstream) => this.subscribeUpstream(upstream)),
+      onConnected: () => this.renew(),
       onMessage: (frame) => this.receive(frame),
     });
+  }
+
+  status(): RelayStatus {
+    return { connected: this.connection.isConnected(), buffered: this.pending.length, dropped: this.dropped };
   }
 
   subscribe(subscription: Subscription): void {
@@ -49,7 +78,7 @@ export class RelayBroker extends MessageBroker implements OnModuleDestroy {
     if (!this.routes.remove(key, subscription) || !upstream) return;
     this.byKey.delete(key);
     this.byId.delete(upstream.id);
-    this.connection.send('UNSUBSCRIBE', [['id', upstream.id]]);
+    this.connection.send('UNSUBSCRIBE', [['id', upstream.id]]); // when down, the broker forgot it anyway
   }
 
   publish(destination: string, body: Buffer | string, headers = JSON_HEADERS): void {
@@ -64,21 +93,33 @@ export class RelayBroker extends MessageBroker implements OnModuleDestroy {
     this.connection.stop();
   }
 
+  private renew(): void {
+    this.byKey.forEach((upstream) => this.subscribeUpstream(upstream));
+    const flushed = this.pending.length;
+    for (const { headers, body } of this.pending.splice(0)) this.connection.send('SEND', headers, body);
+    if (flushed > 0) this.logger.log(`Relay back: sent ${flushed} publication(s) kept while it was down`);
+  }
+
   private subscribeUpstream({ id, key }: UpstreamSubscription): void {
-    this.connection.send('SUBSCRIBE', [['id', id], ['destination', upstreamDestination(key)]]);
+    this.connection.send('SUBSCRIBE', [['id', id], ['destination', upstreamDestination(key, this.namespace)]]);
   }
 
   private forward(key: string, body: Buffer | string, headers: HeaderList): void {
-    if (!this.connection.send('SEND', [['destination', upstreamDestination(key)], ...headers], body)) {
-      this.logger.warn(`Relay not connected: a message was dropped`);
-    }
+    const frameHeaders: HeaderList = [['destination', upstreamDestination(key, this.namespace)], ...headers];
+    if (this.connection.send('SEND', frameHeaders, body)) return;
+    if (this.pending.length < this.bufferSize) return void this.pending.push({ headers: frameHeaders, body });
+    this.dropped++;
+    this.logger.error(`Relay down, buffer (${this.bufferSize}) full: a publication dropped (${this.dropped} so far)`);
   }
 
   private receive(frame: StompFrame): void {
     const upstream = this.byId.get(frame.headers.subscription);
     if (!upstream) return;
-    const type = frame.headers['content-type'];
-    this.routes.deliver(upstream.key, upstream.destination, frame.body, type === undefined ? [] : [['content-type', type]]);
+    const headers: HeaderList = RELAYED_HEADERS.flatMap((name) => {
+      const value = frame.headers[name];
+      return value === undefined ? [] : [[name, value] as const];
+    });
+    this.routes.deliver(upstream.key, upstream.destination, frame.body, headers);
   }
 }
 
@@ -86,6 +127,6 @@ export class RelayBroker extends MessageBroker implements OnModuleDestroy {
  * RabbitMQ topic names allow no `/` and read `.` and `%` specially, so any mapping of our names that kept them
  * readable could make two of them collide (`/topic/order/1` and a public `/topic/order.1`). A hash cannot.
  */
-export function upstreamDestination(key: string): string {
-  return `/topic/ccb.${createHash('sha256').update(key).digest('hex').slice(0, 40)}`;
+export function upstreamDestination(key: string, namespace = 'ccb'): string {
+  return `/topic/${namespace}.${createHash('sha256').update(key).digest('hex').slice(0, 40)}`;
 }

@@ -44,6 +44,10 @@ export class RelayConnection {
     this.open();
   }
 
+  isConnected(): boolean {
+    return this.connected;
+  }
+
   /** Sends when connected; returns false (and drops the frame) otherwise. */
   send(command: string, headers: HeaderList, body?: Buffer | string): boolean {
     if (!this.connected || !this.socket) return false;
@@ -72,7 +76,7 @@ export class RelayConnection {
       }
     });
     socket.on('error', (error) => this.logger.warn(`Relay connection error: ${error.message}`));
-    socket.on('close', () => this.reconnect());
+    socket.on('close', () => this.reconnect(socket));
   }
 
   private onFrame(frame: StompFrame): void {
@@ -89,7 +93,9 @@ export class RelayConnection {
     }
   }
 
-  private reconnect(): void {
+  private reconnect(socket: WebSocket): void {
+    if (socket !== this.socket) return;
+    if (this.connected) this.logger.error(`Relay connection to ${this.endpoint} lost; reconnecting`);
     this.connected = false;
     if (this.stopped) return;
     setTimeout(() => this.open(), this.retryMs).unref();

@@ -1,7 +1,8 @@
 import { HttpException, HttpStatus, Injectable } from '@nestjs/common';
 import { toErrorBody } from '../../common/errors/error-body';
-import { MessageBroker } from '../broker/message-broker';
+import { JSON_HEADERS, MessageBroker } from '../broker/message-broker';
 import { StompSession } from '../session/stomp-session';
+import { HeaderList } from '../stomp/frame-encoder';
 import { ReplyChannel } from './request-handler-registry';
 
 export type ActionId = string | number | null;
@@ -21,9 +22,10 @@ export function errorReply(error: unknown, path: string, requestId: string, acti
 export class ReplySender {
   constructor(private readonly broker: MessageBroker) {}
 
-  /** To `/user/topic/<site>/<channel>` of every session of the session's user. */
-  toUser(session: StompSession, site: string, channel: ReplyChannel, body: object): void {
-    this.broker.publishToUser(session.userName, `/topic/${site}/${channel}`, JSON.stringify(body));
+  /** To `/user/topic/<site>/<channel>` of every session of the session's user; `extra` headers beside content-type. */
+  toUser(session: StompSession, site: string, channel: ReplyChannel, body: object, extra: HeaderList = []): void {
+    const headers = extra.length === 0 ? JSON_HEADERS : [...JSON_HEADERS, ...extra];
+    this.broker.publishToUser(session.userName, `/topic/${site}/${channel}`, JSON.stringify(body), headers);
   }
 
   toTopic(destination: string, body: object): void {

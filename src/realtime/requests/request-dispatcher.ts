@@ -1,12 +1,15 @@
 import { BadRequestException, ForbiddenException, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { toJsonResult } from '../../bean';
+import { retryAfterSeconds } from '../../common/errors/too-many-requests';
 import { RequestContext } from '../../common/request-context';
-import { SitesService } from '../../sites/sites.service';
+import { ContextHeaders } from '../../sites/context-headers';
 import { TopicAuthorizer } from '../auth/topic-authorizer';
 import { isSafePath, TOPIC_PREFIX } from '../broker/destinations';
 import { header } from '../session/negotiation';
 import { StompSession } from '../session/stomp-session';
 import { StompFrame } from '../stomp/frame';
+import { HeaderList } from '../stomp/frame-encoder';
 import { ActionId, errorReply, ReplySender } from './reply-sender';
 import { ReplyChannel, RequestHandlerRegistry, StompRequestHandler } from './request-handler-registry';
 
@@ -34,7 +37,7 @@ export class RequestDispatcher {
     private readonly registry: RequestHandlerRegistry,
     private readonly replies: ReplySender,
     private readonly authorizer: TopicAuthorizer,
-    private readonly sites: SitesService,
+    private readonly contextHeaders: ContextHeaders,
   ) {}
 
   dispatch(session: StompSession, frame: StompFrame): void {
@@ -55,20 +58,17 @@ export class RequestDispatcher {
     const { session, requestId } = request;
     const message = parseMessage(frame.body);
     request.actionId = actionIdOf(message);
-    request.site = await this.siteOf(frame, session);
+    const lang = header(frame.headers, 'Lang-Context') ?? session.lang;
+    const site = header(frame.headers, 'Site-Context') ?? session.site;
+    // Replies are routed by site, so every request's context is checked here (a refusal goes to the session's site).
+    const siteLookUp = this.contextHeaders.check({ lang, site });
+    if (siteLookUp) await siteLookUp;
+    request.site = site;
     const route = this.route(request, message);
     if (!handler) throw new NotFoundException(`Unknown destination ${request.destination}`);
-    const lang = header(frame.headers, 'Lang-Context') ?? session.lang;
-    const context = { requestId, lang, site: request.site, principal: session.principal };
+    const context = { requestId, lang, site, principal: session.principal };
     const payload = await RequestContext.run(context, () => handler.handle(message, { remoteAddress: session.remoteAddress }));
-    route({ actionId: request.actionId, status: 200, payload: toJsonValue(payload) });
-  }
-
-  /** The SEND frame's site, else the session's; an unknown one is a 400, answered on the session's site. */
-  private async siteOf(frame: StompFrame, session: StompSession): Promise<string> {
-    const site = header(frame.headers, 'Site-Context') ?? session.site;
-    if (!(await this.sites.exists(site))) throw new BadRequestException(`Unknown site '${site}' in Site-Context`);
-    return site;
+    route({ actionId: request.actionId, status: 200, payload: toJsonResult(payload) });
   }
 
   private route(request: Request, message: Record<string, unknown>): Route {
@@ -89,7 +89,9 @@ export class RequestDispatcher {
   private fail(request: Request, error: unknown): void {
     const reply = errorReply(error, request.destination, request.requestId, request.actionId) as { status: number };
     if (reply.status >= 500) this.logger.error(`STOMP request ${request.requestId} failed`, error instanceof Error ? error.stack : error);
-    this.replies.toUser(request.session, request.site, request.channel, reply);
+    const retryAfter = retryAfterSeconds(error);
+    const headers: HeaderList = retryAfter === undefined ? [] : [['retry-after', String(retryAfter)]];
+    this.replies.toUser(request.session, request.site, request.channel, reply, headers);
   }
 }
 
@@ -109,10 +111,4 @@ function parseMessage(body: Buffer): Record<string, unknown> {
 function actionIdOf(message: Record<string, unknown>): ActionId {
   const { actionId } = message;
   return typeof actionId === 'string' || typeof actionId === 'number' ? actionId : null;
-}
-
-/** Bytes travel as base64, as over REST. */
-function toJsonValue(payload: unknown): unknown {
-  if (payload instanceof Uint8Array) return Buffer.from(payload).toString('base64');
-  return payload ?? null;
 }

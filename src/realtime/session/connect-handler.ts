@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { TokenVerifier } from '../../auth/token-verifier.service';
+import { toErrorBody } from '../../common/errors/error-body';
 import { AppConfig } from '../../config';
-import { isSiteId } from '../../sites/site-id';
+import { ContextHeaders } from '../../sites/context-headers';
 import { STOMP_VERSIONS, StompFrame } from '../stomp/frame';
 import { bearerToken, header, Heartbeats, negotiateHeartbeats, negotiateVersion } from './negotiation';
 import { StompSession } from './stomp-session';
@@ -14,6 +16,7 @@ export class ConnectHandler {
   constructor(
     private readonly verifier: TokenVerifier,
     private readonly config: AppConfig,
+    private readonly contextHeaders: ContextHeaders,
   ) {}
 
   connect(session: StompSession, frame: StompFrame): void | Promise<void> {
@@ -25,7 +28,28 @@ export class ConnectHandler {
     session.version = version;
     const heartbeats = negotiateHeartbeats(frame.headers['heart-beat'], this.config.stomp.heartbeat, version);
     if (!heartbeats) return session.fail('Malformed heart-beat header', '', frame);
-    if (!this.takeContext(session, frame)) return session.fail('Malformed Site-Context header', '', frame);
+    const lang = header(frame.headers, 'Lang-Context');
+    const site = header(frame.headers, 'Site-Context');
+    if (lang === undefined && site === undefined) return this.authenticate(session, frame, heartbeats);
+    return this.takeContext(session, { lang: lang ?? session.lang, site: site ?? session.site }).then(
+      () => this.authenticate(session, frame, heartbeats),
+      (error: unknown) => session.failWithBody(toErrorBody(error, 'CONNECT', randomUUID()), frame),
+    );
+  }
+
+  /** A session whose token was revoked since CONNECT (logout, disabled user, changed role) is closed. */
+  reverify(session: StompSession, token: string): void {
+    this.verifier.verify(token).catch(() => session.fail('Token revoked'));
+  }
+
+  /** The session's defaults for the context headers, checked as REST checks them (the ERROR body is REST's 400). */
+  private async takeContext(session: StompSession, context: { lang: string; site: string }): Promise<void> {
+    await this.contextHeaders.check(context);
+    session.lang = context.lang;
+    session.site = context.site;
+  }
+
+  private authenticate(session: StompSession, frame: StompFrame, heartbeats: Heartbeats): void | Promise<void> {
     const token = bearerToken(frame.headers);
     if (token === undefined) return this.accept(session, heartbeats);
     if (token === null) return session.fail('Unauthorized', 'Authorization must be "Bearer <token>"', frame);
@@ -36,19 +60,6 @@ export class ConnectHandler {
       },
       () => session.fail('Unauthorized', 'Invalid or expired token', frame),
     );
-  }
-
-  /** A session whose token was revoked since CONNECT (logout, disabled user, changed role) is closed. */
-  reverify(session: StompSession, token: string): void {
-    this.verifier.verify(token).catch(() => session.fail('Token revoked'));
-  }
-
-  private takeContext(session: StompSession, frame: StompFrame): boolean {
-    const site = header(frame.headers, 'Site-Context');
-    if (site !== undefined && !isSiteId(site)) return false;
-    session.site = site ?? session.site;
-    session.lang = header(frame.headers, 'Lang-Context') ?? session.lang;
-    return true;
   }
 
   private accept(session: StompSession, heartbeats: Heartbeats): void {

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import type { ErrorBody } from '../../common/errors/error-body';
 import { Principal } from '../../common/principal';
 import { EncodedFrame } from '../broker/encoded-frame';
 import { BrokerSubscriber, Subscription } from '../broker/message-broker';
@@ -144,10 +145,18 @@ export class StompSession implements BrokerSubscriber, HeartbeatTarget {
 
   /** Sends ERROR (STOMP requires closing after it) and closes. */
   fail(message: string, detail = '', frame?: StompFrame, extra: HeaderList = []): void {
+    this.sendError([['message', message], ['content-type', 'text/plain'], ...extra], detail, frame);
+  }
+
+  /** Sends ERROR with the DESIGN §3 error body as JSON, as REST would answer, and closes. */
+  failWithBody(body: ErrorBody, frame?: StompFrame): void {
+    this.sendError([['message', body.message], ['content-type', 'application/json']], JSON.stringify(body), frame);
+  }
+
+  private sendError(headers: HeaderList, body: string, frame?: StompFrame): void {
     if (this.closed) return;
     const receipt = frame?.headers.receipt;
-    const headers: HeaderList = receipt === undefined ? extra : [...extra, ['receipt-id', receipt]];
-    this.sendFrame('ERROR', [['message', message], ['content-type', 'text/plain'], ...headers], detail);
+    this.sendFrame('ERROR', receipt === undefined ? headers : [...headers, ['receipt-id', receipt]], body);
     this.close();
   }
 

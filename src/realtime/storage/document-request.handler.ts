@@ -2,11 +2,13 @@ import { BadRequestException, ForbiddenException, Injectable, OnModuleInit } fro
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection, mongo } from 'mongoose';
 import { assertAccess } from '../../common/access';
+import { isNonArrayObject } from '../../common/plain-object';
 import { Role } from '../../common/principal';
+import { redactSecrets } from '../../common/redaction';
 import { RequestContext } from '../../common/request-context';
 import { CatalogueRevisionService } from '../../services/catalogue/catalogue-revision.service';
 import { RequestHandlerRegistry, StompRequestHandler } from '../requests/request-handler-registry';
-import { asClientError, clientQuery, intField, isPlainObject } from './query-guard';
+import { asClientError, clientQuery, intField } from './query-guard';
 
 type Collection = mongo.Collection<mongo.BSON.Document>;
 type Operation = (collection: Collection, message: Record<string, unknown>) => Promise<unknown>;
@@ -44,7 +46,8 @@ const OPERATIONS: Record<string, Operation> = {
 /**
  * `/request/document`: a DocumentRequestMessage `{databaseName, collectionName, requestType, filter?, document?,
  * documents?, update?, sort?, skip?, limit?}` on the application's own database. Reads as well as writes need
- * ADMIN: raw collections hold credentials and every user's data (public data goes through repositories).
+ * ADMIN: raw collections hold credentials and every user's data (public data goes through repositories). Answers
+ * are redacted as every raw read is (`redactSecrets`): an administrator sees no password or token hash either.
  * UPDATE and DELETE need a non-empty filter.
  */
 @Injectable()
@@ -69,7 +72,7 @@ export class DocumentRequestHandler implements StompRequestHandler, OnModuleInit
     return OPERATIONS[type](collection, message).then(
       async (result) => {
         await this.afterWrite(type, collection);
-        return result;
+        return redactSecrets(result);
       },
       async (error: unknown) => {
         // A failed write may have written part of its documents; its own error is the one to report.
@@ -100,7 +103,7 @@ export class DocumentRequestHandler implements StompRequestHandler, OnModuleInit
 
 function objectField(message: Record<string, unknown>, name: string): Record<string, unknown> {
   const value = message[name];
-  if (!isPlainObject(value)) throw new BadRequestException(`${name} must be a JSON object`);
+  if (!isNonArrayObject(value)) throw new BadRequestException(`${name} must be a JSON object`);
   return value;
 }
 
@@ -116,7 +119,7 @@ function requiredFilter(message: Record<string, unknown>): mongo.Filter<mongo.BS
 
 function documentsOf(message: Record<string, unknown>): mongo.BSON.Document[] {
   const raw = message.documents ?? [objectField(message, 'document')];
-  if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_INSERT || !raw.every(isPlainObject)) {
+  if (!Array.isArray(raw) || raw.length === 0 || raw.length > MAX_INSERT || !raw.every(isNonArrayObject)) {
     throw new BadRequestException(`documents must be 1 to ${MAX_INSERT} JSON objects`);
   }
   return clientQuery<mongo.BSON.Document[]>(raw, 'documents');

@@ -1,9 +1,9 @@
 import { BadRequestException } from '@nestjs/common';
 import { mongo } from 'mongoose';
+import { HOSTILE_KEYS } from '../../common/plain-object';
 
 /** Operators that run JavaScript on the database server. */
 const SERVER_JAVASCRIPT = new Set(['$where', '$function', '$accumulator']);
-const HOSTILE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const MAX_DEPTH = 32;
 
 /**
@@ -25,10 +25,6 @@ function inspect(value: unknown, path: string, depth: number): void {
     if (HOSTILE_KEYS.has(key)) throw new BadRequestException(`${path}: key ${key} is not allowed`);
     inspect(child, `${path}.${key}`, depth + 1);
   }
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** An integer field of a request message, with a default and bounds. */

@@ -2,10 +2,12 @@ import { BadRequestException, Injectable, NotFoundException, OnModuleInit } from
 import { Model } from 'mongoose';
 import { assertAccess } from '../../common/access';
 import { toPage } from '../../common/page';
+import { isNonArrayObject } from '../../common/plain-object';
 import { Role } from '../../common/principal';
+import { redactSecrets } from '../../common/redaction';
 import { RequestContext } from '../../common/request-context';
 import { RequestHandlerRegistry, StompRequestHandler } from '../requests/request-handler-registry';
-import { asClientError, clientQuery, intField, isPlainObject } from './query-guard';
+import { asClientError, clientQuery, intField } from './query-guard';
 import { RepositoryRegistry } from './repository-registry';
 
 /** The registry holds models of any schema; operations use them as models of plain documents. */
@@ -36,7 +38,7 @@ const READS: Record<string, Operation> = {
 const WRITES: Record<string, Operation> = {
   SAVE: async (model, message) => {
     const raw = message.entity ?? message.payload;
-    if (!isPlainObject(raw)) throw new BadRequestException('entity must be a JSON object');
+    if (!isNonArrayObject(raw)) throw new BadRequestException('entity must be a JSON object');
     const entity = clientQuery<Record<string, unknown>>(raw, 'entity');
     if (entity._id === undefined) return (await model.create(entity)).toObject();
     return model.findOneAndReplace({ _id: entity._id }, entity, { upsert: true, returnDocument: 'after', runValidators: true }).lean();
@@ -47,6 +49,7 @@ const WRITES: Record<string, Operation> = {
 /**
  * `/request/repository`: a RepositoryRequestMessage `{repositoryId, requestType, page?, size?, id?, entity?}`
  * over the models in {@link RepositoryRegistry}. SAVE takes `entity` (or `payload`) and replaces by `_id`.
+ * Answers are redacted as every raw read is (`redactSecrets`).
  */
 @Injectable()
 export class RepositoryRequestHandler implements StompRequestHandler, OnModuleInit {
@@ -69,7 +72,7 @@ export class RepositoryRequestHandler implements StompRequestHandler, OnModuleIn
     const operation = Object.hasOwn(READS, type) ? READS[type] : Object.hasOwn(WRITES, type) ? WRITES[type] : undefined;
     if (!operation) throw new BadRequestException(`requestType must be one of ${[...Object.keys(READS), ...Object.keys(WRITES)].join(', ')}`);
     assertAccess(RequestContext.principal(), Object.hasOwn(WRITES, type) ? Role.ADMIN : repository.readRole);
-    return operation(repository.model as DocumentModel, message).catch((error: unknown) => {
+    return operation(repository.model as DocumentModel, message).then(redactSecrets, (error: unknown) => {
       throw asClientError(error);
     });
   }

@@ -1,7 +1,8 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, Model } from 'mongoose';
-import { Profile, ProfileType } from '../../auth/profiles/profile.schema';
+import { ProfileDirectory, ProfileRecord } from '../../auth/profiles/profile-directory';
+import { ProfileType } from '../../auth/profiles/profile-type';
 import { UsersService } from '../../auth/users/users.service';
 import { Principal } from '../../common/principal';
 import { AccountingContact } from './contact.schema';
@@ -10,14 +11,12 @@ import { Contact, StoredContact, toContact } from './contact.view';
 /** Which of a user's profiles bills: a company before a seller before a buyer. */
 const BILLING_ORDER = [ProfileType.COMPANY, ProfileType.SELLER, ProfileType.BUYER];
 
-export type StoredProfile = Profile & { _id: unknown };
-
 /** Accounting contacts, kept up to date from profiles (or accounts without one). */
 @Injectable()
 export class ContactBook {
   constructor(
     @InjectModel(AccountingContact.name) private readonly contacts: Model<AccountingContact>,
-    @InjectModel(Profile.name) private readonly profiles: Model<Profile>,
+    private readonly profiles: ProfileDirectory,
     private readonly users: UsersService,
   ) {}
 
@@ -33,19 +32,15 @@ export class ContactBook {
   }
 
   /** @throws NotFoundException for a malformed or unknown id */
-  async profile(profileId: string): Promise<StoredProfile> {
-    const profile = isValidObjectId(profileId)
-      ? await this.profiles.findById(String(profileId)).lean<StoredProfile>().exec()
-      : null;
+  async profile(profileId: string): Promise<ProfileRecord> {
+    const profile = await this.profiles.findById(profileId);
     if (!profile) throw new NotFoundException(`Profile ${profileId} not found`);
     return profile;
   }
 
   /** The logged-in user's contact, from their billing profile, else from their account. */
   async ofPrincipal(principal: Principal): Promise<Contact> {
-    const owned = isValidObjectId(principal.id)
-      ? await this.profiles.find({ userId: principal.id }).lean<StoredProfile[]>().exec()
-      : [];
+    const owned = await this.profiles.ofUser(principal.id);
     const profile = owned.sort((a, b) => BILLING_ORDER.indexOf(a.type) - BILLING_ORDER.indexOf(b.type))[0];
     if (profile) return this.fromProfile(profile);
     const user = await this.users.findByUsername(principal.username);
@@ -53,7 +48,7 @@ export class ContactBook {
   }
 
   /** The contact of a profile, created or refreshed from it. */
-  fromProfile(profile: StoredProfile): Promise<Contact> {
+  fromProfile(profile: ProfileRecord): Promise<Contact> {
     const { contacts = {}, displayName, city, country, taxId, userId } = profile;
     return this.save(`profile:${String(profile._id)}`, {
       profileId: String(profile._id),

@@ -1,7 +1,7 @@
 import { BadRequestException, ConflictException, Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { OrderStore } from '../orders/order-store';
-import { OrderStatus } from '../orders/order.schema';
+import { OrderStatus } from '../orders/order-status';
 import { StoredOrder } from '../orders/order.view';
 import { ContactBook } from './contact-book';
 import { Contact, contactDetails } from './contact.view';

@@ -1,15 +1,13 @@
-import { ConflictException, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { OrderPaymentFlow } from '../orders/order-payment-flow';
 import { PaymentIntentStatus, PaymentStatus } from '../payments';
-import { OrderStore } from '../orders/order-store';
-import { OrderTransitions } from '../orders/order-transitions';
-import { OrderStatus } from '../orders/order.schema';
 import { AltPayment, AltPaymentProvider, AltPaymentStatus } from './alt-payment.provider';
 
-/** The order status a payment's state leads to, if any. */
-const SETTLES_TO: Partial<Record<AltPaymentStatus, OrderStatus>> = {
-  [AltPaymentStatus.CAPTURED]: OrderStatus.PAID,
-  [AltPaymentStatus.CANCELED]: OrderStatus.PAYMENT_FAILED,
-  [AltPaymentStatus.DECLINED]: OrderStatus.PAYMENT_FAILED,
+/** Whether a payment's state pays its order (true) or fails it (false); undefined while undecided. */
+const PAYS: Partial<Record<AltPaymentStatus, boolean>> = {
+  [AltPaymentStatus.CAPTURED]: true,
+  [AltPaymentStatus.CANCELED]: false,
+  [AltPaymentStatus.DECLINED]: false,
 };
 
 /** How the order service reports a payment's state (`PaymentStatus.status`). */
@@ -21,15 +19,14 @@ const INTENT_STATUS: Record<AltPaymentStatus, PaymentIntentStatus> = {
   [AltPaymentStatus.DECLINED]: PaymentIntentStatus.FAILED,
 };
 
-/** Applies the provider's view of a payment to its order, through the order lifecycle. */
+/** Applies the provider's view of a payment to its order, through the orders' payment state machine. */
 @Injectable()
 export class AltPaymentSettlement {
   private readonly logger = new Logger(AltPaymentSettlement.name);
 
   constructor(
     private readonly provider: AltPaymentProvider,
-    private readonly orders: OrderStore,
-    private readonly transitions: OrderTransitions,
+    private readonly flow: OrderPaymentFlow,
   ) {}
 
   /**
@@ -51,24 +48,13 @@ export class AltPaymentSettlement {
   /** Settles the payment's order and answers where payment and order stand. */
   async settle(payment: AltPayment): Promise<PaymentStatus> {
     await this.apply(payment);
-    const order = await this.orders.find(payment.orderId);
-    return toPaymentStatus(payment, order.status);
+    return toPaymentStatus(payment, await this.flow.statusOf(payment.orderId));
   }
 
-  /**
-   * Moves the PAYMENT_PENDING order of the payment to PAID or PAYMENT_FAILED, only while the order still waits for
-   * this very payment with the same amount and currency; an order already settled is left alone.
-   */
+  /** Settles a decided payment's order ({@link OrderPaymentFlow.settle}); an undecided one changes nothing. */
   private async apply(payment: AltPayment): Promise<void> {
-    const to = SETTLES_TO[payment.status];
-    if (!to) return;
-    const where = { paymentIntentId: payment.id, total: payment.amount, currencyCode: payment.currency };
-    try {
-      await this.transitions.move(payment.orderId, to, `system:${this.provider.name}`, { where });
-    } catch (error) {
-      if (!(error instanceof ConflictException || error instanceof NotFoundException)) throw error;
-      this.logger.warn(`Payment ${payment.id} not applied to order ${payment.orderId}: ${error.message}`);
-    }
+    const paid = PAYS[payment.status];
+    if (paid !== undefined) await this.flow.settle(payment, paid, this.provider.name);
   }
 }
 

@@ -2,17 +2,24 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { Attribute, AttributeSchema } from './attribute.schema';
+import { CatalogueImport } from './catalogue-import';
 import { CatalogueRevisionModule } from './catalogue-revision.module';
+import { OfferCatalog } from './offer-catalog';
+import { OfferFacets } from './offer-facets';
 import { ProductController } from './product.controller';
 import { Product, ProductSchema } from './product.schema';
 import { ProductService } from './product.service';
+import { SellerDirectory } from './seller-directory';
 import { SellerSku, SellerSkuSchema } from './seller-sku.schema';
 import { Seller, SellerSchema } from './seller.schema';
 import { Sku, SkuSchema } from './sku.schema';
+import { StockReservation } from './stock-reservation';
 
 /**
- * The shared catalogue schemas (products, SKUs, sellers and their offers) that other modules query, and the
- * catalogue revision that every write through them bumps.
+ * The catalogue: products, SKUs, attributes, sellers and their offers, owned here alone. Other modules use its
+ * ports: {@link OfferCatalog} (offers as a cart shows them), {@link StockReservation} (stock taken by orders),
+ * {@link SellerDirectory} (sellers), {@link OfferFacets} (storefront filters), {@link CatalogueImport} (demo data), and the
+ * catalogue revision that every write bumps.
  */
 @Module({
   imports: [
@@ -27,7 +34,15 @@ import { Sku, SkuSchema } from './sku.schema';
     ]),
   ],
   controllers: [ProductController],
-  providers: [ProductService],
-  exports: [MongooseModule, ProductService, CatalogueRevisionModule],
+  providers: [ProductService, OfferCatalog, StockReservation, SellerDirectory, OfferFacets, CatalogueImport],
+  exports: [
+    ProductService,
+    OfferCatalog,
+    StockReservation,
+    SellerDirectory,
+    OfferFacets,
+    CatalogueImport,
+    CatalogueRevisionModule,
+  ],
 })
 export class CatalogueModule {}

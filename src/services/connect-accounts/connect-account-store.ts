@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, UpdateQuery } from 'mongoose';
+import { isDuplicateKeyError } from '../../common/mongo/duplicate-key';
 import { ConnectAccount } from './connect-account.schema';
 import { StoredConnectAccount } from './connect-account.view';
 import { ConnectOwner } from './connect-owner';
-
-const DUPLICATE_KEY = 11000;
 
 /** The sandbox provider's connect accounts, one per owner. */
 @Injectable()
@@ -24,7 +23,7 @@ export class ConnectAccountStore {
     try {
       return await this.upsertOnce(owner, update);
     } catch (error) {
-      if ((error as { code?: unknown }).code !== DUPLICATE_KEY) throw error;
+      if (!isDuplicateKeyError(error)) throw error;
       return this.upsertOnce(owner, update);
     }
   }

@@ -1,9 +1,7 @@
 import { Injectable, UnauthorizedException } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { Model } from 'mongoose';
 import { Principal } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
-import { Seller } from '../catalogue/seller.schema';
+import { SellerDirectory } from '../catalogue/seller-directory';
 
 export interface ConnectOwner {
   ownerKey: string;
@@ -18,13 +16,13 @@ export interface ConnectOwner {
  */
 @Injectable()
 export class ConnectOwners {
-  constructor(@InjectModel(Seller.name) private readonly sellers: Model<Seller>) {}
+  constructor(private readonly sellers: SellerDirectory) {}
 
   async current(): Promise<ConnectOwner> {
     const principal = RequestContext.principal();
     if (!principal) throw new UnauthorizedException();
-    const seller = await this.sellers.findOne({ userId: principal.id }, { _id: 1 }).lean().exec();
-    const sellerId = seller ? String(seller._id) : undefined;
+    const seller = await this.sellers.idActingFor(principal.id);
+    const sellerId = seller ? String(seller) : undefined;
     const ownerKey = sellerId ? `seller:${sellerId}` : `user:${principal.id}`;
     return { ownerKey, userId: principal.id, sellerId, principal };
   }

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { isValidObjectId, Model } from 'mongoose';
-import { Profile } from '../../auth/profiles/profile.schema';
+import { ProfileDirectory } from '../../auth/profiles/profile-directory';
 import { UsersService } from '../../auth/users/users.service';
 import { ConnectOwner } from './connect-owner';
 
@@ -20,14 +18,12 @@ export interface ConnectPersonDTO {
 export class InitialPerson {
   constructor(
     private readonly users: UsersService,
-    @InjectModel(Profile.name) private readonly profiles: Model<Profile>,
+    private readonly profiles: ProfileDirectory,
   ) {}
 
   async of(owner: ConnectOwner): Promise<ConnectPersonDTO> {
     const user = await this.users.findByUsername(owner.principal.username);
-    const profile = isValidObjectId(owner.userId)
-      ? await this.profiles.findOne({ userId: owner.userId }).sort({ type: -1 }).lean().exec()
-      : null;
+    const [profile] = await this.profiles.ofUser(owner.userId);
     const [firstName, ...rest] = (profile?.displayName ?? owner.principal.username).trim().split(/\s+/);
     return {
       firstName: firstName ?? owner.principal.username,

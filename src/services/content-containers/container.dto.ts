@@ -1,12 +1,13 @@
 import { Transform, Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsDateString, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { OBJECT_ID_HEX } from '../../common/mongo/object-id';
 
 const MAX_TEXT = 1024 * 1024;
 const toList = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? [value] : value);
 
 export class ArticleDto {
   /** Present: keeps that article's id on save; absent: a new article. */
-  @IsOptional() @Matches(/^[0-9a-f]{24}$/i, { message: 'article id must be a 24-character hexadecimal id' })
+  @IsOptional() @Matches(OBJECT_ID_HEX, { message: 'article id must be a 24-character hexadecimal id' })
   id?: string;
 
   @IsString() @MaxLength(500)

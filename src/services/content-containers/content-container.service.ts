@@ -2,13 +2,14 @@ import { BadRequestException, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, PipelineStage, Types } from 'mongoose';
 import { Bean, Exposed, MapOf } from '../../bean';
+import { toObjectId } from '../../common/mongo/object-id';
+import { describeRepository, RepositoryDescription } from '../../common/mongo/repository-description';
 import { Page, toPage } from '../../common/page';
 import { Role } from '../../common/principal';
 import { runSearch, runSearchWindow } from '../../common/search';
 import { Article, ContentContainer } from '../content/container.schema';
 import { ContentQueries } from '../content/content-queries';
 import { ContainerView, Stored, toContainerView } from '../content/content-views';
-import { toObjectId } from '../content/object-id';
 import { pickDefined } from '../content/pick';
 import { Route } from '../content/route.schema';
 import { contentScope } from '../content/scope';
@@ -31,9 +32,9 @@ export class ContentContainerService {
 
   /** A repository cannot travel as JSON; callers get what it holds for this site and language. */
   @Exposed()
-  async getRepository(): Promise<{ repository: string; entity: string; collection: string; count: number }> {
-    const count = await this.containers.countDocuments(contentScope()).exec();
-    return { repository: 'ContentContainerRepository', entity: ContentContainer.name, collection: this.containers.collection.collectionName, count };
+  getRepository(): Promise<RepositoryDescription> {
+    const count = () => this.containers.countDocuments(contentScope()).exec();
+    return describeRepository('ContentContainerRepository', this.containers, { count });
   }
 
   @Exposed([MapOf(ContainerDto)])

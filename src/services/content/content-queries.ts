@@ -1,10 +1,10 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
+import { toObjectId } from '../../common/mongo/object-id';
 import { escapeRegex, literalMatch } from '../../common/search';
 import { Article, ContentContainer } from './container.schema';
 import { articleAsStrings, Stored } from './content-views';
-import { toObjectId } from './object-id';
 import { contentScope } from './scope';
 import { isReleased } from './visibility';
 

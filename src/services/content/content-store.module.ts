@@ -11,6 +11,10 @@ const models = MongooseModule.forFeature([
   { name: ContentContainer.name, schema: ContentContainerSchema },
 ]);
 
-/** The content collections (pages, routes, containers) and the read queries shared by the content beans. */
+/**
+ * The shared content store: the content collections (pages, routes, containers) and their read queries. Unlike
+ * every other model, these are shared by design by the content modules (pages, router, sitemap, content
+ * containers), which inject them directly; the model ownership test (`test/architecture`) allows exactly these.
+ */
 @Module({ imports: [models], providers: [ContentQueries], exports: [models, ContentQueries] })
 export class ContentStoreModule {}

@@ -1,16 +1,8 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { HydratedDocument, SchemaTypes } from 'mongoose';
+import { CustomerActivityType } from './customer-activity-type';
 
-export enum CustomerActivityType {
-  REGISTRATION = 'REGISTRATION',
-  LOGIN = 'LOGIN',
-  LOGOUT = 'LOGOUT',
-  PRODUCT_VIEW = 'PRODUCT_VIEW',
-  CART_CHANGE = 'CART_CHANGE',
-  CHECKOUT = 'CHECKOUT',
-  PAYMENT = 'PAYMENT',
-  ORDER_STATUS = 'ORDER_STATUS',
-}
+export { CustomerActivityType };
 
 /** One thing a customer did, as recorded by the module where it happened. */
 @Schema({ collection: 'customer_activities', versionKey: false })

@@ -1,7 +1,8 @@
 import { InjectModel } from '@nestjs/mongoose';
-import { Model, PipelineStage } from 'mongoose';
-import { User } from '../../auth/users/user.schema';
-import { Profile, ProfileType } from '../../auth/profiles/profile.schema';
+import { Model } from 'mongoose';
+import { ProfileDirectory } from '../../auth/profiles/profile-directory';
+import { ProfileType } from '../../auth/profiles/profile-type';
+import { UsersService } from '../../auth/users/users.service';
 import { Bean, Exposed } from '../../bean';
 import { Page, toPage } from '../../common/page';
 import { Role } from '../../common/principal';
@@ -36,8 +37,8 @@ interface Bucket {
 export class CustomerAnalyticsService {
   constructor(
     @InjectModel(CustomerActivity.name) private readonly activities: Model<CustomerActivity>,
-    @InjectModel(User.name) private readonly users: Model<User>,
-    @InjectModel(Profile.name) private readonly profiles: Model<Profile>,
+    private readonly users: UsersService,
+    private readonly profiles: ProfileDirectory,
   ) {}
 
   /** Activities matching the search request (DESIGN §6), newest first unless it sorts otherwise. */
@@ -54,7 +55,7 @@ export class CustomerAnalyticsService {
     const now = new Date();
     const since = startOfMonthUtc(now, CHART_MONTHS - 1);
     const month = { $dateToString: { format: '%Y-%m', date: '$createdAt' } };
-    const buckets = await this.count(this.users, { role: Role.USER, createdAt: { $gte: since } }, month);
+    const buckets = await this.users.countCreatedSince(Role.USER, since, month);
     return monthlyChart('Registered customers', monthLabels(now, CHART_MONTHS), new Map(buckets.map(toEntry)));
   }
 
@@ -62,24 +63,15 @@ export class CustomerAnalyticsService {
   @Exposed()
   async getRegisteredCompaniesByCountry(): Promise<Record<string, number>> {
     const country = { $ifNull: ['$country', UNKNOWN_COUNTRY] };
-    const buckets = await this.count(this.profiles, { type: { $in: COMPANY_TYPES } }, country);
+    const buckets = await this.profiles.countBy(COMPANY_TYPES, country);
     return Object.fromEntries(buckets.map(toEntry));
   }
 
   /** Companies per profile type (COMPANY, SELLER). */
   @Exposed()
   async getRegisteredCompaniesByType(): Promise<Record<string, number>> {
-    const buckets = await this.count(this.profiles, { type: { $in: COMPANY_TYPES } }, '$type');
+    const buckets = await this.profiles.countBy(COMPANY_TYPES, '$type');
     return Object.fromEntries(buckets.map(toEntry));
-  }
-
-  private count<T>(model: Model<T>, match: Record<string, unknown>, key: unknown): Promise<Bucket[]> {
-    const pipeline: PipelineStage[] = [
-      { $match: match },
-      { $group: { _id: key, count: { $sum: 1 } } },
-      { $sort: { _id: 1 } },
-    ];
-    return model.aggregate<Bucket>(pipeline).exec();
   }
 }
 

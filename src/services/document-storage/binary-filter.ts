@@ -1,8 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
-import { Types } from 'mongoose';
+import { objectIdOrText } from '../../common/mongo/object-id';
 
 const FIELD = /^(_id|filename|contentType|metadata\.[A-Za-z0-9_]+)$/;
-const OBJECT_ID = /^[0-9a-f]{24}$/i;
 
 /**
  * Reads the JSON filter of `removeBinary(db, bucket, json)`: equality on `_id`, `filename`, `contentType` or
@@ -22,7 +21,7 @@ export function parseBinaryFilter(json: string): Record<string, unknown> {
   for (const [field, value] of Object.entries(parsed)) {
     if (!FIELD.test(field)) throw new BadRequestException(`json: field "${field}" cannot be used; allowed: _id, filename, contentType, metadata.<field>`);
     if (value !== null && typeof value === 'object') throw new BadRequestException(`json: "${field}" must be a plain value`);
-    filter[field] = field === '_id' && typeof value === 'string' && OBJECT_ID.test(value) ? new Types.ObjectId(value) : value;
+    filter[field] = field === '_id' && typeof value === 'string' ? objectIdOrText(value) : value;
   }
   return filter;
 }

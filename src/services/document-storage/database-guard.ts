@@ -15,19 +15,3 @@ export function assertCollectionName(name: string, what = 'collectionName'): voi
   if (!COLLECTION_NAME.test(name)) throw new BadRequestException(`${what} is not a valid collection name`);
   if (name.startsWith('system.')) throw new ForbiddenException(`Collection "${name}" is not accessible`);
 }
-
-const SECRET_KEY = /pass(word)?|hash|secret|token|salt/i;
-const REDACTED = '[redacted]';
-
-/** Documents as shown to administrators: credentials and secrets are never sent, whatever collection they are in. */
-export function redact(value: unknown, depth = 0): unknown {
-  if (depth > 20 || value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
-  if (!isPlainRecord(value)) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, SECRET_KEY.test(key) ? REDACTED : redact(item, depth + 1)]));
-}
-
-function isPlainRecord(value: object): value is Record<string, unknown> {
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}

@@ -1,13 +1,14 @@
 import { BadRequestException, NotFoundException } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
-import { Connection, mongo, Types } from 'mongoose';
+import { Connection, mongo } from 'mongoose';
 import { Bean, Exposed } from '../../bean';
+import { objectIdOrText, toObjectId } from '../../common/mongo/object-id';
 import { Role } from '../../common/principal';
+import { redactSecrets } from '../../common/redaction';
 import { BinaryStore, StoredBinary } from '../binaries/binary-store';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
-import { toObjectId } from '../content/object-id';
 import { parseBinaryFilter } from './binary-filter';
-import { assertCollectionName, assertOwnDatabase, redact } from './database-guard';
+import { assertCollectionName, assertOwnDatabase } from './database-guard';
 
 const SAMPLE_SIZE = 100;
 
@@ -57,7 +58,7 @@ export class DocumentStorageService {
       collection.estimatedDocumentCount(),
       collection.find().limit(SAMPLE_SIZE).toArray(),
     ]);
-    return { database: dbName, name: collectionName, count, documents: documents.map((document) => redact(document)) };
+    return { database: dbName, name: collectionName, count, documents: documents.map((doc) => redactSecrets(doc)) };
   }
 
   @Exposed(['String'])
@@ -82,7 +83,7 @@ export class DocumentStorageService {
   async removeDocument(dbName: string, collectionName: string, id: string): Promise<void> {
     if (/\.(files|chunks)$/.test(collectionName)) throw new BadRequestException('Binaries are removed with removeBinary');
     const collection = await this.collection(dbName, collectionName);
-    const _id = /^[0-9a-f]{24}$/i.test(id) ? new Types.ObjectId(id) : id;
+    const _id = objectIdOrText(id);
     const { deletedCount } = await collection.deleteOne({ _id } as mongo.Filter<mongo.Document>);
     // A raw driver call: the catalogue models' hooks do not see it.
     await this.catalogueRevision.afterRawWrite(collectionName);
@@ -148,5 +149,6 @@ export class DocumentStorageService {
 }
 
 function toFileView(file: StoredBinary): BinaryFileView {
-  return { id: file._id.toHexString(), filename: file.filename, length: file.length, uploadDate: file.uploadDate, metadata: redact(file.metadata ?? {}) };
+  const { filename, length, uploadDate } = file;
+  return { id: file._id.toHexString(), filename, length, uploadDate, metadata: redactSecrets(file.metadata ?? {}) };
 }

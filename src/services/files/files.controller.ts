@@ -13,18 +13,18 @@ import {
   UploadedFile,
   UseInterceptors,
 } from '@nestjs/common';
-import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { pipeline } from 'node:stream/promises';
 import { Roles } from '../../auth/roles.decorator';
+import { toObjectId } from '../../common/mongo/object-id';
 import { Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
 import { SitesService } from '../../sites/sites.service';
 import { BinaryRange, BinaryStore, StoredBinary } from '../binaries/binary-store';
-import { toObjectId } from '../content/object-id';
+import { AssetUploadInterceptor } from './asset-upload.interceptor';
 import { AssetView, contentDisposition, toAssetView } from './asset.view';
 import { sanitizeFileName } from './file-name';
+import { streamDownload } from './stream-download';
 import { detectFileType } from './file-type';
 
 /** Types a browser may show in place; everything else is downloaded. */
@@ -46,7 +46,7 @@ export class FilesController {
   @Roles(Role.ADMIN)
   @Post('files')
   @HttpCode(201)
-  @UseInterceptors(FileInterceptor('file'))
+  @UseInterceptors(AssetUploadInterceptor)
   @ApiBearerAuth('bearer')
   @ApiConsumes('multipart/form-data')
   @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } } })
@@ -101,7 +101,7 @@ export class FilesController {
     res.set({ 'Content-Type': type, 'Content-Disposition': contentDisposition(view.filename, INLINE.test(view.contentType)) });
     if (range) res.status(206).set('Content-Range', `bytes ${range.start}-${range.end}/${file.length}`);
     res.set('Content-Length', String(range ? range.end - range.start + 1 : file.length));
-    await pipeline(this.binaries.open(file._id, range), res).catch(() => res.destroy());
+    await streamDownload(this.binaries.open(file._id, range), res, `file ${view.id}`);
   }
 
   private async site(): Promise<string> {

@@ -1,11 +1,12 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
+import { toObjectId } from '../../common/mongo/object-id';
 import { Principal } from '../../common/principal';
+import { FixedRecord, insertMissing } from '../../database/insert-missing';
 import { literalMatch } from '../../common/search';
 import { assertOwnerOrAdmin, isAdmin } from '../catalogue/caller';
-import { toObjectId } from '../catalogue/object-id';
-import { Seller } from '../catalogue/seller.schema';
+import { SellerDirectory } from '../catalogue/seller-directory';
 import { AddressDto } from './address.dto';
 import { Address, AddressDocument } from './address.schema';
 import { AddressView, toAddressView } from './address.view';
@@ -19,9 +20,14 @@ const SEARCHABLE = ['street', 'city', 'postalCode', 'houseNumber', 'country'];
 export class AddressBook {
   constructor(
     @InjectModel(Address.name) private readonly addresses: Model<Address>,
-    @InjectModel(Seller.name) private readonly sellers: Model<Seller>,
+    private readonly sellers: SellerDirectory,
     private readonly countries: CountryDirectory,
   ) {}
+
+  /** Loads fixed addresses (demo data); those whose id is there already are left as they are. */
+  insertMissing(records: FixedRecord[]): Promise<void> {
+    return insertMissing(this.addresses, records);
+  }
 
   count(): Promise<number> {
     return this.addresses.estimatedDocumentCount().exec();
@@ -83,15 +89,12 @@ export class AddressBook {
   /** Deletes the addresses and every seller's reference to them. */
   async deleteAndClean(ids: Types.ObjectId[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.sellers.updateMany(
-      { shippingAddresses: { $in: ids } },
-      { $pull: { shippingAddresses: { $in: ids } } },
-    );
+    await this.sellers.forgetAddresses(ids);
     await this.addresses.deleteMany({ _id: { $in: ids } });
   }
 
   private isShippingAddress(id: Types.ObjectId): Promise<boolean> {
-    return this.sellers.exists({ shippingAddresses: id }).then(Boolean);
+    return this.sellers.shipsFrom(id);
   }
 
   private countryCode(input: string): string {

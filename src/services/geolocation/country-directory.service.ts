@@ -1,6 +1,7 @@
 import { BadRequestException, Injectable, NotFoundException, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, PipelineStage } from 'mongoose';
+import { isDuplicateKeyError } from '../../common/mongo/duplicate-key';
 import { Page, toPage } from '../../common/page';
 import { RequestContext } from '../../common/request-context';
 import { parseSearchRequest, planSearch, SearchPlan, toPagePipeline, toPipeline } from '../../common/search';
@@ -15,7 +16,6 @@ import { Country } from './country.schema';
 import { CountryView, toCountryView } from './country.view';
 
 const SEARCH_FIELDS = ['code', 'alpha3', 'numeric', 'name'];
-const DUPLICATE_KEY = 11000;
 
 /**
  * Countries from the ISO 3166 dataset. Lookups are answered from memory (the dataset is static); searches run
@@ -38,7 +38,7 @@ export class CountryDirectory implements OnModuleInit {
       await this.countries.insertMany(this.records.map((record) => ({ ...record, version })), { ordered: false });
     } catch (error) {
       // Another instance starting at the same time wrote the same records.
-      if ((error as { code?: unknown }).code !== DUPLICATE_KEY) throw error;
+      if (!isDuplicateKeyError(error)) throw error;
     }
   }
 

@@ -1,11 +1,11 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
+import { toObjectId } from '../../common/mongo/object-id';
 import { Principal } from '../../common/principal';
 import { assertOwnerOrAdmin } from '../catalogue/caller';
-import { toObjectId } from '../catalogue/object-id';
-import { Seller, SellerDocument } from '../catalogue/seller.schema';
-import { SellerView, toSellerView } from '../catalogue/seller.view';
+import { SellerDirectory, SellerRecord } from '../catalogue/seller-directory';
+import { SellerView } from '../catalogue/seller.view';
 import { AddressDto } from './address.dto';
 import { Address } from './address.schema';
 import { AddressView, toAddressView } from './address.view';
@@ -17,7 +17,7 @@ import { CountryView } from './country.view';
 @Injectable()
 export class SellerAddresses {
   constructor(
-    @InjectModel(Seller.name) private readonly sellers: Model<Seller>,
+    private readonly sellers: SellerDirectory,
     @InjectModel(Address.name) private readonly addresses: Model<Address>,
     private readonly addressBook: AddressBook,
     private readonly countries: CountryDirectory,
@@ -29,8 +29,7 @@ export class SellerAddresses {
 
   async sellersIn(countryCode: string): Promise<SellerView[]> {
     const code = this.countries.resolve(countryCode);
-    const sellers = await this.sellers.find({ country: code }).sort({ name: 1 }).lean();
-    return sellers.map(toSellerView);
+    return this.sellers.inCountry(code);
   }
 
   async shippingAddresses(sellerId: string): Promise<AddressView[]> {
@@ -43,7 +42,7 @@ export class SellerAddresses {
     const seller = await this.find(sellerId);
     assertOwnerOrAdmin(caller, seller.userId);
     const address = await this.addressBook.create(dto, seller.userId ?? caller.id);
-    await this.sellers.updateOne({ _id: seller._id }, { $addToSet: { shippingAddresses: address._id } });
+    await this.sellers.linkShippingAddress(seller._id, address._id);
     return toAddressView(address);
   }
 
@@ -61,12 +60,10 @@ export class SellerAddresses {
       throw new NotFoundException(`Address ${addressId} is not a shipping address of seller ${sellerId}`);
     }
     if (deleteAddress) return this.addressBook.deleteAndClean([id]);
-    await this.sellers.updateOne({ _id: seller._id }, { $pull: { shippingAddresses: id } });
+    await this.sellers.unlinkShippingAddress(seller._id, id);
   }
 
-  async find(sellerId: string): Promise<SellerDocument> {
-    const seller = await this.sellers.findById(toObjectId(sellerId, 'sellerId'));
-    if (!seller) throw new NotFoundException(`Seller ${sellerId} not found`);
-    return seller;
+  find(sellerId: string): Promise<SellerRecord> {
+    return this.sellers.get(sellerId);
   }
 }

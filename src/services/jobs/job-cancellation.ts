@@ -21,10 +21,6 @@ export class JobCancellation {
   release(jobId: string): void {
     this.running.delete(jobId);
   }
-
-  isRunning(jobId: string): boolean {
-    return this.running.has(jobId);
-  }
 }
 
 /** Thrown into running work once its job is canceled, removed or otherwise finished by someone else. */

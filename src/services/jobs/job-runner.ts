@@ -1,7 +1,8 @@
-import { ConflictException, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { JobCancellation, JobCanceledError } from './job-cancellation';
 import { JobView } from './job.view';
 import { isFinished, JobStatus } from './job-lifecycle';
+import { JobLeases } from './job-leases';
 import { JobsService } from './jobs.service';
 
 /** What running work sees of its job. */
@@ -47,19 +48,28 @@ export class JobRunner {
   constructor(
     private readonly jobs: JobsService,
     private readonly cancellation: JobCancellation,
+    private readonly leases: JobLeases,
   ) {}
 
-  /** Starts the job and returns once it is IN_PROGRESS; the work goes on in the background. */
+  /**
+   * Starts the job and returns once it is IN_PROGRESS; the work goes on in the background, holding the job's lease
+   * (stopped like a cancellation if the lease is lost).
+   */
   async start(type: string, total: number, work: JobWork): Promise<StartedJob> {
-    const job = await this.jobs.startJob(type, total);
+    if (total < 0) throw new BadRequestException('total must be 0 or more');
+    const job = await this.jobs.startOwned(type, total);
     const signal = this.cancellation.register(job.id);
+    this.leases.hold(job.id);
     const finished = this.execute(this.handle(job.id, signal), work)
       .catch((error: unknown) => {
         // Callers may never await `finished`: it must not reject, even when the outcome could not be stored.
         this.logger.error(`Job ${job.id}: recording its outcome failed`, error instanceof Error ? error.stack : error);
         return null;
       })
-      .finally(() => this.cancellation.release(job.id));
+      .finally(() => {
+        this.leases.release(job.id);
+        this.cancellation.release(job.id);
+      });
     return { job, finished };
   }
 

@@ -36,6 +36,17 @@ export class Job {
   @Prop({ default: 0 })
   revision!: number;
 
+  /** The instance whose handler runs the job; absent for jobs driven only through the bean. */
+  @Prop()
+  leaseOwner?: string;
+
+  /**
+   * Until when the job counts as alive: every write moves it `JOB_LEASE_MS` ahead and the owner renews it while its
+   * handler runs. Once it passed unrenewed the job is failed (at any instance's start, and periodically if owned).
+   */
+  @Prop()
+  leaseUntil?: Date;
+
   createdAt!: Date;
   updatedAt!: Date;
 }
@@ -44,3 +55,5 @@ export type JobDocument = HydratedDocument<Job>;
 export const JobSchema = SchemaFactory.createForClass(Job);
 /** The default order of job searches, newest first. */
 JobSchema.index({ createdAt: -1 });
+/** The sweep of expired leases. */
+JobSchema.index({ status: 1, leaseUntil: 1 });

@@ -4,15 +4,18 @@ import {
   Logger,
   NotFoundException,
   OnApplicationBootstrap,
+  OnModuleDestroy,
 } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, Model } from 'mongoose';
 import { Bean, Exposed, MapOf } from '../../bean';
+import { describeRepository, RepositoryDescription } from '../../common/mongo/repository-description';
 import { Role } from '../../common/principal';
 import { parseSearchRequest, planSearch, runSearch, SearchSpec } from '../../common/search';
 import { EventPublisher, LiveEvent } from '../../realtime/event-publisher';
 import { JobCancellation } from './job-cancellation';
 import { JobDto } from './job.dto';
+import { JobLeases } from './job-leases';
 import { assertTransition, isFinished, JobStatus, progressOf, UNFINISHED_STATUSES } from './job-lifecycle';
 import { Job } from './job.schema';
 import { stepUpdate } from './job-step.update';
@@ -35,34 +38,51 @@ const SEARCH: SearchSpec = {
 
 export const INTERRUPTED_REASON = 'The process running the job stopped before the job finished';
 
+/** Unfinished jobs whose lease passed (or that never had one, stored before leases existed). */
+function expiredLease(now: Date): Record<string, unknown> {
+  return { status: { $in: UNFINISHED_STATUSES }, $or: [{ leaseUntil: { $lt: now } }, { leaseUntil: null }] };
+}
+
 /**
  * Jobs and their lifecycle (DESIGN §7). Every write is one `findOneAndUpdate` conditioned on the job being
  * unfinished, so a finished job is never changed: steps are a pipeline update computed by the database, other
  * changes compare-and-set on the (status, revision) they were computed from and retry on a miss. Concurrent
  * changes are never lost. Every change is published on `/topic/job/{id}` and `/topic/jobs`.
+ *
+ * Across instances (see {@link JobLeases}): every write moves the job's lease `JOB_LEASE_MS` ahead. An instance
+ * that starts fails the unfinished jobs whose lease expired; while it runs it fails, every `JOB_LEASE_MS`, the
+ * expired jobs that a handler owned (its instance stopped without finishing them). A job's handler is a closure
+ * of the process that started it, so another instance cannot take it over: it fails it.
  */
 @Bean('jobsManagementServiceImpl', Role.ADMIN)
-export class JobsService implements OnApplicationBootstrap {
+export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(JobsService.name);
+  private sweeper?: NodeJS.Timeout;
 
   constructor(
     @InjectModel(Job.name) private readonly jobs: Model<Job>,
     private readonly events: EventPublisher,
     private readonly cancellation: JobCancellation,
+    private readonly leases: JobLeases,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.init();
+    this.sweeper = setInterval(() => void this.failExpiredOwnedJobs(), this.leases.durationMs);
+    this.sweeper.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.sweeper);
   }
 
   /** Describes the store behind the bean: there is no Spring repository object to hand out over JSON. */
   @Exposed()
-  async getRepository(): Promise<{ repository: string; entity: string; collection: string; count: number }> {
-    const count = await this.jobs.estimatedDocumentCount().exec();
-    return { repository: 'JobRepository', entity: Job.name, collection: this.jobs.collection.collectionName, count };
+  getRepository(): Promise<RepositoryDescription> {
+    return describeRepository('JobRepository', this.jobs);
   }
 
-  /** Start-up work: jobs a stopped process left NEW or IN_PROGRESS become FAILED. */
+  /** Start-up work: NEW or IN_PROGRESS jobs whose lease expired become FAILED. */
   @Exposed()
   async init(): Promise<void> {
     await this.setUnfinishedJobsToFailed();
@@ -86,6 +106,7 @@ export class JobsService implements OnApplicationBootstrap {
       description: job.description ?? '',
       status,
       startedAt: status === JobStatus.IN_PROGRESS ? new Date() : undefined,
+      leaseUntil: this.leases.until(),
     });
     return this.published(created.toObject());
   }
@@ -109,7 +130,19 @@ export class JobsService implements OnApplicationBootstrap {
   async startJob(type: string, total: number): Promise<JobView> {
     if (type.trim() === '') throw new BadRequestException('A job needs a type');
     if (total < 0) throw new BadRequestException('total must be 0 or more');
-    const created = await this.jobs.create({ type, total, status: JobStatus.IN_PROGRESS, startedAt: new Date() });
+    return this.createStarted(type, total);
+  }
+
+  /** Starts a job whose lease this instance holds (its handler runs here); see {@link JobLeases.hold}. */
+  async startOwned(type: string, total: number): Promise<JobView> {
+    if (type.trim() === '') throw new BadRequestException('A job needs a type');
+    return this.createStarted(type, total, this.leases.owner);
+  }
+
+  private async createStarted(type: string, total: number, leaseOwner?: string): Promise<JobView> {
+    const now = new Date();
+    const started = { type, total, status: JobStatus.IN_PROGRESS, startedAt: now, leaseUntil: this.leases.until(now) };
+    const created = await this.jobs.create({ ...started, leaseOwner });
     return this.published(created.toObject());
   }
 
@@ -164,13 +197,23 @@ export class JobsService implements OnApplicationBootstrap {
     return this.move(jobId, -nonNegative(step));
   }
 
-  /** Fails every NEW or IN_PROGRESS job except those this process is running right now. */
+  /** Fails every NEW or IN_PROGRESS job whose lease expired: no instance runs it and no client wrote it since. */
   @Exposed()
   async setUnfinishedJobsToFailed(): Promise<void> {
-    const unfinished = await this.jobs.find({ status: { $in: UNFINISHED_STATUSES } }, { _id: 1 }).lean().exec();
-    const orphans = unfinished.map((job) => job._id.toString()).filter((id) => !this.cancellation.isRunning(id));
-    for (const id of orphans) await this.failOrphan(id);
-    if (orphans.length > 0) this.logger.warn(`Marked ${orphans.length} unfinished job(s) as FAILED`);
+    await this.failExpired({});
+  }
+
+  private async failExpiredOwnedJobs(): Promise<void> {
+    await this.failExpired({ leaseOwner: { $exists: true } }).catch((error: unknown) =>
+      this.logger.error('Failing jobs with expired leases', error instanceof Error ? error.stack : String(error)),
+    );
+  }
+
+  private async failExpired(filter: Record<string, unknown>): Promise<void> {
+    const expired = await this.jobs.find({ ...expiredLease(new Date()), ...filter }, { _id: 1 }).lean().exec();
+    let failed = 0;
+    for (const { _id } of expired) if (await this.failOrphan(_id.toString())) failed++;
+    if (failed > 0) this.logger.warn(`Marked ${failed} unfinished job(s) with an expired lease as FAILED`);
   }
 
   @Exposed(['IdList'])
@@ -204,7 +247,7 @@ export class JobsService implements OnApplicationBootstrap {
   private async move(jobId: string, step: number): Promise<JobView> {
     const updated = isValidObjectId(jobId)
       ? await this.jobs
-          .findOneAndUpdate({ _id: jobId, status: { $in: UNFINISHED_STATUSES } }, stepUpdate(step, new Date()), {
+          .findOneAndUpdate({ _id: jobId, status: { $in: UNFINISHED_STATUSES } }, this.stepWithLease(step), {
             returnDocument: 'after',
             updatePipeline: true,
             timestamps: false,
@@ -217,13 +260,29 @@ export class JobsService implements OnApplicationBootstrap {
     throw new ConflictException(`Job ${jobId} is already ${stored.status} and cannot be changed`);
   }
 
-  private async failOrphan(jobId: string): Promise<void> {
-    try {
-      await this.finish(jobId, JobStatus.FAILED, INTERRUPTED_REASON);
-    } catch (error) {
-      // Finished or removed since it was listed: nothing left to fail.
-      if (!(error instanceof ConflictException || error instanceof NotFoundException)) throw error;
-    }
+  private stepWithLease(step: number) {
+    const now = new Date();
+    return stepUpdate(step, now, this.leases.until(now));
+  }
+
+  /**
+   * Fails the job if its lease is still expired, in one conditional write: a renewal or a step that came first
+   * keeps it alive. False when it was finished, removed or renewed since it was listed.
+   */
+  private async failOrphan(jobId: string): Promise<boolean> {
+    const now = new Date();
+    const failed = await this.jobs
+      .findOneAndUpdate(
+        { _id: jobId, ...expiredLease(now) },
+        { $set: { status: JobStatus.FAILED, finishedAt: now, reason: INTERRUPTED_REASON }, $inc: { revision: 1 } },
+        { returnDocument: 'after' },
+      )
+      .lean()
+      .exec();
+    if (!failed) return false;
+    this.published(failed);
+    this.cancellation.abort(jobId, JobStatus.FAILED);
+    return true;
   }
 
   /** Applies `change` to the job's latest state with compare-and-set on (status, revision). */
@@ -234,7 +293,7 @@ export class JobsService implements OnApplicationBootstrap {
       const updated = await this.jobs
         .findOneAndUpdate(
           { _id: stored._id, status: stored.status, revision: stored.revision },
-          { $set: patch, $inc: { revision: 1 } },
+          { $set: { ...patch, leaseUntil: this.leases.until() }, $inc: { revision: 1 } },
           { returnDocument: 'after' },
         )
         .lean()

@@ -1,6 +1,7 @@
 import { ConflictException, Injectable } from '@nestjs/common';
 import { InjectModel, Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
+import { isDuplicateKeyError } from '../../common/mongo/duplicate-key';
 
 /** Held while a buyer's cart is being checked out. */
 @Schema({ collection: 'checkout_locks', versionKey: false })
@@ -10,7 +11,6 @@ export class CheckoutLock {
 }
 export const CheckoutLockSchema = SchemaFactory.createForClass(CheckoutLock);
 
-const DUPLICATE_KEY = 11000;
 /** A lock older than this was left by a stopped process and may be taken over. */
 const STALE_AFTER_MS = 60_000;
 
@@ -39,7 +39,7 @@ export class CheckoutLocks {
       const takeOverStale = { buyerId, lockedAt: { $lt: stale } };
       await this.locks.updateOne(takeOverStale, { $set: { lockedAt } }, { upsert: true }).exec();
     } catch (error) {
-      if ((error as { code?: unknown }).code !== DUPLICATE_KEY) throw error;
+      if (!isDuplicateKeyError(error)) throw error;
       throw new ConflictException('A checkout of this cart is already running');
     }
   }

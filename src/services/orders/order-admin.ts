@@ -10,7 +10,7 @@ import { OrderTransitions } from './order-transitions';
 import { Order, OrderStatus } from './order.schema';
 import { StoredOrder } from './order.view';
 import { OrderDto } from './order.dto';
-import { StockReservation } from './stock-reservation';
+import { StockReservation } from '../catalogue/stock-reservation';
 
 /** Orders whose stock is reserved but not paid for: removing or canceling them gives the stock back. */
 const UNPAID = [OrderStatus.NEW, OrderStatus.APPROVED, OrderStatus.PAYMENT_FAILED];

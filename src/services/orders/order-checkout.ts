@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { Principal } from '../../common/principal';
 import { CustomerActivityRecorder } from '../customer-analytics/customer-activity-recorder';
-import { CustomerActivityType } from '../customer-analytics/customer-activity.schema';
+import { CustomerActivityType } from '../customer-analytics/customer-activity-type';
 import { CartStore } from '../shopping-cart/cart-store.service';
 import { CheckoutLocks } from './checkout-lock';
 import { OrderPayments } from './order-payments';

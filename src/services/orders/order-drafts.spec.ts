@@ -1,5 +1,5 @@
 import { Types } from 'mongoose';
-import { OfferDetails } from '../shopping-cart/offer-catalog.service';
+import { OfferDetails } from '../catalogue/offer-catalog';
 import { amounts, currencySymbol, draftOrders, DraftContext } from './order-drafts';
 
 type SellerRef = OfferDetails['seller'];

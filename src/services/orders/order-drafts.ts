@@ -1,4 +1,4 @@
-import { OfferDetails } from '../shopping-cart/offer-catalog.service';
+import { OfferDetails } from '../catalogue/offer-catalog';
 import { EmbeddedBuyer, EmbeddedVendor, Order, OrderStatus, ShippingAddress } from './order.schema';
 
 export interface OrderLine {

@@ -1,6 +1,4 @@
-import { ConflictException, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { Model } from 'mongoose';
+import { ConflictException, Injectable, Logger, NotFoundException, OnModuleInit } from '@nestjs/common';
 import { Principal } from '../../common/principal';
 import {
   CardPaymentEvent,
@@ -12,11 +10,15 @@ import {
   PaymentIntentStatus,
   PaymentStatus,
 } from '../payments';
-import { isRefusal } from './refusal';
-import { OrderStore } from './order-store';
-import { OrderTransitions } from './order-transitions';
-import { Order, OrderStatus } from './order.schema';
+import { OrderPaymentFlow } from './order-payment-flow';
+import { OrderStatus } from './order-status';
 import { StoredOrder } from './order.view';
+
+/** The intent status each card event claims. */
+const CLAIMED_STATUS: Record<CardPaymentEventType, PaymentIntentStatus> = {
+  [CardPaymentEventType.SUCCEEDED]: PaymentIntentStatus.SUCCEEDED,
+  [CardPaymentEventType.FAILED]: PaymentIntentStatus.FAILED,
+};
 
 export type ChargeOptions = Pick<ChargeRequest, 'description' | 'destinationAccountId' | 'metadata'>;
 
@@ -26,11 +28,9 @@ export class OrderPayments implements OnModuleInit {
   private readonly logger = new Logger(OrderPayments.name);
 
   constructor(
-    @InjectModel(Order.name) private readonly orders: Model<Order>,
     private readonly provider: CardPaymentProvider,
     private readonly events: CardPaymentEvents,
-    private readonly store: OrderStore,
-    private readonly transitions: OrderTransitions,
+    private readonly flow: OrderPaymentFlow,
   ) {}
 
   onModuleInit(): void {
@@ -42,26 +42,21 @@ export class OrderPayments implements OnModuleInit {
   }
 
   /**
-   * Charges the order's card. The order first enters PAYMENT_PENDING (a failed one goes back through APPROVED), so
-   * a second `pay` meanwhile, or on a PAID order, is a 409 and never a second charge. A 3-D Secure card leaves it
-   * PAYMENT_PENDING until the provider's webhook.
+   * Charges the order's card through the payment state machine ({@link OrderPaymentFlow.start}): never a second
+   * charge. A 3-D Secure card leaves the order PAYMENT_PENDING until the provider's webhook.
    */
   async pay(orderId: string, payer: Principal, options: ChargeOptions = {}): Promise<PaymentStatus> {
-    const order = await this.store.findOwn(orderId, payer);
+    const order = await this.flow.payable(orderId, payer);
     if (!order.paymentMethodId) {
       throw new ConflictException('Choose a card first: digitalOrderCheckout with orderId and paymentMethodId');
     }
-    if (order.status === OrderStatus.PAYMENT_FAILED) {
-      await this.transitions.move(orderId, OrderStatus.APPROVED, payer.id);
-    }
-    const pending = await this.transitions.move(orderId, OrderStatus.PAYMENT_PENDING, payer.id);
-    const intent = await this.charge(pending, payer, options);
-    return this.outcome(pending, intent, payer);
+    const started = await this.flow.start(order, payer, (pending) => this.charge(pending, options));
+    return this.outcome(started.order, started.payment, payer);
   }
 
   /** The challenge URL of the order's pending 3-D Secure payment. */
   async threeDSecureLink(orderId: string, buyer: Principal): Promise<string> {
-    const order = await this.store.findOwn(orderId, buyer);
+    const order = await this.flow.payable(orderId, buyer);
     if (order.status !== OrderStatus.PAYMENT_PENDING || !order.paymentIntentId) {
       throw new ConflictException(`Order ${orderId} is ${order.status}: no payment awaits 3-D Secure`);
     }
@@ -73,47 +68,36 @@ export class OrderPayments implements OnModuleInit {
    * webhooks that never arrived.
    */
   async reconcile(): Promise<void> {
-    const pending = await this.orders
-      .find({ status: OrderStatus.PAYMENT_PENDING, paymentIntentId: { $exists: true } }, { paymentIntentId: 1 })
-      .lean()
-      .exec();
-    for (const { paymentIntentId } of pending) {
-      const intent = await this.provider.retrieve(String(paymentIntentId));
+    for (const paymentIntentId of await this.flow.pendingPaymentIds()) {
+      const intent = await this.provider.retrieve(paymentIntentId);
       if (intent.status !== PaymentIntentStatus.REQUIRES_ACTION) await this.settleIntent(intent);
     }
   }
 
-  private async charge(order: StoredOrder, payer: Principal, options: ChargeOptions): Promise<PaymentIntent> {
+  private charge(order: StoredOrder, options: ChargeOptions): Promise<PaymentIntent> {
     const orderId = String(order._id);
-    try {
-      return await this.provider.charge({
-        ...options,
-        orderId,
-        amount: order.total,
-        currency: order.currencyCode,
-        paymentMethodId: String(order.paymentMethodId),
-        // One key per attempt: the time line grows with every retry.
-        idempotencyKey: `${orderId}:${order.orderTimeLines.length}`,
-      });
-    } catch (error) {
-      await this.transitions.move(orderId, OrderStatus.PAYMENT_FAILED, payer.id);
-      throw error;
-    }
+    return this.provider.charge({
+      ...options,
+      orderId,
+      amount: order.total,
+      currency: order.currencyCode,
+      paymentMethodId: String(order.paymentMethodId),
+      customerId: order.embeddedBuyer.userId,
+      // One key per attempt: the time line grows with every retry.
+      idempotencyKey: `${orderId}:${order.orderTimeLines.length}`,
+    });
   }
 
   private async outcome(order: StoredOrder, intent: PaymentIntent, payer: Principal): Promise<PaymentStatus> {
     const orderId = String(order._id);
-    const set = { paymentIntentId: intent.id };
     let settled: StoredOrder;
     let nextActionUrl: string | undefined;
-    if (intent.status === PaymentIntentStatus.SUCCEEDED) {
-      settled = await this.transitions.move(orderId, OrderStatus.PAID, payer.id, { set });
-    } else if (intent.status === PaymentIntentStatus.FAILED) {
-      settled = await this.transitions.move(orderId, OrderStatus.PAYMENT_FAILED, payer.id, { set });
-    } else {
-      await this.orders.updateOne({ _id: order._id }, { $set: set }).exec();
+    if (intent.status === PaymentIntentStatus.REQUIRES_ACTION) {
+      await this.flow.awaitDecision(order, intent.id);
       settled = order;
       nextActionUrl = await this.provider.threeDSecureLink(intent.id);
+    } else {
+      settled = await this.flow.decided(order, intent.id, intent.status === PaymentIntentStatus.SUCCEEDED, payer);
     }
     return {
       orderId,
@@ -127,28 +111,33 @@ export class OrderPayments implements OnModuleInit {
     };
   }
 
-  private settle(event: CardPaymentEvent): Promise<void> {
-    const succeeded = event.type === CardPaymentEventType.SUCCEEDED;
-    const expected = succeeded ? PaymentIntentStatus.SUCCEEDED : PaymentIntentStatus.FAILED;
-    if (event.data.status !== expected) {
-      this.logger.warn(`Ignored card event ${event.id}: ${event.type} with an intent ${event.data.status}`);
-      return Promise.resolve();
+  /**
+   * Settles an authentic event's order only as far as the provider confirms it: the event names the intent, the
+   * provider's own record of it decides (never the event body). An event the provider does not confirm, e.g. forged
+   * with a leaked secret, out of order or about an unknown intent, changes nothing and is logged.
+   */
+  private async settle(event: CardPaymentEvent): Promise<void> {
+    const claimed = CLAIMED_STATUS[event.type];
+    const intent = await this.retrieveKnown(event.data.id);
+    if (intent?.status !== claimed) {
+      const actual = intent ? `the intent is ${intent.status}` : 'the provider does not know the intent';
+      this.logger.warn(`Ignored card event ${event.id} (${event.type} of ${event.data.id}): ${actual}`);
+      return;
     }
-    return this.settleIntent(event.data);
+    await this.settleIntent(intent);
   }
 
-  /**
-   * Moves the PAYMENT_PENDING order of the intent to PAID or PAYMENT_FAILED, only if intent, amount and currency
-   * match it; anything else (already settled, unknown order) is logged and left alone.
-   */
-  private async settleIntent(intent: PaymentIntent): Promise<void> {
-    const to = intent.status === PaymentIntentStatus.SUCCEEDED ? OrderStatus.PAID : OrderStatus.PAYMENT_FAILED;
-    const where = { paymentIntentId: intent.id, total: intent.amount, currencyCode: intent.currency };
+  /** The provider's record of the intent; undefined when it has none (other failures propagate, for a retry). */
+  private async retrieveKnown(paymentIntentId: string): Promise<PaymentIntent | undefined> {
     try {
-      await this.transitions.move(intent.orderId, to, `system:${this.provider.name}`, { where });
+      return await this.provider.retrieve(paymentIntentId);
     } catch (error) {
-      if (!isRefusal(error)) throw error;
-      this.logger.warn(`Payment intent ${intent.id} not applied to order ${intent.orderId}: ${error.message}`);
+      if (error instanceof NotFoundException) return undefined;
+      throw error;
     }
+  }
+
+  private settleIntent(intent: PaymentIntent): Promise<void> {
+    return this.flow.settle(intent, intent.status === PaymentIntentStatus.SUCCEEDED, this.provider.name);
   }
 }

@@ -1,15 +1,15 @@
 import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
+import { toObjectId } from '../../common/mongo/object-id';
 import { AppConfig } from '../../config/app-config';
-import { toObjectId } from '../catalogue/object-id';
-import { Seller } from '../catalogue/seller.schema';
-import { OfferCatalog } from '../shopping-cart/offer-catalog.service';
+import { SellerDirectory } from '../catalogue/seller-directory';
+import { OfferCatalog } from '../catalogue/offer-catalog';
 import { DraftContext, draftOrders, OrderDraft, OrderLine, OrderRates } from './order-drafts';
 import { OrderTransitions } from './order-transitions';
 import { Order } from './order.schema';
 import { StoredOrder } from './order.view';
-import { StockLine, StockReservation } from './stock-reservation';
+import { StockLine, StockReservation } from '../catalogue/stock-reservation';
 
 export interface ItemRequest {
   sellerSkuId: string;
@@ -31,7 +31,7 @@ export type PlacementContext = Omit<DraftContext, 'vendors' | 'rates'> & {
 export class OrderPlacement {
   constructor(
     @InjectModel(Order.name) private readonly orders: Model<Order>,
-    @InjectModel(Seller.name) private readonly sellers: Model<Seller>,
+    private readonly sellers: SellerDirectory,
     private readonly offers: OfferCatalog,
     private readonly stock: StockReservation,
     private readonly transitions: OrderTransitions,
@@ -74,8 +74,7 @@ export class OrderPlacement {
 
   private async vendorsOf(lines: OrderLine[]): Promise<DraftContext['vendors']> {
     const ids = [...new Set(lines.map(({ offer }) => String(offer.seller._id)))];
-    const sellers = await this.sellers.find({ _id: { $in: ids } }, { userId: 1, profileId: 1 }).lean().exec();
-    return new Map(sellers.map(({ _id, userId, profileId }) => [String(_id), { userId, profileId }]));
+    return this.sellers.accountsOf(ids);
   }
 
   private ratesWith(overrides: Partial<OrderRates> = {}): OrderRates {

@@ -1,12 +1,24 @@
-import { ConflictException, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { ConflictException, Injectable, Logger, NotFoundException, OnModuleInit } from '@nestjs/common';
 import { Principal } from '../../common/principal';
-import { LogisticsProvider, TrackingEvent, TrackingEventType } from '../delivery/logistics.provider';
+import {
+  LogisticsProvider,
+  Parcel,
+  ParcelStatus,
+  TrackingEvent,
+  TrackingEventType,
+} from '../delivery/logistics.provider';
 import { TrackingEvents } from '../delivery/tracking-events';
 import { isRefusal } from './refusal';
 import { OrderStore } from './order-store';
 import { OrderTransitions } from './order-transitions';
 import { OrderStatus } from './order.schema';
 import { StoredOrder } from './order.view';
+
+/** The carrier's parcel statuses that confirm each tracking event (a parcel since delivered was picked up). */
+const CONFIRMED_BY: Record<TrackingEventType, readonly ParcelStatus[]> = {
+  [TrackingEventType.PICKED_UP]: [ParcelStatus.PICKED_UP, ParcelStatus.DELIVERED],
+  [TrackingEventType.DELIVERED]: [ParcelStatus.DELIVERED],
+};
 
 /** Ships and delivers orders: by an ADMIN, or by the carrier's tracking webhooks. */
 @Injectable()
@@ -50,27 +62,45 @@ export class OrderShipping implements OnModuleInit {
 
   /**
    * A pick-up ships the order its parcel was booked for (the reference); a delivery delivers the order holding
-   * that parcel, shipping it first when the pick-up scan never came. Events that change nothing are logged.
+   * that parcel, shipping it first when the pick-up scan never came. The event only names the parcel: the carrier's
+   * own record of it must have reached the scan the event claims, and gives the reference. Events the carrier does
+   * not confirm (forged, about an unknown parcel) and events that change nothing (replayed, late) are logged.
    */
   private async follow(event: TrackingEvent): Promise<void> {
-    const { parcelId, reference } = event.data;
+    const parcel = await this.parcelKnown(event.data.parcelId);
+    if (!parcel || !CONFIRMED_BY[event.type].includes(parcel.status)) {
+      const actual = parcel ? `the parcel is ${parcel.status}` : 'the carrier does not know the parcel';
+      this.logger.warn(`Ignored tracking event ${event.id} (${event.type} of ${event.data.parcelId}): ${actual}`);
+      return;
+    }
+    const { id: parcelId, reference } = parcel;
     const by = `system:${this.logistics.name}`;
-    await this.quietly(event, () =>
+    await this.quietly(event, reference, () =>
       this.transitions.move(reference, OrderStatus.SHIPPED, by, { set: { parcelId } }),
     );
     if (event.type === TrackingEventType.DELIVERED) {
-      await this.quietly(event, () =>
+      await this.quietly(event, reference, () =>
         this.transitions.move(reference, OrderStatus.DELIVERED, by, { where: { parcelId } }),
       );
     }
   }
 
-  private async quietly(event: TrackingEvent, move: () => Promise<unknown>): Promise<void> {
+  /** The carrier's record of the parcel; undefined when it has none (other failures propagate, for a retry). */
+  private async parcelKnown(parcelId: string): Promise<Parcel | undefined> {
+    try {
+      return await this.logistics.parcel(parcelId);
+    } catch (error) {
+      if (error instanceof NotFoundException) return undefined;
+      throw error;
+    }
+  }
+
+  private async quietly(event: TrackingEvent, reference: string, move: () => Promise<unknown>): Promise<void> {
     try {
       await move();
     } catch (error) {
       if (!isRefusal(error)) throw error;
-      this.logger.warn(`Tracking event ${event.id} for ${event.data.reference}: ${error.message}`);
+      this.logger.warn(`Tracking event ${event.id} for ${reference}: ${error.message}`);
     }
   }
 }

@@ -1,8 +1,8 @@
 import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
+import { isObjectIdHex, toObjectId } from '../../common/mongo/object-id';
 import { hasRole, Principal, Role } from '../../common/principal';
-import { toObjectId } from '../catalogue/object-id';
 import { Order } from './order.schema';
 import { StoredOrder } from './order.view';
 
@@ -34,7 +34,7 @@ export class OrderStore {
 
   /** The orders of `ids` that `principal` may see (any for an ADMIN); others and malformed ids are left out. */
   visible(principal: Principal, ids: string[]): Promise<StoredOrder[]> {
-    const filter: Record<string, unknown> = { _id: { $in: ids.filter(isObjectIdText) } };
+    const filter: Record<string, unknown> = { _id: { $in: ids.filter(isObjectIdHex) } };
     if (!isAdmin(principal)) filter['embeddedBuyer.userId'] = principal.id;
     return this.list(filter);
   }
@@ -45,15 +45,12 @@ export class OrderStore {
 
   /** Whether `userId` is the order's buyer or acts for its seller (topic subscriptions). */
   async isParty(orderId: string, userId: string): Promise<boolean> {
-    if (!isObjectIdText(orderId)) return false;
+    if (!isObjectIdHex(orderId)) return false;
     const filter = { _id: orderId, $or: [{ 'embeddedBuyer.userId': userId }, { 'embeddedVendor.userId': userId }] };
     return Boolean(await this.orders.exists(filter).exec());
   }
 }
 
-function isObjectIdText(id: unknown): id is string {
-  return typeof id === 'string' && /^[0-9a-f]{24}$/i.test(id);
-}
 
 export function isAdmin(principal: Principal): boolean {
   return hasRole(principal.role, Role.ADMIN);

@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, Model } from 'mongoose';
 import { EventPublisher } from '../../realtime/event-publisher';
 import { CustomerActivityRecorder } from '../customer-analytics/customer-activity-recorder';
-import { CustomerActivityType } from '../customer-analytics/customer-activity.schema';
+import { CustomerActivityType } from '../customer-analytics/customer-activity-type';
 import { sourcesOf } from './order-lifecycle';
 import { OrderStore } from './order-store';
 import { Order, OrderStatus, OrderTimeLine } from './order.schema';

@@ -10,6 +10,7 @@ import { BuyerInvoice } from './buyer-invoice';
 import { CheckoutLock, CheckoutLocks, CheckoutLockSchema } from './checkout-lock';
 import { OrderAdmin } from './order-admin';
 import { OrderCheckout } from './order-checkout';
+import { OrderPaymentFlow } from './order-payment-flow';
 import { OrderPayments } from './order-payments';
 import { OrderPlacement } from './order-placement';
 import { OrderShipping } from './order-shipping';
@@ -17,12 +18,12 @@ import { OrderStore } from './order-store';
 import { OrderTopic } from './order-topic';
 import { OrderTransitions } from './order-transitions';
 import { Order, OrderSchema } from './order.schema';
+import { OrdersReport } from './orders-report';
 import { OrdersService } from './orders.service';
-import { StockReservation } from './stock-reservation';
 
 /**
- * `orderServiceImpl` and the order lifecycle. Exports the order model and store for accounting, and the transitions
- * so other payment modules settle orders through the lifecycle.
+ * `orderServiceImpl` and the order lifecycle; owns the orders (no other module reads their model). Exports the
+ * store (reads, for accounting) and the payment state machine, through which other payment modules pay orders.
  */
 @Module({
   imports: [
@@ -44,13 +45,14 @@ import { StockReservation } from './stock-reservation';
     OrderPlacement,
     OrderCheckout,
     OrderPayments,
+    OrderPaymentFlow,
     OrderShipping,
     OrderAdmin,
     OrderTopic,
-    StockReservation,
     CheckoutLocks,
     BuyerInvoice,
+    OrdersReport,
   ],
-  exports: [MongooseModule, OrderStore, OrderTransitions],
+  exports: [OrderStore, OrderPaymentFlow],
 })
 export class OrdersModule {}

@@ -2,6 +2,7 @@ import { UnauthorizedException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, PipelineStage } from 'mongoose';
 import { Bean, Exposed, MapOf } from '../../bean';
+import { describeRepository, RepositoryDescription } from '../../common/mongo/repository-description';
 import { Page, toPage } from '../../common/page';
 import { Principal, Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
@@ -26,14 +27,6 @@ import { Order, OrderStatus } from './order.schema';
 import { OrderDto } from './order.dto';
 import { OrderView, StoredOrder, toOrderView } from './order.view';
 import { PaymentRequestDto } from './payment-request.dto';
-
-/** What `getRepository()` answers: Spring's repository object has no JSON form, so a description of the store. */
-export interface RepositoryDescription {
-  name: string;
-  entity: string;
-  collection: string;
-  count: number;
-}
 
 /**
  * `orderServiceImpl`, "conditional for USER/ADMIN" (DESIGN §2): the buyer methods are exposed at GUEST level,
@@ -60,22 +53,25 @@ export class OrdersService {
   }
 
   @Exposed()
-  async getRepository(): Promise<RepositoryDescription> {
-    const count = await this.orders.estimatedDocumentCount().exec();
-    return { name: 'OrderRepository', entity: Order.name, collection: this.orders.collection.collectionName, count };
+  getRepository(): Promise<RepositoryDescription> {
+    return describeRepository('OrderRepository', this.orders);
   }
 
   /** Commerce items are embedded in their orders; the count is over all orders. */
   @Exposed()
-  async getCommerceItemRepository(): Promise<RepositoryDescription> {
+  getCommerceItemRepository(): Promise<RepositoryDescription> {
+    const count = () => this.countCommerceItems();
+    return describeRepository('CommerceItemRepository', this.orders, { entity: 'CommerceItem', count });
+  }
+
+  private async countCommerceItems(): Promise<number> {
     const [counted] = await this.orders
       .aggregate<{ count: number }>([
         { $project: { n: { $size: '$commerceItems' } } },
         { $group: { _id: null, count: { $sum: '$n' } } },
       ])
       .exec();
-    const collection = this.orders.collection.collectionName;
-    return { name: 'CommerceItemRepository', entity: 'CommerceItem', collection, count: counted?.count ?? 0 };
+    return counted?.count ?? 0;
   }
 
   @Exposed([], { role: Role.GUEST })

@@ -1,9 +1,9 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
+import { conflictOnDuplicate } from '../../common/mongo/duplicate-key';
+import { toObjectId } from '../../common/mongo/object-id';
 import { Stored } from '../content/content-views';
-import { conflictOnDuplicate } from '../content/mongo-errors';
-import { toObjectId } from '../content/object-id';
 import { Page } from '../content/page.schema';
 import { contentScope } from '../content/scope';
 import { PageCopyRequestDto } from './page.dto';

@@ -1,8 +1,8 @@
 import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
+import { toObjectId } from '../../common/mongo/object-id';
 import { ContentContainer } from '../content/container.schema';
-import { toObjectId } from '../content/object-id';
 import { Page } from '../content/page.schema';
 import { Route } from '../content/route.schema';
 import { contentScope } from '../content/scope';

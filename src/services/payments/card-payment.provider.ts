@@ -15,6 +15,8 @@ export interface ChargeRequest {
   /** ISO 4217 code. */
   currency: string;
   paymentMethodId: string;
+  /** The buyer charged: a saved payment method is only charged for the customer who created it. */
+  customerId: string;
   /** The same key never charges twice: the provider answers with the intent it created for it. */
   idempotencyKey: string;
   description?: string;
@@ -59,7 +61,8 @@ export interface CardDetails {
 export abstract class CardPaymentProvider {
   /** Shown by `orderServiceImpl.activePaymentProvider()`. */
   abstract readonly name: string;
-  abstract createPaymentMethod(card: CardDetails): Promise<PaymentMethod>;
+  /** Tokenizes `card` as a payment method of `customerId` (a user id) only. */
+  abstract createPaymentMethod(card: CardDetails, customerId: string): Promise<PaymentMethod>;
   abstract charge(request: ChargeRequest): Promise<PaymentIntent>;
   abstract retrieve(paymentIntentId: string): Promise<PaymentIntent>;
   /** The URL where the buyer completes the 3-D Secure challenge of an intent in REQUIRES_ACTION. */

@@ -1,9 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
+import { isDuplicateKeyError } from '../../common/mongo/duplicate-key';
 import { ProcessedWebhook } from './processed-webhook.schema';
-
-const DUPLICATE_KEY = 11000;
 
 /**
  * Runs each webhook event at most once per source, also when the same event arrives twice at the same moment: the
@@ -11,11 +10,16 @@ const DUPLICATE_KEY = 11000;
  */
 @Injectable()
 export class WebhookReplayGuard {
+  private readonly logger = new Logger(WebhookReplayGuard.name);
+
   constructor(@InjectModel(ProcessedWebhook.name) private readonly processed: Model<ProcessedWebhook>) {}
 
   /** @returns whether `handle` ran (false: the event was handled before). */
   async once(source: string, eventId: string, handle: () => Promise<void>): Promise<boolean> {
-    if (!(await this.claim(source, eventId))) return false;
+    if (!(await this.claim(source, eventId))) {
+      this.logger.log(`Ignored ${source} event ${eventId}: handled before (a replay or a redelivery)`);
+      return false;
+    }
     try {
       await handle();
       return true;
@@ -30,7 +34,7 @@ export class WebhookReplayGuard {
       await this.processed.create({ source, eventId });
       return true;
     } catch (error) {
-      if ((error as { code?: unknown }).code === DUPLICATE_KEY) return false;
+      if (isDuplicateKeyError(error)) return false;
       throw error;
     }
   }

@@ -1,3 +1,4 @@
+import { BadRequestException } from '@nestjs/common';
 import type HtmlToPdfmake from 'html-to-pdfmake';
 import type * as Jsdom from 'jsdom';
 import type * as Pdfmake from 'pdfmake';
@@ -11,6 +12,8 @@ export interface PdfParts {
 
 /** Inline images are the only pictures allowed: a URL or path in user HTML would read files or the network. */
 const INLINE_IMAGE = /^data:image\/(png|jpe?g);base64,/i;
+/** How pdfmake reports an image it cannot decode (bad base64, not a PNG/JPEG, a truncated file). */
+const PDFMAKE_INVALID_IMAGE = /^Invalid image:/;
 
 interface PdfToolkit {
   pdfmake: typeof Pdfmake;
@@ -34,7 +37,10 @@ function pdfToolkit(): PdfToolkit {
   return toolkit;
 }
 
-/** Renders HTML to PDF bytes; the header and footer, when given, repeat on every page. */
+/**
+ * Renders HTML to PDF bytes; the header and footer, when given, repeat on every page.
+ * @throws BadRequestException when an inline image cannot be decoded: the caller's input, not a server fault
+ */
 export async function renderPdf(parts: PdfParts): Promise<Buffer> {
   const definition: TDocumentDefinitions = {
     content: toContent(parts.body),
@@ -49,7 +55,14 @@ export async function renderPdf(parts: PdfParts): Promise<Buffer> {
     const footer = toContent(parts.footer);
     definition.footer = () => ({ stack: [footer], margin: [40, 10, 40, 0] });
   }
-  return pdfToolkit().pdfmake.createPdf(definition).getBuffer();
+  try {
+    return await pdfToolkit().pdfmake.createPdf(definition).getBuffer();
+  } catch (error) {
+    if (error instanceof Error && PDFMAKE_INVALID_IMAGE.test(error.message)) {
+      throw new BadRequestException('An inline image is not a valid PNG or JPEG data URI');
+    }
+    throw error;
+  }
 }
 
 function toContent(html: string): Content {

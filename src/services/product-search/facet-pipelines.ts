@@ -1,6 +1,6 @@
 import { PipelineStage, Types } from 'mongoose';
 import { literalMatch } from '../../common/search';
-import { AttributeType } from '../catalogue/attribute.schema';
+import { AttributeType } from '../catalogue/attribute-type';
 
 /** One entry of a storefront filter: the value to filter by, what to show, and how many products have it. */
 export interface Facet {

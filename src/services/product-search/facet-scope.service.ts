@@ -1,17 +1,13 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { Model, Types } from 'mongoose';
-import { Attribute, AttributeDocument, AttributeType } from '../catalogue/attribute.schema';
-import { toObjectId } from '../catalogue/object-id';
-import { Sku } from '../catalogue/sku.schema';
+import { Types } from 'mongoose';
+import { AttributeType } from '../catalogue/attribute-type';
+import { toObjectId } from '../../common/mongo/object-id';
+import { AttributeRecord, OfferFacets } from '../catalogue/offer-facets';
 
 /** Validates the arguments that narrow a facet: the SKU scope, an attribute and a filter type. */
 @Injectable()
 export class FacetScope {
-  constructor(
-    @InjectModel(Sku.name) private readonly skus: Model<Sku>,
-    @InjectModel(Attribute.name) private readonly attributes: Model<Attribute>,
-  ) {}
+  constructor(private readonly catalogue: OfferFacets) {}
 
   /** A blank `skuId` means the whole catalogue; otherwise it must be an ObjectId (400). */
   skuId(skuId: string): Types.ObjectId | undefined {
@@ -20,11 +16,11 @@ export class FacetScope {
 
   /** @throws 404 when there is no such SKU */
   async assertSkuExists(id: Types.ObjectId, skuId: string): Promise<void> {
-    if (!(await this.skus.exists({ _id: id }))) throw new NotFoundException(`SKU ${skuId} not found`);
+    if (!(await this.catalogue.skuExists(id))) throw new NotFoundException(`SKU ${skuId} not found`);
   }
 
-  async attribute(attributeId: string, type: AttributeType): Promise<AttributeDocument> {
-    const attribute = await this.attributes.findById(toObjectId(attributeId, 'attributeId'));
+  async attribute(attributeId: string, type: AttributeType): Promise<AttributeRecord> {
+    const attribute = await this.catalogue.attribute(toObjectId(attributeId, 'attributeId'));
     if (!attribute) throw new NotFoundException(`Attribute ${attributeId} not found`);
     if (attribute.type !== type) {
       throw new BadRequestException(`Attribute ${attributeId} is of type ${attribute.type}, not ${type}`);

@@ -1,12 +1,11 @@
 import { BadRequestException } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { Model, PipelineStage } from 'mongoose';
+import { PipelineStage } from 'mongoose';
 import { Bean, Exposed } from '../../bean';
 import { Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
-import { AttributeType } from '../catalogue/attribute.schema';
-import { SellerSku } from '../catalogue/seller-sku.schema';
-import { Seller } from '../catalogue/seller.schema';
+import { AttributeType } from '../catalogue/attribute-type';
+import { OfferFacets } from '../catalogue/offer-facets';
+import { SellerDirectory } from '../catalogue/seller-directory';
 import { countryLanguage } from '../geolocation/country-dataset';
 import { CountryDirectory } from '../geolocation/country-directory.service';
 import { FacetCache } from './facet-cache';
@@ -35,8 +34,8 @@ const MAX_SEARCH_TERM = 200;
 @Bean('ecomRemainsSearchEngineServiceImpl', Role.GUEST)
 export class ProductSearchService {
   constructor(
-    @InjectModel(SellerSku.name) private readonly offers: Model<SellerSku>,
-    @InjectModel(Seller.name) private readonly sellers: Model<Seller>,
+    private readonly offers: OfferFacets,
+    private readonly sellers: SellerDirectory,
     private readonly scope: FacetScope,
     private readonly countries: CountryDirectory,
     private readonly cache: FacetCache,
@@ -50,9 +49,9 @@ export class ProductSearchService {
   @Exposed()
   async getLoggedSellerSkusFilter(): Promise<Facet[]> {
     const principal = RequestContext.principal();
-    const seller = principal && (await this.sellers.findOne({ userId: principal.id }, { _id: 1 }).lean());
-    if (!seller) return [];
-    return toFacets(await this.run(offersOfSeller(seller._id)));
+    const sellerId = principal && (await this.sellers.idActingFor(principal.id));
+    if (!sellerId) return [];
+    return toFacets(await this.run(offersOfSeller(sellerId)));
   }
 
   /** Labels are country names in the request language, which is part of the cache key. */
@@ -135,7 +134,7 @@ export class ProductSearchService {
   }
 
   private run(pipeline: PipelineStage[]): Promise<FacetCount[]> {
-    return this.offers.aggregate<FacetCount>(pipeline).exec();
+    return this.offers.aggregate<FacetCount>(pipeline);
   }
 
   private labelLanguage(): string {

@@ -1,19 +1,12 @@
-import { InjectModel } from '@nestjs/mongoose';
-import { Model, PipelineStage, Types } from 'mongoose';
-import { Profile, ProfileType } from '../../auth/profiles/profile.schema';
-import { PUBLIC_PROFILE_PROJECTION, PublicProfile, toPublicProfile } from '../../auth/profiles/public-profile.view';
+import { PipelineStage } from 'mongoose';
+import { ProfileDirectory } from '../../auth/profiles/profile-directory';
+import { ProfileType } from '../../auth/profiles/profile-type';
+import { PUBLIC_PROFILE_PROJECTION, PublicProfile } from '../../auth/profiles/public-profile.view';
 import { Bean, Exposed } from '../../bean';
+import { RepositoryDescription } from '../../common/mongo/repository-description';
 import { Page, toPage } from '../../common/page';
 import { Role } from '../../common/principal';
-import {
-  parseSearchRequest,
-  planSearch,
-  runSearch,
-  runSearchWindow,
-  SearchPlan,
-  SearchSpec,
-  toPipeline,
-} from '../../common/search';
+import { parseSearchRequest, planSearch, SearchPlan, SearchSpec, toPipeline } from '../../common/search';
 
 /**
  * Public fields only: searching or filtering on a private field (e-mail, phone) would let a guest probe it even
@@ -26,28 +19,15 @@ const PROFILE_SEARCH: SearchSpec = {
   closedFields: { type: Object.values(ProfileType) },
 };
 
-/**
- * What `getRepository()` answers. The spec returns Spring's `ProfileRepository` object, which has no meaningful
- * JSON form; a description of the repository (its entity, collection and size) is what a client can use.
- */
-export interface RepositoryDescription {
-  name: string;
-  entity: string;
-  collection: string;
-  count: number;
-}
-
-type StoredProfile = Profile & { _id: Types.ObjectId };
-
 /** `profileSearchServiceImpl`: open to guests; returns public profile fields only (DESIGN §6 search requests). */
 @Bean('profileSearchServiceImpl', Role.GUEST)
 export class ProfileSearchService {
-  constructor(@InjectModel(Profile.name) private readonly profiles: Model<Profile>) {}
+  constructor(private readonly profiles: ProfileDirectory) {}
 
   @Exposed()
   async getRepository(): Promise<RepositoryDescription> {
-    const count = await this.profiles.estimatedDocumentCount().exec();
-    return { name: 'ProfileRepository', entity: Profile.name, collection: this.profiles.collection.collectionName, count };
+    const { collection, count } = await this.profiles.size();
+    return { repository: 'ProfileRepository', entity: 'Profile', collection, count };
   }
 
   @Exposed(['String'])
@@ -58,22 +38,17 @@ export class ProfileSearchService {
   @Exposed(['String'])
   async searchProfiles(requestJson: string): Promise<PublicProfile[]> {
     const plan = this.plan(requestJson);
-    return (await runSearchWindow<StoredProfile>(this.profiles, plan, PUBLIC_PROFILE_PROJECTION)).map(toPublicProfile);
+    return this.profiles.searchPublicWindow(plan);
   }
 
   @Exposed(['String'])
   async searchProfilesPaged(requestJson: string): Promise<Page<PublicProfile>> {
     const plan = this.plan(requestJson);
-    const { content, total } = await this.search(plan);
+    const { content, total } = await this.profiles.searchPublic(plan);
     return toPage(content, total, plan.page, plan.limit);
   }
 
   private plan(requestJson: string): SearchPlan {
     return planSearch(parseSearchRequest(requestJson), PROFILE_SEARCH);
-  }
-
-  private async search(plan: SearchPlan): Promise<{ content: PublicProfile[]; total: number }> {
-    const { content, total } = await runSearch<StoredProfile>(this.profiles, plan, PUBLIC_PROFILE_PROJECTION);
-    return { content: content.map(toPublicProfile), total };
   }
 }

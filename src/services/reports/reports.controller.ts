@@ -1,11 +1,10 @@
 import { BadRequestException, Controller, Get, NotFoundException, Param, Query, Res } from '@nestjs/common';
-import { InjectConnection } from '@nestjs/mongoose';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Connection } from 'mongoose';
 import { Roles } from '../../auth/roles.decorator';
 import { Role } from '../../common/principal';
-import { REPORTS } from './report-definitions';
+import { ReportRegistry } from './report-registry';
+import { CreatedBetween } from './report-source';
 import { writeCsv, writeXlsx } from './report-writers';
 
 const FORMATS = {
@@ -15,12 +14,13 @@ const FORMATS = {
 
 /**
  * `GET /api/v1/reports/{orders|customers|jobs}?format=csv|xlsx&from=<ISO date>&to=<ISO date>` (ADMIN): the report
- * as a download, rows in creation order, optionally limited to documents created in `[from, to)`.
+ * as a download, rows in creation order, optionally limited to documents created in `[from, to)`. The reports are
+ * those the owning modules registered with the {@link ReportRegistry}.
  */
 @ApiTags('Reports')
 @Controller('api/v1/reports')
 export class ReportsController {
-  constructor(@InjectConnection() private readonly connection: Connection) {}
+  constructor(private readonly reports: ReportRegistry) {}
 
   @Roles(Role.ADMIN)
   @Get(':report')
@@ -33,24 +33,25 @@ export class ReportsController {
     @Query('to') to: string | undefined,
     @Res() res: Response,
   ): Promise<void> {
-    const definition = Object.hasOwn(REPORTS, report) ? REPORTS[report] : undefined;
-    if (!definition) throw new NotFoundException(`Unknown report "${report}"; available: ${Object.keys(REPORTS).join(', ')}`);
+    const source = this.reports.find(report);
+    if (!source) throw new NotFoundException(`Unknown report "${report}"; available: ${this.reports.names().join(', ')}`);
     if (format !== 'csv' && format !== 'xlsx') throw new BadRequestException('format must be csv or xlsx');
-    const createdAt = { ...dateBound('$gte', from, 'from'), ...dateBound('$lt', to, 'to') };
-    const filter = { ...definition.filter, ...(Object.keys(createdAt).length ? { createdAt } : {}) };
-    const rows = this.connection.collection(definition.collection).find(filter).sort({ createdAt: 1, _id: 1 });
+    const created: CreatedBetween = { from: date(from, 'from'), to: date(to, 'to') };
+    const rows = source.rows(created);
     res.set({ 'Content-Type': FORMATS[format], 'Content-Disposition': `attachment; filename="${report}.${format}"` });
     try {
-      await (format === 'csv' ? writeCsv(rows, definition.columns, res) : writeXlsx(rows, definition.columns, report, res));
+      await (format === 'csv' ? writeCsv(rows, source.columns, res) : writeXlsx(rows, source.columns, report, res));
     } finally {
       await rows.close();
     }
   }
 }
 
-function dateBound(operator: '$gte' | '$lt', value: string | undefined, name: string): Record<string, Date> {
-  if (value === undefined) return {};
-  const date = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) throw new BadRequestException(`${name} must be an ISO date`);
-  return { [operator]: date };
+function date(value: string | undefined, name: string): Date | undefined {
+  if (value === undefined) return undefined;
+  const parsed = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(parsed.getTime())) {
+    throw new BadRequestException(`${name} must be an ISO date`);
+  }
+  return parsed;
 }

@@ -1,14 +1,14 @@
 import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Error as MongooseError, Model, Types } from 'mongoose';
-import { toObjectId } from '../catalogue/object-id';
+import { isDuplicateKeyError } from '../../common/mongo/duplicate-key';
+import { toObjectId } from '../../common/mongo/object-id';
 import { Cart, CartDocument, CartItem } from './cart.schema';
-import { OfferCatalog, OfferDetails } from './offer-catalog.service';
+import { OfferCatalog, OfferDetails } from '../catalogue/offer-catalog';
 import { assertWithinStock, clampToStock } from './stock-rules';
 import { toCartView, ShoppingCartView } from './cart.view';
 
 const ATTEMPTS = 3;
-const DUPLICATE_KEY = 11000;
 
 export interface CartAddition {
   sellerSkuId: string;
@@ -122,7 +122,7 @@ function findLine(cart: CartDocument, id: Types.ObjectId, itemId: string): CartI
 }
 
 function isConcurrentChange(error: unknown): boolean {
-  return error instanceof MongooseError.VersionError || (error as { code?: unknown }).code === DUPLICATE_KEY;
+  return error instanceof MongooseError.VersionError || isDuplicateKeyError(error);
 }
 
 function translate(error: unknown): unknown {

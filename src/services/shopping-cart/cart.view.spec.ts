@@ -1,6 +1,6 @@
 import { Types } from 'mongoose';
 import { sumByCurrency, toCartView } from './cart.view';
-import { OfferDetails } from './offer-catalog.service';
+import { OfferDetails } from '../catalogue/offer-catalog';
 
 const sellerA = { _id: new Types.ObjectId(), name: 'A', country: 'NL' };
 const sellerB = { _id: new Types.ObjectId(), name: 'B', country: 'JP' };

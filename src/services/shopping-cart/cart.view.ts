@@ -1,6 +1,6 @@
 import { Types } from 'mongoose';
 import { Cart, CartItem } from './cart.schema';
-import { OfferDetails } from './offer-catalog.service';
+import { OfferDetails } from '../catalogue/offer-catalog';
 
 /** An amount in integer minor units of `currency`. */
 export interface Money {

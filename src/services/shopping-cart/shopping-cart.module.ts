@@ -5,10 +5,9 @@ import { CatalogueModule } from '../catalogue/catalogue.module';
 import { CustomerAnalyticsModule } from '../customer-analytics/customer-analytics.module';
 import { Cart, CartSchema } from './cart.schema';
 import { CartStore } from './cart-store.service';
-import { OfferCatalog } from './offer-catalog.service';
 import { ShoppingCartService } from './shopping-cart.service';
 
-/** Exports `CartStore`, `OfferCatalog` and the cart model: checkout reads and clears carts and prices offers. */
+/** Exports `CartStore`: checkout reads and clears carts. */
 @Module({
   imports: [
     AccountsModule,
@@ -16,7 +15,7 @@ import { ShoppingCartService } from './shopping-cart.service';
     CustomerAnalyticsModule,
     MongooseModule.forFeature([{ name: Cart.name, schema: CartSchema }]),
   ],
-  providers: [OfferCatalog, CartStore, ShoppingCartService],
-  exports: [CartStore, OfferCatalog, MongooseModule],
+  providers: [CartStore, ShoppingCartService],
+  exports: [CartStore],
 })
 export class ShoppingCartModule {}

@@ -4,7 +4,7 @@ import { Bean, Exposed, MapOf } from '../../bean';
 import { Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
 import { CustomerActivityRecorder } from '../customer-analytics/customer-activity-recorder';
-import { CustomerActivityType } from '../customer-analytics/customer-activity.schema';
+import { CustomerActivityType } from '../customer-analytics/customer-activity-type';
 import { AddCartItemDto, AddCartItemsDto } from './cart.dto';
 import { CartStore } from './cart-store.service';
 import { ShoppingCartView } from './cart.view';

@@ -1,6 +1,6 @@
 import { ConflictException } from '@nestjs/common';
 import { CartDocument } from './cart.schema';
-import { OfferDetails } from './offer-catalog.service';
+import { OfferDetails } from '../catalogue/offer-catalog';
 
 /**
  * A line may never hold more than the offer's stock. Asking for more is a 409, not a 400: the request is well

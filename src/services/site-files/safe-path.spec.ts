@@ -1,4 +1,4 @@
-import { BadRequestException } from '@nestjs/common';
+import { BadRequestException, ConflictException } from '@nestjs/common';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,6 +60,17 @@ describe('safe paths', () => {
       symlinkSync(join(root, 'real'), join(root, 'alias'));
       await writeInside(root, 'alias/x.txt', 'x');
       expect(readFileSync(join(root, 'real/x.txt'), 'utf8')).toBe('x');
+    });
+
+    it('should refuse a name longer than a file system takes with a 400', async () => {
+      await expect(writeInside(root, `${'x'.repeat(256)}/a.txt`, 'x')).rejects.toThrow(BadRequestException);
+      await expect(writeInside(root, `${'x'.repeat(255)}/a.txt`, 'x')).resolves.toBeDefined();
+    });
+
+    it('should answer a file or directory in the way with a 409', async () => {
+      await writeInside(root, 'taken/a.txt', 'x');
+      await expect(writeInside(root, 'taken', 'x')).rejects.toThrow(ConflictException);
+      await expect(writeInside(root, 'taken/a.txt/b.txt', 'x')).rejects.toThrow(ConflictException);
     });
   });
 });

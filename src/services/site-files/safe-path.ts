@@ -1,13 +1,18 @@
-import { BadRequestException } from '@nestjs/common';
+import { BadRequestException, ConflictException } from '@nestjs/common';
 import { constants } from 'node:fs';
 import { mkdir, open, realpath } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 
 const WINDOWS_DRIVE = /^[A-Za-z]:/;
+/** File systems refuse longer names (ENAMETOOLONG): refused here as the client's error. */
+const MAX_SEGMENT_BYTES = 255;
+const MAX_SEGMENTS = 32;
+/** A file or directory in the way of a write: the client's path clashes with what is there. */
+const IN_THE_WAY = new Set(['EEXIST', 'EISDIR', 'ENOTDIR']);
 
 /**
- * Splits a client-given relative path into safe segments: no NUL bytes, not absolute, no `..`.
- * Empty and `.` segments are dropped.
+ * Splits a client-given relative path into safe segments: no NUL bytes, not absolute, no `..`, at most 32 segments
+ * of at most 255 bytes each. Empty and `.` segments are dropped.
  * @throws BadRequestException naming `what`
  */
 export function safeSegments(relative: string, what = 'path'): string[] {
@@ -15,6 +20,10 @@ export function safeSegments(relative: string, what = 'path'): string[] {
   if (/^[/\\]/.test(relative) || WINDOWS_DRIVE.test(relative)) throw new BadRequestException(`${what} must be relative`);
   const segments = relative.split(/[/\\]+/).filter((s) => s !== '' && s !== '.');
   if (segments.includes('..')) throw new BadRequestException(`${what} must not contain ".."`);
+  if (segments.length > MAX_SEGMENTS || segments.some((s) => Buffer.byteLength(s) > MAX_SEGMENT_BYTES)) {
+    const limit = `at most ${MAX_SEGMENTS} parts of at most ${MAX_SEGMENT_BYTES} bytes each`;
+    throw new BadRequestException(`${what} must have ${limit}`);
+  }
   return segments;
 }
 
@@ -35,8 +44,18 @@ export async function resolveInside(root: string, relative: string): Promise<str
   return target;
 }
 
-/** Writes `content` at `relative` under `root`, creating directories; never follows a link out of `root`. */
+/**
+ * Writes `content` at `relative` under `root`, creating directories; never follows a link out of `root`.
+ * @throws ConflictException when a file stands where a directory must be, or a directory where the file goes
+ */
 export async function writeInside(root: string, relative: string, content: string | Buffer): Promise<string> {
+  return write(root, relative, content).catch((error: NodeJS.ErrnoException) => {
+    if (IN_THE_WAY.has(error.code ?? '')) throw new ConflictException(`${relative} clashes with an existing file or directory`);
+    throw error;
+  });
+}
+
+async function write(root: string, relative: string, content: string | Buffer): Promise<string> {
   const target = await resolveInside(root, relative);
   await mkdir(dirname(target), { recursive: true });
   await assertRealPathInside(root, dirname(target));

@@ -3,17 +3,13 @@ import { join } from 'node:path';
 import { AppConfig } from '../../config';
 import { isSiteId } from '../../sites/site-id';
 
-/** Where each site's files live under `DATA_DIR`: `sites/<site>/content` (under version control) and `sites/<site>/sitemap`. */
+/** Where each site's files live under `DATA_DIR`: `sites/<site>/content` (under version control). */
 @Injectable()
 export class SitePaths {
   constructor(private readonly config: AppConfig) {}
 
   contentDir(site: string): string {
     return join(this.siteDir(site), 'content');
-  }
-
-  sitemapDir(site: string): string {
-    return join(this.siteDir(site), 'sitemap');
   }
 
   private siteDir(site: string): string {

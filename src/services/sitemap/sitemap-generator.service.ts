@@ -3,6 +3,7 @@ import { Bean, Exposed, MapOf } from '../../bean';
 import { Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
 import { JobRunner } from '../jobs/job-runner';
+import { LeaseLocks } from '../jobs/lease-locks';
 import { buildSitemaps } from './sitemap-builder';
 import { SitemapFileStore } from './sitemap-files';
 import { SitemapSources } from './sitemap-sources';
@@ -10,23 +11,25 @@ import { SitemapRequestDto } from './sitemap.dto';
 
 const ROUTES_PER_STEP = 1000;
 
-/** Generates each site's sitemap from its published routes, as a job clients can follow on `/topic/job/{id}`. */
+/**
+ * Generates each site's sitemap from its published routes, as a job clients can follow on `/topic/job/{id}`.
+ * "In progress" is a lock in the database ({@link LeaseLocks}), so one generation per site runs across instances.
+ */
 @Bean('sitemapGeneratorServiceImpl', Role.ADMIN)
 export class SitemapGeneratorService {
-  private readonly running = new Set<string>();
-
   constructor(
     private readonly sources: SitemapSources,
     private readonly files: SitemapFileStore,
     private readonly jobs: JobRunner,
+    private readonly locks: LeaseLocks,
   ) {}
 
   /** Starts the generation for the current site and returns; a generation already running there is a 409. */
   @Exposed([MapOf(SitemapRequestDto)])
   async generateSiteMap(request: SitemapRequestDto): Promise<void> {
     const site = RequestContext.current().site;
-    if (this.running.has(site)) throw new ConflictException(`A sitemap of site "${site}" is being generated`);
-    this.running.add(site);
+    const lock = await this.locks.tryAcquire(lockName(site));
+    if (!lock) throw new ConflictException(`A sitemap of site "${site}" is being generated`);
     try {
       const routes = await this.sources.routesOf(site, request);
       const { finished } = await this.jobs.start('sitemap', Math.ceil(routes.length / ROUTES_PER_STEP) + 1, async (job) => {
@@ -38,16 +41,20 @@ export class SitemapGeneratorService {
         await this.files.save(site, await buildSitemaps(entries, request.urlPrefix));
         await job.step();
       });
-      void finished.finally(() => this.running.delete(site));
+      void finished.finally(() => lock.release());
     } catch (error) {
-      this.running.delete(site);
+      await lock.release();
       throw error;
     }
   }
 
-  /** Whether a sitemap of the current site is being generated. */
+  /** Whether a sitemap of the current site is being generated, on any instance. */
   @Exposed()
-  isWorkInProgress(): boolean {
-    return this.running.has(RequestContext.current().site);
+  async isWorkInProgress(): Promise<boolean> {
+    return this.locks.isHeld(lockName(RequestContext.current().site));
   }
+}
+
+function lockName(site: string): string {
+  return `sitemap:${site}`;
 }

@@ -1,4 +1,4 @@
-import { OneTimeTokenKind } from '../../auth/flows/one-time-token.schema';
+import { OneTimeTokenKind } from '../../auth/flows/one-time-token-kind';
 import { OneTimeTokenRecord, OneTimeTokensService } from '../../auth/flows/one-time-tokens.service';
 import { Bean, Exposed } from '../../bean';
 import { Role } from '../../common/principal';

@@ -66,8 +66,12 @@ class LocalBareRemote implements GitRemote {
   }
 }
 
+/**
+ * Whether `oid` descends from `ancestor` (false is the real "not a descendant"). A history that cannot be read
+ * (a missing or corrupt object) throws: that is a broken repository, not a conflict.
+ */
 function isAncestor(workdir: GitWorkdir, ancestor: string, oid: string): Promise<boolean> {
-  return git.isDescendent({ fs, dir: workdir.dir, oid, ancestor, depth: -1 }).catch(() => false);
+  return git.isDescendent({ fs, dir: workdir.dir, oid, ancestor, depth: -1 });
 }
 
 type GitObjectType = 'blob' | 'commit' | 'tree' | 'tag';

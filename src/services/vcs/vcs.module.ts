@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { JobsModule } from '../jobs/jobs.module';
 import { SiteFilesModule } from '../site-files/site-files.module';
 import { VcsService } from './vcs.service';
 
-@Module({ imports: [SiteFilesModule], providers: [VcsService] })
+@Module({ imports: [JobsModule, SiteFilesModule], providers: [VcsService] })
 export class VcsModule {}

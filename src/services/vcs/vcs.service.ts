@@ -1,14 +1,19 @@
-import { ConflictException } from '@nestjs/common';
+import { BadRequestException, ConflictException } from '@nestjs/common';
 import { readdir } from 'node:fs/promises';
 import { AppConfig } from '../../config';
 import { Bean, Exposed } from '../../bean';
 import { Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
+import { LeaseLocks } from '../jobs/lease-locks';
 import { SitePaths } from '../site-files/site-paths';
 import { GitRemote, gitRemoteFor } from './git-remote';
 import { git, GitAuthor, GitWorkdir } from './git-workdir';
 
-/** The current site's content directory under git, synchronised with `VCS_REMOTE_URL`. */
+/**
+ * The current site's content directory under git, synchronised with `VCS_REMOTE_URL`. With several instances the
+ * directory is on the volume they share (`DATA_DIR`, see README): an operation holds the site's lease lock in the
+ * database, and one that finds another instance holding it is refused with 409.
+ */
 @Bean('vcsProvider', Role.ADMIN)
 export class VcsService {
   /** One git operation at a time per site: isomorphic-git does not lock the index across calls. */
@@ -17,6 +22,7 @@ export class VcsService {
   constructor(
     private readonly paths: SitePaths,
     private readonly config: AppConfig,
+    private readonly locks: LeaseLocks,
   ) {}
 
   @Exposed()
@@ -30,7 +36,9 @@ export class VcsService {
   }
 
   @Exposed(['String'])
-  commit(message: string): Promise<void> {
+  async commit(message: string): Promise<void> {
+    // git refuses an empty message; said here as the client's error rather than failing inside isomorphic-git (500)
+    if (message.trim() === '') throw new BadRequestException('A commit message is required');
     return this.run(async (workdir) => {
       await workdir.commit(message, author());
     }, true);
@@ -70,8 +78,16 @@ export class VcsService {
     const workdir = new GitWorkdir(this.paths.contentDir(site), this.config.vcsBranch);
     const previous = this.queues.get(site) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(async () => {
-      if (needsRepository && !(await workdir.isRepository())) throw new ConflictException('The content directory is not a repository: init first');
-      await operation(workdir).catch(toHttpError);
+      const lock = await this.locks.tryAcquire(`vcs:${site}`);
+      if (!lock) throw new ConflictException(`Another instance is working on the repository of site "${site}"; retry`);
+      try {
+        if (needsRepository && !(await workdir.isRepository())) {
+          throw new ConflictException('The content directory is not a repository: init first');
+        }
+        await operation(workdir).catch(toHttpError);
+      } finally {
+        await lock.release();
+      }
     });
     this.queues.set(site, next);
     return next;

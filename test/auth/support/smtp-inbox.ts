@@ -33,6 +33,20 @@ export class SmtpInbox {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
+  /** Waits for a message to `address`, takes it from the inbox and returns its raw text. */
+  async mailTo(address: string, timeoutMs = 5000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const mail = this.messages.find((message) => message.to.includes(address));
+      if (mail) {
+        this.messages.splice(this.messages.indexOf(mail), 1);
+        return mail.raw;
+      }
+      if (Date.now() > deadline) throw new Error(`No mail reached ${address}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
   /** Waits for a message to `address` whose text contains a token, and returns that token. */
   async tokenSentTo(address: string, timeoutMs = 5000): Promise<string> {
     const deadline = Date.now() + timeoutMs;

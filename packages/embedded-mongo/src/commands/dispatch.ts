@@ -1,4 +1,5 @@
 import { MongoError, toMongoError } from '../errors';
+import { log } from '../log';
 import type { Doc } from '../types';
 import { aggregate } from './aggregate';
 import { collectionCommands } from './collections';
@@ -48,6 +49,15 @@ export async function runCommand(command: Doc, context: Omit<CommandContext, 'db
     const reply = await handler(command, { ...context, db: String(command.$db ?? 'admin') });
     return { ...reply, ok: 1 };
   } catch (error) {
+    if (isProgrammingError(error)) {
+      const message = `command ${name} failed unexpectedly: ${error.name}: ${error.message}`;
+      log({ level: 'error', source: `conn${context.connectionId}`, message });
+    }
     return toMongoError(error).toReply();
   }
+}
+
+/** Errors that point at this server's code rather than at the command's input: logged for the operator. */
+function isProgrammingError(error: unknown): error is Error {
+  return error instanceof TypeError || error instanceof ReferenceError || error instanceof SyntaxError;
 }

@@ -1,3 +1,4 @@
+import { MongoError } from '../errors';
 import { ForeignResolver } from '../ops/foreign-source';
 import { evaluateVariables, type QueryEnv } from '../query/mingo-options';
 import type { Doc } from '../types';
@@ -20,6 +21,8 @@ export function commandEnv(context: CommandContext, options: { collation?: unkno
 
 export function collectionName(command: Doc, field: string): string {
   const name = command[field];
-  if (typeof name !== 'string') throw new TypeError(`collection name has invalid type ${typeof name}`);
+  if (typeof name !== 'string') {
+    throw new MongoError('InvalidNamespace', `collection name has invalid type ${typeof name}`);
+  }
   return name;
 }

@@ -25,10 +25,12 @@ export function lockDirectory(path: string): () => void {
   const file = join(dir, LOCK_FILE);
   try {
     writeFileSync(file, String(process.pid), { flag: 'wx' });
-  } catch {
+  } catch (error) {
+    // Only an existing lock file may mean "held"; EACCES, ENOSPC, EROFS... are what they are.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     const holder = Number(readFileSync(file, 'utf8'));
     if (holder !== process.pid && Number.isInteger(holder) && holder > 0 && isRunning(holder)) {
-      throw new Error(`data directory ${path} is in use by process ${holder}`);
+      throw new Error(`data directory ${path} is in use by process ${holder}`, { cause: error });
     }
     writeFileSync(file, String(process.pid));
   }

@@ -34,27 +34,49 @@ function openBatch<Write>(): OpenBatch<Write> {
  * idle store commits on the next event-loop check phase (after the current I/O callbacks queued their
  * writes), so a lone writer waits for its own commit only. A batch's promise settles with its commit:
  * resolved once the commit is durable, rejected (for every write it covered) when it failed.
+ *
+ * A failed batch's writes are carried into the next batch (in front, so order holds): they are applied in
+ * memory already, and a transient fault (a full or read-only disk) must not leave memory and disk apart.
+ * So the batch of the latest write being durable means every earlier write is, which is what `flush()` uses.
  */
 export class GroupCommit<Write> {
   readonly stats: CommitStats = { commits: 0, committedWrites: 0, failedCommits: 0 };
   private queued?: OpenBatch<Write>;
   private committing?: OpenBatch<Write>;
+  /** Writes of failed batches, not yet durable: they lead the next batch. */
+  private carried: Write[] = [];
 
   constructor(private readonly commit: (batch: Batch<Write>) => Promise<unknown>) {}
 
   /** Queues a write for the next commit and returns that commit's promise. */
   add(write: Write): Promise<void> {
-    if (!this.queued) {
-      this.queued = openBatch();
-      if (!this.committing) setImmediate(() => this.startNext());
-    }
-    this.queued.writes.push(write);
-    return this.queued.durable;
+    const batch = this.nextBatch();
+    batch.writes.push(write);
+    return batch.durable;
   }
 
-  /** Settles once everything queued so far is durable; rejects if the commit covering it failed. */
+  /**
+   * Settles once everything queued so far is durable; rejects if the commit covering the latest write failed.
+   * Writes left over from a failed commit are committed again first.
+   */
   flush(): Promise<void> {
+    if (this.carried.length > 0) return this.nextBatch().durable;
     return (this.queued ?? this.committing)?.durable ?? Promise.resolve();
+  }
+
+  /** Whether writes of a failed commit still wait for a commit that succeeds. */
+  get pendingRetry(): boolean {
+    return this.carried.length > 0;
+  }
+
+  private nextBatch(): OpenBatch<Write> {
+    if (!this.queued) {
+      this.queued = openBatch();
+      append(this.queued.writes, this.carried);
+      this.carried = [];
+      if (!this.committing) setImmediate(() => this.startNext());
+    }
+    return this.queued;
   }
 
   private startNext(): void {
@@ -75,9 +97,26 @@ export class GroupCommit<Write> {
       this.stats.committedWrites += batch.writes.length;
     } else {
       this.stats.failedCommits++;
+      this.carry(batch.writes);
     }
     this.committing = undefined;
     batch.settle(error);
     this.startNext();
   }
+
+  /** Puts a failed batch's writes in front of the queued ones, or keeps them for the next batch. */
+  private carry(writes: Write[]): void {
+    if (!this.queued) {
+      this.carried = writes;
+      return;
+    }
+    const later = this.queued.writes.splice(0);
+    append(this.queued.writes, writes);
+    append(this.queued.writes, later);
+  }
+}
+
+/** Appends without spreading (a batch may hold more writes than a call takes arguments). */
+function append<T>(target: T[], items: T[]): void {
+  for (const item of items) target.push(item);
 }

@@ -110,11 +110,19 @@ export class LmdbStore implements Store {
 
   async close(): Promise<void> {
     clearInterval(this.checkpointTimer);
-    await this.flush().catch(() => undefined);
-    if (this.unapplied.length > 0) await this.checkpoint([]);
-    this.journal.close();
-    await this.root.close();
-    this.unlock();
+    const failed = await this.flush().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    try {
+      if (this.unapplied.length > 0) await this.checkpoint([]);
+    } finally {
+      this.journal.close();
+      await this.root.close();
+      this.unlock();
+    }
+    // Closed all the same (the directory is released), but the caller learns that writes were lost.
+    if (failed !== undefined) throw failed instanceof Error ? failed : new Error(String(failed));
   }
 
   private scheduleCheckpoints(): void {
@@ -144,7 +152,11 @@ export class LmdbStore implements Store {
       this.unapplied.push(...writes);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new MongoError('InternalError', `storage commit failed: ${reason}`);
+      throw new MongoError(
+        'InternalError',
+        `write not durable, storage commit failed (${reason}); the change stays applied in memory ` +
+          'and is committed again with the next write',
+      );
     }
   }
 

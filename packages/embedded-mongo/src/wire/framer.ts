@@ -12,14 +12,23 @@ export class MessageFramer {
   private chunks: Buffer[] = [];
   private buffered = 0;
 
-  push(chunk: Buffer): Buffer[] {
+  /**
+   * The whole messages completed by `chunk`. An invalid length prefix ends the stream: the messages before it
+   * come with the error (they are still answered), and nothing after it can be framed.
+   */
+  push(chunk: Buffer): { messages: Buffer[]; error?: FramingError } {
     this.chunks.push(chunk);
     this.buffered += chunk.length;
     const messages: Buffer[] = [];
-    for (let size = this.nextSize(); size !== undefined && this.buffered >= size; size = this.nextSize()) {
-      messages.push(this.take(size));
+    try {
+      for (let size = this.nextSize(); size !== undefined && this.buffered >= size; size = this.nextSize()) {
+        messages.push(this.take(size));
+      }
+    } catch (error) {
+      if (!(error instanceof FramingError)) throw error;
+      return { messages, error };
     }
-    return messages;
+    return { messages };
   }
 
   private nextSize(): number | undefined {

@@ -37,11 +37,31 @@ export function parseHeader(message: Buffer): Header {
   };
 }
 
+/** Parses a framed message; anything wrong with it (bounds, BSON, sections) is a ProtocolError. */
 export function parseMessage(message: Buffer): CommandMessage {
   const header = parseHeader(message);
-  if (header.opCode === OP_MSG) return parseOpMsg(header, message);
-  if (header.opCode === OP_QUERY) return parseOpQuery(header, message);
-  throw new ProtocolError(`unsupported opCode ${header.opCode}`);
+  if (header.opCode !== OP_MSG && header.opCode !== OP_QUERY) {
+    throw new ProtocolError(`unsupported opCode ${header.opCode}`);
+  }
+  try {
+    return header.opCode === OP_MSG ? parseOpMsg(header, message) : parseOpQuery(header, message);
+  } catch (error) {
+    if (error instanceof ProtocolError) throw error;
+    // A read past the end (RangeError) or invalid BSON (BSONError).
+    throw new ProtocolError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/**
+ * How to answer a framed message that failed to parse: OP_MSG and OP_QUERY can carry an error reply
+ * (OP_MSG with moreToCome expects none); another opcode has no reply form.
+ */
+export function unparsedRequest(message: Buffer): CommandMessage | undefined {
+  const header = parseHeader(message);
+  if (header.opCode !== OP_MSG && header.opCode !== OP_QUERY) return undefined;
+  const moreToCome = header.opCode === OP_MSG && message.length >= HEADER_SIZE + 4
+    && (message.readUInt32LE(HEADER_SIZE) & FLAG_MORE_TO_COME) !== 0;
+  return { header, command: {}, noReply: moreToCome, legacy: header.opCode === OP_QUERY };
 }
 
 function readDocument(message: Buffer, offset: number, end: number): { doc: Doc; next: number } {

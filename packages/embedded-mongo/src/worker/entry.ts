@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { setLogSink } from '../log';
 import { WireListener } from './listener';
 import { lowerThreadPriority, PRIORITY_STEPS } from './thread-priority';
 import { serializeError, type ControlMessage, type EmbeddedMongoOptions, type WorkerMessage } from './protocol';
@@ -8,6 +9,7 @@ const port = parentPort!;
 const post = (message: WorkerMessage): void => port.postMessage(message);
 const { options, host } = workerData as { options: EmbeddedMongoOptions; host: string };
 lowerThreadPriority(PRIORITY_STEPS);
+setLogSink((entry) => post({ type: 'log', entry }));
 
 WireListener.start(options, host).then(
   (listener) => {

@@ -4,6 +4,7 @@ import { SessionRegistry } from '../commands/session-registry';
 import { Engine } from '../storage/engine';
 import { LmdbStore } from '../storage/lmdb-store';
 import { MemoryStore } from '../storage/store';
+import { describeError, log } from '../log';
 import { sweepExpired } from '../ttl';
 import { Connection, type ServerContext } from '../wire/connection';
 import type { EmbeddedMongoOptions } from './protocol';
@@ -23,7 +24,7 @@ export class WireListener {
     ttlIntervalMs: number,
   ) {
     this.maintenance = setInterval(() => {
-      sweepExpired(context.engine);
+      void expire(context.engine);
       context.cursors.closeIdle();
       context.sessions.expireIdle();
     }, ttlIntervalMs);
@@ -56,6 +57,16 @@ export class WireListener {
     await this.context.engine.flush();
     await this.context.engine.close();
   }
+}
+
+/** Removes expired TTL documents and makes the removals durable like any write; a failure is logged. */
+async function expire(engine: Engine): Promise<void> {
+  const removed = sweepExpired(engine);
+  if (removed === 0) return;
+  await engine.flush().catch((error: unknown) => {
+    const message = `${removed} expired document(s) removed but not durable: ${describeError(error)}`;
+    log({ level: 'error', source: 'ttl', message });
+  });
 }
 
 function listen(context: ServerContext, sockets: Set<Socket>, port: number, host: string): Promise<Server> {

@@ -1,3 +1,5 @@
+import type { LogEntry } from '../log';
+
 /** What the calling thread and the server's worker thread say to each other (plain, structured-cloneable data). */
 
 export interface EmbeddedMongoOptions {
@@ -24,7 +26,8 @@ export type WorkerMessage =
   | { type: 'listening'; port: number }
   | { type: 'startFailed'; error: SerializedError }
   | { type: 'stopped' }
-  | { type: 'stopFailed'; error: SerializedError };
+  | { type: 'stopFailed'; error: SerializedError }
+  | { type: 'log'; entry: LogEntry };
 
 export type ControlMessage = { type: 'stop' };
 

@@ -2,12 +2,12 @@ import { ConflictException, Injectable, NotFoundException } from '@nestjs/common
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { randomBytes } from 'node:crypto';
+import { isDuplicateKeyError } from '../../../common/mongo/duplicate-key';
 import { SelfUrl } from '../../payments';
 import { AltPayment, AltPaymentProvider, AltPaymentStatus, CreateAltPayment } from '../alt-payment.provider';
 import { SandboxAltPayment } from './sandbox-alt-payment.schema';
 
 export const SANDBOX_PAGE_PATH = '/api/v1/altpayment/sandbox';
-const DUPLICATE_KEY = 11000;
 
 /** The built-in alternative payment provider: payments in the database, the buyer's page served by this app. */
 @Injectable()
@@ -26,7 +26,7 @@ export class AltPaymentSandbox extends AltPaymentProvider {
     try {
       return this.view(await this.payments.create({ ...request, paymentId, status: AltPaymentStatus.CREATED }));
     } catch (error) {
-      if ((error as { code?: unknown }).code !== DUPLICATE_KEY) throw error;
+      if (!isDuplicateKeyError(error)) throw error;
       return this.view(await this.payments.findOne({ idempotencyKey: request.idempotencyKey }).lean().orFail().exec());
     }
   }

@@ -2,6 +2,7 @@ import { ConflictException, Injectable, NotFoundException } from '@nestjs/common
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { randomBytes } from 'node:crypto';
+import { isDuplicateKeyError } from '../../../common/mongo/duplicate-key';
 import {
   LogisticsProvider,
   Parcel,
@@ -13,7 +14,6 @@ import {
 } from '../logistics.provider';
 import { SandboxParcel } from './sandbox-parcel.schema';
 
-const DUPLICATE_KEY = 11000;
 const PICKUP_POINTS_PER_AREA = 3;
 /** Domestic and international base prices (minor units) and the price per started kilogram. */
 const BASE_PRICE = { domestic: 495, international: 1295 };
@@ -73,7 +73,7 @@ export class LogisticsSandbox extends LogisticsProvider {
       });
       return toParcel(created);
     } catch (error) {
-      if ((error as { code?: unknown }).code !== DUPLICATE_KEY) throw error;
+      if (!isDuplicateKeyError(error)) throw error;
       return this.bookParcel(request);
     }
   }

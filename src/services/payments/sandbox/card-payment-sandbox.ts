@@ -2,6 +2,7 @@ import { BadRequestException, ConflictException, Injectable, NotFoundException }
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { randomBytes } from 'node:crypto';
+import { isDuplicateKeyError } from '../../../common/mongo/duplicate-key';
 import {
   CardDetails,
   CardPaymentProvider,
@@ -15,7 +16,6 @@ import { SandboxPaymentIntent } from './sandbox-payment-intent.schema';
 import { SandboxPaymentMethod } from './sandbox-payment-method.schema';
 import { CardBehaviour, FAILURE_CODES, TEST_CARDS, TEST_PAYMENT_METHODS } from './test-cards';
 
-const DUPLICATE_KEY = 11000;
 export const CHALLENGE_PATH = '/api/v1/cardpayment/sandbox/3ds';
 
 const STATUS_OF: Record<CardBehaviour, PaymentIntentStatus> = {
@@ -38,12 +38,13 @@ export class CardPaymentSandbox extends CardPaymentProvider {
     super();
   }
 
-  async createPaymentMethod(card: CardDetails): Promise<PaymentMethod> {
+  async createPaymentMethod(card: CardDetails, customerId: string): Promise<PaymentMethod> {
     const testCard = TEST_CARDS.get(card.number);
     if (!testCard) throw new BadRequestException('The sandbox accepts its test card numbers only');
     assertNotExpired(card);
     const created = await this.methods.create({
       methodId: newId('pm'),
+      customerId,
       brand: testCard.brand,
       last4: card.number.slice(-4),
       expMonth: card.expMonth,
@@ -59,7 +60,7 @@ export class CardPaymentSandbox extends CardPaymentProvider {
     }
     const previous = await this.intents.findOne({ idempotencyKey: request.idempotencyKey }).lean().exec();
     if (previous) return toIntent(previous);
-    const behaviour = await this.behaviourOf(request.paymentMethodId);
+    const behaviour = await this.behaviourOf(request.paymentMethodId, request.customerId);
     try {
       const created = await this.intents.create({
         ...request,
@@ -69,7 +70,7 @@ export class CardPaymentSandbox extends CardPaymentProvider {
       });
       return toIntent(created);
     } catch (error) {
-      if ((error as { code?: unknown }).code !== DUPLICATE_KEY) throw error;
+      if (!isDuplicateKeyError(error)) throw error;
       return this.charge(request);
     }
   }
@@ -104,10 +105,17 @@ export class CardPaymentSandbox extends CardPaymentProvider {
     throw new ConflictException(`Payment intent ${intent.id} is already ${intent.status}`);
   }
 
-  private async behaviourOf(paymentMethodId: string): Promise<CardBehaviour> {
+  /**
+   * How the card behaves; the ready-made test methods serve everyone, a tokenized one only its customer. Another
+   * customer's method is refused exactly like an unknown one, so its existence does not show.
+   */
+  private async behaviourOf(paymentMethodId: string, customerId: string): Promise<CardBehaviour> {
     const alias = TEST_PAYMENT_METHODS.get(paymentMethodId);
     if (alias) return TEST_CARDS.get(alias)!.behaviour;
-    const method = await this.methods.findOne({ methodId: String(paymentMethodId) }).lean().exec();
+    const method = await this.methods
+      .findOne({ methodId: String(paymentMethodId), customerId: String(customerId) })
+      .lean()
+      .exec();
     if (!method) throw new BadRequestException(`No such payment method: ${paymentMethodId}`);
     return method.behaviour;
   }

@@ -1,7 +1,7 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
-import { SellerSku } from '../catalogue/seller-sku.schema';
+import { SellerSku } from './seller-sku.schema';
 
 /** An offer with what a cart shows of its product, SKU and seller. */
 export interface OfferDetails {

@@ -1,7 +1,7 @@
 import { ConflictException, Injectable, Logger } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
-import { SellerSku } from '../catalogue/seller-sku.schema';
+import { SellerSku } from './seller-sku.schema';
 
 export interface StockLine {
   sellerSku: Types.ObjectId;

@@ -1,0 +1,11 @@
+export { createClient } from './client';
+export type { CcbClient, ClientOptions, LoginOptions } from './client';
+export { CcbError } from './errors';
+export type { ErrorBody, FieldProblem } from './errors';
+export type { ArgumentForm } from './argument-forms';
+export { LiveClient } from './live';
+export type { LiveOptions, LiveSubscription, Transport, WebSocketClass } from './live';
+export type { TokenInfo, TokenListener } from './session';
+export type { CustomerEvent, Destination, JobEvent, LiveEvent, OrderEvent, PayloadOf, Reply } from './topics';
+export { beanManifest } from './generated/beans';
+export type * from './generated/beans';

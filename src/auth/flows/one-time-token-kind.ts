@@ -1,0 +1,4 @@
+export enum OneTimeTokenKind {
+  VERIFICATION = 'VERIFICATION',
+  PASSWORD_RESET = 'PASSWORD_RESET',
+}

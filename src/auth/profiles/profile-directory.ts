@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { isValidObjectId, Model, Types } from 'mongoose';
+import { runSearch, runSearchWindow, SearchPlan } from '../../common/search';
+import { FixedRecord, insertMissing } from '../../database/insert-missing';
+import { ProfileType } from './profile-type';
+import { Profile } from './profile.schema';
+import { PUBLIC_PROFILE_PROJECTION, PublicProfile, toPublicProfile } from './public-profile.view';
+
+/** A profile as stored, private fields included: for the modules that bill or onboard its owner. */
+export type ProfileRecord = Profile & { _id: Types.ObjectId };
+
+/** How many profiles share one value of the grouping field. */
+export interface ProfileCount {
+  _id: string;
+  count: number;
+}
+
+/** The profiles' port: what other modules read of profiles (they own no copy of the model). */
+@Injectable()
+export class ProfileDirectory {
+  constructor(@InjectModel(Profile.name) private readonly profiles: Model<Profile>) {}
+
+  /** Null for a malformed or unknown id. */
+  async findById(profileId: string): Promise<ProfileRecord | null> {
+    if (!isValidObjectId(profileId)) return null;
+    return this.profiles.findById(String(profileId)).lean<ProfileRecord>().exec();
+  }
+
+  /** The user's profiles, seller and company profiles before buyers' (none for a malformed id). */
+  async ofUser(userId: string): Promise<ProfileRecord[]> {
+    if (!isValidObjectId(userId)) return [];
+    return this.profiles.find({ userId }).sort({ type: -1, _id: 1 }).lean<ProfileRecord[]>().exec();
+  }
+
+  /** Public fields of the profiles a search plan matches, with the total of matches. */
+  async searchPublic(plan: SearchPlan): Promise<{ content: PublicProfile[]; total: number }> {
+    const { content, total } = await runSearch<ProfileRecord>(this.profiles, plan, PUBLIC_PROFILE_PROJECTION);
+    return { content: content.map(toPublicProfile), total };
+  }
+
+  /** Public fields of the window of profiles a search plan matches. */
+  async searchPublicWindow(plan: SearchPlan): Promise<PublicProfile[]> {
+    return (await runSearchWindow<ProfileRecord>(this.profiles, plan, PUBLIC_PROFILE_PROJECTION)).map(toPublicProfile);
+  }
+
+  /** The collection's name and its (estimated) number of profiles. */
+  async size(): Promise<{ collection: string; count: number }> {
+    return { collection: this.profiles.collection.collectionName, count: await this.profiles.estimatedDocumentCount() };
+  }
+
+  /** Loads fixed profiles (demo data); those whose id is there already are left as they are. */
+  insertMissing(records: FixedRecord[]): Promise<void> {
+    return insertMissing(this.profiles, records);
+  }
+
+  /** Profiles of the types counted per `groupBy` (an aggregation expression such as `'$type'`), by that value. */
+  countBy(types: readonly ProfileType[], groupBy: unknown): Promise<ProfileCount[]> {
+    return this.profiles
+      .aggregate<ProfileCount>([
+        { $match: { type: { $in: types } } },
+        { $group: { _id: groupBy, count: { $sum: 1 } } },
+        { $sort: { _id: 1 } },
+      ])
+      .exec();
+  }
+}

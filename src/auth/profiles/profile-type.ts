@@ -1,0 +1,5 @@
+export enum ProfileType {
+  BUYER = 'BUYER',
+  SELLER = 'SELLER',
+  COMPANY = 'COMPANY',
+}

@@ -1,0 +1,24 @@
+import { Model, Types } from 'mongoose';
+import { isDuplicateKeyError } from '../common/mongo/duplicate-key';
+
+/** A record with a fixed id, such as demo data. */
+export interface FixedRecord {
+  _id: Types.ObjectId;
+}
+
+/**
+ * Inserts the records whose `_id` is not there yet; existing ones are left untouched (a duplicate key from a
+ * concurrent run counts as already there). Each owning module offers it for its own models (demo data).
+ */
+export async function insertMissing<T>(model: Model<T>, records: FixedRecord[]): Promise<void> {
+  const ids = records.map((record) => record._id);
+  const existing = await model.find({ _id: { $in: ids } }, { _id: 1 }).lean<FixedRecord[]>().exec();
+  const present = new Set(existing.map((record) => String(record._id)));
+  const missing = records.filter((record) => !present.has(String(record._id)));
+  if (missing.length === 0) return;
+  try {
+    await model.insertMany(missing, { ordered: false });
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+  }
+}

@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model } from 'mongoose';
+import { FixedRecord, insertMissing } from '../../database/insert-missing';
+import { Attribute } from './attribute.schema';
+import { Product } from './product.schema';
+import { SellerSku } from './seller-sku.schema';
+import { Seller } from './seller.schema';
+import { Sku } from './sku.schema';
+
+/**
+ * The catalogue's port for loading fixed records (the demo marketplace): a record whose id is already there is
+ * left as it is, so a load interrupted half-way completes without changing what was loaded.
+ */
+@Injectable()
+export class CatalogueImport {
+  constructor(
+    @InjectModel(Attribute.name) private readonly attributes: Model<Attribute>,
+    @InjectModel(Product.name) private readonly products: Model<Product>,
+    @InjectModel(Sku.name) private readonly skus: Model<Sku>,
+    @InjectModel(SellerSku.name) private readonly offers: Model<SellerSku>,
+    @InjectModel(Seller.name) private readonly sellers: Model<Seller>,
+  ) {}
+
+  /** Attributes, products, SKUs and offers: everything but the sellers, which need their accounts first. */
+  async insertMissingCatalogue(records: Record<'attributes' | 'products' | 'skus' | 'offers', FixedRecord[]>) {
+    await Promise.all([
+      insertMissing(this.attributes, records.attributes),
+      insertMissing(this.products, records.products),
+      insertMissing(this.skus, records.skus),
+      insertMissing(this.offers, records.offers),
+    ]);
+  }
+
+  insertMissingSellers(records: FixedRecord[]): Promise<void> {
+    return insertMissing(this.sellers, records);
+  }
+}

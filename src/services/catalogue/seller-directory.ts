@@ -1,0 +1,65 @@
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model, Types } from 'mongoose';
+import { toObjectId } from '../../common/mongo/object-id';
+import { Seller } from './seller.schema';
+import { SellerView, toSellerView } from './seller.view';
+
+/** A seller as stored, for the modules that act on sellers (geolocation, orders, connect accounts). */
+export type SellerRecord = Seller & { _id: Types.ObjectId };
+
+/** The user account and company profile acting for a seller. */
+export type SellerAccounts = Pick<Seller, 'userId' | 'profileId'>;
+
+/**
+ * The catalogue's port for sellers: what other modules read of them and the one thing they change (the links to
+ * shipping addresses, which the geolocation module owns). Writes go through the seller model, so they bump the
+ * catalogue revision.
+ */
+@Injectable()
+export class SellerDirectory {
+  constructor(@InjectModel(Seller.name) private readonly sellers: Model<Seller>) {}
+
+  /** 400 for a malformed id, 404 for an unknown one. */
+  async get(sellerId: string): Promise<SellerRecord> {
+    const seller = await this.sellers.findById(toObjectId(sellerId, 'sellerId')).lean<SellerRecord>().exec();
+    if (!seller) throw new NotFoundException(`Seller ${sellerId} not found`);
+    return seller;
+  }
+
+  /** The id of the seller that the user account acts for, if any. */
+  async idActingFor(userId: string): Promise<Types.ObjectId | undefined> {
+    return (await this.sellers.findOne({ userId }, { _id: 1 }).lean().exec())?._id;
+  }
+
+  /** The accounts acting for each of the sellers, by seller id (unknown sellers left out). */
+  async accountsOf(sellerIds: string[]): Promise<Map<string, SellerAccounts>> {
+    const found = await this.sellers.find({ _id: { $in: sellerIds } }, { userId: 1, profileId: 1 }).lean().exec();
+    return new Map(found.map(({ _id, userId, profileId }) => [String(_id), { userId, profileId }]));
+  }
+
+  /** The sellers of an ISO country code, by name. */
+  async inCountry(countryCode: string): Promise<SellerView[]> {
+    return (await this.sellers.find({ country: countryCode }).sort({ name: 1 }).lean().exec()).map(toSellerView);
+  }
+
+  /** Whether some seller ships from the address (which makes the address public). */
+  async shipsFrom(addressId: Types.ObjectId): Promise<boolean> {
+    return Boolean(await this.sellers.exists({ shippingAddresses: addressId }).exec());
+  }
+
+  async linkShippingAddress(sellerId: Types.ObjectId, addressId: Types.ObjectId): Promise<void> {
+    await this.sellers.updateOne({ _id: sellerId }, { $addToSet: { shippingAddresses: addressId } }).exec();
+  }
+
+  async unlinkShippingAddress(sellerId: Types.ObjectId, addressId: Types.ObjectId): Promise<void> {
+    await this.sellers.updateOne({ _id: sellerId }, { $pull: { shippingAddresses: addressId } }).exec();
+  }
+
+  /** Removes the addresses from every seller that ships from them (before they are deleted). */
+  async forgetAddresses(addressIds: Types.ObjectId[]): Promise<void> {
+    await this.sellers
+      .updateMany({ shippingAddresses: { $in: addressIds } }, { $pull: { shippingAddresses: { $in: addressIds } } })
+      .exec();
+  }
+}

@@ -1,0 +1,107 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model } from 'mongoose';
+import { Principal } from '../../common/principal';
+import { isRefusal } from './refusal';
+import { OrderStatus } from './order-status';
+import { OrderStore } from './order-store';
+import { OrderTransitions } from './order-transitions';
+import { Order } from './order.schema';
+import { StoredOrder } from './order.view';
+
+/** What a payment provider said about a payment, as far as its order is concerned. */
+export interface ProviderPayment {
+  id: string;
+  orderId: string;
+  amount: number;
+  currency: string;
+}
+
+export interface StartedPayment<T> {
+  /** The order in PAYMENT_PENDING. */
+  order: StoredOrder;
+  payment: T;
+}
+
+/**
+ * The payment state machine of an order, the same for every way to pay (the card in `OrderPayments`, the
+ * alternative payments module): start, wait for the provider, settle. Exported by `OrdersModule` as the one way
+ * other modules change an order's payment.
+ */
+@Injectable()
+export class OrderPaymentFlow {
+  private readonly logger = new Logger(OrderPaymentFlow.name);
+
+  constructor(
+    @InjectModel(Order.name) private readonly orders: Model<Order>,
+    private readonly store: OrderStore,
+    private readonly transitions: OrderTransitions,
+  ) {}
+
+  /** The order `payer` may pay: their own (any for an ADMIN); 400, 403 or 404 otherwise. */
+  payable(orderId: string, payer: Principal): Promise<StoredOrder> {
+    return this.store.findOwn(orderId, payer);
+  }
+
+  /**
+   * Enters PAYMENT_PENDING first (a failed order goes back through APPROVED), so a second start meanwhile, or on a
+   * PAID order, is a 409 and never a second payment; then asks the provider. When asking fails the order becomes
+   * PAYMENT_FAILED and the error is thrown on.
+   */
+  async start<T>(
+    order: StoredOrder,
+    payer: Principal,
+    askProvider: (pending: StoredOrder) => Promise<T>,
+  ): Promise<StartedPayment<T>> {
+    const orderId = String(order._id);
+    if (order.status === OrderStatus.PAYMENT_FAILED) {
+      await this.transitions.move(orderId, OrderStatus.APPROVED, payer.id);
+    }
+    const pending = await this.transitions.move(orderId, OrderStatus.PAYMENT_PENDING, payer.id);
+    try {
+      return { order: pending, payment: await askProvider(pending) };
+    } catch (error) {
+      await this.transitions.move(orderId, OrderStatus.PAYMENT_FAILED, payer.id);
+      throw error;
+    }
+  }
+
+  /** The pending order now waits for the provider's decision on `paymentId` (a webhook, or the buyer's return). */
+  async awaitDecision(order: StoredOrder, paymentId: string): Promise<void> {
+    await this.orders.updateOne({ _id: order._id }, { $set: { paymentIntentId: paymentId } }).exec();
+  }
+
+  /** Settles at once, by the payer, what the provider decided while being asked. */
+  decided(order: StoredOrder, paymentId: string, paid: boolean, payer: Principal): Promise<StoredOrder> {
+    const to = paid ? OrderStatus.PAID : OrderStatus.PAYMENT_FAILED;
+    return this.transitions.move(String(order._id), to, payer.id, { set: { paymentIntentId: paymentId } });
+  }
+
+  /**
+   * Moves the PAYMENT_PENDING order of the payment to PAID or PAYMENT_FAILED, only while the order still waits for
+   * this very payment with the same amount and currency. Anything else (already settled, unknown order) is logged
+   * and left alone, so a provider's repeated event is harmless.
+   */
+  async settle(payment: ProviderPayment, paid: boolean, provider: string): Promise<void> {
+    const to = paid ? OrderStatus.PAID : OrderStatus.PAYMENT_FAILED;
+    const where = { paymentIntentId: payment.id, total: payment.amount, currencyCode: payment.currency };
+    try {
+      await this.transitions.move(payment.orderId, to, `system:${provider}`, { where });
+    } catch (error) {
+      if (!isRefusal(error)) throw error;
+      this.logger.warn(`Payment ${payment.id} not applied to order ${payment.orderId}: ${error.message}`);
+    }
+  }
+
+  /** The order's status now (what a payment status reports beside the provider's view). */
+  async statusOf(orderId: string): Promise<OrderStatus> {
+    return (await this.store.find(orderId)).status;
+  }
+
+  /** The ids of the payments that PAYMENT_PENDING orders wait for. */
+  async pendingPaymentIds(): Promise<string[]> {
+    const filter = { status: OrderStatus.PAYMENT_PENDING, paymentIntentId: { $exists: true } };
+    const pending = await this.orders.find(filter, { paymentIntentId: 1 }).lean().exec();
+    return pending.map(({ paymentIntentId }) => String(paymentIntentId));
+  }
+}
