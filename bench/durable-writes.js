@@ -145,7 +145,10 @@ async function main() {
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  const load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
+  const load = os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
   console.log(`median of ${ROUNDS} rounds (${values.seconds} s each), ops/s; load ${load}, ${os.cpus().length} CPUs`);
   const summary = (name, rate, raw) => {
     const ratio = median(rows.map((r) => r[rate] / r[raw])).toFixed(2);

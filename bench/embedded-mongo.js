@@ -30,7 +30,13 @@ async function measure(ops, op) {
 
 async function seed(collection) {
   for (let start = 0; start < DOCS; start += 5000) {
-    const batch = Array.from({ length: 5000 }, (_, i) => ({ _id: start + i, indexed: start + i, plain: start + i, counter: 0, text: 'lorem ipsum' }));
+    const batch = Array.from({ length: 5000 }, (_, i) => ({
+      _id: start + i,
+      indexed: start + i,
+      plain: start + i,
+      counter: 0,
+      text: 'lorem ipsum',
+    }));
     await collection.insertMany(batch, { ordered: false });
   }
   await collection.createIndex({ indexed: 1 });
@@ -46,7 +52,7 @@ async function main() {
   const inserts = db.collection('inserts');
   let nextId = 0;
   const results = {
-    'insertOne': await measure(2000, () => inserts.insertOne({ _id: nextId++, value: 'x'.repeat(100) })),
+    insertOne: await measure(2000, () => inserts.insertOne({ _id: nextId++, value: 'x'.repeat(100) })),
     'find by _id': await measure(5000, () => docs.findOne({ _id: random(DOCS) })),
     'indexed equality find (100k docs)': await measure(5000, () => docs.findOne({ indexed: random(DOCS) })),
     'unindexed find (100k docs)': await measure(10, () => docs.findOne({ plain: random(DOCS) })),

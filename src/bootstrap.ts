@@ -53,7 +53,8 @@ export async function bootstrap(): Promise<void> {
     app.get(Logger).log(`Listening on ${await app.getUrl()}`, 'Bootstrap');
     app.get(Logger).log(`Providers in use: ${providersInUse(app)}`, 'Bootstrap');
   } catch (error) {
-    const reason = error instanceof ConfigValidationError ? error.message : `Start-up failed: ${(error as Error).stack}`;
+    const reason =
+      error instanceof ConfigValidationError ? error.message : `Start-up failed: ${(error as Error).stack}`;
     process.stderr.write(`${reason}\n`);
     process.exit(1);
   }

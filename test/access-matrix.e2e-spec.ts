@@ -59,8 +59,10 @@ describe('Access matrix (generated from the bean registry)', () => {
     const failures: string[] = [];
     for (const method of methods) {
       const { status, body } = await call(method, method.role);
-      const domainRefusal = status >= 400 && status < 500 && ![401, 403, 429].includes(status) && !GATEWAY_REFUSAL.test(body.message);
-      if (status !== 200 && !domainRefusal) failures.push(`${method.beanId}.${method.signature} as ${method.role}: ${status} ${body.message}`);
+      const domainRefusal =
+        status >= 400 && status < 500 && ![401, 403, 429].includes(status) && !GATEWAY_REFUSAL.test(body.message);
+      if (status !== 200 && !domainRefusal)
+        failures.push(`${method.beanId}.${method.signature} as ${method.role}: ${status} ${body.message}`);
     }
     expect(failures).toEqual([]);
   });
@@ -71,7 +73,8 @@ describe('Access matrix (generated from the bean registry)', () => {
       const lower = LOWER_ROLE[method.role];
       if (!lower) continue;
       const { status } = await call(method, lower.role);
-      if (status !== lower.refusal) failures.push(`${method.beanId}.${method.signature} as ${lower.role}: ${status}, expected ${lower.refusal}`);
+      if (status !== lower.refusal)
+        failures.push(`${method.beanId}.${method.signature} as ${lower.role}: ${status}, expected ${lower.refusal}`);
     }
     expect(failures).toEqual([]);
   });

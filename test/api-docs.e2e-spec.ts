@@ -19,7 +19,10 @@ describe('API documentation', () => {
     let document: Record<string, any>;
 
     beforeAll(async () => {
-      const res = await t.http.get('/api/v1/openapi.json').expect(200).expect('Content-Type', /application\/json/);
+      const res = await t.http
+        .get('/api/v1/openapi.json')
+        .expect(200)
+        .expect('Content-Type', /application\/json/);
       document = res.body;
     });
 
@@ -39,30 +42,44 @@ describe('API documentation', () => {
     it('should list every registered bean, function and overload with its access level', () => {
       const catalogue = document['x-bean-catalogue'] as CatalogueBean[];
       const registry = t.app.get(BeanRegistry);
-      expect(catalogue.map((bean) => bean.beanId).sort()).toEqual(registry.list().map((bean) => bean.id).sort());
+      expect(catalogue.map((bean) => bean.beanId).sort()).toEqual(
+        registry
+          .list()
+          .map((bean) => bean.id)
+          .sort(),
+      );
       for (const bean of registry.list()) {
         const documented = catalogue.find((entry) => entry.beanId === bean.id)!;
         const signatures = documented.functions.flatMap((fn) => fn.overloads.map((o) => `${o.signature} ${o.role}`));
-        const registered = [...bean.functions.values()].flatMap((fn) => fn.overloads.map((m) => `${m.signature} ${m.role}`));
+        const registered = [...bean.functions.values()].flatMap((fn) =>
+          fn.overloads.map((m) => `${m.signature} ${m.role}`),
+        );
         expect(signatures.sort()).toEqual(registered.sort());
       }
     });
 
     it('should describe parameters by type', () => {
-      const jobs = (document['x-bean-catalogue'] as CatalogueBean[]).find((bean) => bean.beanId === 'jobsManagementServiceImpl')!;
+      const jobs = (document['x-bean-catalogue'] as CatalogueBean[]).find(
+        (bean) => bean.beanId === 'jobsManagementServiceImpl',
+      )!;
       const startJob = jobs.functions.find((fn) => fn.name === 'startJob')!.overloads[0];
       expect(startJob).toMatchObject({ signature: 'startJob(String, int)', role: Role.ADMIN });
       expect(startJob.params.map((p) => p.type)).toEqual(['String', 'int']);
     });
 
     it('should describe validated maps by their DTO, with the defaults', () => {
-      const jobs = (document['x-bean-catalogue'] as CatalogueBean[]).find((bean) => bean.beanId === 'jobsManagementServiceImpl')!;
+      const jobs = (document['x-bean-catalogue'] as CatalogueBean[]).find(
+        (bean) => bean.beanId === 'jobsManagementServiceImpl',
+      )!;
       const [job] = jobs.functions.find((fn) => fn.name === 'createJob')!.overloads[0].params;
       expect(job.type).toBe('Map<JobDto>');
       expect(job.schema).toMatchObject({
         type: 'object',
         required: ['type'],
-        properties: { type: { type: 'string', minLength: 1, maxLength: 200 }, progress: { type: 'integer', minimum: 0, maximum: 100, default: 0 } },
+        properties: {
+          type: { type: 'string', minLength: 1, maxLength: 200 },
+          progress: { type: 'integer', minimum: 0, maximum: 100, default: 0 },
+        },
       });
     });
 
@@ -78,7 +95,10 @@ describe('API documentation', () => {
 
   describe('Swagger UI', () => {
     it('should serve the page with same-origin scripts only, under a CSP that allows them', async () => {
-      const res = await t.http.get('/api/docs').expect(200).expect('Content-Type', /text\/html/);
+      const res = await t.http
+        .get('/api/docs')
+        .expect(200)
+        .expect('Content-Type', /text\/html/);
       const csp = String(res.headers['content-security-policy']);
       expect(csp).toContain("script-src 'self'");
       expect(csp).not.toContain('upgrade-insecure-requests');
@@ -112,7 +132,11 @@ describe('API documentation', () => {
 
     it('should render the operations from its own assets only', async () => {
       const loader = new RecordingLoader();
-      const dom = await JSDOM.fromURL(`${t.url}/api/docs`, { runScripts: 'dangerously', resources: loader, pretendToBeVisual: true });
+      const dom = await JSDOM.fromURL(`${t.url}/api/docs`, {
+        runScripts: 'dangerously',
+        resources: loader,
+        pretendToBeVisual: true,
+      });
       try {
         const rendered = await waitFor(() => dom.window.document.querySelectorAll('.opblock').length > 0);
         expect(rendered).toBe(true);
@@ -131,9 +155,17 @@ describe('API documentation', () => {
       expect(res.body).toMatchObject({ asyncapi: '3.0.0', info: { version: '1.0.0', license: { name: 'MIT' } } });
       expect(res.body.servers.websocket).toMatchObject({ pathname: '/ws', host: new URL(t.url).host });
       const addresses = Object.values(res.body.channels as Record<string, { address: string }>).map((c) => c.address);
-      expect(addresses).toEqual(expect.arrayContaining(['/request/bean', '/request/repository', '/user/topic/{site}/json', '/topic/job/{id}']));
-      expect(res.body.operations.receiveRequestBean).toEqual({ action: 'receive', channel: { $ref: '#/channels/requestBean' } });
-      expect(res.body.channels.job).toMatchObject({ parameters: { id: { description: expect.any(String) } }, messages: { LiveEvent: {} } });
+      expect(addresses).toEqual(
+        expect.arrayContaining(['/request/bean', '/request/repository', '/user/topic/{site}/json', '/topic/job/{id}']),
+      );
+      expect(res.body.operations.receiveRequestBean).toEqual({
+        action: 'receive',
+        channel: { $ref: '#/channels/requestBean' },
+      });
+      expect(res.body.channels.job).toMatchObject({
+        parameters: { id: { description: expect.any(String) } },
+        messages: { LiveEvent: {} },
+      });
     });
   });
 });

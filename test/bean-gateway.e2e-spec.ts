@@ -73,7 +73,9 @@ describe('Bean gateway (POST /api/v1/bean/request)', () => {
 
     it('should answer unmatched argument types with 400 listing the signatures', async () => {
       const res = await t.callBean('probe', 'cart', [true], { token: adminToken }).expect(400);
-      expect(res.body.message).toMatch(/No signature of 'cart' matches the call cart\(boolean\); available: .*cart\(\)/);
+      expect(res.body.message).toMatch(
+        /No signature of 'cart' matches the call cart\(boolean\); available: .*cart\(\)/,
+      );
     });
 
     it('should check the role of the chosen overload', async () => {
@@ -229,7 +231,11 @@ describe('Bean gateway (POST /api/v1/bean/request)', () => {
 
     it('should give the bean the language, site and principal of the request', async () => {
       const res = await t.callBean('probe', 'context', [], { lang: 'de-CH', token: userToken }).expect(200);
-      expect(res.body).toMatchObject({ lang: 'de-CH', site: 'default', principal: { role: 'USER', username: 'test-user' } });
+      expect(res.body).toMatchObject({
+        lang: 'de-CH',
+        site: 'default',
+        principal: { role: 'USER', username: 'test-user' },
+      });
       expect(res.body.requestId).toBe(res.headers['x-request-id']);
     });
 
@@ -259,7 +265,10 @@ describe('Bean gateway (POST /api/v1/bean/request)', () => {
 
   describe('results', () => {
     it('should answer void with null', async () => {
-      const res = await t.callBean('probe', 'nothing', []).expect(200).expect('Content-Type', /application\/json/);
+      const res = await t
+        .callBean('probe', 'nothing', [])
+        .expect(200)
+        .expect('Content-Type', /application\/json/);
       expect(res.text).toBe('null');
     });
 
@@ -283,7 +292,10 @@ describe('Bean gateway (POST /api/v1/bean/request)', () => {
     });
 
     it('should give bytes as base64 by default', async () => {
-      const res = await t.callBean('probe', 'bytes', []).expect(200).expect('Content-Type', /application\/json/);
+      const res = await t
+        .callBean('probe', 'bytes', [])
+        .expect(200)
+        .expect('Content-Type', /application\/json/);
       expect(Buffer.from(res.body as string, 'base64').toString()).toBe('%PDF-1.4 probe');
     });
 
@@ -323,7 +335,11 @@ describe('Bean gateway (POST /api/v1/bean/request)', () => {
     });
 
     it('should answer malformed JSON with 400', async () => {
-      const res = await t.http.post('/api/v1/bean/request').set('Content-Type', 'application/json').send('{"beanId":').expect(400);
+      const res = await t.http
+        .post('/api/v1/bean/request')
+        .set('Content-Type', 'application/json')
+        .send('{"beanId":')
+        .expect(400);
       expect(res.body).toMatchObject({ error: 'Bad Request', message: expect.stringContaining('JSON') });
     });
   });

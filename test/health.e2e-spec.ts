@@ -18,11 +18,14 @@ describe('Health', () => {
       expect(res.body).toEqual({ status: 'ok', info: {}, error: {}, details: {} });
     });
 
-    it.each(['/api/v1/health', '/api/v1/health/ready'])('should report readiness with a database ping at %s', async (path) => {
-      const res = await t.http.get(path).expect(200);
-      expect(res.body.status).toBe('ok');
-      expect(res.body.info.database).toEqual({ status: 'up', latencyMs: expect.any(Number) });
-    });
+    it.each(['/api/v1/health', '/api/v1/health/ready'])(
+      'should report readiness with a database ping at %s',
+      async (path) => {
+        const res = await t.http.get(path).expect(200);
+        expect(res.body.status).toBe('ok');
+        expect(res.body.info.database).toEqual({ status: 'up', latencyMs: expect.any(Number) });
+      },
+    );
 
     it('should need no token', async () => {
       await t.http.get('/api/v1/health').set('Cookie', 'nothing=here').expect(200);

@@ -15,7 +15,14 @@ function base64url(value: object): string {
 }
 
 function claims(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { sub: 'u-1', username: 'someone', role: Role.ADMIN, jti: 'j-1', exp: Math.floor(Date.now() / 1000) + 60, ...overrides };
+  return {
+    sub: 'u-1',
+    username: 'someone',
+    role: Role.ADMIN,
+    jti: 'j-1',
+    exp: Math.floor(Date.now() / 1000) + 60,
+    ...overrides,
+  };
 }
 
 /** Starts `src/main.ts` as a real process with a hermetic environment. */
@@ -26,7 +33,9 @@ function startServerProcess(env: Record<string, string>): ChildProcessWithoutNul
   });
 }
 
-function waitForExit(child: ChildProcessWithoutNullStreams): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+function waitForExit(
+  child: ChildProcessWithoutNullStreams,
+): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -52,7 +61,11 @@ describe('HTTP foundation', () => {
         .set('Content-Type', 'application/json')
         .send(JSON.stringify({ beanId: 'probe', functionName: 'map', args: ['x'.repeat(1024 * 1024)] }))
         .expect(413);
-      expect(res.body).toMatchObject({ error: 'Payload Too Large', status: 413, requestId: res.headers['x-request-id'] });
+      expect(res.body).toMatchObject({
+        error: 'Payload Too Large',
+        status: 413,
+        requestId: res.headers['x-request-id'],
+      });
     });
 
     it('should allow CORS for listed origins only', async () => {
@@ -106,16 +119,25 @@ describe('HTTP foundation', () => {
 
     it('should enforce @Roles on REST routes: 401, 403, 200', async () => {
       await t.http.get('/api/v1/probe/admin').expect(401);
-      const refused = await t.http.get('/api/v1/probe/admin').set('Authorization', `Bearer ${t.tokenFor(Role.USER)}`).expect(403);
+      const refused = await t.http
+        .get('/api/v1/probe/admin')
+        .set('Authorization', `Bearer ${t.tokenFor(Role.USER)}`)
+        .expect(403);
       expect(refused.body.error).toBe('Access denied');
-      await t.http.get('/api/v1/probe/admin').set('Authorization', `Bearer ${t.tokenFor(Role.ADMIN)}`).expect(200, { ok: true });
+      await t.http
+        .get('/api/v1/probe/admin')
+        .set('Authorization', `Bearer ${t.tokenFor(Role.ADMIN)}`)
+        .expect(200, { ok: true });
     });
 
     describe('bearer tokens', () => {
-      const refuse = (authorization: string) => t.http.get('/api/v1/probe/admin').set('Authorization', authorization).expect(401);
+      const refuse = (authorization: string) =>
+        t.http.get('/api/v1/probe/admin').set('Authorization', authorization).expect(401);
 
-      it('should refuse alg none', () => refuse(`Bearer ${base64url({ alg: 'none', typ: 'JWT' })}.${base64url(claims())}.`));
-      it('should refuse another secret', () => refuse(`Bearer ${sign(claims(), 'another-secret-of-enough-length!!', { algorithm: 'HS256' })}`));
+      it('should refuse alg none', () =>
+        refuse(`Bearer ${base64url({ alg: 'none', typ: 'JWT' })}.${base64url(claims())}.`));
+      it('should refuse another secret', () =>
+        refuse(`Bearer ${sign(claims(), 'another-secret-of-enough-length!!', { algorithm: 'HS256' })}`));
       it('should refuse HS512 even with the right secret', () =>
         refuse(`Bearer ${sign(claims(), t.config.jwtSecret, { algorithm: 'HS512' })}`));
       it('should refuse an expired token', () =>
@@ -169,7 +191,13 @@ describe('HTTP foundation', () => {
     }, 120_000);
 
     it('should write one access log line at info per request, with its request id and no credentials', async () => {
-      const env = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, EMBEDDED_DB_IN_MEMORY: 'true', SEED_DEMO: 'false' };
+      const env = {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        EMBEDDED_DB_IN_MEMORY: 'true',
+        SEED_DEMO: 'false',
+      };
       const child = startServerProcess({ ...env, LOG_LEVEL: 'info' });
       let stdout = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -193,19 +221,31 @@ describe('HTTP foundation', () => {
         expect(stdout).not.toContain('not-a-real-token-123');
 
         // The embedded database's operator log reaches the app's log, naming the connection.
-        const dbPort = Number(await eventually(() => /Embedded database listening on mongodb:\/\/127\.0\.0\.1:(\d+)/.exec(stdout)?.[1]));
+        const dbPort = Number(
+          await eventually(() => /Embedded database listening on mongodb:\/\/127\.0\.0\.1:(\d+)/.exec(stdout)?.[1]),
+        );
         const socket = createConnection(dbPort, '127.0.0.1', () => socket.end(Buffer.from([5, 0, 0, 0])));
         socket.on('error', () => undefined);
-        const dbLine = JSON.parse(await eventually(() => lineWith('unreadable message framing'))) as Record<string, any>;
+        const dbLine = JSON.parse(await eventually(() => lineWith('unreadable message framing'))) as Record<
+          string,
+          any
+        >;
         expect(dbLine).toMatchObject({ level: 40, context: 'EmbeddedDatabase' });
-        expect(dbLine.msg).toMatch(/^conn\d+: closing connection: unreadable message framing \(invalid message length 5\)$/);
+        expect(dbLine.msg).toMatch(
+          /^conn\d+: closing connection: unreadable message framing \(invalid message length 5\)$/,
+        );
       } finally {
         child.kill('SIGKILL');
       }
     }, 120_000);
 
     it('should shut down on SIGTERM', async () => {
-      const child = startServerProcess({ PORT: '0', DATA_DIR: dataDir, EMBEDDED_DB_IN_MEMORY: 'true', SEED_DEMO: 'false' });
+      const child = startServerProcess({
+        PORT: '0',
+        DATA_DIR: dataDir,
+        EMBEDDED_DB_IN_MEMORY: 'true',
+        SEED_DEMO: 'false',
+      });
       const exited = waitForExit(child);
       const listening = new Promise<boolean>((resolve) => {
         child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('Listening on') && resolve(true));

@@ -7,7 +7,16 @@ import { promisify } from 'node:util';
 import request from 'supertest';
 
 const ROOT = join(__dirname, '..');
-const COPIED = ['src', 'schematics', 'nest-cli.json', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.spec.json', 'package.json', 'jest.config.js'];
+const COPIED = [
+  'src',
+  'schematics',
+  'nest-cli.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'tsconfig.spec.json',
+  'package.json',
+  'jest.config.js',
+];
 const run = promisify(execFile);
 
 // eslint-disable-next-line no-control-regex -- ESC starts the colour codes it removes
@@ -15,7 +24,9 @@ const ANSI_COLOUR = /\x1b\[[\d;]*m/g;
 
 /** Runs a Node script in `cwd`; resolves with its uncoloured output even when it exits non-zero (tsc with errors). */
 async function node(cwd: string, args: string[]): Promise<string> {
-  const output = await run(process.execPath, args, { cwd, maxBuffer: 16 * 1024 * 1024 }).catch((error: unknown) => error as { stdout?: string; stderr?: string });
+  const output = await run(process.execPath, args, { cwd, maxBuffer: 16 * 1024 * 1024 }).catch(
+    (error: unknown) => error as { stdout?: string; stderr?: string },
+  );
   return `${output.stdout ?? ''}${output.stderr ?? ''}`.replace(ANSI_COLOUR, '');
 }
 
@@ -59,13 +70,22 @@ describe('bean schematic', () => {
   });
 
   it('should generate a bean module that builds, starts and answers through the gateway', async () => {
-    const generated = await node(dir, ['node_modules/@nestjs/cli/bin/nest.js', 'g', '-c', './schematics/collection.json', 'bean', 'product-reviews']);
+    const generated = await node(dir, [
+      'node_modules/@nestjs/cli/bin/nest.js',
+      'g',
+      '-c',
+      './schematics/collection.json',
+      'bean',
+      'product-reviews',
+    ]);
     expect(generated).toContain('UPDATE src/app.module.ts');
     for (const file of ['module', 'service', 'service.spec']) {
       expect(existsSync(join(dir, `src/services/product-reviews/product-reviews.${file}.ts`))).toBe(true);
     }
     const appModule = readFileSync(join(dir, 'src/app.module.ts'), 'utf8');
-    expect(appModule).toContain("import { ProductReviewsModule } from './services/product-reviews/product-reviews.module';");
+    expect(appModule).toContain(
+      "import { ProductReviewsModule } from './services/product-reviews/product-reviews.module';",
+    );
     expect(appModule).toMatch(/imports: \[[^\]]*ProductReviewsModule,?\s*\]/);
 
     const spec = await node(dir, ['node_modules/jest/bin/jest.js', 'src/services/product-reviews']);
@@ -86,10 +106,16 @@ describe('bean schematic', () => {
     });
     server = app.child;
     const url = await app.url;
-    const login = await request(url).post('/api/v1/auth/token').send({ username: 'admin', password: adminPassword }).expect(200);
+    const login = await request(url)
+      .post('/api/v1/auth/token')
+      .send({ username: 'admin', password: adminPassword })
+      .expect(200);
     const token = (login.body as { token: string }).token;
     const call = () =>
-      request(url).post('/api/v1/bean/request').set('Lang-Context', 'en').set('Site-Context', 'default')
+      request(url)
+        .post('/api/v1/bean/request')
+        .set('Lang-Context', 'en')
+        .set('Site-Context', 'default')
         .send({ beanId: 'productReviewsServiceImpl', functionName: 'hello', args: ['world'] });
     await call().expect(401);
     const res = await call().set('Authorization', `Bearer ${token}`).expect(200);

@@ -28,10 +28,14 @@ describe('npm run catalogue', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('should compare the registry of the started app with the spec, ending with the summary', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['test/support/run-ts.js', 'src/spec-catalogue/main.ts', join(dir, 'spec.md')], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '' },
-    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['test/support/run-ts.js', 'src/spec-catalogue/main.ts', join(dir, 'spec.md')],
+      {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? '' },
+      },
+    );
     const lines = stdout.trimEnd().split('\n');
     expect(lines).toEqual(
       expect.arrayContaining([

@@ -32,9 +32,19 @@ interface Scenario {
 const ROOT = join(__dirname, '..', '..');
 const HEADERS = { 'content-type': 'application/json', 'lang-context': 'en', 'site-context': 'default' };
 const ALL_SCENARIOS: Scenario[] = [
-  { name: 'gateway, no token', path: '/api/v1/bean/request', body: { beanId: 'benchTree', functionName: 'getElements', args: [] }, withToken: false },
+  {
+    name: 'gateway, no token',
+    path: '/api/v1/bean/request',
+    body: { beanId: 'benchTree', functionName: 'getElements', args: [] },
+    withToken: false,
+  },
   { name: 'plain, no token', path: '/bench/tree', body: {}, withToken: false },
-  { name: 'gateway, ADMIN token', path: '/api/v1/bean/request', body: { beanId: 'dummyTree', functionName: 'getElements', args: [] }, withToken: true },
+  {
+    name: 'gateway, ADMIN token',
+    path: '/api/v1/bean/request',
+    body: { beanId: 'dummyTree', functionName: 'getElements', args: [] },
+    withToken: true,
+  },
   { name: 'plain, ADMIN token', path: '/bench/tree/admin', body: {}, withToken: true },
 ];
 
@@ -60,7 +70,9 @@ function startServer(dataDir: string): Promise<{ server: ChildProcess; url: stri
   });
   return new Promise((resolve, reject) => {
     server.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
-    createInterface({ input: server.stdout }).once('line', (line) => resolve({ server, ...(JSON.parse(line) as { url: string; token: string }) }));
+    createInterface({ input: server.stdout }).once('line', (line) =>
+      resolve({ server, ...(JSON.parse(line) as { url: string; token: string }) }),
+    );
   });
 }
 
@@ -86,7 +98,8 @@ async function measure(url: string, token: string, scenario: Scenario, seconds: 
     connections: Number(values.connections),
     duration: seconds,
   });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${scenario.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${scenario.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   const cpu = (await serverCpuMicros(url)) - cpuBefore;
   return { rate: result.requests.average, cpuPerRequest: cpu / result.requests.total };
 }
@@ -102,14 +115,18 @@ function report(samples: Map<string, Sample[]>): void {
   const cpu = new Map([...samples].map(([name, list]) => [name, median(list.map((s) => s.cpuPerRequest))]));
   for (const [name, list] of samples) {
     const rounds = list.map((s) => Math.round(s.rate)).join(', ');
-    process.stdout.write(`${name.padEnd(22)} ${String(Math.round(rates.get(name)!)).padStart(6)} req/s  ${cpu.get(name)!.toFixed(0).padStart(5)} µs CPU/req   rounds: ${rounds}\n`);
+    process.stdout.write(
+      `${name.padEnd(22)} ${String(Math.round(rates.get(name)!)).padStart(6)} req/s  ${cpu.get(name)!.toFixed(0).padStart(5)} µs CPU/req   rounds: ${rounds}\n`,
+    );
   }
   for (const auth of ['no token', 'ADMIN token']) {
     const [gateway, plain] = [`gateway, ${auth}`, `plain, ${auth}`];
     if (!samples.has(gateway) || !samples.has(plain)) continue;
     const byRate = rates.get(gateway)! / rates.get(plain)!;
     const byCpu = cpu.get(plain)! / cpu.get(gateway)!;
-    process.stdout.write(`gateway/plain, ${auth}: ${percent(byRate)} by req/s, ${percent(byCpu)} by server CPU per request\n`);
+    process.stdout.write(
+      `gateway/plain, ${auth}: ${percent(byRate)} by req/s, ${percent(byCpu)} by server CPU per request\n`,
+    );
   }
 }
 
@@ -122,7 +139,8 @@ async function runRounds(url: string, token: string): Promise<Map<string, Sample
   const samples = new Map(SCENARIOS.map((s) => [s.name, [] as Sample[]]));
   for (let round = 0; round < Number(values.rounds); round++) {
     const order = SCENARIOS.map((_, i) => SCENARIOS[(i + round) % SCENARIOS.length]);
-    for (const scenario of order) samples.get(scenario.name)!.push(await measure(url, token, scenario, Number(values.seconds)));
+    for (const scenario of order)
+      samples.get(scenario.name)!.push(await measure(url, token, scenario, Number(values.seconds)));
   }
   return samples;
 }

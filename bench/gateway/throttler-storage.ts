@@ -22,7 +22,9 @@ async function main(): Promise<void> {
     const theirs = await microsPerHit(library, logSize);
     library.onApplicationShutdown();
     const ours = await microsPerHit(new SlidingWindowStorage(), logSize);
-    process.stdout.write(`log of ${String(logSize).padStart(6)} hits: @nestjs/throttler ${theirs.toFixed(2).padStart(8)} µs, SlidingWindowStorage ${ours.toFixed(2)} µs\n`);
+    process.stdout.write(
+      `log of ${String(logSize).padStart(6)} hits: @nestjs/throttler ${theirs.toFixed(2).padStart(8)} µs, SlidingWindowStorage ${ours.toFixed(2)} µs\n`,
+    );
   }
 }
 

@@ -25,7 +25,7 @@ interface AutocannonResult {
   errors: number;
 }
 // autocannon ships no types
- 
+
 const autocannon = require('autocannon') as (options: Record<string, unknown>) => Promise<AutocannonResult>;
 
 const ROOT = join(__dirname, '..', '..');
@@ -63,7 +63,9 @@ function startServer(name: string, dataDir: string, redisUrl: string): Promise<S
   });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${name} server exited with ${code}`)));
-    createInterface({ input: child.stdout }).once('line', (line) => resolve({ name, child, ...(JSON.parse(line) as Pick<Server, 'url' | 'token'>) }));
+    createInterface({ input: child.stdout }).once('line', (line) =>
+      resolve({ name, child, ...(JSON.parse(line) as Pick<Server, 'url' | 'token'>) }),
+    );
   });
 }
 
@@ -143,7 +145,10 @@ async function main(): Promise<void> {
       ]),
     );
     for (const [name, f] of figures) {
-      const rounds = samples.get(name)!.map((s) => Math.round(s.rate)).join(', ');
+      const rounds = samples
+        .get(name)!
+        .map((s) => Math.round(s.rate))
+        .join(', ');
       process.stdout.write(
         `${name.padEnd(11)} ${String(Math.round(f.rate)).padStart(6)} req/s  ` +
           `${f.latencyMs.toFixed(2)} ms mean latency  ` +

@@ -96,7 +96,9 @@ function cpuMicros(pid: number): number {
 
 /** Resident set size in MB, from /proc (all threads: the embedded database's worker included). */
 function rssMegabytes(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'))!;
   return Number(line.split(/\s+/)[1]) / 1024;
 }
 

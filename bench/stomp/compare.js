@@ -54,7 +54,9 @@ function waitForPort(port, timeoutMs) {
   return new Promise((resolve, reject) => {
     const attempt = () => {
       const socket = net.connect(port, '127.0.0.1', () => socket.end(() => resolve()));
-      socket.on('error', () => (Date.now() > deadline ? reject(new Error(`port ${port} not open`)) : setTimeout(attempt, 200)));
+      socket.on('error', () =>
+        Date.now() > deadline ? reject(new Error(`port ${port} not open`)) : setTimeout(attempt, 200),
+      );
     };
     attempt();
   });
@@ -81,7 +83,10 @@ class NestTarget {
       LOG_LEVEL: 'warn',
       STOMP_CLIENT_SEND_PREFIXES: '/topic/bench,/topic/rt-',
     };
-    this.child = spawn(process.execPath, [path.join(ROOT, 'dist/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    this.child = spawn(process.execPath, [path.join(ROOT, 'dist/main.js')], {
+      env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     await waitForPort(this.port, 60000);
     this.pid = this.child.pid;
   }
@@ -132,7 +137,17 @@ class RabbitTarget {
 }
 
 function runScript(target, config) {
-  const argv = [path.join(SUITE, config.script), '--url', target.url, '--prefix', '/topic/', '--json', '--tag', target.name, ...config.args];
+  const argv = [
+    path.join(SUITE, config.script),
+    '--url',
+    target.url,
+    '--prefix',
+    '/topic/',
+    '--json',
+    '--tag',
+    target.name,
+    ...config.args,
+  ];
   if (target.pid) argv.push('--server-pid', String(target.pid));
   // The suite's own dependencies (@stomp/stompjs, ws) resolve from this project's node_modules.
   const env = { ...process.env, NODE_PATH: path.join(ROOT, 'node_modules') };
@@ -142,9 +157,22 @@ function runScript(target, config) {
 
 function summarize(result) {
   if (result.bench === 'fanout') {
-    return { deliveredPerSec: result.deliveredPerSec, p50Ms: result.latencyMs.p50, p99Ms: result.latencyMs.p99, missing: result.missing, serverCpuPct: result.cpu.serverCpuPct, otherCpuPct: result.cpu.otherCpuPct };
+    return {
+      deliveredPerSec: result.deliveredPerSec,
+      p50Ms: result.latencyMs.p50,
+      p99Ms: result.latencyMs.p99,
+      missing: result.missing,
+      serverCpuPct: result.cpu.serverCpuPct,
+      otherCpuPct: result.cpu.otherCpuPct,
+    };
   }
-  return { established: result.established, establishSeconds: result.establishSeconds, serverKbPerConn: result.serverKbPerConn, broadcastAllMs: result.broadcastAllMsMedian, otherCpuPct: result.cpuEstablish && result.cpuEstablish.otherCpuPct };
+  return {
+    established: result.established,
+    establishSeconds: result.establishSeconds,
+    serverKbPerConn: result.serverKbPerConn,
+    broadcastAllMs: result.broadcastAllMsMedian,
+    otherCpuPct: result.cpuEstablish && result.cpuEstablish.otherCpuPct,
+  };
 }
 
 function median(values) {
@@ -161,7 +189,9 @@ function table(rows, targets) {
     const metrics = Object.keys(byTarget[targets[0]] || {});
     for (const metric of metrics) {
       const values = targets.map((t) => (byTarget[t] ? byTarget[t][metric] : null));
-      lines.push(`| ${config} | ${metric} | ${values.map((v) => (v === null || v === undefined ? 'n/a' : v)).join(' | ')} | ${ratio(values[0], values[1])} |`);
+      lines.push(
+        `| ${config} | ${metric} | ${values.map((v) => (v === null || v === undefined ? 'n/a' : v)).join(' | ')} | ${ratio(values[0], values[1])} |`,
+      );
     }
   }
   return lines.join('\n');
@@ -189,15 +219,23 @@ async function main() {
         }
       }
       for (const [name, runs] of perTarget) {
-        rows[config.name][name] = Object.fromEntries(Object.keys(runs[0]).map((k) => [k, median(runs.map((r) => r[k]))]));
+        rows[config.name][name] = Object.fromEntries(
+          Object.keys(runs[0]).map((k) => [k, median(runs.map((r) => r[k]))]),
+        );
       }
     }
   } finally {
     for (const target of targets) await target.dispose().catch(() => undefined);
   }
   fs.mkdirSync(OUT, { recursive: true });
-  fs.writeFileSync(path.join(OUT, 'results.json'), JSON.stringify({ when: new Date().toISOString(), cores: os.cpus().length, raw }, null, 2));
-  const markdown = `Medians of ${REPEATS} run(s), ${os.cpus().length} cores, ${new Date().toISOString()}\n\n${table(rows, targets.map((t) => t.name))}\n`;
+  fs.writeFileSync(
+    path.join(OUT, 'results.json'),
+    JSON.stringify({ when: new Date().toISOString(), cores: os.cpus().length, raw }, null, 2),
+  );
+  const markdown = `Medians of ${REPEATS} run(s), ${os.cpus().length} cores, ${new Date().toISOString()}\n\n${table(
+    rows,
+    targets.map((t) => t.name),
+  )}\n`;
   fs.writeFileSync(path.join(OUT, 'results.md'), markdown);
   process.stdout.write(markdown);
 }

@@ -36,7 +36,13 @@ async function server() {
   if (typeof global.gc !== 'function') throw new Error('run with node --expose-gc');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stomp-mem-'));
   const { createApp } = require(path.join(ROOT, 'dist/bootstrap.js'));
-  const app = await createApp({ NODE_ENV: 'test', DATA_DIR: dataDir, EMBEDDED_DB_IN_MEMORY: 'true', SEED_DEMO: 'false', LOG_LEVEL: 'warn' });
+  const app = await createApp({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    EMBEDDED_DB_IN_MEMORY: 'true',
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+  });
   await app.listen(0, '127.0.0.1');
   const url = `ws://127.0.0.1:${app.getHttpServer().address().port}/ws`;
   const warm = await openClients(url); // first connections pay for lazily compiled code and pools
@@ -58,11 +64,16 @@ async function client(url, count) {
     new Promise((resolve, reject) => {
       const ws = new WebSocket(url, ['v12.stomp']);
       ws.on('error', reject);
-      ws.on('open', () => ws.send('CONNECT\naccept-version:1.2\nheart-beat:10000,10000\n\n\0SUBSCRIBE\nid:sub-0\ndestination:/topic/bench-idle\nreceipt:r\n\n\0'));
+      ws.on('open', () =>
+        ws.send(
+          'CONNECT\naccept-version:1.2\nheart-beat:10000,10000\n\n\0SUBSCRIBE\nid:sub-0\ndestination:/topic/bench-idle\nreceipt:r\n\n\0',
+        ),
+      );
       ws.on('message', (data) => String(data).startsWith('RECEIPT') && resolve(ws));
     });
   const sockets = [];
-  for (let i = 0; i < count; i += 100) sockets.push(...(await Promise.all(Array.from({ length: Math.min(100, count - i) }, open))));
+  for (let i = 0; i < count; i += 100)
+    sockets.push(...(await Promise.all(Array.from({ length: Math.min(100, count - i) }, open))));
   setInterval(() => sockets.forEach((ws) => ws.send('\n')), 5000);
   process.send('ready');
 }

@@ -5,7 +5,15 @@
  * @nestjs/schematics' public ModuleDeclarator (TypeScript AST).
  */
 const { normalize, strings } = require('@angular-devkit/core');
-const { apply, applyTemplates, chain, mergeWith, move, SchematicsException, url } = require('@angular-devkit/schematics');
+const {
+  apply,
+  applyTemplates,
+  chain,
+  mergeWith,
+  move,
+  SchematicsException,
+  url,
+} = require('@angular-devkit/schematics');
 const { ModuleDeclarator } = require('@nestjs/schematics');
 
 /** @typedef {import('@angular-devkit/schematics').Rule} Rule */
@@ -19,14 +27,20 @@ const BEAN_ID = /^[A-Za-z][A-Za-z0-9_]*$/;
  */
 function bean(options) {
   const name = strings.dasherize(options.name || '');
-  if (!/^[a-z][a-z0-9-]*$/.test(name)) throw new SchematicsException(`Invalid bean name '${options.name}': use letters, digits and dashes`);
+  if (!/^[a-z][a-z0-9-]*$/.test(name))
+    throw new SchematicsException(`Invalid bean name '${options.name}': use letters, digits and dashes`);
   const beanId = options.id || `${strings.camelize(name)}ServiceImpl`;
   if (!BEAN_ID.test(beanId)) throw new SchematicsException(`Invalid bean id '${beanId}'`);
   const sourceRoot = options.sourceRoot || 'src';
   const directory = `${sourceRoot}/services/${name}`;
   return chain([
     refuseExisting(directory),
-    mergeWith(apply(url('./files'), [applyTemplates({ ...strings, name, beanId, role: options.role || 'ADMIN' }), move(directory)])),
+    mergeWith(
+      apply(url('./files'), [
+        applyTemplates({ ...strings, name, beanId, role: options.role || 'ADMIN' }),
+        move(directory),
+      ]),
+    ),
     options.skipImport ? () => undefined : importInAppModule(`${sourceRoot}/app.module.ts`, directory, name),
   ]);
 }
@@ -51,7 +65,13 @@ function importInAppModule(appModule, directory, name) {
   return (tree) => {
     const content = tree.read(appModule);
     if (!content) throw new SchematicsException(`${appModule} not found`);
-    const options = { metadata: 'imports', type: 'module', name, path: normalize(directory), module: normalize(`/${appModule}`) };
+    const options = {
+      metadata: 'imports',
+      type: 'module',
+      name,
+      path: normalize(directory),
+      module: normalize(`/${appModule}`),
+    };
     tree.overwrite(appModule, new ModuleDeclarator().declare(content.toString('utf8'), options));
   };
 }

@@ -31,7 +31,10 @@ function isJavaInt(value: unknown): boolean {
   return Number.isInteger(value) && (value as number) >= JAVA_INT_MIN && (value as number) <= JAVA_INT_MAX;
 }
 
-const SCALAR_RULES: Record<ScalarParamType, { accepts: (value: unknown) => boolean; convert: (value: unknown) => unknown }> = {
+const SCALAR_RULES: Record<
+  ScalarParamType,
+  { accepts: (value: unknown) => boolean; convert: (value: unknown) => unknown }
+> = {
   String: { accepts: (value) => typeof value === 'string', convert: (value) => value },
   int: { accepts: isJavaInt, convert: (value) => Number(value) },
   // Strings "true"/"false" are refused on purpose: JSON has booleans, and accepting text invites "yes"/"1" next.
@@ -46,7 +49,10 @@ const SCALAR_RULES: Record<ScalarParamType, { accepts: (value: unknown) => boole
 function mismatch(typeName: string, value: unknown, index: number): BadRequestException {
   const received = jsonTypeOf(value);
   const message = `Argument ${index}: expected ${typeName}, received ${received}`;
-  return new BadRequestException({ message, details: [{ field: `args[${index}]`, message: `expected ${typeName}, received ${received}` }] });
+  return new BadRequestException({
+    message,
+    details: [{ field: `args[${index}]`, message: `expected ${typeName}, received ${received}` }],
+  });
 }
 
 function scalarConverter(type: ScalarParamType): ArgumentConverter {

@@ -51,7 +51,10 @@ export class BeanRegistry implements OnModuleInit {
     }
     const className = instance.constructor.name;
     const functions = groupIntoFunctions(this.exposedMethods(instance, meta));
-    const minRole = lowestRole([...functions.values()].map((fn) => fn.minRole), meta.role);
+    const minRole = lowestRole(
+      [...functions.values()].map((fn) => fn.minRole),
+      meta.role,
+    );
     return { id: meta.id, role: meta.role, className, functions, minRole };
   }
 
@@ -84,7 +87,10 @@ function groupIntoFunctions(methods: BeanMethod[]): Map<string, BeanFunction> {
   for (const [name, overloads] of groupBy(methods, (method) => method.name)) {
     assertNoClash(overloads);
     const overloadsByArity = groupBy(overloads, (method) => method.params.length);
-    const minRole = lowestRole(overloads.map((method) => method.role), Role.ADMIN);
+    const minRole = lowestRole(
+      overloads.map((method) => method.role),
+      Role.ADMIN,
+    );
     functions.set(name, { name, overloads, overloadsByArity, minRole });
   }
   return functions;
@@ -100,9 +106,12 @@ function groupBy<K, V>(items: V[], keyOf: (item: V) => K): Map<K, V[]> {
 function assertNoClash(overloads: BeanMethod[]): void {
   overloads.forEach((a, i) =>
     overloads.slice(i + 1).forEach((b) => {
-      const overlap = a.params.length === b.params.length && a.params.every((type, k) => typesOverlap(type, b.params[k]));
+      const overlap =
+        a.params.length === b.params.length && a.params.every((type, k) => typesOverlap(type, b.params[k]));
       if (overlap) {
-        throw new Error(`Clashing signatures in bean '${a.beanId}': ${a.label} ${a.signature} and ${b.label} ${b.signature}`);
+        throw new Error(
+          `Clashing signatures in bean '${a.beanId}': ${a.label} ${a.signature} and ${b.label} ${b.signature}`,
+        );
       }
     }),
   );

@@ -12,7 +12,11 @@ export class BeanController {
   constructor(private readonly admission: BeanAdmission) {}
 
   @Post('request')
-  async request(@Req() request: AuthenticatedRequest, @Res() response: Response, @Body() envelope: unknown): Promise<void> {
+  async request(
+    @Req() request: AuthenticatedRequest,
+    @Res() response: Response,
+    @Body() envelope: unknown,
+  ): Promise<void> {
     const context = { lang: request.header('lang-context'), site: request.header('site-context') };
     const { result, quota } = await this.admission.call({ envelope, context, clientAddress: clientAddress(request) });
     setRateLimitHeaders(response, quota);

@@ -9,7 +9,11 @@ import { validationFailed } from './errors/validation-errors';
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
     {
       provide: APP_PIPE,
-      useValue: new ValidationPipe({ whitelist: true, transform: true, exceptionFactory: (errors) => validationFailed(errors) }),
+      useValue: new ValidationPipe({
+        whitelist: true,
+        transform: true,
+        exceptionFactory: (errors) => validationFailed(errors),
+      }),
     },
   ],
 })

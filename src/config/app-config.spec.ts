@@ -72,8 +72,22 @@ describe(AppConfig.name, () => {
     });
 
     it('should list every bad variable by name', () => {
-      const problems = problemsOf({ PORT: 'abc', SEED_DEMO: 'yes', JWT_TTL: '1 hour', CORS_ORIGINS: 'shop', LOG_LEVEL: 'loud', TRUST_PROXY: 'a b' });
-      expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['CORS_ORIGINS', 'JWT_TTL', 'LOG_LEVEL', 'PORT', 'SEED_DEMO', 'TRUST_PROXY']);
+      const problems = problemsOf({
+        PORT: 'abc',
+        SEED_DEMO: 'yes',
+        JWT_TTL: '1 hour',
+        CORS_ORIGINS: 'shop',
+        LOG_LEVEL: 'loud',
+        TRUST_PROXY: 'a b',
+      });
+      expect(problems.map((p) => p.split(':')[0]).sort()).toEqual([
+        'CORS_ORIGINS',
+        'JWT_TTL',
+        'LOG_LEVEL',
+        'PORT',
+        'SEED_DEMO',
+        'TRUST_PROXY',
+      ]);
     });
 
     it('should read the STOMP settings, raising heart-beats to the minimum', () => {
@@ -82,12 +96,19 @@ describe(AppConfig.name, () => {
         STOMP_CLIENT_SEND_PREFIXES: '/topic/bench,/topic/rt-',
         STOMP_RELAY_URL: 'ws://user:pass@127.0.0.1:15674/ws',
       });
-      expect(config.stomp).toMatchObject({ maxFrameBytes: 65536, heartbeat: [1000, 0], clientSendPrefixes: ['/topic/bench', '/topic/rt-'] });
+      expect(config.stomp).toMatchObject({
+        maxFrameBytes: 65536,
+        heartbeat: [1000, 0],
+        clientSendPrefixes: ['/topic/bench', '/topic/rt-'],
+      });
       expect(config.stomp.relayUrl?.href).toBe('ws://user:pass@127.0.0.1:15674/ws');
     });
 
     it('should read the shared-state settings', () => {
-      const config = AppConfig.fromEnvironment({ REDIS_URL: 'redis://:pw@redis:6379/2', STOMP_RELAY_NAMESPACE: 'shop-a' });
+      const config = AppConfig.fromEnvironment({
+        REDIS_URL: 'redis://:pw@redis:6379/2',
+        STOMP_RELAY_NAMESPACE: 'shop-a',
+      });
       expect(config.redis).toEqual({ url: 'redis://:pw@redis:6379/2', keyPrefix: 'ccb:' });
       expect(config.stomp).toMatchObject({ relayNamespace: 'shop-a', relayBufferSize: 1000 });
       expect(AppConfig.fromEnvironment({}).redis).toBeUndefined();

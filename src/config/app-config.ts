@@ -26,7 +26,8 @@ export class ConfigValidationError extends Error {
 }
 
 /** Outgoing mail server: a URL, or host settings; unset means the development outbox under `dataDir`. */
-export type SmtpSettings = { url: string } | { host: string; port: number; secure: boolean; user?: string; password?: string };
+export type SmtpSettings =
+  { url: string } | { host: string; port: number; secure: boolean; user?: string; password?: string };
 
 /** STOMP over WebSocket. */
 export interface StompSettings {
@@ -200,7 +201,9 @@ export class AppConfig {
    */
   static fromEnvironment(env: Record<string, string | undefined> = process.env): AppConfig {
     const variables = plainToInstance(EnvironmentVariables, knownVariables(env));
-    const problems = validateSync(variables).map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`);
+    const problems = validateSync(variables).map(
+      (e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`,
+    );
     if (variables.NODE_ENV === NodeEnv.Production) {
       problems.push(...newProblems(problems, productionProblems(variables)));
     }
@@ -254,7 +257,13 @@ function newProblems(problems: string[], extra: string[]): string[] {
 function smtpSettings(env: EnvironmentVariables): SmtpSettings | undefined {
   if (env.SMTP_URL) return { url: env.SMTP_URL };
   if (!env.SMTP_HOST) return undefined;
-  return { host: env.SMTP_HOST, port: env.SMTP_PORT, secure: env.SMTP_SECURE, user: env.SMTP_USER, password: env.SMTP_PASSWORD };
+  return {
+    host: env.SMTP_HOST,
+    port: env.SMTP_PORT,
+    secure: env.SMTP_SECURE,
+    user: env.SMTP_USER,
+    password: env.SMTP_PASSWORD,
+  };
 }
 
 function stompSettings(env: EnvironmentVariables): StompSettings {

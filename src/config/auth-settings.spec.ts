@@ -39,17 +39,36 @@ describe('authentication and mail settings', () => {
   });
 
   it('should prefer SMTP_URL over host settings', () => {
-    const config = AppConfig.fromEnvironment({ SMTP_URL: 'smtps://u:p@mail.example.com:465', SMTP_HOST: 'ignored.example.com' });
+    const config = AppConfig.fromEnvironment({
+      SMTP_URL: 'smtps://u:p@mail.example.com:465',
+      SMTP_HOST: 'ignored.example.com',
+    });
     expect(config.smtp).toEqual({ url: 'smtps://u:p@mail.example.com:465' });
   });
 
   it('should build SMTP host settings', () => {
-    const config = AppConfig.fromEnvironment({ SMTP_HOST: 'mail.example.com', SMTP_PORT: '465', SMTP_SECURE: 'true', SMTP_USER: 'shop' });
-    expect(config.smtp).toEqual({ host: 'mail.example.com', port: 465, secure: true, user: 'shop', password: undefined });
+    const config = AppConfig.fromEnvironment({
+      SMTP_HOST: 'mail.example.com',
+      SMTP_PORT: '465',
+      SMTP_SECURE: 'true',
+      SMTP_USER: 'shop',
+    });
+    expect(config.smtp).toEqual({
+      host: 'mail.example.com',
+      port: 465,
+      secure: true,
+      user: 'shop',
+      password: undefined,
+    });
   });
 
   it('should name every bad variable', () => {
-    const problems = problemsOf({ SESSION_TTL: 'forever', AUTH_RATE_LIMIT: '0', AUTH_EMAIL_FLOWS: 'yes', SMTP_URL: 'http://mail' });
+    const problems = problemsOf({
+      SESSION_TTL: 'forever',
+      AUTH_RATE_LIMIT: '0',
+      AUTH_EMAIL_FLOWS: 'yes',
+      SMTP_URL: 'http://mail',
+    });
     expect(problems.map((problem) => problem.split(':')[0])).toEqual(
       expect.arrayContaining(['SESSION_TTL', 'AUTH_RATE_LIMIT', 'AUTH_EMAIL_FLOWS', 'SMTP_URL']),
     );

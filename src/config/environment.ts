@@ -45,11 +45,13 @@ export const MIN_PRODUCTION_WEBHOOK_SECRET_LENGTH = 32;
 export const SANDBOX_PROVIDER = 'sandbox';
 const PROVIDER_MESSAGE = `must be ${SANDBOX_PROVIDER} (the only built-in implementation)`;
 
-const toInt = ({ value }: { value: unknown }): unknown => (typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value);
+const toInt = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
 const DURATION = /^\d+[smhd]?$/;
 /** DESIGN §9: at least 1 s between heart-beats. */
 export const MIN_HEARTBEAT_MS = 1000;
-const toBoolean = ({ value }: { value: unknown }): unknown => (value === 'true' ? true : value === 'false' ? false : value);
+const toBoolean = ({ value }: { value: unknown }): unknown =>
+  value === 'true' ? true : value === 'false' ? false : value;
 
 /**
  * Every environment variable the app reads, with its default (mirrored in `.env.example`).
@@ -59,37 +61,49 @@ export class EnvironmentVariables {
   @IsEnum(NodeEnv)
   NODE_ENV: NodeEnv = NodeEnv.Development;
 
-  @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   PORT = 3000;
 
   /** Unset: 127.0.0.1, or 0.0.0.0 in production. */
-  @IsOptional() @IsString() @IsNotEmpty()
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
   HOST?: string = undefined;
 
   /** Unset: the embedded MongoDB-compatible server is started. */
-  @IsOptional() @Matches(/^mongodb(\+srv)?:\/\/\S+$/, { message: 'MONGODB_URI must be a mongodb:// or mongodb+srv:// URI' })
+  @IsOptional()
+  @Matches(/^mongodb(\+srv)?:\/\/\S+$/, { message: 'MONGODB_URI must be a mongodb:// or mongodb+srv:// URI' })
   MONGODB_URI?: string = undefined;
 
-  @IsString() @IsNotEmpty()
+  @IsString()
+  @IsNotEmpty()
   DATA_DIR = './data';
 
   /** Keep the embedded database in memory instead of under DATA_DIR (tests). */
-  @Transform(toBoolean) @IsBoolean()
+  @Transform(toBoolean)
+  @IsBoolean()
   EMBEDDED_DB_IN_MEMORY = false;
 
-  @IsString() @MinLength(16)
+  @IsString()
+  @MinLength(16)
   JWT_SECRET = DEV_JWT_SECRET;
 
   @Matches(/^\d+[smhd]?$/, { message: 'JWT_TTL must be a duration such as 3600, 90s, 15m, 1h or 7d' })
   JWT_TTL = '1h';
 
-  @IsString() @IsNotEmpty()
+  @IsString()
+  @IsNotEmpty()
   ADMIN_USERNAME = 'admin';
 
-  @IsString() @MinLength(8)
+  @IsString()
+  @MinLength(8)
   ADMIN_PASSWORD = DEV_ADMIN_PASSWORD;
 
-  @Transform(toBoolean) @IsBoolean()
+  @Transform(toBoolean)
+  @IsBoolean()
   SEED_DEMO = true;
 
   /** Comma-separated origins allowed by CORS, e.g. `https://shop.example.com,https://admin.example.com`. */
@@ -98,11 +112,15 @@ export class EnvironmentVariables {
   })
   CORS_ORIGINS = '';
 
-  @Transform(toInt) @IsInt() @Min(1024)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
   JSON_BODY_LIMIT = 1024 * 1024;
 
   /** Bean calls allowed per minute per principal (per client address for guests). */
-  @Transform(toInt) @IsInt() @Min(1)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   BEAN_RATE_LIMIT = 1200;
 
   @IsEnum(LogLevel)
@@ -115,7 +133,8 @@ export class EnvironmentVariables {
   TRUST_PROXY = 'false';
 
   /** E-mail address of the admin created at first start. */
-  @IsString() @IsNotEmpty()
+  @IsString()
+  @IsNotEmpty()
   ADMIN_EMAIL = 'admin@localhost';
 
   /** Lifetime of a session cookie, and of one with "remember me". */
@@ -126,60 +145,84 @@ export class EnvironmentVariables {
   REMEMBER_ME_TTL = '30d';
 
   /** Credential attempts per minute per client and username; above it: 429. */
-  @Transform(toInt) @IsInt() @Min(1)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   AUTH_RATE_LIMIT = 10;
 
   /** Failed logins of one username from one client that lock that client out of it for AUTH_LOCKOUT_TTL. */
-  @Transform(toInt) @IsInt() @Min(1)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   AUTH_LOCKOUT_THRESHOLD = 5;
 
   /** Failed logins of one username from all clients within AUTH_LOCKOUT_TTL after which it is slowed down. */
-  @Transform(toInt) @IsInt() @Min(1)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   AUTH_USERNAME_SOFT_LIMIT = 50;
 
   /** Once over AUTH_USERNAME_SOFT_LIMIT: one attempt at that username per this many seconds, from any client. */
-  @Transform(toInt) @IsInt() @Min(1)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   AUTH_USERNAME_SLOW_SECONDS = 10;
 
   @Matches(DURATION, { message: 'AUTH_LOCKOUT_TTL must be a duration such as 900, 90s, 15m or 1h' })
   AUTH_LOCKOUT_TTL = '15m';
 
   /** Enables register, verify, reset-password, save-password and change-password. */
-  @Transform(toBoolean) @IsBoolean()
+  @Transform(toBoolean)
+  @IsBoolean()
   AUTH_EMAIL_FLOWS = false;
 
   /** Outgoing mail server as a URL; wins over SMTP_HOST. Neither set: mail is written to DATA_DIR/outbox. */
-  @IsOptional() @Matches(/^smtps?:\/\/\S+$/, { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })
+  @IsOptional()
+  @Matches(/^smtps?:\/\/\S+$/, { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })
   SMTP_URL?: string = undefined;
 
-  @IsOptional() @IsString() @IsNotEmpty()
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
   SMTP_HOST?: string = undefined;
 
-  @Transform(toInt) @IsInt() @Min(1) @Max(65535)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
   SMTP_PORT = 587;
 
   /** true: TLS from the start (port 465); false: STARTTLS when the server offers it. */
-  @Transform(toBoolean) @IsBoolean()
+  @Transform(toBoolean)
+  @IsBoolean()
   SMTP_SECURE = false;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   SMTP_USER?: string = undefined;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   SMTP_PASSWORD?: string = undefined;
 
-  @IsString() @IsNotEmpty()
+  @IsString()
+  @IsNotEmpty()
   MAIL_FROM = 'no-reply@localhost';
 
   /** Git remote of the site content (vcsProvider): http(s) URL, file:// URL or local path of a bare repository. */
-  @IsOptional() @IsString() @IsNotEmpty()
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
   VCS_REMOTE_URL?: string = undefined;
 
-  @IsString() @IsNotEmpty()
+  @IsString()
+  @IsNotEmpty()
   VCS_BRANCH = 'main';
 
   /** Largest uploaded file in bytes (larger: 413). */
-  @Transform(toInt) @IsInt() @Min(1)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   UPLOAD_MAX_BYTES = 25 * 1024 * 1024;
 
   /** Comma-separated subscriber URLs of the New Plant webhook (empty: no announcements). */
@@ -189,74 +232,102 @@ export class EnvironmentVariables {
   NEW_PLANT_WEBHOOK_URLS = '';
 
   /** Sent to New Plant subscribers as `Authorization: Bearer <token>`. */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   NEW_PLANT_WEBHOOK_TOKEN?: string = undefined;
 
   /** Deliveries per subscriber before giving up; waits double from NEW_PLANT_WEBHOOK_BACKOFF_MS. */
-  @Transform(toInt) @IsInt() @Min(1) @Max(20)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(20)
   NEW_PLANT_WEBHOOK_MAX_ATTEMPTS = 6;
 
-  @Transform(toInt) @IsInt() @Min(1)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   NEW_PLANT_WEBHOOK_BACKOFF_MS = 1000;
 
   /** How long a running job's lease lasts unless its instance renews it (renewed every third of it). */
-  @Transform(toInt) @IsInt() @Min(300)
+  @Transform(toInt)
+  @IsInt()
+  @Min(300)
   JOB_LEASE_MS = 30000;
 
   /** HMAC secret of the card payment webhooks (`/api/v1/cardpayment`), shared with the provider. */
-  @IsString() @MinLength(16)
+  @IsString()
+  @MinLength(16)
   CARD_PAYMENT_WEBHOOK_SECRET = DEV_CARD_PAYMENT_WEBHOOK_SECRET;
 
   /** HMAC secret of the logistics tracking webhooks (`/api/v1/delivery/webhook`). */
-  @IsString() @MinLength(16)
+  @IsString()
+  @MinLength(16)
   DELIVERY_WEBHOOK_SECRET = DEV_DELIVERY_WEBHOOK_SECRET;
 
   /** Base URL clients reach this server at (3-D Secure challenge links); unset: the listening address. */
-  @IsOptional() @Matches(/^https?:\/\/[^\s/]+$/, { message: 'PUBLIC_URL must be an http(s) origin without a path' })
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/]+$/, { message: 'PUBLIC_URL must be an http(s) origin without a path' })
   PUBLIC_URL?: string = undefined;
 
   /** VAT charged to buyers and on sellers' invoices, in percent. */
-  @Transform(toInt) @IsInt() @Min(0) @Max(100)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(100)
   ORDER_TAX_RATE = 0;
 
   /** The marketplace's commission on an order's subtotal, in percent. */
-  @Transform(toInt) @IsInt() @Min(0) @Max(100)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(100)
   ORDER_SERVICE_FEE_RATE = 0;
 
   /** Storefront filter results kept per app instance for the current catalogue revision; 0: no cache. */
-  @Transform(toInt) @IsInt() @Min(0)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
   FACET_CACHE_ENTRIES = 1000;
 
   /** API key of the alternative (redirect) payment provider; unset: alternative payments are off. */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   ALT_PAYMENT_API_KEY?: string = undefined;
 
   /** HMAC secret of the alternative payment webhooks (`/api/v1/altpayment/webhook`). */
-  @IsString() @MinLength(16)
+  @IsString()
+  @MinLength(16)
   ALT_PAYMENT_WEBHOOK_SECRET = DEV_ALT_PAYMENT_WEBHOOK_SECRET;
 
   /** Card payment provider (and its connect accounts); unset: the sandbox, but production needs it named. */
-  @IsOptional() @IsIn([SANDBOX_PROVIDER], { message: `PAYMENT_PROVIDER ${PROVIDER_MESSAGE}` })
+  @IsOptional()
+  @IsIn([SANDBOX_PROVIDER], { message: `PAYMENT_PROVIDER ${PROVIDER_MESSAGE}` })
   PAYMENT_PROVIDER?: string = undefined;
 
   /** Logistics provider; unset: the sandbox, except in production. */
-  @IsOptional() @IsIn([SANDBOX_PROVIDER], { message: `DELIVERY_PROVIDER ${PROVIDER_MESSAGE}` })
+  @IsOptional()
+  @IsIn([SANDBOX_PROVIDER], { message: `DELIVERY_PROVIDER ${PROVIDER_MESSAGE}` })
   DELIVERY_PROVIDER?: string = undefined;
 
   /** Alternative (redirect) payment provider; unset: the sandbox, except in production. */
-  @IsOptional() @IsIn([SANDBOX_PROVIDER], { message: `ALT_PAYMENT_PROVIDER ${PROVIDER_MESSAGE}` })
+  @IsOptional()
+  @IsIn([SANDBOX_PROVIDER], { message: `ALT_PAYMENT_PROVIDER ${PROVIDER_MESSAGE}` })
   ALT_PAYMENT_PROVIDER?: string = undefined;
 
   /** API key of the accounting provider (contacts, invoices); only reported by `isAccountingKeyDefined`. */
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   ACCOUNTING_API_KEY?: string = undefined;
 
   /** The marketplace's name as the issuer of payout statements and commission invoices. */
-  @IsString() @IsNotEmpty()
+  @IsString()
+  @IsNotEmpty()
   INVOICE_ISSUER_NAME = 'Marketplace';
 
   /** Largest STOMP frame, headers and body together; larger: ERROR and close. */
-  @Transform(toInt) @IsInt() @Min(1024)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
   STOMP_MAX_FRAME_BYTES = 64 * 1024;
 
   /** Heart-beats the server offers in CONNECTED: `<can send every>,<wants to receive every>` ms; 0 = none. */
@@ -264,14 +335,20 @@ export class EnvironmentVariables {
   STOMP_HEARTBEAT = '10000,10000';
 
   /** Undelivered bytes a WebSocket may queue before the session is closed as a slow consumer. */
-  @Transform(toInt) @IsInt() @Min(64 * 1024)
+  @Transform(toInt)
+  @IsInt()
+  @Min(64 * 1024)
   STOMP_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
-  @Transform(toInt) @IsInt() @Min(1)
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
   STOMP_MAX_SUBSCRIPTIONS = 1000;
 
   /** How often an open session's token is verified again (revocation). */
-  @Transform(toInt) @IsInt() @Min(MIN_HEARTBEAT_MS)
+  @Transform(toInt)
+  @IsInt()
+  @Min(MIN_HEARTBEAT_MS)
   STOMP_REVERIFY_MS = 60_000;
 
   /** Comma-separated broker destination prefixes clients may SEND to directly (benchmarks); empty: none. */
@@ -293,11 +370,14 @@ export class EnvironmentVariables {
   STOMP_RELAY_NAMESPACE = 'ccb';
 
   /** Publications kept while the relay is disconnected, sent in order on reconnection; beyond: dropped and logged. */
-  @Transform(toInt) @IsInt() @Min(0)
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
   STOMP_RELAY_BUFFER = 1000;
 
   /** Redis shared by all instances for per-request counters (rate limits); unset: counted in-process. */
-  @IsOptional() @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  @IsOptional()
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
   REDIS_URL?: string = undefined;
 
   /** Prefix of every key this app writes to Redis. */

@@ -12,7 +12,10 @@ export interface FixedRecord {
  */
 export async function insertMissing<T>(model: Model<T>, records: FixedRecord[]): Promise<void> {
   const ids = records.map((record) => record._id);
-  const existing = await model.find({ _id: { $in: ids } }, { _id: 1 }).lean<FixedRecord[]>().exec();
+  const existing = await model
+    .find({ _id: { $in: ids } }, { _id: 1 })
+    .lean<FixedRecord[]>()
+    .exec();
   const present = new Set(existing.map((record) => String(record._id)));
   const missing = records.filter((record) => !present.has(String(record._id)));
   if (missing.length === 0) return;

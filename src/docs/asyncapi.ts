@@ -23,7 +23,12 @@ const PARAMETERS: Record<string, { description: string }> = {
 
 const ROUTING_FIELDS = {
   actionId: { type: ['string', 'number'], description: 'correlation id, echoed in the reply' },
-  eventType: { type: 'string', enum: ['USER', 'GLOBAL', 'SHARED'], default: 'USER', description: 'where the reply goes' },
+  eventType: {
+    type: 'string',
+    enum: ['USER', 'GLOBAL', 'SHARED'],
+    default: 'USER',
+    description: 'where the reply goes',
+  },
   sharedEndpoint: { type: 'string', description: 'with SHARED: the reply goes to /topic/<sharedEndpoint>' },
 };
 
@@ -33,21 +38,39 @@ const REQUEST_DESTINATIONS: readonly RequestDestination[] = [
     address: '/request/bean',
     key: 'requestBean',
     message: 'BeanRequestMessage',
-    fields: { beanId: { type: 'string' }, functionName: { type: 'string' }, args: { type: 'array' }, scope: { type: 'string', enum: ['PROTOTYPE', 'SINGLETON'] } },
+    fields: {
+      beanId: { type: 'string' },
+      functionName: { type: 'string' },
+      args: { type: 'array' },
+      scope: { type: 'string', enum: ['PROTOTYPE', 'SINGLETON'] },
+    },
     required: ['beanId', 'functionName', 'args'],
   },
   {
     address: '/request/repository',
     key: 'requestRepository',
     message: 'RepositoryRequestMessage',
-    fields: { repositoryId: { type: 'string' }, requestType: { type: 'string' }, page: { type: 'integer' }, size: { type: 'integer' }, id: { type: 'string' }, entity: { type: 'object' } },
+    fields: {
+      repositoryId: { type: 'string' },
+      requestType: { type: 'string' },
+      page: { type: 'integer' },
+      size: { type: 'integer' },
+      id: { type: 'string' },
+      entity: { type: 'object' },
+    },
     required: ['repositoryId', 'requestType'],
   },
   {
     address: '/request/document',
     key: 'requestDocument',
     message: 'DocumentRequestMessage',
-    fields: { databaseName: { type: 'string' }, collectionName: { type: 'string' }, requestType: { type: 'string' }, filter: { type: 'object' }, document: { type: 'object' } },
+    fields: {
+      databaseName: { type: 'string' },
+      collectionName: { type: 'string' },
+      requestType: { type: 'string' },
+      filter: { type: 'object' },
+      document: { type: 'object' },
+    },
     required: ['databaseName', 'collectionName', 'requestType'],
   },
   ...(['json', 'render'] as const).map((channel) => ({
@@ -61,15 +84,50 @@ const REQUEST_DESTINATIONS: readonly RequestDestination[] = [
 
 /** Broker destinations clients SUBSCRIBE to. */
 const BROKER_DESTINATIONS: readonly BrokerDestination[] = [
-  { address: '/user/topic/{site}/json', key: 'userJson', message: 'Reply', description: "Replies to the sender's requests (eventType USER, and every error reply)" },
-  { address: '/user/topic/{site}/render', key: 'userRender', message: 'Reply', description: "Rendered pages for the sender's /request/render" },
-  { address: '/topic/{site}/json', key: 'siteJson', message: 'Reply', description: 'Replies of requests sent with eventType GLOBAL' },
-  { address: '/topic/{site}/render', key: 'siteRender', message: 'Reply', description: 'Rendered pages sent with eventType GLOBAL' },
-  { address: '/topic/{sharedEndpoint}', key: 'shared', message: 'Reply', description: 'Replies of requests sent with eventType SHARED' },
+  {
+    address: '/user/topic/{site}/json',
+    key: 'userJson',
+    message: 'Reply',
+    description: "Replies to the sender's requests (eventType USER, and every error reply)",
+  },
+  {
+    address: '/user/topic/{site}/render',
+    key: 'userRender',
+    message: 'Reply',
+    description: "Rendered pages for the sender's /request/render",
+  },
+  {
+    address: '/topic/{site}/json',
+    key: 'siteJson',
+    message: 'Reply',
+    description: 'Replies of requests sent with eventType GLOBAL',
+  },
+  {
+    address: '/topic/{site}/render',
+    key: 'siteRender',
+    message: 'Reply',
+    description: 'Rendered pages sent with eventType GLOBAL',
+  },
+  {
+    address: '/topic/{sharedEndpoint}',
+    key: 'shared',
+    message: 'Reply',
+    description: 'Replies of requests sent with eventType SHARED',
+  },
   { address: '/topic/jobs', key: 'jobs', message: 'LiveEvent', description: 'Every job change (ADMIN)' },
   { address: '/topic/job/{id}', key: 'job', message: 'LiveEvent', description: 'Changes of one job (ADMIN)' },
-  { address: '/topic/order/{id}', key: 'order', message: 'LiveEvent', description: "Status of one order (the order's buyer, seller or an ADMIN)" },
-  { address: '/topic/customer/{id}', key: 'customer', message: 'LiveEvent', description: 'Activity of one customer (that customer or an ADMIN)' },
+  {
+    address: '/topic/order/{id}',
+    key: 'order',
+    message: 'LiveEvent',
+    description: "Status of one order (the order's buyer, seller or an ADMIN)",
+  },
+  {
+    address: '/topic/customer/{id}',
+    key: 'customer',
+    message: 'LiveEvent',
+    description: 'Activity of one customer (that customer or an ADMIN)',
+  },
 ];
 
 /**
@@ -78,7 +136,10 @@ const BROKER_DESTINATIONS: readonly BrokerDestination[] = [
  * @param handles whether the running app serves an application destination
  * @param host `host:port` clients connect to
  */
-export function buildAsyncApiDocument(handles: (destination: string) => boolean, host: string): Record<string, unknown> {
+export function buildAsyncApiDocument(
+  handles: (destination: string) => boolean,
+  host: string,
+): Record<string, unknown> {
   const requests = REQUEST_DESTINATIONS.filter((d) => handles(d.address));
   return {
     asyncapi: '3.0.0',
@@ -86,7 +147,8 @@ export function buildAsyncApiDocument(handles: (destination: string) => boolean,
       title: 'Content and Commerce Backend: STOMP destinations',
       version: INTERFACE_VERSION,
       license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
-      description: 'STOMP 1.0-1.2. CONNECT may carry `Authorization: Bearer <token>` (else GUEST); `Lang-Context` and `Site-Context` come from SEND, else CONNECT.',
+      description:
+        'STOMP 1.0-1.2. CONNECT may carry `Authorization: Bearer <token>` (else GUEST); `Lang-Context` and `Site-Context` come from SEND, else CONNECT.',
     },
     defaultContentType: 'application/json',
     servers: {
@@ -95,8 +157,14 @@ export function buildAsyncApiDocument(handles: (destination: string) => boolean,
     },
     channels: Object.fromEntries([...requests.map(requestChannel), ...BROKER_DESTINATIONS.map(brokerChannel)]),
     operations: Object.fromEntries([
-      ...requests.map((d) => [`receive${capitalize(d.key)}`, { action: 'receive', channel: { $ref: `#/channels/${d.key}` } }]),
-      ...BROKER_DESTINATIONS.map((d) => [`send${capitalize(d.key)}`, { action: 'send', channel: { $ref: `#/channels/${d.key}` } }]),
+      ...requests.map((d) => [
+        `receive${capitalize(d.key)}`,
+        { action: 'receive', channel: { $ref: `#/channels/${d.key}` } },
+      ]),
+      ...BROKER_DESTINATIONS.map((d) => [
+        `send${capitalize(d.key)}`,
+        { action: 'send', channel: { $ref: `#/channels/${d.key}` } },
+      ]),
     ]),
     components: { messages: messages(requests) },
   };
@@ -127,14 +195,30 @@ function messages(requests: RequestDestination[]): Record<string, object> {
   return {
     ...Object.fromEntries(requestMessages),
     Reply: {
-      description: 'Success `{actionId, status, payload}`; failure `{actionId, status, error, message, ...}` as the REST error body',
-      payload: { type: 'object', required: ['status'], properties: { actionId: {}, status: { type: 'integer' }, payload: {}, error: { type: 'string' }, message: { type: 'string' } } },
+      description:
+        'Success `{actionId, status, payload}`; failure `{actionId, status, error, message, ...}` as the REST error body',
+      payload: {
+        type: 'object',
+        required: ['status'],
+        properties: {
+          actionId: {},
+          status: { type: 'integer' },
+          payload: {},
+          error: { type: 'string' },
+          message: { type: 'string' },
+        },
+      },
     },
     LiveEvent: {
       payload: {
         type: 'object',
         required: ['event', 'id', 'data', 'timestamp'],
-        properties: { event: { type: 'string', examples: ['job.updated', 'order.status', 'customer.activity'] }, id: { type: 'string' }, data: {}, timestamp: { type: 'string', format: 'date-time' } },
+        properties: {
+          event: { type: 'string', examples: ['job.updated', 'order.status', 'customer.activity'] },
+          id: { type: 'string' },
+          data: {},
+          timestamp: { type: 'string', format: 'date-time' },
+        },
       },
     },
   };

@@ -65,7 +65,12 @@ export function jsonSchemaOf(type: ParamType): Record<string, unknown> {
     case 'String':
       return { type: 'string' };
     case 'int':
-      return { oneOf: [{ type: 'integer', format: 'int32' }, { type: 'string', pattern: '^-?\\d{1,10}$' }] };
+      return {
+        oneOf: [
+          { type: 'integer', format: 'int32' },
+          { type: 'string', pattern: '^-?\\d{1,10}$' },
+        ],
+      };
     case 'boolean':
       return { type: 'boolean' };
     case 'Map':

@@ -22,7 +22,8 @@ export const ERROR_BODY_SCHEMA: SchemaObject = {
 };
 
 const ERRORS: Record<string, string> = {
-  '400': 'bad envelope or header, unknown function or overload (the message lists the signatures), argument mismatch, validation',
+  '400':
+    'bad envelope or header, unknown function or overload (the message lists the signatures), argument mismatch, validation',
   '401': 'protected method without a valid token or session, or an invalid token on any method',
   '403': 'role too low ("Access denied")',
   '404': 'unknown bean or entity',
@@ -46,11 +47,18 @@ export function beanRequestOperation(catalogue: CatalogueBean[]): OperationObjec
       { name: 'Lang-Context', in: 'header', required: true, schema: { type: 'string', example: 'en' } },
       { name: 'Site-Context', in: 'header', required: true, schema: { type: 'string', example: 'default' } },
     ],
-    requestBody: { required: true, content: { 'application/json': { schema: envelopeSchema(catalogue), examples: EXAMPLES } } },
+    requestBody: {
+      required: true,
+      content: { 'application/json': { schema: envelopeSchema(catalogue), examples: EXAMPLES } },
+    },
     responses: {
       '200': {
-        description: 'The return value itself: `null` for void, Spring-shaped pages, base64 bytes (raw bytes when `Accept` asks for `application/pdf` or `application/octet-stream`)',
-        content: { 'application/json': { schema: {} }, 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+        description:
+          'The return value itself: `null` for void, Spring-shaped pages, base64 bytes (raw bytes when `Accept` asks for `application/pdf` or `application/octet-stream`)',
+        content: {
+          'application/json': { schema: {} },
+          'application/pdf': { schema: { type: 'string', format: 'binary' } },
+        },
       },
       ...Object.fromEntries(
         Object.entries(ERRORS).map(([status, description]) => [
@@ -66,13 +74,18 @@ export function beanRequestOperation(catalogue: CatalogueBean[]): OperationObjec
 const INTRODUCTION = [
   'Arguments go in `args` in one of three forms: positional `["a", 5]`, indexed in one object `[{"0": "a", "1": 5}]`, or one object per argument `[{"0": "a"}, {"1": 5}]`.',
   'Overloads are picked by argument count, then by argument types. Access: ' +
-    Object.entries(ACCESS_BY_ROLE).map(([role, meaning]) => `**${role}**: ${meaning}`).join('; ') + '.',
+    Object.entries(ACCESS_BY_ROLE)
+      .map(([role, meaning]) => `**${role}**: ${meaning}`)
+      .join('; ') +
+    '.',
   'The same catalogue, machine-readable, is `x-bean-catalogue` (on this operation and on the document root).',
 ].join('\n\n');
 
 const EXAMPLES = {
   positional: { value: { beanId: 'dummyTree', functionName: 'getElements', args: [] } },
-  indexed: { value: { beanId: 'jobsManagementServiceImpl', functionName: 'startJob', args: [{ '0': 'import', '1': 100 }] } },
+  indexed: {
+    value: { beanId: 'jobsManagementServiceImpl', functionName: 'startJob', args: [{ '0': 'import', '1': 100 }] },
+  },
 };
 
 function envelopeSchema(catalogue: CatalogueBean[]): SchemaObject {
@@ -90,5 +103,12 @@ function envelopeSchema(catalogue: CatalogueBean[]): SchemaObject {
 
 function beanTable(bean: CatalogueBean): string {
   const rows = bean.functions.flatMap((fn) => fn.overloads.map((o) => `| \`${o.signature}\` | ${o.role} |`));
-  return [`### ${bean.beanId}`, `Default access: ${bean.role}.`, '', '| Signature | Access |', '|---|---|', ...rows].join('\n');
+  return [
+    `### ${bean.beanId}`,
+    `Default access: ${bean.role}.`,
+    '',
+    '| Signature | Access |',
+    '|---|---|',
+    ...rows,
+  ].join('\n');
 }

@@ -12,6 +12,9 @@ export class DocsController {
 
   @Get('asyncapi.json')
   asyncApi(@Req() request: Request): Record<string, unknown> {
-    return buildAsyncApiDocument((destination) => this.handlers.find(destination) !== undefined, request.get('host') ?? 'localhost');
+    return buildAsyncApiDocument(
+      (destination) => this.handlers.find(destination) !== undefined,
+      request.get('host') ?? 'localhost',
+    );
   }
 }

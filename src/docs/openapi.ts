@@ -26,7 +26,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, config);
   const catalogue = describeBeans(app.get(BeanRegistry).list());
   document.paths[BEAN_REQUEST_PATH] = { post: beanRequestOperation(catalogue) };
-  document.components = { ...document.components, schemas: { ...document.components?.schemas, ErrorBody: ERROR_BODY_SCHEMA } };
+  document.components = {
+    ...document.components,
+    schemas: { ...document.components?.schemas, ErrorBody: ERROR_BODY_SCHEMA },
+  };
   // Every route reads a token or session when sent (roles are per route), so Swagger UI's "Authorize" applies to all.
   document.security = [{ bearer: [] }, { session: [] }, {}];
   return Object.assign(document, { 'x-bean-catalogue': catalogue });

@@ -50,5 +50,8 @@ function notReady(result: HealthCheckResult): ServiceUnavailableException {
     field,
     message: `${state?.status ?? 'down'}: ${String(state?.message ?? 'unavailable')}`,
   }));
-  return new ServiceUnavailableException({ message: `Not ready: ${details.map((d) => d.field).join(', ')} down`, details });
+  return new ServiceUnavailableException({
+    message: `Not ready: ${details.map((d) => d.field).join(', ')} down`,
+    details,
+  });
 }

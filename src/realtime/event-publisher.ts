@@ -26,7 +26,10 @@ export class EventPublisher {
       const body = JSON.stringify({ ...event, timestamp: new Date().toISOString() });
       this.broker.publish(destination, body);
     } catch (error) {
-      this.logger.error(`Publishing ${event.event} to ${destination} failed`, error instanceof Error ? error.stack : error);
+      this.logger.error(
+        `Publishing ${event.event} to ${destination} failed`,
+        error instanceof Error ? error.stack : error,
+      );
     }
   }
 }

@@ -25,7 +25,8 @@ export class ContextHeaders {
    */
   check({ lang, site }: ContextHeaderValues): Promise<void> | undefined {
     if (lang === undefined || lang === '') throw new BadRequestException('Missing header Lang-Context');
-    if (!LANGUAGE_CODE.test(lang)) throw new BadRequestException(`Invalid header Lang-Context: '${lang}' is not a language code`);
+    if (!LANGUAGE_CODE.test(lang))
+      throw new BadRequestException(`Invalid header Lang-Context: '${lang}' is not a language code`);
     if (site === undefined || site === '') throw new BadRequestException('Missing header Site-Context');
     return this.sites.isKnown(site) ? undefined : this.assertSiteExists(site);
   }

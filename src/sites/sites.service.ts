@@ -15,7 +15,9 @@ export class SitesService implements OnModuleInit {
 
   /** Creates the `default` site on first start. */
   async onModuleInit(): Promise<void> {
-    await this.sites.updateOne({ _id: DEFAULT_SITE_ID }, { $setOnInsert: { name: 'Default site' } }, { upsert: true }).exec();
+    await this.sites
+      .updateOne({ _id: DEFAULT_SITE_ID }, { $setOnInsert: { name: 'Default site' } }, { upsert: true })
+      .exec();
     this.knownIds.add(DEFAULT_SITE_ID);
   }
 

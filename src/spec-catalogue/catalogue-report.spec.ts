@@ -45,7 +45,14 @@ describe('catalogue report', () => {
   describe('compareWithSpec', () => {
     it('should match overloads by signature first, then by name and arity', () => {
       const { matches, extra } = compareWithSpec(parseSpecMethods(SPEC), beans);
-      expect(matches.map((m) => m.registered ?? null)).toEqual(['addItem(Map)', 'addItem(String)', 'updateQuantity(String, int)', null, null, null]);
+      expect(matches.map((m) => m.registered ?? null)).toEqual([
+        'addItem(Map)',
+        'addItem(String)',
+        'updateQuantity(String, int)',
+        null,
+        null,
+        null,
+      ]);
       expect(extra).toEqual(['cartServiceImpl.audit()']);
     });
   });
@@ -62,7 +69,9 @@ describe('catalogue report', () => {
           '  + cartServiceImpl.audit()',
         ]),
       );
-      expect(lines.at(-1)).toBe('registered 3/6 spec methods; missing: cartServiceImpl.clear(), ordersServiceImpl (all 2)');
+      expect(lines.at(-1)).toBe(
+        'registered 3/6 spec methods; missing: cartServiceImpl.clear(), ordersServiceImpl (all 2)',
+      );
     });
   });
 

@@ -22,7 +22,11 @@ interface RegisteredSignature {
 /** Registered signatures of a bean, with validated maps shown as the spec shows them (`Map`). */
 function registeredSignatures(bean: BeanDescriptor): RegisteredSignature[] {
   return [...bean.functions.values()].flatMap((fn) =>
-    fn.overloads.map((m) => ({ name: m.name, arity: m.params.length, signature: m.signature.replace(/Map<\w+>/g, 'Map') })),
+    fn.overloads.map((m) => ({
+      name: m.name,
+      arity: m.params.length,
+      signature: m.signature.replace(/Map<\w+>/g, 'Map'),
+    })),
   );
 }
 
@@ -52,7 +56,8 @@ export function formatReport({ matches, extra }: CatalogueReport): string[] {
   for (const beanId of [...new Set(matches.map((m) => m.spec.beanId))]) {
     const ofBean = matches.filter((m) => m.spec.beanId === beanId);
     lines.push(`${beanId} (${ofBean.filter((m) => m.registered).length}/${ofBean.length})`);
-    for (const { spec, registered } of ofBean) lines.push(`  ${registered ? 'ok' : '--'} ${specSignature(spec)}${differs(spec, registered)}`);
+    for (const { spec, registered } of ofBean)
+      lines.push(`  ${registered ? 'ok' : '--'} ${specSignature(spec)}${differs(spec, registered)}`);
   }
   if (extra.length > 0) lines.push('', 'Registered, not in the spec:', ...extra.map((key) => `  + ${key}`));
   lines.push('', summary(matches));
@@ -82,5 +87,9 @@ function missingByBean(matches: MethodMatch[]): string[] {
 /** Every registered signature, for when there is no spec to compare with. */
 export function formatRegistry(beans: readonly BeanDescriptor[]): string[] {
   const signatures = beans.flatMap((bean) => registeredSignatures(bean).map((r) => `${bean.id}.${r.signature}`)).sort();
-  return [...signatures.map((key) => `  ${key}`), '', `registered ${signatures.length} methods in ${beans.length} beans; no spec to compare with`];
+  return [
+    ...signatures.map((key) => `  ${key}`),
+    '',
+    `registered ${signatures.length} methods in ${beans.length} beans; no spec to compare with`,
+  ];
 }

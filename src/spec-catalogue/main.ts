@@ -16,7 +16,13 @@ const DEFAULT_SPEC = resolve(REPO_ROOT, '..', 'shared', 'spec', 'service-gateway
 
 async function registeredBeans(): Promise<BeanDescriptor[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ccb-catalogue-'));
-  const env = { DATA_DIR: dataDir, EMBEDDED_DB_IN_MEMORY: 'true', LOG_LEVEL: 'silent', SEED_DEMO: 'false', JWT_SECRET: randomBytes(32).toString('hex') };
+  const env = {
+    DATA_DIR: dataDir,
+    EMBEDDED_DB_IN_MEMORY: 'true',
+    LOG_LEVEL: 'silent',
+    SEED_DEMO: 'false',
+    JWT_SECRET: randomBytes(32).toString('hex'),
+  };
   const app = await createApp(env);
   try {
     await app.init();

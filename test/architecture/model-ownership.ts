@@ -76,7 +76,11 @@ function schemaImports(file: SourceFile, ast: ts.SourceFile): Violation[] {
     const target = posix.normalize(posix.join(posix.dirname(file.path), specifier));
     const owner = ownerOf(target);
     if (!mayUse(user, owner)) {
-      found.push({ ...at(file, ast, statement), rule: 'schema-import', detail: `${user} imports ${owner}'s ${specifier}` });
+      found.push({
+        ...at(file, ast, statement),
+        rule: 'schema-import',
+        detail: `${user} imports ${owner}'s ${specifier}`,
+      });
     }
   }
   return found;

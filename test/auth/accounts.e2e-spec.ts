@@ -5,7 +5,8 @@ import { productionEnvironment } from '../support/production-env';
 import { startTestApp, TestApp } from '../support/test-app';
 import { createAccount } from './support/accounts';
 
-const sessionCookieOf = (response: request.Response) => ([] as string[]).concat(response.headers['set-cookie'] ?? [])[0].split(';')[0];
+const sessionCookieOf = (response: request.Response) =>
+  ([] as string[]).concat(response.headers['set-cookie'] ?? [])[0].split(';')[0];
 
 const login = (t: TestApp, username: string, password: string) =>
   request(t.url).post('/api/v1/auth/token').send({ username, password });
@@ -23,14 +24,20 @@ describe('Accounts', () => {
     });
 
     it('should be created from ADMIN_USERNAME/ADMIN_PASSWORD once, and left alone on later starts', async () => {
-      const first = await startTestApp({ env: { MONGODB_URI: `${db.uri}/seed`, ADMIN_USERNAME: 'Boss', ADMIN_PASSWORD: 'first-password' } });
+      const first = await startTestApp({
+        env: { MONGODB_URI: `${db.uri}/seed`, ADMIN_USERNAME: 'Boss', ADMIN_PASSWORD: 'first-password' },
+      });
       try {
         const response = await login(first, 'boss', 'first-password').expect(200);
-        expect((await request(first.url).post('/api/v1/auth/validate-token').send(response.body)).body).toMatchObject({ role: 'ADMIN' });
+        expect((await request(first.url).post('/api/v1/auth/validate-token').send(response.body)).body).toMatchObject({
+          role: 'ADMIN',
+        });
       } finally {
         await first.stop();
       }
-      const second = await startTestApp({ env: { MONGODB_URI: `${db.uri}/seed`, ADMIN_USERNAME: 'boss', ADMIN_PASSWORD: 'second-password' } });
+      const second = await startTestApp({
+        env: { MONGODB_URI: `${db.uri}/seed`, ADMIN_USERNAME: 'boss', ADMIN_PASSWORD: 'second-password' },
+      });
       try {
         await login(second, 'boss', 'first-password').expect(200);
         await login(second, 'boss', 'second-password').expect(401);
@@ -60,7 +67,10 @@ describe('Accounts', () => {
 
     it('should end a session after SESSION_TTL', async () => {
       const account = await createAccount(t);
-      const response = await request(t.url).post('/api/v1/authenticate').send({ username: account.username, password: account.password }).expect(200);
+      const response = await request(t.url)
+        .post('/api/v1/authenticate')
+        .send({ username: account.username, password: account.password })
+        .expect(200);
       const cookie = sessionCookieOf(response);
       expect((await tokenBeanWith(cookie)).status).toBe(403);
       await new Promise((resolve) => setTimeout(resolve, 1200));
@@ -78,7 +88,10 @@ describe('Accounts', () => {
 
     it('should treat the session of a disabled account as a guest', async () => {
       const account = await createAccount(t);
-      const response = await request(t.url).post('/api/v1/authenticate').send({ username: account.username, password: account.password }).expect(200);
+      const response = await request(t.url)
+        .post('/api/v1/authenticate')
+        .send({ username: account.username, password: account.password })
+        .expect(200);
       await t.app.get(UsersService).setDisabled(account.user.id, true);
       expect((await tokenBeanWith(sessionCookieOf(response))).status).toBe(401);
     });
@@ -96,7 +109,10 @@ describe('Accounts', () => {
     });
 
     it('should mark the session cookie Secure', async () => {
-      const response = await request(t.url).post('/api/v1/authenticate').send({ username: 'admin', password: 'a-long-production-password' }).expect(200);
+      const response = await request(t.url)
+        .post('/api/v1/authenticate')
+        .send({ username: 'admin', password: 'a-long-production-password' })
+        .expect(200);
       expect(([] as string[]).concat(response.headers['set-cookie'] ?? [])[0]).toMatch(/;\s*Secure/);
     });
   });

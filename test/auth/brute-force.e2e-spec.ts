@@ -32,7 +32,8 @@ describe('Brute-force protection', () => {
 
   it('should limit a client to 10 attempts per minute per username, successful ones included', async () => {
     const account = await createAccount(t);
-    for (let attempt = 0; attempt < 10; attempt++) expect((await login(account.username, account.password)).status).toBe(200);
+    for (let attempt = 0; attempt < 10; attempt++)
+      expect((await login(account.username, account.password)).status).toBe(200);
     expect((await login(account.username, account.password)).status).toBe(429);
   });
 
@@ -41,7 +42,10 @@ describe('Brute-force protection', () => {
     for (let attempt = 0; attempt < 5; attempt++) {
       await t.http.post('/api/v1/authenticate').send({ username: account.username, password: 'guess' }).expect(401);
     }
-    await t.http.post('/api/v1/authenticate').send({ username: account.username, password: account.password }).expect(429);
+    await t.http
+      .post('/api/v1/authenticate')
+      .send({ username: account.username, password: account.password })
+      .expect(429);
   });
 
   it('should leave other usernames of the same client alone', async () => {

@@ -40,7 +40,8 @@ describe('E-mail flows', () => {
       if (token) call.set('Authorization', `Bearer ${token}`);
       return call.send(body);
     };
-    const login = (username: string, password: string) => request(t.url).post('/api/v1/auth/token').send({ username, password });
+    const login = (username: string, password: string) =>
+      request(t.url).post('/api/v1/auth/token').send({ username, password });
     /** `token` signed again with `iat` the current second: as if issued in the same second as what just happened. */
     const stampedNow = (token: string): string => {
       const { sub, username, role, jti, ver } = t.app.get(JwtService).decode<Record<string, unknown>>(token);
@@ -50,10 +51,17 @@ describe('E-mail flows', () => {
 
     describe('register and verify', () => {
       it('should create an unverified USER, mail a token, and let the user in once verified', async () => {
-        const created = await post('register', { username: 'Rosa', email: 'Rosa@Example.com', password: 'rosa-password' }).expect(201);
+        const created = await post('register', {
+          username: 'Rosa',
+          email: 'Rosa@Example.com',
+          password: 'rosa-password',
+        }).expect(201);
         expect(created.body).toEqual({ username: 'rosa', verified: false });
         const token = await inbox.tokenSentTo('rosa@example.com');
-        expect((await login('rosa', 'rosa-password')).body).toMatchObject({ status: 401, message: 'E-mail address not verified' });
+        expect((await login('rosa', 'rosa-password')).body).toMatchObject({
+          status: 401,
+          message: 'E-mail address not verified',
+        });
 
         await post('verify', { token }).expect(200, { verified: true });
         const session = await login('rosa', 'rosa-password').expect(200);
@@ -94,7 +102,9 @@ describe('E-mail flows', () => {
       });
 
       it('should validate the registration with field details', async () => {
-        const response = await post('register', { username: 'x', email: 'not-an-address', password: 'short' }).expect(400);
+        const response = await post('register', { username: 'x', email: 'not-an-address', password: 'short' }).expect(
+          400,
+        );
         const fields = (response.body as { details: { field: string }[] }).details.map((detail) => detail.field);
         expect(new Set(fields)).toEqual(new Set(['username', 'email', 'password']));
       });
@@ -102,11 +112,20 @@ describe('E-mail flows', () => {
 
     describe('tokenServiceImpl', () => {
       it('should find a live verification token, also by its owner, and nothing once used', async () => {
-        await post('register', { username: 'lookup', email: 'lookup@example.com', password: 'lookup-password' }).expect(201);
+        await post('register', { username: 'lookup', email: 'lookup@example.com', password: 'lookup-password' }).expect(
+          201,
+        );
         const token = await inbox.tokenSentTo('lookup@example.com');
         const found = await tokenBean('getVerificationToken', [token]).expect(200);
-        expect(found.body).toEqual({ id: expect.any(String), token, username: 'lookup', expiryDate: expect.any(String) });
-        expect(Date.parse((found.body as { expiryDate: string }).expiryDate) - Date.now()).toBeGreaterThan(23 * 3600 * 1000);
+        expect(found.body).toEqual({
+          id: expect.any(String),
+          token,
+          username: 'lookup',
+          expiryDate: expect.any(String),
+        });
+        expect(Date.parse((found.body as { expiryDate: string }).expiryDate) - Date.now()).toBeGreaterThan(
+          23 * 3600 * 1000,
+        );
         expect((await tokenBean('getVerificationToken', [token, 'lookup'])).body).toMatchObject({ username: 'lookup' });
         expect((await tokenBean('getVerificationToken', [token, 'someone-else'])).body).toBeNull();
         expect((await tokenBean('getPasswordResetToken', [token])).body).toBeNull();
@@ -119,7 +138,10 @@ describe('E-mail flows', () => {
         const account = await createAccount(t);
         await post('reset-password', { email: `${account.username}@example.com` }).expect(200);
         const token = await inbox.tokenSentTo(`${account.username}@example.com`);
-        expect((await tokenBean('getPasswordResetToken', [token])).body).toMatchObject({ token, username: account.username });
+        expect((await tokenBean('getPasswordResetToken', [token])).body).toMatchObject({
+          token,
+          username: account.username,
+        });
         expect((await tokenBean('getPasswordResetToken', [token, account.username])).body).toMatchObject({ token });
         expect((await tokenBean('getPasswordResetToken', ['unknown-token'])).body).toBeNull();
       });
@@ -175,9 +197,12 @@ describe('E-mail flows', () => {
         const account = await createAccount(t);
         const token = await loginToken(t, account);
         await post('change-password', { oldPassword: 'wrong', newPassword: 'changed-password' }, token).expect(401);
-        await post('change-password', { oldPassword: account.password, newPassword: 'changed-password' }, token).expect(200, {
-          passwordChanged: true,
-        });
+        await post('change-password', { oldPassword: account.password, newPassword: 'changed-password' }, token).expect(
+          200,
+          {
+            passwordChanged: true,
+          },
+        );
         await login(account.username, 'changed-password').expect(200);
       });
 
@@ -199,7 +224,10 @@ describe('E-mail flows', () => {
     });
 
     it('should write the mail as a file to DATA_DIR/outbox', async () => {
-      await request(t.url).post('/api/v1/auth/register').send({ username: 'filed', email: 'filed@example.com', password: 'filed-password' }).expect(201);
+      await request(t.url)
+        .post('/api/v1/auth/register')
+        .send({ username: 'filed', email: 'filed@example.com', password: 'filed-password' })
+        .expect(201);
       const outbox = join(t.config.dataDir, 'outbox');
       const file = await eventually(() => (existsSync(outbox) ? readdirSync(outbox)[0] : undefined));
       const message = readFileSync(join(outbox, file), 'utf8');
@@ -220,9 +248,12 @@ describe('E-mail flows', () => {
       await t.stop();
     });
 
-    it.each(['register', 'verify', 'reset-password', 'save-password', 'change-password'])('should answer 404 for %s', async (path) => {
-      const response = await request(t.url).post(`/api/v1/auth/${path}`).send({}).expect(404);
-      expect(response.body).toMatchObject({ error: 'Not Found', status: 404 });
-    });
+    it.each(['register', 'verify', 'reset-password', 'save-password', 'change-password'])(
+      'should answer 404 for %s',
+      async (path) => {
+        const response = await request(t.url).post(`/api/v1/auth/${path}`).send({}).expect(404);
+        expect(response.body).toMatchObject({ error: 'Not Found', status: 404 });
+      },
+    );
   });
 });

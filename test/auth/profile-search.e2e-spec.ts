@@ -7,10 +7,28 @@ import { createAccount } from './support/accounts';
 const BEAN = 'profileSearchServiceImpl';
 
 const PROFILES: Partial<Profile>[] = [
-  { type: ProfileType.SELLER, displayName: 'Green Thumb Nursery', country: 'NL', city: 'Utrecht', about: 'Ferns and mosses' },
-  { type: ProfileType.COMPANY, displayName: 'Dot.Star* (Plants)', country: 'DE', city: 'Berlin', about: 'Regex-proof name' },
+  {
+    type: ProfileType.SELLER,
+    displayName: 'Green Thumb Nursery',
+    country: 'NL',
+    city: 'Utrecht',
+    about: 'Ferns and mosses',
+  },
+  {
+    type: ProfileType.COMPANY,
+    displayName: 'Dot.Star* (Plants)',
+    country: 'DE',
+    city: 'Berlin',
+    about: 'Regex-proof name',
+  },
   { type: ProfileType.BUYER, displayName: 'DotXStar buyer', country: 'DE', city: 'Hamburg' },
-  { type: ProfileType.BUYER, displayName: 'Anna Gardener', country: 'FR', city: 'Lyon', website: 'https://anna.example.com' },
+  {
+    type: ProfileType.BUYER,
+    displayName: 'Anna Gardener',
+    country: 'FR',
+    city: 'Lyon',
+    website: 'https://anna.example.com',
+  },
   ...Array.from({ length: 25 }, (_, index) => ({
     type: ProfileType.BUYER,
     displayName: `Bulk buyer ${String(index).padStart(2, '0')}`,
@@ -18,7 +36,12 @@ const PROFILES: Partial<Profile>[] = [
   })),
 ];
 
-const PRIVATE = { email: 'secret-mail@example.com', phone: '+31 555 0100', street: 'Hidden Lane 1', postalCode: '1234 AB' };
+const PRIVATE = {
+  email: 'secret-mail@example.com',
+  phone: '+31 555 0100',
+  street: 'Hidden Lane 1',
+  postalCode: '1234 AB',
+};
 
 describe('profileSearchServiceImpl', () => {
   let t: TestApp;
@@ -27,7 +50,9 @@ describe('profileSearchServiceImpl', () => {
     t = await startTestApp();
     const owner = await createAccount(t);
     const profiles = t.app.get<Model<Profile>>(getModelToken(Profile.name));
-    await profiles.insertMany(PROFILES.map((profile) => ({ ...profile, userId: owner.user._id, contacts: PRIVATE, taxId: 'NL-TAX-999' })));
+    await profiles.insertMany(
+      PROFILES.map((profile) => ({ ...profile, userId: owner.user._id, contacts: PRIVATE, taxId: 'NL-TAX-999' })),
+    );
   });
 
   afterAll(async () => {
@@ -35,7 +60,8 @@ describe('profileSearchServiceImpl', () => {
   });
 
   /** As a guest: the bean needs no token. */
-  const call = (fn: string, request?: unknown) => t.callBean(BEAN, fn, request === undefined ? [] : [JSON.stringify(request)]);
+  const call = (fn: string, request?: unknown) =>
+    t.callBean(BEAN, fn, request === undefined ? [] : [JSON.stringify(request)]);
   const names = (body: { displayName: string }[]) => body.map((profile) => profile.displayName);
 
   describe('searchProfiles', () => {
@@ -66,14 +92,22 @@ describe('profileSearchServiceImpl', () => {
     });
 
     it('should filter by query values (wrapped literally unless ignoreRegexWrap names the field)', async () => {
-      expect(names((await call('searchProfiles', { query: { country: 'de' }, sortName: 'displayName' })).body)).toEqual([
-        'Dot.Star* (Plants)',
-        'DotXStar buyer',
-      ]);
-      expect((await call('searchProfiles', { query: { country: 'de' }, ignoreRegexWrap: ['country'] })).body).toEqual([]);
-      expect(names((await call('searchProfiles', { query: { country: 'DE', type: 'BUYER' }, ignoreRegexWrap: ['country', 'type'] })).body)).toEqual([
-        'DotXStar buyer',
-      ]);
+      expect(names((await call('searchProfiles', { query: { country: 'de' }, sortName: 'displayName' })).body)).toEqual(
+        ['Dot.Star* (Plants)', 'DotXStar buyer'],
+      );
+      expect((await call('searchProfiles', { query: { country: 'de' }, ignoreRegexWrap: ['country'] })).body).toEqual(
+        [],
+      );
+      expect(
+        names(
+          (
+            await call('searchProfiles', {
+              query: { country: 'DE', type: 'BUYER' },
+              ignoreRegexWrap: ['country', 'type'],
+            })
+          ).body,
+        ),
+      ).toEqual(['DotXStar buyer']);
     });
 
     it('should refuse query operators with 400', async () => {
@@ -115,20 +149,31 @@ describe('profileSearchServiceImpl', () => {
       const request = { query: { country: 'US' }, limit: 10, sortName: 'displayName', sortDirection: 'DESC' };
       const third = (await call('searchProfilesPaged', { ...request, page: 2, offset: 0 }).expect(200)).body;
       expect(third).toMatchObject({ number: 2, numberOfElements: 5, last: true });
-      expect(names(third.content)).toEqual(['Bulk buyer 04', 'Bulk buyer 03', 'Bulk buyer 02', 'Bulk buyer 01', 'Bulk buyer 00']);
-      const byOffset = (await call('searchProfilesPaged', { ...request, sortDirection: 'ASC', offset: 10 }).expect(200)).body;
+      expect(names(third.content)).toEqual([
+        'Bulk buyer 04',
+        'Bulk buyer 03',
+        'Bulk buyer 02',
+        'Bulk buyer 01',
+        'Bulk buyer 00',
+      ]);
+      const byOffset = (await call('searchProfilesPaged', { ...request, sortDirection: 'ASC', offset: 10 }).expect(200))
+        .body;
       expect(byOffset.number).toBe(1);
       expect(byOffset.content[0].displayName).toBe('Bulk buyer 10');
     });
 
     it('should cap the page size at 200', async () => {
-      expect((await call('searchProfilesPaged', { limit: 5000 }).expect(200)).body).toMatchObject({ size: 200, totalElements: 29 });
+      expect((await call('searchProfilesPaged', { limit: 5000 }).expect(200)).body).toMatchObject({
+        size: 200,
+        totalElements: 29,
+      });
     });
   });
 
   describe('getPaginationFilter', () => {
     it('should return the pipeline the search runs, with the term escaped and only public fields projected', async () => {
-      const stages = (await call('getPaginationFilter', { searchTerm: 'a.b', limit: 5, page: 1 }).expect(200)).body as Record<string, unknown>[];
+      const stages = (await call('getPaginationFilter', { searchTerm: 'a.b', limit: 5, page: 1 }).expect(200))
+        .body as Record<string, unknown>[];
       expect(stages.map((stage) => Object.keys(stage)[0])).toEqual(['$match', '$sort', '$skip', '$limit', '$project']);
       expect(JSON.stringify(stages[0])).toContain('"$regex":"a\\\\.b"');
       expect(stages.slice(2, 4)).toEqual([{ $skip: 5 }, { $limit: 5 }]);

@@ -54,7 +54,11 @@ describe('Sessions and logout', () => {
 
     it('should make the cookie long-lived with rememberMe', async () => {
       const account = await createAccount(t);
-      const response = await authenticate({ username: account.username, password: account.password, rememberMe: true }).expect(200);
+      const response = await authenticate({
+        username: account.username,
+        password: account.password,
+        rememberMe: true,
+      }).expect(200);
       const expires = /Expires=([^;]+)/.exec(sessionCookie(response).attributes)?.[1];
       expect(Date.parse(expires ?? '') - Date.now()).toBeGreaterThan(29 * 24 * 3600 * 1000);
     });
@@ -62,7 +66,9 @@ describe('Sessions and logout', () => {
     it('should authenticate bean calls with the session cookie like a bearer token', async () => {
       const admin = await createAccount(t, { role: Role.ADMIN });
       const user = await createAccount(t);
-      const adminCookie = sessionCookie(await authenticate({ username: admin.username, password: admin.password })).pair;
+      const adminCookie = sessionCookie(
+        await authenticate({ username: admin.username, password: admin.password }),
+      ).pair;
       const userCookie = sessionCookie(await authenticate({ username: user.username, password: user.password })).pair;
       expect((await adminBean(adminCookie)).status).toBe(200);
       expect((await adminBean(userCookie)).body).toMatchObject({ status: 403, error: 'Access denied' });
@@ -92,7 +98,9 @@ describe('Sessions and logout', () => {
     it('should not adopt a session id chosen by an attacker', async () => {
       const account = await createAccount(t, { role: Role.ADMIN });
       const planted = 'SESSION=attacker-chosen-value';
-      const issued = sessionCookie(await authenticate({ username: account.username, password: account.password }, planted)).pair;
+      const issued = sessionCookie(
+        await authenticate({ username: account.username, password: account.password }, planted),
+      ).pair;
       expect(issued).not.toBe(planted);
       expect((await adminBean(planted)).status).toBe(401);
     });
@@ -102,7 +110,11 @@ describe('Sessions and logout', () => {
     it('should end the session and clear its cookie', async () => {
       const account = await createAccount(t, { role: Role.ADMIN });
       const cookie = sessionCookie(await authenticate({ username: account.username, password: account.password })).pair;
-      const response = await request(t.url).post('/api/v1/logout').set('Cookie', cookie).send({ role: 'admin' }).expect(200);
+      const response = await request(t.url)
+        .post('/api/v1/logout')
+        .set('Cookie', cookie)
+        .send({ role: 'admin' })
+        .expect(200);
       expect(response.body).toEqual({ loggedOut: true, role: 'admin' });
       expect(sessionCookie(response).pair).toBe('SESSION=');
       expect((await adminBean(cookie)).status).toBe(401);
@@ -112,10 +124,17 @@ describe('Sessions and logout', () => {
       const account = await createAccount(t, { role: Role.ADMIN });
       const token = await loginToken(t, account);
       const other = await loginToken(t, account);
-      await request(t.url).post('/api/v1/logout').set('Authorization', `Bearer ${token}`).send({ role: 'user' }).expect(200);
+      await request(t.url)
+        .post('/api/v1/logout')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ role: 'user' })
+        .expect(200);
       const refused = await t.callBean('dummyTree', 'getElements', [], { token });
       expect(refused.status).toBe(401);
-      expect((await t.http.post('/api/v1/auth/validate-token').send({ token })).body).toEqual({ valid: false, reason: 'Token revoked' });
+      expect((await t.http.post('/api/v1/auth/validate-token').send({ token })).body).toEqual({
+        valid: false,
+        reason: 'Token revoked',
+      });
       expect((await t.callBean('dummyTree', 'getElements', [], { token: other })).status).toBe(200);
       const { jti, exp } = claimsOf(token) as { jti: string; exp: number };
       const stored = await t.app.get<Model<RevokedToken>>(getModelToken(RevokedToken.name)).findById(jti).lean();

@@ -28,8 +28,15 @@ describe('Identity checks at STOMP CONNECT', () => {
   it('should accept a token from auth/token, and refuse it after logout', async () => {
     const account = await createAccount(t);
     const token = await loginToken(t, account);
-    expect(await connectWith(token)).toMatchObject({ command: 'CONNECTED', headers: expect.objectContaining({ 'user-name': account.username }) });
-    await request(t.url).post('/api/v1/logout').set('Authorization', `Bearer ${token}`).send({ role: 'user' }).expect(200);
+    expect(await connectWith(token)).toMatchObject({
+      command: 'CONNECTED',
+      headers: expect.objectContaining({ 'user-name': account.username }),
+    });
+    await request(t.url)
+      .post('/api/v1/logout')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ role: 'user' })
+      .expect(200);
     expect((await connectWith(token)).command).toBe('ERROR');
   });
 

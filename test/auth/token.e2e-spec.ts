@@ -22,7 +22,8 @@ describe('Access tokens', () => {
     await t.stop();
   });
 
-  const validate = async (token: string) => (await t.http.post('/api/v1/auth/validate-token').send({ token }).expect(200)).body;
+  const validate = async (token: string) =>
+    (await t.http.post('/api/v1/auth/validate-token').send({ token }).expect(200)).body;
   const dummyTree = (token: string) => t.callBean('dummyTree', 'getElements', [], { token });
   /** A GUEST bean: any valid token passes, any invalid token is a 401. */
   const guestBean = (token: string) => t.callBean('profileSearchServiceImpl', 'getRepository', [], { token });
@@ -30,13 +31,18 @@ describe('Access tokens', () => {
   describe('POST /api/v1/auth/token', () => {
     it('should issue an HS256 JWT with sub, username, role, iat, exp and jti for the seeded admin', async () => {
       const before = Date.now();
-      const response = await t.http.post('/api/v1/auth/token').send({ username: 'admin', password: ADMIN_PASSWORD }).expect(200);
+      const response = await t.http
+        .post('/api/v1/auth/token')
+        .send({ username: 'admin', password: ADMIN_PASSWORD })
+        .expect(200);
       const { token, expires } = response.body as { token: string; expires: number };
       const header = JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString()) as { alg: string };
       const claims = claimsOf(token);
       expect(header.alg).toBe('HS256');
       expect(claims).toMatchObject({ username: 'admin', role: 'ADMIN' });
-      expect(claims).toEqual(expect.objectContaining({ sub: expect.any(String), jti: expect.any(String), iat: expect.any(Number) }));
+      expect(claims).toEqual(
+        expect.objectContaining({ sub: expect.any(String), jti: expect.any(String), iat: expect.any(Number) }),
+      );
       expect(expires).toBe((claims.exp as number) * 1000);
       expect(expires - before).toBeGreaterThan(3590_000);
       expect(expires - before).toBeLessThanOrEqual(3601_000);
@@ -54,7 +60,11 @@ describe('Access tokens', () => {
       const timed = async (username: string) => {
         const started = process.hrtime.bigint();
         const response = await t.http.post('/api/v1/auth/token').send({ username, password: 'wrong-password' });
-        return { status: response.status, message: (response.body as { message: string }).message, ms: Number(process.hrtime.bigint() - started) / 1e6 };
+        return {
+          status: response.status,
+          message: (response.body as { message: string }).message,
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+        };
       };
       await timed(account.username);
       const wrongPassword = await timed(account.username);
@@ -67,14 +77,27 @@ describe('Access tokens', () => {
     it('should refuse the password of a disabled account with the same 401', async () => {
       const account = await createAccount(t);
       await t.app.get(UsersService).setDisabled(account.user.id, true);
-      const response = await t.http.post('/api/v1/auth/token').send({ username: account.username, password: account.password }).expect(401);
-      expect(response.body).toMatchObject({ error: 'Unauthorized', message: 'Bad credentials', status: 401, path: '/api/v1/auth/token' });
+      const response = await t.http
+        .post('/api/v1/auth/token')
+        .send({ username: account.username, password: account.password })
+        .expect(401);
+      expect(response.body).toMatchObject({
+        error: 'Unauthorized',
+        message: 'Bad credentials',
+        status: 401,
+        path: '/api/v1/auth/token',
+      });
     });
 
     it('should answer a malformed stored password hash with a 500 without internals, not as a wrong password', async () => {
       const account = await createAccount(t);
-      await t.app.get<Model<User>>(getModelToken(User.name)).updateOne({ _id: account.user._id }, { passwordHash: 'not-a-hash' });
-      const response = await t.http.post('/api/v1/auth/token').send({ username: account.username, password: account.password }).expect(500);
+      await t.app
+        .get<Model<User>>(getModelToken(User.name))
+        .updateOne({ _id: account.user._id }, { passwordHash: 'not-a-hash' });
+      const response = await t.http
+        .post('/api/v1/auth/token')
+        .send({ username: account.username, password: account.password })
+        .expect(500);
       expect(response.body).toEqual({
         error: 'Internal Server Error',
         message: 'Internal server error',
@@ -147,7 +170,9 @@ describe('Access tokens', () => {
 
     it('should refuse an expired token', async () => {
       const now = Math.floor(Date.now() / 1000);
-      await expectRefused(forgeJwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, iat: now - 7200, exp: now - 3600 }, t.config.jwtSecret));
+      await expectRefused(
+        forgeJwt({ alg: 'HS256', typ: 'JWT' }, { ...claims, iat: now - 7200, exp: now - 3600 }, t.config.jwtSecret),
+      );
     });
 
     it('should refuse a token that claims a role its account does not have', async () => {
@@ -186,7 +211,9 @@ describe('Access tokens', () => {
     });
 
     it('should refuse a malformed Authorization header', async () => {
-      const response = await t.callBean('profileSearchServiceImpl', 'getRepository', []).set('Authorization', 'Basic abc');
+      const response = await t
+        .callBean('profileSearchServiceImpl', 'getRepository', [])
+        .set('Authorization', 'Basic abc');
       expect(response.status).toBe(401);
     });
   });

@@ -40,7 +40,10 @@ describe(DemoSeeder.name, () => {
     expect(await db.collection('seller_skus').countDocuments({ quantity: { $gt: 0 } })).toBeGreaterThan(50);
     const usernames = (await db.collection('users').find().toArray()).map((user) => user.username);
     expect(usernames).toEqual(expect.arrayContaining(demo.users.map((user) => user.username)));
-    const profiles = await db.collection('profiles').find({ type: { $in: ['BUYER', 'COMPANY'] } }).toArray();
+    const profiles = await db
+      .collection('profiles')
+      .find({ type: { $in: ['BUYER', 'COMPANY'] } })
+      .toArray();
     expect(profiles.map((profile) => profile.displayName)).toEqual(
       expect.arrayContaining(demo.users.map((user) => user.profile.displayName)),
     );

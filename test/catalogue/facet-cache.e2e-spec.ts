@@ -103,7 +103,7 @@ describe('storefront filter cache', () => {
     }
   });
 
-  it('should drop a product from every instance\'s filters as soon as a checkout takes its last units', async () => {
+  it("should drop a product from every instance's filters as soon as a checkout takes its last units", async () => {
     const offer = onlyOfferOfAProduct();
     const product = String(offer.product);
     const country = productOf(offer).countryOfOrigin;
@@ -209,7 +209,7 @@ describe('storefront filter cache', () => {
       expect(await revision()).toBeGreaterThan(before);
     });
 
-    it('should fail a write whose bump fails, and report a failed write\'s own error', async () => {
+    it("should fail a write whose bump fails, and report a failed write's own error", async () => {
       const db = a.app.get<Connection>(getConnectionToken()).db!;
       const existing = await stored();
       // A validator no revision passes: every bump fails meanwhile.

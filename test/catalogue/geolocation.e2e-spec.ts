@@ -84,7 +84,7 @@ describe('geoLocationServiceImpl', () => {
   describe('sellers', () => {
     const jp = sellerOf('JP');
 
-    it('should give a seller\'s country and its localized name', async () => {
+    it("should give a seller's country and its localized name", async () => {
       const { body } = await call('getCountryBySellerId', [String(jp._id)], { lang: 'de' }).expect(200);
       expect(body).toMatchObject({ code: 'JP', name: 'Japan' });
       const name = await call('getCountryNameBySellerId', [String(jp._id)], { lang: 'es' }).expect(200);
@@ -168,7 +168,7 @@ describe('geoLocationServiceImpl', () => {
     const nl = sellerOf('NL');
     const sellerToken = () => t.tokenFor(Role.ADMIN);
 
-    it('should list a seller\'s shipping addresses for anyone', async () => {
+    it("should list a seller's shipping addresses for anyone", async () => {
       const { body } = await call('getShippingAddresses', [String(nl._id)]).expect(200);
       expect(body).toEqual([expect.objectContaining({ city: 'Boskoop', country: 'NL' })]);
       expect((await call('getAddressById', [body[0].id], { token: other }).expect(200)).body.city).toBe('Boskoop');
@@ -176,7 +176,7 @@ describe('geoLocationServiceImpl', () => {
       await call('getShippingAddresses', ['seller-1']).expect(400);
     });
 
-    it('should let only the seller\'s own user or an ADMIN change them, and clean every reference', async () => {
+    it("should let only the seller's own user or an ADMIN change them, and clean every reference", async () => {
       const seller = String(nl._id);
       await call('addShippingAddress', [seller, address], { token: user }).expect(403);
       await call('addShippingAddress', [seller, address]).expect(401);

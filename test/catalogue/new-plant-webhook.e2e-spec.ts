@@ -171,7 +171,12 @@ describe('New Plant webhook across a restart', () => {
         const stored = await outbox(second).findOne().lean();
         expect(stored).toMatchObject({ state: DeliveryState.DELIVERED, attempts: 2 });
         expect(stored!.attemptLog).toEqual([
-          expect.objectContaining({ status: 503, error: 'HTTP 503', at: expect.any(Date), instance: expect.any(String) }),
+          expect.objectContaining({
+            status: 503,
+            error: 'HTTP 503',
+            at: expect.any(Date),
+            instance: expect.any(String),
+          }),
           expect.objectContaining({ status: 204, at: expect.any(Date), instance: expect.any(String) }),
         ]);
         expect(stored!.attemptLog[0].instance).not.toBe(stored!.attemptLog[1].instance);

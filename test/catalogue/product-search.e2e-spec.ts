@@ -114,7 +114,9 @@ describe('ecomRemainsSearchEngineServiceImpl', () => {
       const expected = countProducts(inStockOffers(), (offer) => attributeValuesOf(offer, id));
       const result = await facets('getDynamicValueFilters', ['', id]);
       expect(asCounts(result)).toEqual(expected);
-      const ascending = Object.keys(expected).map(Number).sort((a, b) => a - b);
+      const ascending = Object.keys(expected)
+        .map(Number)
+        .sort((a, b) => a - b);
       expect(result.map((facet) => Number(facet.value))).toEqual(ascending);
       expect(result[0].label).toBe(`${result[0].value} cm`);
       const hardiness = await facets('getDynamicValueFilters', ['', attributeId('hardiness')]);
@@ -179,7 +181,7 @@ describe('ecomRemainsSearchEngineServiceImpl', () => {
   });
 
   describe('getLoggedSellerSkusFilter', () => {
-    it('should list the logged-in seller\'s own offers with their stock', async () => {
+    it("should list the logged-in seller's own offers with their stock", async () => {
       const login = await t.http.post('/api/v1/auth/token').send({ username: 'seller.jp', password: DEMO_PASSWORD });
       expect(login.status).toBe(200);
       const seller = demo.sellers.find((s) => s.username === 'seller.jp')!;

@@ -64,7 +64,7 @@ describe('shoppingCartServiceImpl', () => {
       expect(response.body).toBeNull();
     });
 
-    it('should not read a buyer\'s cart', async () => {
+    it("should not read a buyer's cart", async () => {
       await call('getCartDTO', ['someone']).expect(401);
     });
   });
@@ -107,7 +107,9 @@ describe('shoppingCartServiceImpl', () => {
       expect((await call('canAddItem', [id(eur)], buyer).expect(200)).body).toBe(false);
       const refused = await call('addCommerceItem', [id(eur)], buyer).expect(409);
       expect(refused.body.error).toBe('Conflict');
-      await call('addCommerceItem', [{ sellerSkuId: id(eur), quantity: eur.quantity + 1 }], await newBuyer()).expect(409);
+      await call('addCommerceItem', [{ sellerSkuId: id(eur), quantity: eur.quantity + 1 }], await newBuyer()).expect(
+        409,
+      );
       expect(items(await cartOf('getCartDTO', [], buyer))[0].quantity).toBe(eur.quantity);
     });
 
@@ -125,7 +127,11 @@ describe('shoppingCartServiceImpl', () => {
 
     it('should refuse sold-out, unpublished and unknown offers, as canAddItem predicts', async () => {
       const buyer = await newBuyer();
-      for (const [offerId, status] of [[id(soldOut), 409], [id(draft), 404], [MISSING_ID, 404]] as const) {
+      for (const [offerId, status] of [
+        [id(soldOut), 409],
+        [id(draft), 404],
+        [MISSING_ID, 404],
+      ] as const) {
         expect((await call('canAddItem', [offerId], buyer).expect(200)).body).toBe(false);
         await call('addCommerceItem', [offerId], buyer).expect(status);
       }
@@ -196,7 +202,7 @@ describe('shoppingCartServiceImpl', () => {
   });
 
   describe('access to other carts', () => {
-    it('should let an ADMIN read any buyer\'s cart and refuse a USER', async () => {
+    it("should let an ADMIN read any buyer's cart and refuse a USER", async () => {
       const { id: buyerId, token: buyer } = await t.createUser({ username: 'buyer42', role: Role.USER });
       await cartOf('addCommerceItem', [id(eur)], buyer);
       const seen = await cartOf('getCartDTO', [buyerId], admin);
@@ -209,7 +215,7 @@ describe('shoppingCartServiceImpl', () => {
       expect(await cartOf('getCartDTO', [empty], admin)).toMatchObject({ buyerId: empty, itemCount: 0 });
     });
 
-    it('should keep each buyer\'s cart to themselves', async () => {
+    it("should keep each buyer's cart to themselves", async () => {
       const first = await newBuyer();
       await cartOf('addCommerceItem', [id(eur)], first);
       expect((await cartOf('getCartDTO', [], await newBuyer())).itemCount).toBe(0);

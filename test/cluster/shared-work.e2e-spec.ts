@@ -105,7 +105,11 @@ describe('Work shared by two instances: jobs, webhooks, sitemaps', () => {
     for (const refused of answers.filter((res) => res.status !== 200)) {
       expect(refused.body).toMatchObject({ ...conflict, requestId: expect.any(String) });
     }
-    await eventually(async () => (await onB('isWorkInProgress', []).expect(200)).body, (busy) => !busy, 'done');
+    await eventually(
+      async () => (await onB('isWorkInProgress', []).expect(200)).body,
+      (busy) => !busy,
+      'done',
+    );
 
     const servedByB = await b.http.get('/api/v1/sites/default/sitemap.xml').expect(200);
     expect(servedByB.headers['content-type']).toMatch(/xml/);
@@ -124,7 +128,11 @@ describe('Work shared by two instances: jobs, webhooks, sitemaps', () => {
       const product = { name: 'Monstera deliciosa', published: true };
       const products = request(a.url).post('/api/v1/catalogue/products').set('Authorization', `Bearer ${admin}`);
       await products.send(product).expect(201);
-      await eventually(() => jobOnB(jobId), (job) => job.current >= 2, 'the job makes progress');
+      await eventually(
+        () => jobOnB(jobId),
+        (job) => job.current >= 2,
+        'the job makes progress',
+      );
       const pending = await eventually(
         () => outbox().findOne().lean(),
         (row) => (row?.attemptLog.length ?? 0) === 1,
@@ -141,7 +149,11 @@ describe('Work shared by two instances: jobs, webhooks, sitemaps', () => {
       expect(await jobOnB(jobId)).toMatchObject({ status: 'IN_PROGRESS' });
 
       // Then B's periodic sweep fails it, once the lease A last renewed has passed.
-      const failed = await eventually(() => jobOnB(jobId), (job) => job.status === 'FAILED', 'the job fails');
+      const failed = await eventually(
+        () => jobOnB(jobId),
+        (job) => job.status === 'FAILED',
+        'the job fails',
+      );
       expect(failed.reason).toBe(INTERRUPTED_REASON);
       const stored = await b.app.get<Model<Job>>(getModelToken(Job.name)).findById(jobId).lean();
       expect(stored!.leaseOwner).toContain(`:${a.pid}:`);

@@ -68,7 +68,10 @@ describe('start-up in production', () => {
     const server = startServerProcess({ ...base(), ...productionEnvironment(), LOG_LEVEL: 'info' });
     try {
       expect(await server.logged('Providers in use')).toBe(true);
-      const line = server.output().stdout.split('\n').find((text) => text.includes('Providers in use'))!;
+      const line = server
+        .output()
+        .stdout.split('\n')
+        .find((text) => text.includes('Providers in use'))!;
       const providers = 'card payments card-sandbox, logistics logistics-sandbox, alternative payments sandbox-altpay';
       expect(JSON.parse(line).msg).toBe(`Providers in use: ${providers}`);
     } finally {

@@ -31,20 +31,55 @@ describe('contentContainerServiceImpl and blogViewerServiceImpl (e2e)', () => {
     t = await startTestApp();
     admin = t.tokenFor(Role.ADMIN);
     user = t.tokenFor(Role.USER);
-    const article = (title: string, published: boolean, extra: Record<string, unknown> = {}) => ({ title, published, summary: `About ${title}`, ...extra });
-    await editor('createContainer', [{ name: 'Garden blog', type: 'blog', published: true, tags: ['garden', 'roses'],
-      articles: [article('Pruning roses (a.k.a. [cutting])', true, { tags: ['roses'] }), article('Draft about tulips', false), article('Future post', true, { releaseDate: '2999-01-01T00:00:00Z' })] }]).expect(200);
-    await editor('createContainer', [{ name: 'Rose news', type: 'blog', published: true, tags: ['roses'], articles: [article('Rose show', true)] }]).expect(200);
-    await editor('createContainer', [{ name: 'Kitchen blog', type: 'blog', published: true, tags: ['food'], articles: [article('Soup', true)] }]).expect(200);
-    await editor('createContainer', [{ name: 'Hidden blog', type: 'blog', published: false, tags: ['roses'], articles: [article('Secret roses', true)] }]).expect(200);
+    const article = (title: string, published: boolean, extra: Record<string, unknown> = {}) => ({
+      title,
+      published,
+      summary: `About ${title}`,
+      ...extra,
+    });
+    await editor('createContainer', [
+      {
+        name: 'Garden blog',
+        type: 'blog',
+        published: true,
+        tags: ['garden', 'roses'],
+        articles: [
+          article('Pruning roses (a.k.a. [cutting])', true, { tags: ['roses'] }),
+          article('Draft about tulips', false),
+          article('Future post', true, { releaseDate: '2999-01-01T00:00:00Z' }),
+        ],
+      },
+    ]).expect(200);
+    await editor('createContainer', [
+      { name: 'Rose news', type: 'blog', published: true, tags: ['roses'], articles: [article('Rose show', true)] },
+    ]).expect(200);
+    await editor('createContainer', [
+      { name: 'Kitchen blog', type: 'blog', published: true, tags: ['food'], articles: [article('Soup', true)] },
+    ]).expect(200);
+    await editor('createContainer', [
+      {
+        name: 'Hidden blog',
+        type: 'blog',
+        published: false,
+        tags: ['roses'],
+        articles: [article('Secret roses', true)],
+      },
+    ]).expect(200);
     await editor('createContainer', [{ name: 'FAQ', type: 'faq', published: true }]).expect(200);
-    await editor('createContainer', [{ name: 'Gartenblog', type: 'blog', published: true, articles: [article('Rosen schneiden', true)] }], { lang: 'de' }).expect(200);
+    await editor(
+      'createContainer',
+      [{ name: 'Gartenblog', type: 'blog', published: true, articles: [article('Rosen schneiden', true)] }],
+      { lang: 'de' },
+    ).expect(200);
   });
   afterAll(() => t.stop());
 
   describe('editor', () => {
     it('should describe the repository of the current site and language', async () => {
-      expect((await editor('getRepository', []).expect(200)).body).toMatchObject({ repository: 'ContentContainerRepository', count: 5 });
+      expect((await editor('getRepository', []).expect(200)).body).toMatchObject({
+        repository: 'ContentContainerRepository',
+        count: 5,
+      });
       expect((await editor('getRepository', [], { lang: 'de' }).expect(200)).body.count).toBe(1);
     });
 
@@ -55,7 +90,9 @@ describe('contentContainerServiceImpl and blogViewerServiceImpl (e2e)', () => {
     });
 
     it('should never let the map choose the site, language or id', async () => {
-      await editor('createContainer', [{ name: 'Sneaky', type: 'gallery', site: 'other', lang: 'de', _id: '0123456789abcdef01234567' }]).expect(200);
+      await editor('createContainer', [
+        { name: 'Sneaky', type: 'gallery', site: 'other', lang: 'de', _id: '0123456789abcdef01234567' },
+      ]).expect(200);
       const sneaky = await byName('Sneaky');
       expect(sneaky).toMatchObject({ site: 'default', lang: 'en' });
       expect(sneaky.id).not.toBe('0123456789abcdef01234567');
@@ -63,14 +100,20 @@ describe('contentContainerServiceImpl and blogViewerServiceImpl (e2e)', () => {
     });
 
     it('should search containers (literal text, paging, sorting, no operators)', async () => {
-      const paged = (await editor('searchContainerResultsPaged', [JSON.stringify({ query: { type: 'blog' }, limit: 2, page: 0, sortName: 'name', sortDirection: 'ASC' })]).expect(200)).body;
+      const paged = (
+        await editor('searchContainerResultsPaged', [
+          JSON.stringify({ query: { type: 'blog' }, limit: 2, page: 0, sortName: 'name', sortDirection: 'ASC' }),
+        ]).expect(200)
+      ).body;
       expect(paged).toMatchObject({ totalElements: 4, totalPages: 2, size: 2, number: 0, first: true, last: false });
       expect(paged.content.map((c: Container) => c.name)).toEqual(['Garden blog', 'Hidden blog']);
       expect((await search({ searchTerm: '.*' })).length).toBe(0);
       expect((await search({ searchTerm: '[CUTTING]' })).map((c) => c.name)).toEqual(['Garden blog']);
       await editor('searchContainersResults', [JSON.stringify({ query: { name: { $ne: null } } })]).expect(400);
       await editor('searchContainersResults', ['{not json']).expect(400);
-      const pipeline = (await editor('getContainerPaginationFilter', [JSON.stringify({ searchTerm: 'rose', limit: 5 })]).expect(200)).body;
+      const pipeline = (
+        await editor('getContainerPaginationFilter', [JSON.stringify({ searchTerm: 'rose', limit: 5 })]).expect(200)
+      ).body;
       expect(pipeline[0].$match.$and[0]).toEqual({ site: 'default', lang: 'en' });
       expect(pipeline).toContainEqual({ $limit: 5 });
     });
@@ -78,8 +121,20 @@ describe('contentContainerServiceImpl and blogViewerServiceImpl (e2e)', () => {
     it('should save a container, keeping article ids, and 404 for unknown ones', async () => {
       const garden = await byName('Garden blog');
       const [first] = garden.articles;
-      const saved = (await editor('saveContainer', [{ name: 'Garden blog', published: true, tags: ['garden', 'roses'],
-        articles: [{ id: first.id, title: first.title, published: true, tags: ['roses'] }, ...garden.articles.slice(1).map((a) => ({ ...a, id: a.id }))] }, garden.id]).expect(200)).body;
+      const saved = (
+        await editor('saveContainer', [
+          {
+            name: 'Garden blog',
+            published: true,
+            tags: ['garden', 'roses'],
+            articles: [
+              { id: first.id, title: first.title, published: true, tags: ['roses'] },
+              ...garden.articles.slice(1).map((a) => ({ ...a, id: a.id })),
+            ],
+          },
+          garden.id,
+        ]).expect(200)
+      ).body;
       expect(saved.articles[0].id).toBe(first.id);
       expect(saved.type).toBe('blog');
       await editor('saveContainer', [{ name: 'x' }, '0123456789abcdef01234567']).expect(404);
@@ -96,8 +151,11 @@ describe('contentContainerServiceImpl and blogViewerServiceImpl (e2e)', () => {
     });
 
     it('should find articles by literal text, drafts included', async () => {
-      const titles = async (text: string) => (await editor('getArticles', [text]).expect(200)).body.map((a: { title: string }) => a.title);
-      expect(await titles('ROSE')).toEqual(expect.arrayContaining(['Pruning roses (a.k.a. [cutting])', 'Rose show', 'Secret roses']));
+      const titles = async (text: string) =>
+        (await editor('getArticles', [text]).expect(200)).body.map((a: { title: string }) => a.title);
+      expect(await titles('ROSE')).toEqual(
+        expect.arrayContaining(['Pruning roses (a.k.a. [cutting])', 'Rose show', 'Secret roses']),
+      );
       expect(await titles('tulips')).toEqual(['Draft about tulips']);
       expect(await titles('(a.k.a. [')).toEqual(['Pruning roses (a.k.a. [cutting])']);
       expect(await titles('^.*$')).toEqual([]);
@@ -111,7 +169,9 @@ describe('contentContainerServiceImpl and blogViewerServiceImpl (e2e)', () => {
     });
 
     it('should remove articles and containers', async () => {
-      await editor('createContainer', [{ name: 'Temp 1', type: 'news', articles: [{ title: 'a' }, { title: 'b' }] }]).expect(200);
+      await editor('createContainer', [
+        { name: 'Temp 1', type: 'news', articles: [{ title: 'a' }, { title: 'b' }] },
+      ]).expect(200);
       await editor('createContainer', [{ name: 'Temp 2', type: 'news' }]).expect(200);
       await editor('createContainer', [{ name: 'Temp 3', type: 'news' }]).expect(200);
       const temp1 = await byName('Temp 1');
@@ -163,8 +223,12 @@ describe('contentContainerServiceImpl and blogViewerServiceImpl (e2e)', () => {
       const garden = await byName('Garden blog');
       expect((await visitor('isContainerTypeEqualsTo', [garden.id, 'blog']).expect(200)).body).toBe(true);
       expect((await visitor('isContainerTypeEqualsTo', [garden.id, 'faq']).expect(200)).body).toBe(false);
-      expect((await visitor('isContainerTypeEqualsTo', [(await byName('Hidden blog')).id, 'blog']).expect(200)).body).toBe(false);
-      expect((await visitor('isContainerTypeEqualsTo', [garden.id, 'blog'], { lang: 'de' }).expect(200)).body).toBe(false);
+      expect(
+        (await visitor('isContainerTypeEqualsTo', [(await byName('Hidden blog')).id, 'blog']).expect(200)).body,
+      ).toBe(false);
+      expect((await visitor('isContainerTypeEqualsTo', [garden.id, 'blog'], { lang: 'de' }).expect(200)).body).toBe(
+        false,
+      );
     });
 
     it('should still refuse an invalid token', async () => {

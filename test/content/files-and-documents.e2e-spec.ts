@@ -17,7 +17,12 @@ function rawDownload(url: string): Promise<{ status?: number; declared: number; 
       res.on('data', (chunk: Buffer) => (received += chunk.length));
       res.on('error', () => undefined);
       res.on('close', () => {
-        resolve({ status: res.statusCode, declared: Number(res.headers['content-length']), received, complete: res.complete });
+        resolve({
+          status: res.statusCode,
+          declared: Number(res.headers['content-length']),
+          received,
+          complete: res.complete,
+        });
       });
     }).on('error', reject);
   });
@@ -36,7 +41,11 @@ describe('files REST and documentStorageServiceImpl (e2e)', () => {
   let dbName: string;
 
   const upload = (content: Buffer, filename: string, site = 'default') =>
-    t.http.post('/api/v1/files').set('Authorization', `Bearer ${admin}`).set('Site-Context', site).attach('file', content, filename);
+    t.http
+      .post('/api/v1/files')
+      .set('Authorization', `Bearer ${admin}`)
+      .set('Site-Context', site)
+      .attach('file', content, filename);
   const download = (id: string) => t.http.get(`/api/v1/files/${id}`).buffer(true).parse(binaryParser);
   const storage = (fn: string, args: unknown[], token = admin) => t.callBean(STORAGE, fn, args, { token });
 
@@ -56,18 +65,31 @@ describe('files REST and documentStorageServiceImpl (e2e)', () => {
     it('should stream a 20 MB upload back byte for byte, and serve a Range', async () => {
       const big = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(20 * 1024 * 1024)]);
       const created = (await upload(big, 'catalogue.pdf').expect(201)).body;
-      expect(created).toMatchObject({ filename: 'catalogue.pdf', contentType: 'application/pdf', length: big.length, site: 'default' });
+      expect(created).toMatchObject({
+        filename: 'catalogue.pdf',
+        contentType: 'application/pdf',
+        length: big.length,
+        site: 'default',
+      });
 
-      const full = await download(created.id).expect(200).expect('Content-Type', 'application/pdf').expect('Accept-Ranges', 'bytes');
+      const full = await download(created.id)
+        .expect(200)
+        .expect('Content-Type', 'application/pdf')
+        .expect('Accept-Ranges', 'bytes');
       expect(Buffer.compare(full.body as Buffer, big)).toBe(0);
-      expect(full.headers['content-disposition']).toBe('inline; filename="catalogue.pdf"; filename*=UTF-8\'\'catalogue.pdf');
+      expect(full.headers['content-disposition']).toBe(
+        'inline; filename="catalogue.pdf"; filename*=UTF-8\'\'catalogue.pdf',
+      );
 
       const part = await download(created.id).set('Range', 'bytes=1000-1999').expect(206);
       expect(part.headers['content-range']).toBe(`bytes 1000-1999/${big.length}`);
       expect(Buffer.compare(part.body as Buffer, big.subarray(1000, 2000))).toBe(0);
       const tail = await download(created.id).set('Range', 'bytes=-10').expect(206);
       expect(Buffer.compare(tail.body as Buffer, big.subarray(big.length - 10))).toBe(0);
-      await download(created.id).set('Range', `bytes=${big.length + 5}-`).expect(416).expect('Content-Range', `bytes */${big.length}`);
+      await download(created.id)
+        .set('Range', `bytes=${big.length + 5}-`)
+        .expect(416)
+        .expect('Content-Range', `bytes */${big.length}`);
 
       await download(created.id).set('If-None-Match', full.headers.etag).expect(304);
       await download(created.id).set('If-None-Match', `"other", W/${full.headers.etag}`).expect(304);
@@ -78,7 +100,10 @@ describe('files REST and documentStorageServiceImpl (e2e)', () => {
       const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(1024 * 1024)]);
       const created = (await upload(pdf, 'broken.pdf').expect(201)).body;
       await chunks().deleteOne({ files_id: new Types.ObjectId(created.id as string), n: 0 });
-      const response = await t.http.get(`/api/v1/files/${created.id}`).expect(500).expect('Content-Type', /^application\/json/);
+      const response = await t.http
+        .get(`/api/v1/files/${created.id}`)
+        .expect(500)
+        .expect('Content-Type', /^application\/json/);
       expect(response.body).toEqual({
         error: 'Internal Server Error',
         message: 'Internal server error',
@@ -134,7 +159,11 @@ describe('files REST and documentStorageServiceImpl (e2e)', () => {
     it('should require a file, ADMIN, and a known site', async () => {
       await t.http.post('/api/v1/files').set('Authorization', `Bearer ${admin}`).field('note', 'x').expect(400);
       await t.http.post('/api/v1/files').attach('file', PNG, 'a.png').expect(401);
-      await t.http.post('/api/v1/files').set('Authorization', `Bearer ${user}`).attach('file', PNG, 'a.png').expect(403);
+      await t.http
+        .post('/api/v1/files')
+        .set('Authorization', `Bearer ${user}`)
+        .attach('file', PNG, 'a.png')
+        .expect(403);
       await upload(PNG, 'a.png', 'nowhere').expect(400);
     });
 
@@ -146,21 +175,44 @@ describe('files REST and documentStorageServiceImpl (e2e)', () => {
 
   it('should document the file endpoints in OpenAPI', async () => {
     const { paths } = (await t.http.get('/api/v1/openapi.json').expect(200)).body;
-    expect(Object.keys(paths)).toEqual(expect.arrayContaining(['/api/v1/files', '/api/v1/files/{id}', '/api/v1/assets', '/api/v1/reports/{report}', '/api/v1/sites/{site}/{file}']));
+    expect(Object.keys(paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/files',
+        '/api/v1/files/{id}',
+        '/api/v1/assets',
+        '/api/v1/reports/{report}',
+        '/api/v1/sites/{site}/{file}',
+      ]),
+    );
     expect(Object.keys(paths['/api/v1/files'].post.requestBody.content)).toEqual(['multipart/form-data']);
   });
 
   describe('asset listing and removal per site', () => {
     it('should list and remove the assets of the site only', async () => {
       const outlet = (await upload(PNG, 'outlet-logo.png', 'outlet').expect(201)).body;
-      const list = (site: string) => t.http.get('/api/v1/assets').set('Authorization', `Bearer ${admin}`).set('Site-Context', site).expect(200);
+      const list = (site: string) =>
+        t.http.get('/api/v1/assets').set('Authorization', `Bearer ${admin}`).set('Site-Context', site).expect(200);
       expect((await list('outlet')).body.map((a: { filename: string }) => a.filename)).toEqual(['outlet-logo.png']);
-      expect((await list('default')).body.map((a: { filename: string }) => a.filename)).not.toContain('outlet-logo.png');
+      expect((await list('default')).body.map((a: { filename: string }) => a.filename)).not.toContain(
+        'outlet-logo.png',
+      );
       await t.http.get('/api/v1/assets').set('Authorization', `Bearer ${user}`).expect(403);
 
-      await t.http.delete(`/api/v1/files/${outlet.id}`).set('Authorization', `Bearer ${admin}`).set('Site-Context', 'default').expect(404);
-      await t.http.delete(`/api/v1/files/${outlet.id}`).set('Authorization', `Bearer ${user}`).set('Site-Context', 'outlet').expect(403);
-      await t.http.delete(`/api/v1/files/${outlet.id}`).set('Authorization', `Bearer ${admin}`).set('Site-Context', 'outlet').expect(204);
+      await t.http
+        .delete(`/api/v1/files/${outlet.id}`)
+        .set('Authorization', `Bearer ${admin}`)
+        .set('Site-Context', 'default')
+        .expect(404);
+      await t.http
+        .delete(`/api/v1/files/${outlet.id}`)
+        .set('Authorization', `Bearer ${user}`)
+        .set('Site-Context', 'outlet')
+        .expect(403);
+      await t.http
+        .delete(`/api/v1/files/${outlet.id}`)
+        .set('Authorization', `Bearer ${admin}`)
+        .set('Site-Context', 'outlet')
+        .expect(204);
       await t.http.get(`/api/v1/files/${outlet.id}`).expect(404);
     });
   });
@@ -207,7 +259,11 @@ describe('files REST and documentStorageServiceImpl (e2e)', () => {
       const one = (await upload(PNG, 'one.png').expect(201)).body;
       const bytes = (await storage('downloadBinary', [one.id]).expect(200)).body;
       expect(Buffer.compare(Buffer.from(bytes, 'base64'), PNG)).toBe(0);
-      const raw = await t.callBean(STORAGE, 'downloadBinary', [one.id], { token: admin, accept: 'application/octet-stream' }).buffer(true).parse(binaryParser).expect(200);
+      const raw = await t
+        .callBean(STORAGE, 'downloadBinary', [one.id], { token: admin, accept: 'application/octet-stream' })
+        .buffer(true)
+        .parse(binaryParser)
+        .expect(200);
       expect(Buffer.compare(raw.body as Buffer, PNG)).toBe(0);
 
       const bucket = (await storage('getBinaryStorage', [dbName, 'assets']).expect(200)).body;

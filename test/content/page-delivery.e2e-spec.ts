@@ -12,13 +12,28 @@ describe('STOMP /request/json and /request/render (e2e)', () => {
   let t: TestApp;
   let visitor: TestStompClient;
 
-  const publish = async (pageUrl: string, content: string, options: { lang?: string; metaInfo?: Record<string, unknown> } = {}) => {
+  const publish = async (
+    pageUrl: string,
+    content: string,
+    options: { lang?: string; metaInfo?: Record<string, unknown> } = {},
+  ) => {
     const token = t.tokenFor(Role.ADMIN);
     const lang = options.lang ?? 'en';
-    await t.callBean('pageManagementServiceImpl', 'createPage', [{ pageUrl, content, published: true, metaInfo: options.metaInfo }], { token, lang }).expect(200);
+    await t
+      .callBean(
+        'pageManagementServiceImpl',
+        'createPage',
+        [{ pageUrl, content, published: true, metaInfo: options.metaInfo }],
+        { token, lang },
+      )
+      .expect(200);
     await t.callBean('pageManagementServiceImpl', 'publishToUrl', [{ pageName: pageUrl }], { token, lang }).expect(200);
   };
-  const ask = async (destination: '/request/json' | '/request/render', message: Record<string, unknown>, headers = {}) => {
+  const ask = async (
+    destination: '/request/json' | '/request/render',
+    message: Record<string, unknown>,
+    headers = {},
+  ) => {
     const replies = destination === '/request/json' ? JSON_REPLIES : RENDER_REPLIES;
     visitor.send(destination, message, headers);
     return visitor.next<Reply>(replies, byAction(message.actionId as string));
@@ -46,7 +61,10 @@ describe('STOMP /request/json and /request/render (e2e)', () => {
   });
 
   it('should answer 404 routes and refuse a missing path', async () => {
-    expect((await ask('/request/json', { path: '/missing', actionId: 'j3' })).payload).toMatchObject({ status: 404, page: null });
+    expect((await ask('/request/json', { path: '/missing', actionId: 'j3' })).payload).toMatchObject({
+      status: 404,
+      page: null,
+    });
     expect(await ask('/request/json', { actionId: 'j4' })).toMatchObject({ status: 400, error: 'Bad Request' });
   });
 
@@ -60,11 +78,18 @@ describe('STOMP /request/json and /request/render (e2e)', () => {
     const hostile = (await ask('/request/render', { path: '/hostile', actionId: 'r2' })).payload!;
     expect(hostile.html).not.toContain('<script>');
     expect(hostile.html).not.toContain('<img');
-    expect(hostile.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img src&#x3D;x onerror&#x3D;alert(1)&gt;');
+    expect(hostile.html).toContain(
+      '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img src&#x3D;x onerror&#x3D;alert(1)&gt;',
+    );
   });
 
   it('should answer redirects without HTML', async () => {
-    expect((await ask('/request/render', { path: '/about/', actionId: 'r3' })).payload).toEqual({ uri: '/about', status: 301, redirect: '/about', html: null });
+    expect((await ask('/request/render', { path: '/about/', actionId: 'r3' })).payload).toEqual({
+      uri: '/about',
+      status: 301,
+      redirect: '/about',
+      html: null,
+    });
   });
 
   it('should broadcast a GLOBAL render to every subscriber of the site render topic', async () => {

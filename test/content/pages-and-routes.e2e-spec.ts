@@ -22,7 +22,10 @@ describe('pageManagementServiceImpl and routerServiceImpl (e2e)', () => {
     t = await startTestApp();
     admin = t.tokenFor(Role.ADMIN);
     user = t.tokenFor(Role.USER);
-    await t.app.get<Connection>(getConnectionToken()).collection('sites').insertOne({ _id: 'outlet', name: 'Outlet' } as never);
+    await t.app
+      .get<Connection>(getConnectionToken())
+      .collection('sites')
+      .insertOne({ _id: 'outlet', name: 'Outlet' } as never);
   });
   afterAll(() => t.stop());
 
@@ -39,7 +42,10 @@ describe('pageManagementServiceImpl and routerServiceImpl (e2e)', () => {
 
     it('should never let the map choose the site or language', async () => {
       const id = await createPage({ pageUrl: 'sneaky', site: 'outlet', lang: 'de', published: true });
-      const stored = await t.app.get<Connection>(getConnectionToken()).collection('pages').findOne({ pageUrl: 'sneaky' });
+      const stored = await t.app
+        .get<Connection>(getConnectionToken())
+        .collection('pages')
+        .findOne({ pageUrl: 'sneaky' });
       expect(stored).toMatchObject({ site: 'default', lang: 'en' });
       expect(stored!._id.toHexString()).toBe(id);
     });
@@ -68,7 +74,9 @@ describe('pageManagementServiceImpl and routerServiceImpl (e2e)', () => {
   describe('updatePage and deletePage', () => {
     it('should update a page, and answer 404 for an unknown or foreign one', async () => {
       const id = await createPage({ pageUrl: 'upd', imageUrl: '/img.png' });
-      await page('updatePage', [{ id, pageUrl: 'upd', content: 'new', published: true, imageUrlRemove: true }]).expect(200);
+      await page('updatePage', [{ id, pageUrl: 'upd', content: 'new', published: true, imageUrlRemove: true }]).expect(
+        200,
+      );
       const stored = await t.app.get<Connection>(getConnectionToken()).collection('pages').findOne({ pageUrl: 'upd' });
       expect(stored).toMatchObject({ content: 'new', published: true });
       expect(stored!.imageUrl).toBeUndefined();
@@ -104,16 +112,28 @@ describe('pageManagementServiceImpl and routerServiceImpl (e2e)', () => {
       const id = await createPage({ pageUrl: 'translate-me', content: 'English text' });
       await page('duplicatePage', [{ fromId: id, translate: true, request: { lang: 'de' } }]).expect(200);
       await page('duplicatePage', [{ fromId: id, translate: true }]).expect(400);
-      const pages = await t.app.get<Connection>(getConnectionToken()).collection('pages').find({ pageUrl: 'translate-me' }).toArray();
+      const pages = await t.app
+        .get<Connection>(getConnectionToken())
+        .collection('pages')
+        .find({ pageUrl: 'translate-me' })
+        .toArray();
       const german = pages.find((p) => p.lang === 'de')!;
-      expect(german).toMatchObject({ content: 'English text', awaitingTranslation: true, published: false, copiedFrom: id });
+      expect(german).toMatchObject({
+        content: 'English text',
+        awaitingTranslation: true,
+        published: false,
+        copiedFrom: id,
+      });
     });
 
     it('should copy into an existing page, as an e-mail template when asked', async () => {
       const from = await createPage({ pageUrl: 'mail-src', content: 'Dear customer' });
       const to = await createPage({ pageUrl: 'mail-dst' });
       await page('copyPage', [{ fromId: from, toId: to, emailTemplate: true }]).expect(200);
-      const stored = await t.app.get<Connection>(getConnectionToken()).collection('pages').findOne({ pageUrl: 'mail-dst' });
+      const stored = await t.app
+        .get<Connection>(getConnectionToken())
+        .collection('pages')
+        .findOne({ pageUrl: 'mail-dst' });
       expect(stored).toMatchObject({ content: 'Dear customer', emailTemplate: true });
       await page('copyPage', [{ fromId: from }]).expect(400);
       await page('copyPage', [{ fromId: from, toId: '0123456789abcdef01234567' }]).expect(404);
@@ -139,7 +159,10 @@ describe('pageManagementServiceImpl and routerServiceImpl (e2e)', () => {
     it('should redirect non-canonical URIs and moved pages with 301', async () => {
       await createPage({ pageUrl: 'moving', published: true });
       await page('publishToUrl', [{ pageName: 'moving', pageRoot: 'old' }]).expect(200);
-      expect((await route('/old/moving/?a=1').expect(200)).body).toMatchObject({ status: 301, redirect: '/old/moving?a=1' });
+      expect((await route('/old/moving/?a=1').expect(200)).body).toMatchObject({
+        status: 301,
+        redirect: '/old/moving?a=1',
+      });
       await page('publishToUrl', [{ pageName: 'moving', pageRoot: 'new', copyTo: ['/alias/moving'] }]).expect(200);
       expect((await route('/old/moving').expect(200)).body).toMatchObject({ status: 301, redirect: '/new/moving' });
       expect((await route('/alias/moving').expect(200)).body.status).toBe(200);
@@ -170,13 +193,28 @@ describe('pageManagementServiceImpl and routerServiceImpl (e2e)', () => {
   });
 
   describe('routes showing a container', () => {
-    const containers = (fn: string, args: unknown[]) => t.callBean('contentContainerServiceImpl', fn, args, { token: admin });
+    const containers = (fn: string, args: unknown[]) =>
+      t.callBean('contentContainerServiceImpl', fn, args, { token: admin });
     const containerNamed = async (name: string) =>
-      (await containers('searchContainersResults', [JSON.stringify({ query: { name }, ignoreRegexWrap: ['name'] })]).expect(200)).body[0];
+      (
+        await containers('searchContainersResults', [
+          JSON.stringify({ query: { name }, ignoreRegexWrap: ['name'] }),
+        ]).expect(200)
+      ).body[0];
 
     it('should route to the page with the published articles of its container', async () => {
-      await containers('createContainer', [{ name: 'News desk', type: 'news', published: true,
-        articles: [{ title: 'Out now', published: true }, { title: 'Draft', published: false }, { title: 'Embargoed', published: true, releaseDate: '2999-01-01T00:00:00Z' }] }]).expect(200);
+      await containers('createContainer', [
+        {
+          name: 'News desk',
+          type: 'news',
+          published: true,
+          articles: [
+            { title: 'Out now', published: true },
+            { title: 'Draft', published: false },
+            { title: 'Embargoed', published: true, releaseDate: '2999-01-01T00:00:00Z' },
+          ],
+        },
+      ]).expect(200);
       const news = await containerNamed('News desk');
       await createPage({ pageUrl: 'news', published: true });
       await page('publishToUrl', [{ pageName: 'news', containerId: news.id, containerType: 'blog' }]).expect(400);
@@ -205,14 +243,20 @@ describe('pageManagementServiceImpl and routerServiceImpl (e2e)', () => {
 
   describe('login and 404 pages', () => {
     it('should fall back to /login and /404, then follow the published pages', async () => {
-      expect((await t.callBean(ROUTER, 'getLoginPage', ['outlet'], { token: admin, site: 'outlet' }).expect(200)).text).toBe('"/login"');
+      expect(
+        (await t.callBean(ROUTER, 'getLoginPage', ['outlet'], { token: admin, site: 'outlet' }).expect(200)).text,
+      ).toBe('"/login"');
       await createPage({ pageUrl: 'login', published: true }, { site: 'outlet' });
       await page('publishToUrl', [{ pageName: 'login', pageRoot: 'account' }], { site: 'outlet' }).expect(200);
-      expect((await t.callBean(ROUTER, 'getLoginPage', ['outlet'], { token: admin, site: 'outlet' }).expect(200)).body).toBe('/account/login');
+      expect(
+        (await t.callBean(ROUTER, 'getLoginPage', ['outlet'], { token: admin, site: 'outlet' }).expect(200)).body,
+      ).toBe('/account/login');
       expect((await t.callBean(ROUTER, 'getLoginPage', ['default'], { token: admin }).expect(200)).body).toBe('/login');
       await createPage({ pageUrl: '404', published: true }, { site: 'outlet' });
       await page('publishToUrl', [{ pageName: '404', pageRoot: 'errors' }], { site: 'outlet' }).expect(200);
-      expect((await t.callBean(ROUTER, 'getPage404', ['outlet'], { token: admin, site: 'outlet' }).expect(200)).body).toBe('/errors/404');
+      expect(
+        (await t.callBean(ROUTER, 'getPage404', ['outlet'], { token: admin, site: 'outlet' }).expect(200)).body,
+      ).toBe('/errors/404');
     });
 
     it('should answer 404 for an unknown site and require ADMIN', async () => {

@@ -20,7 +20,9 @@ describe('PDFServiceImpl and fileManagerServiceMock (e2e)', () => {
 
   describe('createPdf', () => {
     it('should return a PDF as base64 JSON by default', async () => {
-      const res = await t.callBean('PDFServiceImpl', 'createPdf', [{ 0: '<h1>Quarterly report</h1>' }], { token: admin }).expect(200);
+      const res = await t
+        .callBean('PDFServiceImpl', 'createPdf', [{ 0: '<h1>Quarterly report</h1>' }], { token: admin })
+        .expect(200);
       const pdf = Buffer.from(res.body as string, 'base64');
       expect((await pdfPages(pdf))[0]).toContain('Quarterly report');
     });
@@ -28,7 +30,10 @@ describe('PDFServiceImpl and fileManagerServiceMock (e2e)', () => {
     it('should return raw bytes when asked for application/pdf, header and footer on every page', async () => {
       const body = Array.from({ length: 100 }, (_, i) => `<p>Row ${i}</p>`).join('');
       const res = await t
-        .callBean('PDFServiceImpl', 'createPdf', ['<p>ACME Ltd</p>', body, '<p>Confidential</p>'], { token: admin, accept: 'application/pdf' })
+        .callBean('PDFServiceImpl', 'createPdf', ['<p>ACME Ltd</p>', body, '<p>Confidential</p>'], {
+          token: admin,
+          accept: 'application/pdf',
+        })
         .buffer(true)
         .parse((response, done) => {
           const chunks: Buffer[] = [];
@@ -77,15 +82,29 @@ describe('PDFServiceImpl and fileManagerServiceMock (e2e)', () => {
     const contentDir = (site: string) => join(t.config.dataDir, 'sites', site, 'content');
 
     it('should write the file inside the site content directory', async () => {
-      await t.callBean('fileManagerServiceMock', 'saveContentToFile', ['post.html', 'blog/2024', '<p>hello</p>'], { token: admin }).expect(200);
+      await t
+        .callBean('fileManagerServiceMock', 'saveContentToFile', ['post.html', 'blog/2024', '<p>hello</p>'], {
+          token: admin,
+        })
+        .expect(200);
       expect(readFileSync(join(contentDir('default'), 'blog/2024/post.html'), 'utf8')).toBe('<p>hello</p>');
     });
 
     it('should keep the sites apart', async () => {
-      await t.app.get<Connection>(getConnectionToken()).collection('sites').insertOne({ _id: 'outlet', name: 'Outlet' } as never);
-      await t.callBean('fileManagerServiceMock', 'saveContentToFile', ['post.html', 'blog/2024', 'outlet'], { token: admin, site: 'outlet' }).expect(200);
+      await t.app
+        .get<Connection>(getConnectionToken())
+        .collection('sites')
+        .insertOne({ _id: 'outlet', name: 'Outlet' } as never);
+      await t
+        .callBean('fileManagerServiceMock', 'saveContentToFile', ['post.html', 'blog/2024', 'outlet'], {
+          token: admin,
+          site: 'outlet',
+        })
+        .expect(200);
       expect(readFileSync(join(contentDir('outlet'), 'blog/2024/post.html'), 'utf8')).toBe('outlet');
-      await t.callBean('fileManagerServiceMock', 'saveContentToFile', ['x.html', '', 'x'], { token: admin, site: 'nowhere' }).expect(400);
+      await t
+        .callBean('fileManagerServiceMock', 'saveContentToFile', ['x.html', '', 'x'], { token: admin, site: 'nowhere' })
+        .expect(400);
     });
 
     it.each([
@@ -100,7 +119,9 @@ describe('PDFServiceImpl and fileManagerServiceMock (e2e)', () => {
     it('should refuse a symlink leading out of the content directory', async () => {
       mkdirSync(contentDir('default'), { recursive: true });
       symlinkSync(t.config.dataDir, join(contentDir('default'), 'escape'));
-      await t.callBean('fileManagerServiceMock', 'saveContentToFile', ['owned.txt', 'escape', 'x'], { token: admin }).expect(400);
+      await t
+        .callBean('fileManagerServiceMock', 'saveContentToFile', ['owned.txt', 'escape', 'x'], { token: admin })
+        .expect(400);
       expect(existsSync(join(t.config.dataDir, 'owned.txt'))).toBe(false);
     });
 

@@ -14,7 +14,8 @@ const binaryParser = (res: request.Response, done: (error: Error | null, body: B
 describe('report export (e2e)', () => {
   let t: TestApp;
   let admin: string;
-  const report = (path: string, token = admin) => t.http.get(`/api/v1/reports/${path}`).set('Authorization', `Bearer ${token}`);
+  const report = (path: string, token = admin) =>
+    t.http.get(`/api/v1/reports/${path}`).set('Authorization', `Bearer ${token}`);
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -23,12 +24,32 @@ describe('report export (e2e)', () => {
     // The customer report must list exactly these two: the default USER goes (the last test makes its own).
     await db.collection('users').deleteOne({ username: 'test-user' });
     await db.collection('users').insertMany([
-      { username: 'alice', email: 'alice@example.com', role: 'USER', passwordHash: '$argon2id$secret', verified: true, disabled: false, createdAt: new Date('2026-01-01T00:00:00Z') },
-      { username: '=cmd|calc', email: 'mallory@example.com', role: 'USER', passwordHash: '$argon2id$secret', verified: false, disabled: false, createdAt: new Date('2026-02-01T00:00:00Z') },
+      {
+        username: 'alice',
+        email: 'alice@example.com',
+        role: 'USER',
+        passwordHash: '$argon2id$secret',
+        verified: true,
+        disabled: false,
+        createdAt: new Date('2026-01-01T00:00:00Z'),
+      },
+      {
+        username: '=cmd|calc',
+        email: 'mallory@example.com',
+        role: 'USER',
+        passwordHash: '$argon2id$secret',
+        verified: false,
+        disabled: false,
+        createdAt: new Date('2026-02-01T00:00:00Z'),
+      },
     ]);
     await db.collection('orders').insertOne({
-      _id: new Types.ObjectId('0123456789abcdef01234567'), status: 'PAID', embeddedBuyer: { userId: 'b1', username: 'alice' },
-      embeddedVendor: { sellerId: 's1', name: 'Nursery' }, currencyCode: 'EUR', total: 1990,
+      _id: new Types.ObjectId('0123456789abcdef01234567'),
+      status: 'PAID',
+      embeddedBuyer: { userId: 'b1', username: 'alice' },
+      embeddedVendor: { sellerId: 's1', name: 'Nursery' },
+      currencyCode: 'EUR',
+      total: 1990,
       createdAt: new Date('2026-03-01T00:00:00Z'),
     });
     await t.callBean('jobsManagementServiceImpl', 'startJob', ['import, "quoted"', 5], { token: admin }).expect(200);
@@ -36,10 +57,16 @@ describe('report export (e2e)', () => {
   afterAll(() => t.stop());
 
   it('should export customers as CSV without secrets, defusing formulas', async () => {
-    const res = await report('customers').expect(200).expect('Content-Type', /text\/csv/).expect('Content-Disposition', 'attachment; filename="customers.csv"');
+    const res = await report('customers')
+      .expect(200)
+      .expect('Content-Type', /text\/csv/)
+      .expect('Content-Disposition', 'attachment; filename="customers.csv"');
     const lines = res.text.trimEnd().split('\r\n');
     expect(lines[0]).toBe('id,username,email,verified,disabled,createdAt');
-    expect(lines.slice(1).map((line) => line.split(',').slice(1, 3).join(','))).toEqual(["alice,alice@example.com", "'=cmd|calc,mallory@example.com"]);
+    expect(lines.slice(1).map((line) => line.split(',').slice(1, 3).join(','))).toEqual([
+      'alice,alice@example.com',
+      "'=cmd|calc,mallory@example.com",
+    ]);
     expect(res.text).not.toContain('argon2');
   });
 
@@ -52,7 +79,10 @@ describe('report export (e2e)', () => {
   });
 
   it('should export XLSX that a spreadsheet reader opens', async () => {
-    const res = await report('customers?format=xlsx').buffer(true).parse(binaryParser).expect(200)
+    const res = await report('customers?format=xlsx')
+      .buffer(true)
+      .parse(binaryParser)
+      .expect(200)
       .expect('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(Uint8Array.from(res.body as Buffer).buffer);

@@ -13,15 +13,28 @@ describe('sitemapGeneratorServiceImpl (e2e)', () => {
   let t: TestApp;
   let admin: string;
 
-  const generate = (request: Record<string, unknown>, site = 'default') => t.callBean(GENERATOR, 'generateSiteMap', [request], { token: admin, site });
-  const inProgress = async (site = 'default') => (await t.callBean(GENERATOR, 'isWorkInProgress', [], { token: admin, site }).expect(200)).body as boolean;
+  const generate = (request: Record<string, unknown>, site = 'default') =>
+    t.callBean(GENERATOR, 'generateSiteMap', [request], { token: admin, site });
+  const inProgress = async (site = 'default') =>
+    (await t.callBean(GENERATOR, 'isWorkInProgress', [], { token: admin, site }).expect(200)).body as boolean;
   const settled = async (site = 'default') => {
     for (let i = 0; i < 100 && (await inProgress(site)); i++) await new Promise((resolve) => setTimeout(resolve, 50));
   };
-  const publish = async (pageUrl: string, options: { pageRoot?: string; published?: boolean; lang?: string; site?: string } = {}) => {
+  const publish = async (
+    pageUrl: string,
+    options: { pageRoot?: string; published?: boolean; lang?: string; site?: string } = {},
+  ) => {
     const { lang = 'en', site = 'default', published = true } = options;
-    await t.callBean('pageManagementServiceImpl', 'createPage', [{ pageUrl, published }], { token: admin, lang, site }).expect(200);
-    await t.callBean('pageManagementServiceImpl', 'publishToUrl', [{ pageName: pageUrl, pageRoot: options.pageRoot }], { token: admin, lang, site }).expect(200);
+    await t
+      .callBean('pageManagementServiceImpl', 'createPage', [{ pageUrl, published }], { token: admin, lang, site })
+      .expect(200);
+    await t
+      .callBean('pageManagementServiceImpl', 'publishToUrl', [{ pageName: pageUrl, pageRoot: options.pageRoot }], {
+        token: admin,
+        lang,
+        site,
+      })
+      .expect(200);
   };
   const sitemapUrls = async (site: string, file = 'sitemap.xml') => {
     const res = await t.http.get(`/api/v1/sites/${site}/${file}`).expect(200).expect('Content-Type', /xml/);
@@ -35,7 +48,10 @@ describe('sitemapGeneratorServiceImpl (e2e)', () => {
   beforeAll(async () => {
     t = await startTestApp();
     admin = t.tokenFor(Role.ADMIN);
-    await t.app.get<Connection>(getConnectionToken()).collection('sites').insertOne({ _id: 'outlet', name: 'Outlet' } as never);
+    await t.app
+      .get<Connection>(getConnectionToken())
+      .collection('sites')
+      .insertOne({ _id: 'outlet', name: 'Outlet' } as never);
     await publish('home');
     await publish('roses', { pageRoot: 'blog' });
     await publish('drafts', { pageRoot: 'blog', published: false });
@@ -50,14 +66,23 @@ describe('sitemapGeneratorServiceImpl (e2e)', () => {
   });
 
   it('should generate the sitemap of published routes of the site as a job', async () => {
-    await generate({ urlPrefix: 'https://shop.example.com', sitePrefix: '/shop', urlsToIgnore: ['/private'], username: 'admin' }).expect(200);
+    await generate({
+      urlPrefix: 'https://shop.example.com',
+      sitePrefix: '/shop',
+      urlsToIgnore: ['/private'],
+      username: 'admin',
+    }).expect(200);
     await settled();
     expect(await sitemapUrls('default')).toEqual([
       'https://shop.example.com/shop/blog/rosen',
       'https://shop.example.com/shop/blog/roses',
       'https://shop.example.com/shop/home',
     ]);
-    const jobs = await t.app.get<Connection>(getConnectionToken()).collection('jobs').find({ type: 'sitemap' }).toArray();
+    const jobs = await t.app
+      .get<Connection>(getConnectionToken())
+      .collection('jobs')
+      .find({ type: 'sitemap' })
+      .toArray();
     expect(jobs[0]).toMatchObject({ status: 'DONE', progress: 100 });
   });
 
@@ -67,7 +92,10 @@ describe('sitemapGeneratorServiceImpl (e2e)', () => {
       await watcher.subscribe('/topic/jobs');
       await generate({ urlPrefix: 'https://shop.example.com' }).expect(200);
       type JobEvent = { event: string; data: { type: string; status: string; progress: number } };
-      const done = await watcher.next<JobEvent>('/topic/jobs', (e) => e.data?.type === 'sitemap' && e.data.status === 'DONE');
+      const done = await watcher.next<JobEvent>(
+        '/topic/jobs',
+        (e) => e.data?.type === 'sitemap' && e.data.status === 'DONE',
+      );
       expect(done).toMatchObject({ event: 'job.updated', data: { progress: 100 } });
       await settled();
     } finally {
@@ -82,7 +110,9 @@ describe('sitemapGeneratorServiceImpl (e2e)', () => {
   });
 
   it('should run one generation per site at a time and report when it is over', async () => {
-    const statuses = (await Promise.all([1, 2, 3].map(() => generate({ urlPrefix: 'https://shop.example.com' })))).map((r) => r.status);
+    const statuses = (await Promise.all([1, 2, 3].map(() => generate({ urlPrefix: 'https://shop.example.com' })))).map(
+      (r) => r.status,
+    );
     expect(statuses).toContain(200);
     for (const status of statuses) expect([200, 409]).toContain(status);
     await settled();

@@ -13,7 +13,13 @@ const git = (args: string[], cwd?: string): string =>
   execFileSync('git', args, {
     cwd,
     encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_NAME: 'cli', GIT_AUTHOR_EMAIL: 'cli@x', GIT_COMMITTER_NAME: 'cli', GIT_COMMITTER_EMAIL: 'cli@x' },
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'cli',
+      GIT_AUTHOR_EMAIL: 'cli@x',
+      GIT_COMMITTER_NAME: 'cli',
+      GIT_COMMITTER_EMAIL: 'cli@x',
+    },
   }).trim();
 
 describe('vcsProvider (e2e)', () => {
@@ -22,7 +28,8 @@ describe('vcsProvider (e2e)', () => {
   let base: string;
   let bare: string;
 
-  const vcs = (fn: string, args: unknown[] = [], site = 'default') => t.callBean('vcsProvider', fn, args, { token: admin, site });
+  const vcs = (fn: string, args: unknown[] = [], site = 'default') =>
+    t.callBean('vcsProvider', fn, args, { token: admin, site });
   const save = (name: string, content: string) =>
     t.callBean('fileManagerServiceMock', 'saveContentToFile', [name, 'pages', content], { token: admin }).expect(200);
 
@@ -42,7 +49,11 @@ describe('vcsProvider (e2e)', () => {
     const held = (await t.app.get(LeaseLocks).tryAcquire('vcs:default'))!;
     try {
       const res = await vcs('init').expect(409);
-      expect(res.body).toMatchObject({ status: 409, error: 'Conflict', message: expect.stringContaining('Another instance') });
+      expect(res.body).toMatchObject({
+        status: 409,
+        error: 'Conflict',
+        message: expect.stringContaining('Another instance'),
+      });
     } finally {
       await held.release();
     }
@@ -70,7 +81,9 @@ describe('vcsProvider (e2e)', () => {
     git(['commit', '-qam', 'Edit elsewhere'], other);
     git(['push', '-q', 'origin', 'main'], other);
     await vcs('update').expect(200);
-    expect(readFileSync(join(t.config.dataDir, 'sites/default/content/pages/home.html'), 'utf8')).toBe('<h1>Home v2</h1>');
+    expect(readFileSync(join(t.config.dataDir, 'sites/default/content/pages/home.html'), 'utf8')).toBe(
+      '<h1>Home v2</h1>',
+    );
   });
 
   it('should refuse a push over commits it does not have, until updated', async () => {
@@ -86,11 +99,18 @@ describe('vcsProvider (e2e)', () => {
     await vcs('update').expect(200);
     await vcs('push').expect(200);
     expect(git(['--git-dir', bare, 'log', '-1', '--format=%s', 'main'])).toMatch(/^Merge/);
-    expect(git(['--git-dir', bare, 'ls-tree', '-r', '--name-only', 'main']).split('\n')).toEqual(['other.txt', 'pages/about.html', 'pages/home.html']);
+    expect(git(['--git-dir', bare, 'ls-tree', '-r', '--name-only', 'main']).split('\n')).toEqual([
+      'other.txt',
+      'pages/about.html',
+      'pages/home.html',
+    ]);
   });
 
   it('should clone into the empty content directory of another site', async () => {
-    await t.app.get<Connection>(getConnectionToken()).collection('sites').insertOne({ _id: 'mirror', name: 'Mirror' } as never);
+    await t.app
+      .get<Connection>(getConnectionToken())
+      .collection('sites')
+      .insertOne({ _id: 'mirror', name: 'Mirror' } as never);
     await vcs('cloneRepository', [], 'mirror').expect(200);
     expect(readFileSync(join(t.config.dataDir, 'sites/mirror/content/pages/about.html'), 'utf8')).toBe('about');
     await vcs('cloneRepository', [], 'mirror').expect(409);

@@ -21,7 +21,11 @@ const SEARCHES: { beanId: string; functionName: string; role: Role }[] = [
     functionName,
     role: Role.GUEST,
   })),
-  ...['getPaginationFilter', 'getOrders', 'getOrdersPaged'].map((functionName) => ({ beanId: 'orderServiceImpl', functionName, role: Role.ADMIN })),
+  ...['getPaginationFilter', 'getOrders', 'getOrdersPaged'].map((functionName) => ({
+    beanId: 'orderServiceImpl',
+    functionName,
+    role: Role.ADMIN,
+  })),
   ...['getPaginationFilter', 'searchCountries', 'searchCountriesPaged'].map((functionName) => ({
     beanId: 'geoLocationServiceImpl',
     functionName,
@@ -35,8 +39,28 @@ const SEARCHES: { beanId: string; functionName: string; role: Role }[] = [
 ];
 
 /** Field names the searched entities have, so that filters and sorts often pass the field checks. */
-const FIELDS = ['name', 'status', 'username', 'firstName', 'lastName', 'country', 'code', 'type', 'createdAt', 'total',
-  'embeddedBuyer.userId', 'commerceItems.quantity', '_id', 'id', 'title', 'a.b', 'a..b', '$where', '.x', 'name.$'];
+const FIELDS = [
+  'name',
+  'status',
+  'username',
+  'firstName',
+  'lastName',
+  'country',
+  'code',
+  'type',
+  'createdAt',
+  'total',
+  'embeddedBuyer.userId',
+  'commerceItems.quantity',
+  '_id',
+  'id',
+  'title',
+  'a.b',
+  'a..b',
+  '$where',
+  '.x',
+  'name.$',
+];
 
 const field = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...FIELDS) }, { weight: 1, arbitrary: anyKey });
 const value = fc.oneof(anyText, anyNumber, fc.boolean(), fc.constant(null), anyJson);
@@ -48,7 +72,12 @@ const searchRequest = fc.record(
     type: fc.oneof(anyText, anyJson),
     searchTerm: fc.oneof({ weight: 4, arbitrary: anyText }, { weight: 1, arbitrary: anyJson }),
     query: fc.oneof(
-      { weight: 4, arbitrary: fc.array(fc.tuple(field, value), { maxLength: 4 }).map((entries) => Object.assign(Object.create(null) as object, Object.fromEntries(entries))) },
+      {
+        weight: 4,
+        arbitrary: fc
+          .array(fc.tuple(field, value), { maxLength: 4 })
+          .map((entries) => Object.assign(Object.create(null) as object, Object.fromEntries(entries))),
+      },
       { weight: 1, arbitrary: anyJson },
     ),
     ignoreRegexWrap: fc.oneof(fc.array(field, { maxLength: 3 }), anyJson),
@@ -68,7 +97,12 @@ const requestArgument = fc.oneof(
   { weight: 1, arbitrary: searchRequest },
   { weight: 1, arbitrary: anyText },
   { weight: 1, arbitrary: anyJson.map((json) => JSON.stringify(json) ?? '') },
-  { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 1, max: 20_000 }), fc.constantFrom<'array' | 'object'>('array', 'object')).map(deepQuery) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.integer({ min: 1, max: 20_000 }), fc.constantFrom<'array' | 'object'>('array', 'object'))
+      .map(deepQuery),
+  },
 );
 
 /** A request whose `query` value is nested `depth` levels deep. */
@@ -94,40 +128,68 @@ describe('Fuzzing search requests', () => {
     await t.stop();
   });
 
-  it('should answer any search request with a 200 or a DESIGN §3 4xx', async () => {
-    await checkProperty(
-      'search requests: filters, sorts and paging',
-      fc.asyncProperty(fc.constantFrom(...SEARCHES), requestArgument, async ({ beanId, functionName, role }, argument) => {
-        const response = await client.send(beanCall({ beanId, functionName, args: [argument] }, { token: tokens[role] }));
-        assertCleanAnswer(response, (status) => status === 200);
-      }),
-      RUNS,
-      [
-        // paging beyond what a number holds exactly: skip = page × limit
-        [SEARCHES[2], JSON.stringify({ page: 1e300, limit: 200 })],
-        [SEARCHES[5], JSON.stringify({ offset: 2 ** 53 + 2, sortName: 'total', sortDirection: 'DESC' })],
-        // found by fuzzing: the operator check walked the request recursively and overflowed the stack (500)
-        [SEARCHES[4], deepQuery([5000, 'array'])],
-      ],
-    );
-    await assertHealthy(client);
-  }, TIMEOUT);
+  it(
+    'should answer any search request with a 200 or a DESIGN §3 4xx',
+    async () => {
+      await checkProperty(
+        'search requests: filters, sorts and paging',
+        fc.asyncProperty(
+          fc.constantFrom(...SEARCHES),
+          requestArgument,
+          async ({ beanId, functionName, role }, argument) => {
+            const response = await client.send(
+              beanCall({ beanId, functionName, args: [argument] }, { token: tokens[role] }),
+            );
+            assertCleanAnswer(response, (status) => status === 200);
+          },
+        ),
+        RUNS,
+        [
+          // paging beyond what a number holds exactly: skip = page × limit
+          [SEARCHES[2], JSON.stringify({ page: 1e300, limit: 200 })],
+          [SEARCHES[5], JSON.stringify({ offset: 2 ** 53 + 2, sortName: 'total', sortDirection: 'DESC' })],
+          // found by fuzzing: the operator check walked the request recursively and overflowed the stack (500)
+          [SEARCHES[4], deepQuery([5000, 'array'])],
+        ],
+      );
+      await assertHealthy(client);
+    },
+    TIMEOUT,
+  );
 
   const skuId = fc.oneof(fc.constant(''), anyText, anyJson);
   const productSearch = fc.oneof(
-    fc.tuple(fc.constantFrom('getCountriesOfOriginFilter', 'getCountriesOfSellersFilter', 'getGeneticTypeFilter', 'getProductsListByRequestFilter'), fc.tuple(skuId)),
-    fc.tuple(fc.constantFrom('getDynamicFilters', 'getDynamicOptionFilters', 'getDynamicValueFilters'), fc.tuple(skuId, fc.oneof(fc.constantFrom('OPTION', 'VALUE'), anyText, anyJson))),
+    fc.tuple(
+      fc.constantFrom(
+        'getCountriesOfOriginFilter',
+        'getCountriesOfSellersFilter',
+        'getGeneticTypeFilter',
+        'getProductsListByRequestFilter',
+      ),
+      fc.tuple(skuId),
+    ),
+    fc.tuple(
+      fc.constantFrom('getDynamicFilters', 'getDynamicOptionFilters', 'getDynamicValueFilters'),
+      fc.tuple(skuId, fc.oneof(fc.constantFrom('OPTION', 'VALUE'), anyText, anyJson)),
+    ),
   );
 
-  it('should answer any product search filter arguments with a 200 or a DESIGN §3 4xx', async () => {
-    await checkProperty(
-      'search requests: product search filters',
-      fc.asyncProperty(productSearch, fc.constantFrom('en', 'de', 'fr'), async ([functionName, args], lang) => {
-        const call = beanCall({ beanId: 'ecomRemainsSearchEngineServiceImpl', functionName, args }, { headers: { 'Lang-Context': lang } });
-        assertCleanAnswer(await client.send(call), (status) => status === 200);
-      }),
-      RUNS,
-    );
-    await assertHealthy(client);
-  }, TIMEOUT);
+  it(
+    'should answer any product search filter arguments with a 200 or a DESIGN §3 4xx',
+    async () => {
+      await checkProperty(
+        'search requests: product search filters',
+        fc.asyncProperty(productSearch, fc.constantFrom('en', 'de', 'fr'), async ([functionName, args], lang) => {
+          const call = beanCall(
+            { beanId: 'ecomRemainsSearchEngineServiceImpl', functionName, args },
+            { headers: { 'Lang-Context': lang } },
+          );
+          assertCleanAnswer(await client.send(call), (status) => status === 200);
+        }),
+        RUNS,
+      );
+      await assertHealthy(client);
+    },
+    TIMEOUT,
+  );
 });

@@ -14,7 +14,20 @@ const TIMEOUT = fuzzTimeout(RUNS, 5);
 const LIMITS = { maxFrameBytes: 4096, maxHeaders: 16 };
 
 /** Commands whose headers are escaped in 1.2, so any header text survives the round trip. */
-const ESCAPED_COMMANDS = ['SEND', 'SUBSCRIBE', 'UNSUBSCRIBE', 'ACK', 'NACK', 'BEGIN', 'COMMIT', 'ABORT', 'DISCONNECT', 'MESSAGE', 'RECEIPT', 'ERROR'];
+const ESCAPED_COMMANDS = [
+  'SEND',
+  'SUBSCRIBE',
+  'UNSUBSCRIBE',
+  'ACK',
+  'NACK',
+  'BEGIN',
+  'COMMIT',
+  'ABORT',
+  'DISCONNECT',
+  'MESSAGE',
+  'RECEIPT',
+  'ERROR',
+];
 
 interface Outcome {
   frames: { command: string; headers: Record<string, string>; body: string }[];
@@ -26,7 +39,8 @@ function decode(chunks: Buffer[], version: StompVersion): Outcome {
   const parser = new StompFrameParser(LIMITS);
   parser.version = version;
   const frames: Outcome['frames'] = [];
-  const onFrame = (frame: StompFrame) => frames.push({ command: frame.command, headers: { ...frame.headers }, body: frame.body.toString('hex') });
+  const onFrame = (frame: StompFrame) =>
+    frames.push({ command: frame.command, headers: { ...frame.headers }, body: frame.body.toString('hex') });
   try {
     for (const chunk of chunks) parser.push(chunk, onFrame);
   } catch (error) {
@@ -49,8 +63,17 @@ function split(bytes: Buffer, cuts: number[]): Buffer[] {
   return chunks;
 }
 
-const headerText = fc.string({ maxLength: 12, unit: fc.oneof(fc.constantFrom(':', '\\', '\n', '\r', ' ', 'é', '\u0000'), fc.string({ minLength: 1, maxLength: 1, unit: 'grapheme' })) });
-const header = fc.tuple(headerText.filter((name) => name !== 'content-length'), headerText);
+const headerText = fc.string({
+  maxLength: 12,
+  unit: fc.oneof(
+    fc.constantFrom(':', '\\', '\n', '\r', ' ', 'é', '\u0000'),
+    fc.string({ minLength: 1, maxLength: 1, unit: 'grapheme' }),
+  ),
+});
+const header = fc.tuple(
+  headerText.filter((name) => name !== 'content-length'),
+  headerText,
+);
 const frame = fc.record({
   command: fc.constantFrom(...ESCAPED_COMMANDS),
   headers: fc.array(header, { maxLength: 6 }),
@@ -61,7 +84,15 @@ const cuts = fc.array(fc.nat(), { maxLength: 12 });
 const version = fc.constantFrom<StompVersion>('1.0', '1.1', '1.2');
 
 /** What the decoder must give back for a frame that `encodeFrame` wrote: the first of repeated headers wins. */
-function expected({ command, headers, body }: { command: string; headers: HeaderList; body: Buffer }): Outcome['frames'][number] {
+function expected({
+  command,
+  headers,
+  body,
+}: {
+  command: string;
+  headers: HeaderList;
+  body: Buffer;
+}): Outcome['frames'][number] {
   const first = new Map<string, string>();
   for (const [name, value] of headers) if (!first.has(name)) first.set(name, value);
   if (body.length > 0 && !first.has('content-length')) first.set('content-length', String(body.length));
@@ -88,7 +119,9 @@ function mutate(bytes: Buffer, mutations: Mutation[]): Buffer {
 const mutation = fc.record({
   at: fc.nat(),
   kind: fc.constantFrom<Mutation['kind']>('flip', 'insert', 'delete'),
-  byte: fc.constantFrom(0x00, 0x0a, 0x0d, 0x3a, 0x5c, 0x20, 0xff, 0x41).chain((b) => fc.oneof(fc.constant(b), fc.integer({ min: 0, max: 255 }))),
+  byte: fc
+    .constantFrom(0x00, 0x0a, 0x0d, 0x3a, 0x5c, 0x20, 0xff, 0x41)
+    .chain((b) => fc.oneof(fc.constant(b), fc.integer({ min: 0, max: 255 }))),
 });
 
 /** A stream of valid frames with heart-beats between them. */
@@ -97,37 +130,61 @@ const encode = (stream: [{ command: string; headers: [string, string][]; body: B
   Buffer.concat(stream.flatMap(([f, beat]) => [Buffer.from(beat), encodeFrame(f.command, f.headers, '1.2', f.body)]));
 
 describe('Fuzzing the STOMP frame parser', () => {
-  it('should decode encoded frames to what was encoded, however the bytes are chunked', async () => {
-    await checkProperty(
-      'stomp parser: round trip under chunking',
-      fc.property(frameStream, cuts, (stream, at) => {
-        const outcome = decode(split(encode(stream), at), '1.2');
-        expect(outcome).toEqual({ frames: stream.map(([f]) => expected(f)), error: null });
-      }),
-      RUNS,
-    );
-  }, TIMEOUT);
+  it(
+    'should decode encoded frames to what was encoded, however the bytes are chunked',
+    async () => {
+      await checkProperty(
+        'stomp parser: round trip under chunking',
+        fc.property(frameStream, cuts, (stream, at) => {
+          const outcome = decode(split(encode(stream), at), '1.2');
+          expect(outcome).toEqual({ frames: stream.map(([f]) => expected(f)), error: null });
+        }),
+        RUNS,
+      );
+    },
+    TIMEOUT,
+  );
 
-  it('should decode mutated frames the same whole as chunked, failing only with a parse error', async () => {
-    await checkProperty(
-      'stomp parser: mutated frames, whole vs chunked',
-      fc.property(frameStream, fc.array(mutation, { minLength: 1, maxLength: 6 }), cuts, version, (stream, mutations, at, v) => {
-        const bytes = mutate(encode(stream), mutations);
-        expect(decode(split(bytes, at), v)).toEqual(decode([bytes], v));
-      }),
-      RUNS,
-    );
-  }, TIMEOUT);
+  it(
+    'should decode mutated frames the same whole as chunked, failing only with a parse error',
+    async () => {
+      await checkProperty(
+        'stomp parser: mutated frames, whole vs chunked',
+        fc.property(
+          frameStream,
+          fc.array(mutation, { minLength: 1, maxLength: 6 }),
+          cuts,
+          version,
+          (stream, mutations, at, v) => {
+            const bytes = mutate(encode(stream), mutations);
+            expect(decode(split(bytes, at), v)).toEqual(decode([bytes], v));
+          },
+        ),
+        RUNS,
+      );
+    },
+    TIMEOUT,
+  );
 
-  it('should decode random bytes the same whole as chunked, failing only with a parse error', async () => {
-    const prefix = fc.constantFrom('', 'SEND\n', 'CONNECT\naccept-version:1.2\n', 'SEND\ncontent-length:', 'ACK\nid:\\');
-    await checkProperty(
-      'stomp parser: random bytes, whole vs chunked',
-      fc.property(prefix, fc.uint8Array({ maxLength: 6000 }), cuts, version, (start, random, at, v) => {
-        const bytes = Buffer.concat([Buffer.from(start), Buffer.from(random)]);
-        expect(decode(split(bytes, at), v)).toEqual(decode([bytes], v));
-      }),
-      RUNS,
-    );
-  }, TIMEOUT);
+  it(
+    'should decode random bytes the same whole as chunked, failing only with a parse error',
+    async () => {
+      const prefix = fc.constantFrom(
+        '',
+        'SEND\n',
+        'CONNECT\naccept-version:1.2\n',
+        'SEND\ncontent-length:',
+        'ACK\nid:\\',
+      );
+      await checkProperty(
+        'stomp parser: random bytes, whole vs chunked',
+        fc.property(prefix, fc.uint8Array({ maxLength: 6000 }), cuts, version, (start, random, at, v) => {
+          const bytes = Buffer.concat([Buffer.from(start), Buffer.from(random)]);
+          expect(decode(split(bytes, at), v)).toEqual(decode([bytes], v));
+        }),
+        RUNS,
+      );
+    },
+    TIMEOUT,
+  );
 });

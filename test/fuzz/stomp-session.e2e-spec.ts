@@ -25,9 +25,26 @@ const CLIENT_COMMANDS = ['SEND', 'SUBSCRIBE', 'UNSUBSCRIBE', 'ACK', 'NACK', 'BEG
 const KNOWN = new Set([...CLIENT_COMMANDS, 'CONNECT', 'STOMP']);
 
 const destination = fc.oneof(
-  fc.constantFrom('/request/bean', '/request/document', '/request/repository', '/request/json', '/request/render', '/request/x',
-    '/topic/news', '/topic/jobs', '/topic/job/1', '/topic/order/000000000000000000000000', '/topic/customer/x', '/user/topic/default/json',
-    '/user/other/topic/x', '/queue/a', '/topic/../request/bean', '/topic/*', '', 'x'),
+  fc.constantFrom(
+    '/request/bean',
+    '/request/document',
+    '/request/repository',
+    '/request/json',
+    '/request/render',
+    '/request/x',
+    '/topic/news',
+    '/topic/jobs',
+    '/topic/job/1',
+    '/topic/order/000000000000000000000000',
+    '/topic/customer/x',
+    '/user/topic/default/json',
+    '/user/other/topic/x',
+    '/queue/a',
+    '/topic/../request/bean',
+    '/topic/*',
+    '',
+    'x',
+  ),
   headerValue,
 );
 
@@ -39,13 +56,25 @@ interface Tokens {
 function headersFor(tokens: Tokens): fc.Arbitrary<[string, string][]> {
   const header = fc.oneof(
     fc.tuple(fc.constant('destination'), destination),
-    fc.tuple(fc.constantFrom('id', 'subscription', 'message-id', 'transaction', 'receipt'), fc.oneof(fc.constantFrom('1', '2', 'a'), headerValue)),
+    fc.tuple(
+      fc.constantFrom('id', 'subscription', 'message-id', 'transaction', 'receipt'),
+      fc.oneof(fc.constantFrom('1', '2', 'a'), headerValue),
+    ),
     fc.tuple(fc.constant('ack'), fc.constantFrom('auto', 'client', 'client-individual', 'none', '')),
     fc.tuple(fc.constant('accept-version'), fc.constantFrom('1.2', '1.0,1.1,1.2', '1.1', '1.0', '2.0', '', 'x')),
-    fc.tuple(fc.constant('heart-beat'), fc.constantFrom('0,0', '10000,10000', '1,1', '-1,5', 'x', '0,1', '99999999999,0')),
+    fc.tuple(
+      fc.constant('heart-beat'),
+      fc.constantFrom('0,0', '10000,10000', '1,1', '-1,5', 'x', '0,1', '99999999999,0'),
+    ),
     fc.tuple(fc.constant('host'), headerValue),
-    fc.tuple(fc.constant('Authorization'), fc.constantFrom(`Bearer ${tokens.user}`, `Bearer ${tokens.admin}`, 'Bearer x.y.z', 'Basic a', '')),
-    fc.tuple(fc.constantFrom('Lang-Context', 'Site-Context'), fc.oneof(fc.constantFrom('en', 'de', 'default', '../../x', ''), headerValue)),
+    fc.tuple(
+      fc.constant('Authorization'),
+      fc.constantFrom(`Bearer ${tokens.user}`, `Bearer ${tokens.admin}`, 'Bearer x.y.z', 'Basic a', ''),
+    ),
+    fc.tuple(
+      fc.constantFrom('Lang-Context', 'Site-Context'),
+      fc.oneof(fc.constantFrom('en', 'de', 'default', '../../x', ''), headerValue),
+    ),
     fc.tuple(fc.constant('content-type'), fc.constantFrom('application/json', 'text/plain', '')),
     fc.tuple(anyText, anyText),
   );
@@ -54,8 +83,19 @@ function headersFor(tokens: Tokens): fc.Arbitrary<[string, string][]> {
 
 const body = fc.oneof(
   fc.constant(''),
-  fc.record({ beanId: fc.constantFrom('profileSearchServiceImpl', 'documentStorageServiceImpl', 'x'), functionName: anyText, args: fc.array(anyJson, { maxLength: 2 }),
-    actionId: anyText, eventType: fc.constantFrom('USER', 'GLOBAL', 'SHARED', 'x'), sharedEndpoint: anyText }, { requiredKeys: [] }).map((value) => JSON.stringify(value)),
+  fc
+    .record(
+      {
+        beanId: fc.constantFrom('profileSearchServiceImpl', 'documentStorageServiceImpl', 'x'),
+        functionName: anyText,
+        args: fc.array(anyJson, { maxLength: 2 }),
+        actionId: anyText,
+        eventType: fc.constantFrom('USER', 'GLOBAL', 'SHARED', 'x'),
+        sharedEndpoint: anyText,
+      },
+      { requiredKeys: [] },
+    )
+    .map((value) => JSON.stringify(value)),
   anyJson.map((value) => JSON.stringify(value) ?? ''),
   fc.string({ maxLength: 100 }),
 );
@@ -67,14 +107,22 @@ interface FuzzFrame {
 }
 
 function framesFor(tokens: Tokens): fc.Arbitrary<FuzzFrame[]> {
-  const command = fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...CLIENT_COMMANDS) }, { weight: 1, arbitrary: fc.constantFrom('CONNECT', 'STOMP', 'MESSAGE', 'ERROR', 'FOO', 'send') });
+  const command = fc.oneof(
+    { weight: 8, arbitrary: fc.constantFrom(...CLIENT_COMMANDS) },
+    { weight: 1, arbitrary: fc.constantFrom('CONNECT', 'STOMP', 'MESSAGE', 'ERROR', 'FOO', 'send') },
+  );
   const frame = fc.record({ command, headers: headersFor(tokens), body });
   const connect = fc.record({
     command: fc.constantFrom('CONNECT', 'STOMP'),
     headers: headersFor(tokens).map((headers): [string, string][] => [['accept-version', '1.2'], ...headers]),
     body: fc.constant(''),
   });
-  return fc.tuple(fc.oneof({ weight: 6, arbitrary: connect }, { weight: 1, arbitrary: frame }), fc.array(frame, { maxLength: 7 })).map(([first, rest]) => [first, ...rest]);
+  return fc
+    .tuple(
+      fc.oneof({ weight: 6, arbitrary: connect }, { weight: 1, arbitrary: frame }),
+      fc.array(frame, { maxLength: 7 }),
+    )
+    .map(([first, rest]) => [first, ...rest]);
 }
 
 /** The wire form of a frame; a command outside [A-Z] goes out raw, as a broken client would send it. */
@@ -102,7 +150,11 @@ function converse(url: string, chunks: Buffer[]): Promise<StompFrame[]> {
   return new Promise((resolve, reject) => {
     const hang = setTimeout(() => {
       ws.terminate();
-      reject(new Error(`The server did not close within ${HANG_MS} ms; frames so far: ${frames.map((f) => f.command).join(',')}`));
+      reject(
+        new Error(
+          `The server did not close within ${HANG_MS} ms; frames so far: ${frames.map((f) => f.command).join(',')}`,
+        ),
+      );
     }, HANG_MS);
     ws.on('message', (data: Buffer) => parser.push(data, (frame) => frames.push(frame)));
     ws.on('open', () => chunks.forEach((chunk) => ws.send(chunk)));
@@ -126,9 +178,11 @@ function assertAnswered(frames: FuzzFrame[], answers: StompFrame[]): void {
     : true;
   const summary = () => answers.map((f) => `${f.command} ${f.headers.message ?? ''}`).join(' | ');
   if (errors.some((frame) => !frame.headers.message)) throw new Error(`An ERROR without a message: ${summary()}`);
-  if (errors.some((frame) => frame.headers.message === 'Internal error')) throw new Error(`A session crashed: ${summary()}`);
+  if (errors.some((frame) => frame.headers.message === 'Internal error'))
+    throw new Error(`A session crashed: ${summary()}`);
   if (errors.length === 0 && !ended) throw new Error(`Closed without ERROR or the final RECEIPT: ${summary()}`);
-  if (mustFail(frames) && errors.length === 0) throw new Error(`A protocol error was not answered with ERROR: ${summary()}`);
+  if (mustFail(frames) && errors.length === 0)
+    throw new Error(`A protocol error was not answered with ERROR: ${summary()}`);
   for (const frame of answers.filter((f) => f.command === 'MESSAGE')) {
     const reply = JSON.parse(frame.body.toString()) as { status?: number };
     if (typeof reply.status === 'number' && reply.status >= 400) {
@@ -159,24 +213,38 @@ describe('Fuzzing the STOMP session', () => {
     await t.stop();
   });
 
-  it('should answer any sequence of frames to its end, with ERROR for protocol errors, and never crash', async () => {
-    const subscribeToReplies = fc.boolean();
-    await checkProperty(
-      'stomp session: random frame sequences',
-      fc.asyncProperty(framesFor(tokens), subscribeToReplies, fc.boolean(), async (frames, subscribe, oneChunk) => {
-        const sequence = [...frames];
-        if (subscribe && sequence.length > 1) {
-          sequence.splice(1, 0, { command: 'SUBSCRIBE', headers: [['id', 'replies'], ['destination', '/user/topic/default/json']], body: '' });
-        }
-        sequence.push({ command: 'DISCONNECT', headers: [['receipt', END]], body: '' });
-        const bytes = sequence.map(wire);
-        const answers = await converse(t.url, oneChunk ? [Buffer.concat(bytes)] : bytes);
-        assertAnswered(sequence, answers);
-      }),
-      RUNS,
-    );
-    await assertHealthy(client);
-    const answers = await converse(t.url, [wire({ command: 'CONNECT', headers: [['accept-version', '1.2']], body: '' }), wire({ command: 'DISCONNECT', headers: [['receipt', END]], body: '' })]);
-    expect(answers.map((frame) => frame.command)).toEqual(['CONNECTED', 'RECEIPT']);
-  }, TIMEOUT);
+  it(
+    'should answer any sequence of frames to its end, with ERROR for protocol errors, and never crash',
+    async () => {
+      const subscribeToReplies = fc.boolean();
+      await checkProperty(
+        'stomp session: random frame sequences',
+        fc.asyncProperty(framesFor(tokens), subscribeToReplies, fc.boolean(), async (frames, subscribe, oneChunk) => {
+          const sequence = [...frames];
+          if (subscribe && sequence.length > 1) {
+            sequence.splice(1, 0, {
+              command: 'SUBSCRIBE',
+              headers: [
+                ['id', 'replies'],
+                ['destination', '/user/topic/default/json'],
+              ],
+              body: '',
+            });
+          }
+          sequence.push({ command: 'DISCONNECT', headers: [['receipt', END]], body: '' });
+          const bytes = sequence.map(wire);
+          const answers = await converse(t.url, oneChunk ? [Buffer.concat(bytes)] : bytes);
+          assertAnswered(sequence, answers);
+        }),
+        RUNS,
+      );
+      await assertHealthy(client);
+      const answers = await converse(t.url, [
+        wire({ command: 'CONNECT', headers: [['accept-version', '1.2']], body: '' }),
+        wire({ command: 'DISCONNECT', headers: [['receipt', END]], body: '' }),
+      ]);
+      expect(answers.map((frame) => frame.command)).toEqual(['CONNECTED', 'RECEIPT']);
+    },
+    TIMEOUT,
+  );
 });

@@ -30,9 +30,16 @@ const ENDPOINTS: Endpoint[] = [
   { path: '/api/v1/altpayment/webhook', secret: (t) => t.config.altPayment.webhookSecret },
 ];
 
-const EVENT_TYPES = ['payment_intent.succeeded', 'payment_intent.payment_failed', 'parcel.delivered', 'parcel.in_transit', 'payment.paid'];
+const EVENT_TYPES = [
+  'payment_intent.succeeded',
+  'payment_intent.payment_failed',
+  'parcel.delivered',
+  'parcel.in_transit',
+  'payment.paid',
+];
 const now = () => Math.floor(Date.now() / 1000);
-const hex = (length: number) => fc.string({ minLength: length, maxLength: length, unit: fc.constantFrom(...'0123456789abcdefABCDEF') });
+const hex = (length: number) =>
+  fc.string({ minLength: length, maxLength: length, unit: fc.constantFrom(...'0123456789abcdefABCDEF') });
 
 /** A body an attacker would send: an event for the real order, or anything. */
 function eventBody(orderId: string): fc.Arbitrary<string> {
@@ -80,7 +87,13 @@ function badSignature(body: string, secret: string): fc.Arbitrary<string | null>
   );
 }
 
-const contentType = fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', '', 'application/x-www-form-urlencoded');
+const contentType = fc.constantFrom(
+  'application/json',
+  'application/json; charset=utf-8',
+  'text/plain',
+  '',
+  'application/x-www-form-urlencoded',
+);
 
 describe('Fuzzing webhook signatures', () => {
   let t: TestApp;
@@ -94,7 +107,9 @@ describe('Fuzzing webhook signatures', () => {
     client = new FuzzClient(t.url);
     orders = t.app.get<Model<Order>>(getModelToken(Order.name));
     processed = t.app.get<Model<ProcessedWebhook>>(getModelToken(ProcessedWebhook.name));
-    const [order] = await checkOut(t, await createBuyer(t), [{ sellerSkuId: (await createOffer(t)).sellerSkuId, quantity: 1 }]);
+    const [order] = await checkOut(t, await createBuyer(t), [
+      { sellerSkuId: (await createOffer(t)).sellerSkuId, quantity: 1 },
+    ]);
     orderId = order.id;
   });
   afterAll(async () => {
@@ -109,39 +124,56 @@ describe('Fuzzing webhook signatures', () => {
     return client.send({ path: endpoint.path, headers, body });
   };
 
-  it('should refuse any bad signature with a DESIGN §3 400/401 and change nothing', async () => {
-    const before = await orders.find().lean().exec();
-    const badCase = fc.constantFrom(...ENDPOINTS).chain((endpoint) =>
-      eventBody(orderId).chain((body) =>
-        fc.tuple(fc.constant(endpoint), fc.constant(body), contentType, badSignature(body, endpoint.secret(t))),
-      ),
-    );
-    await checkProperty(
-      'webhooks: bad signatures',
-      fc.asyncProperty(badCase, async ([endpoint, body, type, signature]) => {
-        const response = await send(endpoint, body, type, signature);
-        if (response.status !== 400 && response.status !== 401) throw new Error(`Answered ${response.status}: ${response.text}`);
-        assertCleanAnswer(response);
-      }),
-      RUNS,
-    );
-    expect(await processed.countDocuments().exec()).toBe(0);
-    expect(await orders.find().lean().exec()).toEqual(before);
-    await assertHealthy(client);
-  }, TIMEOUT);
+  it(
+    'should refuse any bad signature with a DESIGN §3 400/401 and change nothing',
+    async () => {
+      const before = await orders.find().lean().exec();
+      const badCase = fc
+        .constantFrom(...ENDPOINTS)
+        .chain((endpoint) =>
+          eventBody(orderId).chain((body) =>
+            fc.tuple(fc.constant(endpoint), fc.constant(body), contentType, badSignature(body, endpoint.secret(t))),
+          ),
+        );
+      await checkProperty(
+        'webhooks: bad signatures',
+        fc.asyncProperty(badCase, async ([endpoint, body, type, signature]) => {
+          const response = await send(endpoint, body, type, signature);
+          if (response.status !== 400 && response.status !== 401)
+            throw new Error(`Answered ${response.status}: ${response.text}`);
+          assertCleanAnswer(response);
+        }),
+        RUNS,
+      );
+      expect(await processed.countDocuments().exec()).toBe(0);
+      expect(await orders.find().lean().exec()).toEqual(before);
+      await assertHealthy(client);
+    },
+    TIMEOUT,
+  );
 
-  it('should answer correctly signed bodies of any shape with a 200 or a DESIGN §3 4xx', async () => {
-    const signedCase = fc.constantFrom(...ENDPOINTS).chain((endpoint) =>
-      fc.tuple(fc.constant(endpoint), eventBody(orderId), fc.constantFrom('application/json', 'application/json; charset=utf-8')),
-    );
-    await checkProperty(
-      'webhooks: signed bodies of any shape',
-      fc.asyncProperty(signedCase, async ([endpoint, body, type]) => {
-        const response = await send(endpoint, body, type, signWebhook(body, endpoint.secret(t)));
-        assertCleanAnswer(response, (status) => status === 200);
-      }),
-      RUNS,
-    );
-    await assertHealthy(client);
-  }, TIMEOUT);
+  it(
+    'should answer correctly signed bodies of any shape with a 200 or a DESIGN §3 4xx',
+    async () => {
+      const signedCase = fc
+        .constantFrom(...ENDPOINTS)
+        .chain((endpoint) =>
+          fc.tuple(
+            fc.constant(endpoint),
+            eventBody(orderId),
+            fc.constantFrom('application/json', 'application/json; charset=utf-8'),
+          ),
+        );
+      await checkProperty(
+        'webhooks: signed bodies of any shape',
+        fc.asyncProperty(signedCase, async ([endpoint, body, type]) => {
+          const response = await send(endpoint, body, type, signWebhook(body, endpoint.secret(t)));
+          assertCleanAnswer(response, (status) => status === 200);
+        }),
+        RUNS,
+      );
+      await assertHealthy(client);
+    },
+    TIMEOUT,
+  );
 });

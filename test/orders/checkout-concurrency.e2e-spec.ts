@@ -48,7 +48,7 @@ describe('orderCheckout under concurrency', () => {
     expect(await stockOf(t, scarce.sellerSkuId)).toBe(0);
   });
 
-  it('should check a buyer\'s cart out once when they check out twice at the same moment', async () => {
+  it("should check a buyer's cart out once when they check out twice at the same moment", async () => {
     const offer = await createOffer(t, { quantity: 10 });
     const buyer = await createBuyer(t);
     const item = { sellerSkuId: offer.sellerSkuId, quantity: 2 };
@@ -62,7 +62,7 @@ describe('orderCheckout under concurrency', () => {
     await orderCall(t, 'orderCheckout', [], buyer.token).expect(409);
   });
 
-  it('should refuse a second checkout while the buyer\'s first one runs, and free the lock after', async () => {
+  it("should refuse a second checkout while the buyer's first one runs, and free the lock after", async () => {
     const locks = t.app.get(CheckoutLocks);
     let release!: () => void;
     const first = locks.holding('buyer-x', () => new Promise<void>((resolve) => (release = resolve)));

@@ -61,7 +61,7 @@ describe('orderServiceImpl access', () => {
       expect(asAdmin.map((order: OrderBody) => order.id)).toEqual([annOrder.id]);
     });
 
-    it('should neither see nor change another buyer\'s order', async () => {
+    it("should neither see nor change another buyer's order", async () => {
       const refused = await orderCall(t, 'getOrder', [annOrder.id], bob.token).expect(403);
       expect(refused.body.error).toBe('Access denied');
       await orderCall(t, 'pay', [annOrder.id], bob.token).expect(403);
@@ -150,7 +150,7 @@ describe('orderServiceImpl access', () => {
       return Promise.race([confirmed, refused]);
     };
 
-    it('should let the buyer, the seller\'s user and an ADMIN follow it, and refuse anybody else', async () => {
+    it("should let the buyer, the seller's user and an ADMIN follow it, and refuse anybody else", async () => {
       const sellerAccount = await createBuyer(t);
       const offer = await createOffer(t, { sellerUserId: sellerAccount.id });
       const [order] = await checkOut(t, ann, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);
@@ -190,7 +190,7 @@ describe('orderServiceImpl access', () => {
       await orderCall(t, 'getOrders', ['not json'], admin).expect(400);
     });
 
-    it('should refuse an order id that is not the buyer\'s own nor existing with 404', async () => {
+    it("should refuse an order id that is not the buyer's own nor existing with 404", async () => {
       await orderCall(t, 'getOrder', ['0123456789abcdef01234567'], ann.token).expect(404);
     });
   });

@@ -118,7 +118,7 @@ describe('orderServiceImpl administration', () => {
     expect(pipeline.map((stage: object) => Object.keys(stage)[0])).toEqual(['$match', '$sort', '$skip', '$limit']);
   });
 
-  it('should render the buyer-to-vendor invoice as a PDF with the order\'s amounts', async () => {
+  it("should render the buyer-to-vendor invoice as a PDF with the order's amounts", async () => {
     const { order } = await newOrder(3, 1234);
     const { body: attachment } = await call('createInvoiceBuyerToVendor', [order.id]).expect(200);
     expect(attachment).toMatchObject({ name: `INV-${order.id}.pdf`, contentType: 'application/pdf' });

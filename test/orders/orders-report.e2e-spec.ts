@@ -34,10 +34,7 @@ describe('orders report of checked-out orders', () => {
     expect(annOrders).toHaveLength(2);
 
     const report = await exportOrders();
-    const expected = [
-      ...annOrders.map((order) => ({ order, buyer: ann })),
-      { order: bobOrder, buyer: bob },
-    ];
+    const expected = [...annOrders.map((order) => ({ order, buyer: ann })), { order: bobOrder, buyer: bob }];
     for (const { order, buyer } of expected) {
       const vendorId = order.currencyCode === 'EUR' ? fernShop.sellerId : mossShop.sellerId;
       expect(report.get(order.id)).toMatchObject({

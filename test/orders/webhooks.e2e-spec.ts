@@ -177,7 +177,7 @@ describe('signed webhooks', () => {
       await pickupPoints({ country: 'Netherlands' }).expect(400);
     });
 
-    it('should ship and deliver a paid order from the carrier\'s signed tracking webhooks', async () => {
+    it("should ship and deliver a paid order from the carrier's signed tracking webhooks", async () => {
       const { order } = await paidWith('pm_card_visa');
       const address = { street: 'Main Street', city: 'Utrecht', postalCode: '3511AA', country: 'NL' };
       await bookParcel(buyer.token, { reference: order.id, address }).expect(403);

@@ -108,7 +108,9 @@ describe('cardConnectServiceMock', () => {
       const { body: url } = await call('obtainConnectOnboardingLink', [BACK.refresh, BACK.return]).expect(200);
       const { pathname } = new URL(url as string);
       const expired = { $set: { onboardingExpiresAt: new Date(Date.now() - 1000) } };
-      await accounts().updateOne({ onboardingToken: pathname.split('/').pop() }, expired).exec();
+      await accounts()
+        .updateOne({ onboardingToken: pathname.split('/').pop() }, expired)
+        .exec();
       expect((await t.http.get(pathname).expect(303)).headers.location).toBe(BACK.refresh);
       await t.http.post(pathname).expect(404);
       await t.http.get('/api/v1/connect/onboarding/unknown').expect(404);
@@ -154,7 +156,10 @@ describe('cardConnectServiceMock', () => {
       const first = () => call('createExternalBankAccount', [bank], admin.token);
       const answers = await Promise.all(Array.from({ length: 5 }, first));
       expect(answers.map(({ status, body }) => [status, body])).toEqual(Array(5).fill([200, true]));
-      const stored = await accounts().find({ ownerKey: `user:${admin.id}` }).lean().exec();
+      const stored = await accounts()
+        .find({ ownerKey: `user:${admin.id}` })
+        .lean()
+        .exec();
       expect(stored).toHaveLength(1);
       expect(stored[0].externalAccounts).toHaveLength(5);
     });

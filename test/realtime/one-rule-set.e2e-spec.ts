@@ -16,7 +16,10 @@ const byAction = (actionId: string) => (reply: Reply) => reply.actionId === acti
 /** What must be equal between the transports; path, timestamp and requestId describe the one request. */
 const comparable = ({ status, error, message }: Body) => ({ status, error, message });
 /** The DESIGN §3 keys, whatever the transport (a STOMP reply adds its actionId). */
-const errorKeys = (body: Body) => Object.keys(body).filter((key) => key !== 'actionId').sort();
+const errorKeys = (body: Body) =>
+  Object.keys(body)
+    .filter((key) => key !== 'actionId')
+    .sort();
 
 /** One STOMP request and its reply, as a client on the user reply topic sees it. */
 async function ask(client: TestStompClient, destination: string, body: Body, headers: Record<string, string> = {}) {

@@ -20,13 +20,18 @@ export class TestStompClient {
 
   private constructor(readonly client: Client) {}
 
-  static async connect(baseUrl: string, options: ConnectOptions = {}): Promise<TestStompClient & { connected: IFrame }> {
+  static async connect(
+    baseUrl: string,
+    options: ConnectOptions = {},
+  ): Promise<TestStompClient & { connected: IFrame }> {
     const { token, transport = 'ws', headers = {}, heartbeat = [0, 0] } = options;
     const connectHeaders: StompHeaders = { ...headers };
     if (token) connectHeaders.Authorization = `Bearer ${token}`;
     const client = new Client({
       webSocketFactory: () =>
-        transport === 'ws' ? new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/ws`, ['v12.stomp', 'v11.stomp', 'v10.stomp']) : new SockJS(`${baseUrl}/sock`),
+        transport === 'ws'
+          ? new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/ws`, ['v12.stomp', 'v11.stomp', 'v10.stomp'])
+          : new SockJS(`${baseUrl}/sock`),
       connectHeaders,
       heartbeatOutgoing: heartbeat[0],
       heartbeatIncoming: heartbeat[1],
@@ -64,12 +69,20 @@ export class TestStompClient {
   }
 
   /** Waits for the next message on `destination` that satisfies `accept`, parsed as JSON. */
-  async next<T = Record<string, unknown>>(destination: string, accept: (body: T) => boolean = () => true, timeoutMs = 5000): Promise<T> {
+  async next<T = Record<string, unknown>>(
+    destination: string,
+    accept: (body: T) => boolean = () => true,
+    timeoutMs = 5000,
+  ): Promise<T> {
     return JSON.parse((await this.nextMessage(destination, accept, timeoutMs)).body) as T;
   }
 
   /** As `next`, but the whole message, headers included. */
-  async nextMessage<T = Record<string, unknown>>(destination: string, accept: (body: T) => boolean = () => true, timeoutMs = 5000): Promise<IMessage> {
+  async nextMessage<T = Record<string, unknown>>(
+    destination: string,
+    accept: (body: T) => boolean = () => true,
+    timeoutMs = 5000,
+  ): Promise<IMessage> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.take<T>(destination, accept);

@@ -6,7 +6,10 @@ import { RawStompSocket } from './raw-stomp-socket';
 import { TestStompClient } from './stomp-client';
 
 const withinMs = <T>(promise: Promise<T>, ms: number) =>
-  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not within ${ms} ms`)), ms))]);
+  Promise.race([
+    promise,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not within ${ms} ms`)), ms)),
+  ]);
 
 describe('STOMP protocol', () => {
   let t: TestApp;
@@ -60,13 +63,17 @@ describe('STOMP protocol', () => {
     });
 
     it('should name the user of a valid token', async () => {
-      const { connected } = await TestStompClient.connect(t.url, { token: (await t.createUser({ username: 'alice', role: Role.USER })).token });
+      const { connected } = await TestStompClient.connect(t.url, {
+        token: (await t.createUser({ username: 'alice', role: Role.USER })).token,
+      });
       expect(connected.headers['user-name']).toBe('alice');
     });
 
     it('should end the session when its token expires', async () => {
       const brief = await t.createUser({ username: 'brief', role: Role.USER });
-      const token = t.app.get(JwtService).sign({ sub: brief.id, username: brief.username, role: Role.USER, jti: 'j-exp' }, { expiresIn: 2 });
+      const token = t.app
+        .get(JwtService)
+        .sign({ sub: brief.id, username: brief.username, role: Role.USER, jti: 'j-exp' }, { expiresIn: 2 });
       const socket = await open();
       expect((await socket.connect(`accept-version:1.2\nAuthorization:Bearer ${token}\n`)).command).toBe('CONNECTED');
       await withinMs(socket.closed, 4000);
@@ -88,7 +95,11 @@ describe('STOMP protocol', () => {
       socket.send('UNSUBSCRIBE\nid:0\nreceipt:u\n\n\0');
       socket.send('DISCONNECT\nreceipt:d\n\n\0');
       const receipts = [await socket.next(), await socket.next(), await socket.next()];
-      expect(receipts.map((f) => [f.command, f.headers['receipt-id']])).toEqual([['RECEIPT', 's'], ['RECEIPT', 'u'], ['RECEIPT', 'd']]);
+      expect(receipts.map((f) => [f.command, f.headers['receipt-id']])).toEqual([
+        ['RECEIPT', 's'],
+        ['RECEIPT', 'u'],
+        ['RECEIPT', 'd'],
+      ]);
       await withinMs(socket.closed, 2000);
     });
   });
@@ -99,14 +110,23 @@ describe('STOMP protocol', () => {
       socket.send('CONNECT\naccept-');
       socket.send('version:1.2\n\n\0');
       expect((await socket.next()).command).toBe('CONNECTED');
-      socket.send('SUBSCRIBE\nid:0\ndestination:/topic/a\nreceipt:1\n\n\0\nSUBSCRIBE\nid:1\ndestination:/topic/b\nreceipt:2\n\n\0');
-      expect([(await socket.next()).headers['receipt-id'], (await socket.next()).headers['receipt-id']]).toEqual(['1', '2']);
+      socket.send(
+        'SUBSCRIBE\nid:0\ndestination:/topic/a\nreceipt:1\n\n\0\nSUBSCRIBE\nid:1\ndestination:/topic/b\nreceipt:2\n\n\0',
+      );
+      expect([(await socket.next()).headers['receipt-id'], (await socket.next()).headers['receipt-id']]).toEqual([
+        '1',
+        '2',
+      ]);
     });
   });
 
   describe('SockJS request bodies', () => {
     const post = (size: number) =>
-      fetch(`${t.url}/sock/000/limitcheck/xhr_send`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(['x'.repeat(size)]) }).then(
+      fetch(`${t.url}/sock/000/limitcheck/xhr_send`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: JSON.stringify(['x'.repeat(size)]),
+      }).then(
         (response) => response.status,
         () => 'dropped',
       );
@@ -126,7 +146,12 @@ describe('STOMP protocol', () => {
       t.app.get(EventPublisher).publish('/topic/escaping', { event: 'e', id: '1', data: null });
       const message = await socket.next('MESSAGE');
       expect(message.headers.subscription).toBe('a:b\\c');
-      expect(JSON.parse(message.body.toString())).toMatchObject({ event: 'e', id: '1', data: null, timestamp: expect.any(String) });
+      expect(JSON.parse(message.body.toString())).toMatchObject({
+        event: 'e',
+        id: '1',
+        data: null,
+        timestamp: expect.any(String),
+      });
     });
   });
 
@@ -146,7 +171,12 @@ describe('STOMP protocol', () => {
       socket.send(data);
       expect((await socket.next()).command).toBe('ERROR');
       await withinMs(socket.closed, 2000);
-      bystander.send('/request/bean', { beanId: 'dummyTree', functionName: 'getElements', args: [], actionId: 'alive' });
+      bystander.send('/request/bean', {
+        beanId: 'dummyTree',
+        functionName: 'getElements',
+        args: [],
+        actionId: 'alive',
+      });
       expect(await bystander.next('/user/topic/default/json')).toMatchObject({ actionId: 'alive', status: 200 });
       await bystander.disconnect();
     });
@@ -158,7 +188,12 @@ describe('STOMP heart-beats, slow consumers and client SEND prefixes', () => {
 
   beforeAll(async () => {
     t = await startTestApp({
-      env: { STOMP_HEARTBEAT: '1000,1000', STOMP_CLIENT_SEND_PREFIXES: '/topic/open/', STOMP_MAX_BUFFERED_BYTES: '1048576', STOMP_REVERIFY_MS: '1000' },
+      env: {
+        STOMP_HEARTBEAT: '1000,1000',
+        STOMP_CLIENT_SEND_PREFIXES: '/topic/open/',
+        STOMP_MAX_BUFFERED_BYTES: '1048576',
+        STOMP_REVERIFY_MS: '1000',
+      },
     });
   });
   afterAll(async () => t.stop());
@@ -191,7 +226,9 @@ describe('STOMP heart-beats, slow consumers and client SEND prefixes', () => {
   it('should end a session whose token is revoked by a logout', async () => {
     const token = t.tokenFor(Role.USER);
     const socket = await RawStompSocket.open(t.url);
-    expect((await socket.connect(`accept-version:1.2\nheart-beat:0,0\nAuthorization:Bearer ${token}\n`)).command).toBe('CONNECTED');
+    expect((await socket.connect(`accept-version:1.2\nheart-beat:0,0\nAuthorization:Bearer ${token}\n`)).command).toBe(
+      'CONNECTED',
+    );
     await t.http.post('/api/v1/logout').set('Authorization', `Bearer ${token}`).send({ role: 'user' }).expect(200);
     await withinMs(socket.closed, 4000);
     expect((await socket.next()).headers.message).toBe('Token revoked');
@@ -217,10 +254,16 @@ describe('STOMP heart-beats, slow consumers and client SEND prefixes', () => {
   it('should carry binary bodies sent to an open prefix byte for byte', async () => {
     const subscriber = await TestStompClient.connect(t.url);
     const publisher = await TestStompClient.connect(t.url);
-    const received = new Promise<Uint8Array>((resolve) => subscriber.client.subscribe('/topic/open/bin', (m) => resolve(m.binaryBody), { receipt: 'b' }));
+    const received = new Promise<Uint8Array>((resolve) =>
+      subscriber.client.subscribe('/topic/open/bin', (m) => resolve(m.binaryBody), { receipt: 'b' }),
+    );
     await subscriber.receipt('b');
     const bytes = new Uint8Array([0, 1, 2, 0, 255, 10, 0]);
-    publisher.client.publish({ destination: '/topic/open/bin', binaryBody: bytes, headers: { 'content-type': 'application/octet-stream' } });
+    publisher.client.publish({
+      destination: '/topic/open/bin',
+      binaryBody: bytes,
+      headers: { 'content-type': 'application/octet-stream' },
+    });
     expect(Buffer.from(await received)).toEqual(Buffer.from(bytes));
     await Promise.all([subscriber.disconnect(), publisher.disconnect()]);
   });

@@ -46,7 +46,8 @@ describe('STOMP relay through RabbitMQ Web-STOMP', () => {
     const onFirst = await connect(first, { token: first.tokenFor(Role.ADMIN) });
     const onSecond = await connect(second, { token: second.tokenFor(Role.ADMIN) });
     await Promise.all([onFirst.subscribe('/topic/jobs'), onSecond.subscribe('/topic/jobs')]);
-    const publish = () => second.app.get(EventPublisher).publish('/topic/jobs', { event: 'job.updated', id: 'j1', data: 1 });
+    const publish = () =>
+      second.app.get(EventPublisher).publish('/topic/jobs', { event: 'job.updated', id: 'j1', data: 1 });
     expect(await publishUntil(publish, onFirst.next('/topic/jobs'))).toMatchObject({ event: 'job.updated', id: 'j1' });
     expect(await onSecond.next('/topic/jobs')).toMatchObject({ event: 'job.updated' });
   });
@@ -54,9 +55,15 @@ describe('STOMP relay through RabbitMQ Web-STOMP', () => {
   it('should reach a user on another instance, and only that user', async () => {
     const alice = await first.createUser({ username: 'alice', role: Role.USER });
     const aliceClient = await connect(first, { token: alice.token });
-    const bobClient = await connect(first, { token: (await first.createUser({ username: 'bob', role: Role.USER })).token });
-    await Promise.all([aliceClient.subscribe('/user/topic/default/json'), bobClient.subscribe('/user/topic/default/json')]);
-    const publish = () => second.app.get(MessageBroker).publishToUser(alice.id, '/topic/default/json', '{"for":"alice"}');
+    const bobClient = await connect(first, {
+      token: (await first.createUser({ username: 'bob', role: Role.USER })).token,
+    });
+    await Promise.all([
+      aliceClient.subscribe('/user/topic/default/json'),
+      bobClient.subscribe('/user/topic/default/json'),
+    ]);
+    const publish = () =>
+      second.app.get(MessageBroker).publishToUser(alice.id, '/topic/default/json', '{"for":"alice"}');
     expect(await publishUntil(publish, aliceClient.next('/user/topic/default/json'))).toEqual({ for: 'alice' });
     expect(bobClient.messages('/user/topic/default/json')).toHaveLength(0);
   });
@@ -65,7 +72,8 @@ describe('STOMP relay through RabbitMQ Web-STOMP', () => {
     const admin = await connect(first, { token: first.tokenFor(Role.ADMIN) });
     const guest = await connect(first);
     await Promise.all([admin.subscribe('/topic/order/1'), guest.subscribe('/topic/order.1')]);
-    const publish = () => second.app.get(EventPublisher).publish('/topic/order/1', { event: 'order.status', id: '1', data: 'PAID' });
+    const publish = () =>
+      second.app.get(EventPublisher).publish('/topic/order/1', { event: 'order.status', id: '1', data: 'PAID' });
     await publishUntil(publish, admin.next('/topic/order/1'));
     expect(guest.messages('/topic/order.1')).toHaveLength(0);
   });
@@ -95,7 +103,10 @@ describe('STOMP relay through RabbitMQ Web-STOMP', () => {
     it('should keep STOMP_RELAY_BUFFER publications, send them in order once back, and report the rest', async () => {
       const subscriber = await connect(second, { token: second.tokenFor(Role.ADMIN) });
       await subscriber.subscribe('/topic/jobs');
-      await publishUntil(() => publish(0), subscriber.next('/topic/jobs', (m) => m.data === 0));
+      await publishUntil(
+        () => publish(0),
+        subscriber.next('/topic/jobs', (m) => m.data === 0),
+      );
 
       await proxy.cut();
       await untilRelayIs(publisher, 'down');

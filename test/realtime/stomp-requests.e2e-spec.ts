@@ -28,7 +28,10 @@ describe('STOMP /request/** destinations', () => {
   beforeAll(async () => {
     t = await startTestApp();
     const sites = t.app.get(RepositoryRegistry).find('sites')!.model;
-    await sites.create([{ _id: 'shop2', name: 'Second shop' }, { _id: 'shop3', name: 'Third shop' }]);
+    await sites.create([
+      { _id: 'shop2', name: 'Second shop' },
+      { _id: 'shop3', name: 'Third shop' },
+    ]);
   });
   afterEach(async () => Promise.all(clients.splice(0).map((c) => c.disconnect())));
   afterAll(async () => t.stop());
@@ -78,14 +81,20 @@ describe('STOMP /request/** destinations', () => {
       const guest = await connect(t.url);
       await guest.subscribe(USER_REPLIES);
       guest.send('/request/bean', dummyTreeCall('d1'));
-      expect(await guest.next<Reply>(USER_REPLIES, byAction('d1'))).toMatchObject({ status: 403, error: 'Access denied' });
+      expect(await guest.next<Reply>(USER_REPLIES, byAction('d1'))).toMatchObject({
+        status: 403,
+        error: 'Access denied',
+      });
     });
 
     it('should answer a USER calling an ADMIN bean with Access denied', async () => {
       const user = await connect(t.url, { token: t.tokenFor(Role.USER) });
       await user.subscribe(USER_REPLIES);
       user.send('/request/bean', dummyTreeCall('d2'));
-      expect(await user.next<Reply>(USER_REPLIES, byAction('d2'))).toMatchObject({ status: 403, error: 'Access denied' });
+      expect(await user.next<Reply>(USER_REPLIES, byAction('d2'))).toMatchObject({
+        status: 403,
+        error: 'Access denied',
+      });
     });
 
     it.each([
@@ -123,7 +132,11 @@ describe('STOMP /request/** destinations', () => {
       await guest.subscribe(USER_REPLIES);
       await listener.subscribe('/topic/news');
       guest.client.publish({ destination: '/topic/news', body: 'spoofed', headers: { receipt: 'r-spoof' } });
-      expect(await guest.next<Reply>(USER_REPLIES)).toMatchObject({ status: 403, error: 'Access denied', actionId: 'r-spoof' });
+      expect(await guest.next<Reply>(USER_REPLIES)).toMatchObject({
+        status: 403,
+        error: 'Access denied',
+        actionId: 'r-spoof',
+      });
       guest.send('/request/nothing', { actionId: 'still-open' });
       await guest.next<Reply>(USER_REPLIES, byAction('still-open'));
       expect(listener.messages('/topic/news')).toHaveLength(0);
@@ -134,17 +147,36 @@ describe('STOMP /request/** destinations', () => {
     it('should page through the sites as a guest', async () => {
       const guest = await connect(t.url);
       await guest.subscribe(USER_REPLIES);
-      guest.send('/request/repository', { repositoryId: 'sites', requestType: 'FIND_ALL', page: 0, size: 2, actionId: 'p' });
+      guest.send('/request/repository', {
+        repositoryId: 'sites',
+        requestType: 'FIND_ALL',
+        page: 0,
+        size: 2,
+        actionId: 'p',
+      });
       const reply = await guest.next<Reply>(USER_REPLIES, byAction('p'));
-      expect(reply.payload).toMatchObject({ size: 2, number: 0, numberOfElements: 2, totalElements: expect.any(Number) });
+      expect(reply.payload).toMatchObject({
+        size: 2,
+        number: 0,
+        numberOfElements: 2,
+        totalElements: expect.any(Number),
+      });
     });
 
     it('should find by id and count', async () => {
       const guest = await connect(t.url);
       await guest.subscribe(USER_REPLIES);
-      guest.send('/request/repository', { repositoryId: 'sites', requestType: 'FIND_BY_ID', id: 'shop3', actionId: 'f' });
+      guest.send('/request/repository', {
+        repositoryId: 'sites',
+        requestType: 'FIND_BY_ID',
+        id: 'shop3',
+        actionId: 'f',
+      });
       guest.send('/request/repository', { repositoryId: 'sites', requestType: 'COUNT', actionId: 'c' });
-      expect((await guest.next<Reply>(USER_REPLIES, byAction('f'))).payload).toMatchObject({ _id: 'shop3', name: 'Third shop' });
+      expect((await guest.next<Reply>(USER_REPLIES, byAction('f'))).payload).toMatchObject({
+        _id: 'shop3',
+        name: 'Third shop',
+      });
       expect((await guest.next<Reply>(USER_REPLIES, byAction('c'))).payload).toBeGreaterThanOrEqual(2);
     });
 
@@ -154,9 +186,15 @@ describe('STOMP /request/** destinations', () => {
       await Promise.all([user.subscribe(USER_REPLIES), admin.subscribe(USER_REPLIES)]);
       const save = { repositoryId: 'sites', requestType: 'SAVE', entity: { _id: 'shop4', name: 'Fourth' } };
       user.send('/request/repository', { ...save, actionId: 'us' });
-      expect(await user.next<Reply>(USER_REPLIES, byAction('us'))).toMatchObject({ status: 403, error: 'Access denied' });
+      expect(await user.next<Reply>(USER_REPLIES, byAction('us'))).toMatchObject({
+        status: 403,
+        error: 'Access denied',
+      });
       admin.send('/request/repository', { ...save, actionId: 'as' });
-      expect(await admin.next<Reply>(USER_REPLIES, byAction('as'))).toMatchObject({ status: 200, payload: { _id: 'shop4' } });
+      expect(await admin.next<Reply>(USER_REPLIES, byAction('as'))).toMatchObject({
+        status: 200,
+        payload: { _id: 'shop4' },
+      });
       admin.send('/request/repository', { repositoryId: 'sites', requestType: 'DELETE', id: 'shop4', actionId: 'ad' });
       expect((await admin.next<Reply>(USER_REPLIES, byAction('ad'))).payload).toEqual({ deletedCount: 1 });
     });
@@ -181,9 +219,15 @@ describe('STOMP /request/** destinations', () => {
         admin.send('/request/document', request({ ...extra, actionId }));
         return admin.next<Reply>(USER_REPLIES, byAction(actionId));
       };
-      expect((await ask('i', { requestType: 'INSERT', document: { title: 'a', n: 1 } })).payload).toMatchObject({ insertedCount: 1 });
-      expect((await ask('u', { requestType: 'UPDATE', filter: { title: 'a' }, update: { $inc: { n: 1 } } })).payload).toEqual({ matchedCount: 1, modifiedCount: 1 });
-      expect((await ask('f', { requestType: 'FIND', filter: { title: 'a' } })).payload).toEqual([expect.objectContaining({ title: 'a', n: 2 })]);
+      expect((await ask('i', { requestType: 'INSERT', document: { title: 'a', n: 1 } })).payload).toMatchObject({
+        insertedCount: 1,
+      });
+      expect(
+        (await ask('u', { requestType: 'UPDATE', filter: { title: 'a' }, update: { $inc: { n: 1 } } })).payload,
+      ).toEqual({ matchedCount: 1, modifiedCount: 1 });
+      expect((await ask('f', { requestType: 'FIND', filter: { title: 'a' } })).payload).toEqual([
+        expect.objectContaining({ title: 'a', n: 2 }),
+      ]);
       expect((await ask('c', { requestType: 'COUNT', filter: { n: { $gt: 1 } } })).payload).toBe(1);
       expect((await ask('d', { requestType: 'DELETE', filter: { title: 'a' } })).payload).toEqual({ deletedCount: 1 });
     });
@@ -192,7 +236,11 @@ describe('STOMP /request/** destinations', () => {
       ['the admin database', { databaseName: 'admin', requestType: 'FIND' }, 403],
       ['another database', { databaseName: 'elsewhere', requestType: 'FIND' }, 403],
       ['$where', { requestType: 'FIND', filter: { $where: 'this.n > 1' } }, 400],
-      ['$function inside $expr', { requestType: 'FIND', filter: { $expr: { $function: { body: 'return 1', args: [], lang: 'js' } } } }, 400],
+      [
+        '$function inside $expr',
+        { requestType: 'FIND', filter: { $expr: { $function: { body: 'return 1', args: [], lang: 'js' } } } },
+        400,
+      ],
       ['a system collection', { requestType: 'FIND', collectionName: 'system.users' }, 400],
       ['a DELETE without filter', { requestType: 'DELETE' }, 400],
     ])('should refuse %s', async (_, extra, status) => {
@@ -206,7 +254,10 @@ describe('STOMP /request/** destinations', () => {
       const user = await connect(t.url, { token: t.tokenFor(Role.USER) });
       await user.subscribe(USER_REPLIES);
       user.send('/request/document', request({ requestType: 'FIND', actionId: 'uf' }));
-      expect(await user.next<Reply>(USER_REPLIES, byAction('uf'))).toMatchObject({ status: 403, error: 'Access denied' });
+      expect(await user.next<Reply>(USER_REPLIES, byAction('uf'))).toMatchObject({
+        status: 403,
+        error: 'Access denied',
+      });
     });
   });
 });

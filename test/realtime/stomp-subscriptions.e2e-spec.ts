@@ -27,7 +27,9 @@ describe('STOMP subscriptions', () => {
   const trySubscribe = async (client: TestStompClient, destination: string) => {
     const receipt = `r-${randomUUID()}`;
     const confirmed = client.receipt(receipt).then(() => 'subscribed' as const);
-    client.client.subscribe(destination, (m) => client.inbox.set(destination, [...client.messages(destination), m]), { receipt });
+    client.client.subscribe(destination, (m) => client.inbox.set(destination, [...client.messages(destination), m]), {
+      receipt,
+    });
     const refused = client.next(REPLIES, (reply) => reply.actionId === receipt).catch(() => 'no answer');
     return Promise.race([confirmed, refused]);
   };
@@ -72,11 +74,18 @@ describe('STOMP subscriptions', () => {
       ["another user's", `/topic/customer/${bob.id}`, Role.USER],
       ['a guest', `/topic/customer/${alice.id}`, undefined],
       ['a user', '/topic/order/7', Role.USER],
-    ])('should refuse %s subscription to %s with Access denied and keep the connection', async (_, destination, role) => {
-      const client = await connect(t.url, role ? { token: t.tokenFor(role, alice) } : {});
-      expect(await trySubscribe(client, destination)).toMatchObject({ status: 403, error: 'Access denied', path: destination });
-      expect(client.client.connected).toBe(true);
-    });
+    ])(
+      'should refuse %s subscription to %s with Access denied and keep the connection',
+      async (_, destination, role) => {
+        const client = await connect(t.url, role ? { token: t.tokenFor(role, alice) } : {});
+        expect(await trySubscribe(client, destination)).toMatchObject({
+          status: 403,
+          error: 'Access denied',
+          path: destination,
+        });
+        expect(client.client.connected).toBe(true);
+      },
+    );
 
     it.each<[Role.USER | Role.ADMIN, string]>([
       [Role.USER, `/topic/customer/${alice.id}`],
@@ -98,7 +107,9 @@ describe('STOMP subscriptions', () => {
     });
 
     it('should apply a rule a module registers for orders', async () => {
-      t.app.get(TopicAuthorizer).register('/topic/order/{id}', (principal, { id }) => id === `bought-by-${principal.username}`);
+      t.app
+        .get(TopicAuthorizer)
+        .register('/topic/order/{id}', (principal, { id }) => id === `bought-by-${principal.username}`);
       const client = await connect(t.url, { token: t.tokenFor(Role.USER, alice) });
       expect(await trySubscribe(client, '/topic/order/bought-by-alice')).toBe('subscribed');
       expect(await trySubscribe(client, '/topic/order/bought-by-bob')).toMatchObject({ status: 403 });
@@ -108,11 +119,20 @@ describe('STOMP subscriptions', () => {
   describe('live events', () => {
     it('should deliver published events with a timestamp to subscribers only until they unsubscribe', async () => {
       const admin = await connect(t.url, { token: t.tokenFor(Role.ADMIN) });
-      const subscription = admin.client.subscribe('/topic/jobs', (m) => admin.inbox.set('/topic/jobs', [...admin.messages('/topic/jobs'), m]), { receipt: 'jobs' });
+      const subscription = admin.client.subscribe(
+        '/topic/jobs',
+        (m) => admin.inbox.set('/topic/jobs', [...admin.messages('/topic/jobs'), m]),
+        { receipt: 'jobs' },
+      );
       await admin.receipt('jobs');
       const events = t.app.get(EventPublisher);
       events.publish('/topic/jobs', { event: 'job.updated', id: 'j1', data: { progress: 50 } });
-      expect(await admin.next('/topic/jobs')).toEqual({ event: 'job.updated', id: 'j1', data: { progress: 50 }, timestamp: expect.any(String) });
+      expect(await admin.next('/topic/jobs')).toEqual({
+        event: 'job.updated',
+        id: 'j1',
+        data: { progress: 50 },
+        timestamp: expect.any(String),
+      });
       subscription.unsubscribe({ receipt: 'unsub' });
       await pause(100);
       events.publish('/topic/jobs', { event: 'job.updated', id: 'j1', data: { progress: 60 } });

@@ -11,10 +11,12 @@ export class ProbeJobDto {
   @IsString()
   type!: string;
 
-  @IsInt() @Min(0)
+  @IsInt()
+  @Min(0)
   total = 0;
 
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   confirm = false;
 }
 

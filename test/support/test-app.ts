@@ -140,7 +140,14 @@ class TestUsers {
     this.passwordHash ??= this.app.get(PasswordHasher).hash(TEST_PASSWORD);
     const passwordHash = await this.passwordHash;
     const email = `${username.trim().toLowerCase()}@users.test`;
-    const doc = await this.model.create({ ...(id ? { _id: id } : {}), username, email, passwordHash, role, verified: true });
+    const doc = await this.model.create({
+      ...(id ? { _id: id } : {}),
+      username,
+      email,
+      passwordHash,
+      role,
+      verified: true,
+    });
     const user = { id: String(doc._id), username: doc.username, role };
     this.byName.set(user.username, user);
     return { ...user, token: this.sign(user) };

@@ -49,13 +49,15 @@ export class BeanReader {
     const beans: BeanDeclaration[] = [];
     for (const sourceFile of this.program.getSourceFiles()) {
       if (!isBeanSource(sourceFile.fileName)) continue;
-      sourceFile.forEachChild(function visit(this: BeanReader, node: ts.Node): void {
-        if (ts.isClassDeclaration(node)) {
-          const bean = this.beanOf(node);
-          if (bean) beans.push(bean);
-        }
-        node.forEachChild(visit.bind(this));
-      }.bind(this));
+      sourceFile.forEachChild(
+        function visit(this: BeanReader, node: ts.Node): void {
+          if (ts.isClassDeclaration(node)) {
+            const bean = this.beanOf(node);
+            if (bean) beans.push(bean);
+          }
+          node.forEachChild(visit.bind(this));
+        }.bind(this),
+      );
     }
     return beans.sort((a, b) => a.id.localeCompare(b.id));
   }
@@ -80,14 +82,16 @@ export class BeanReader {
       const [paramsArgument, optionsArgument] = call.arguments;
       const options = optionsArgument ? this.options(optionsArgument) : {};
       const signature = this.checker.getSignatureFromDeclaration(method)!;
-      return [{
-        name: options.name ?? property.getName(),
-        methodName: property.getName(),
-        role: options.role ?? beanRole,
-        params: paramsArgument ? this.params(paramsArgument) : [],
-        signature,
-        symbol: property,
-      }];
+      return [
+        {
+          name: options.name ?? property.getName(),
+          methodName: property.getName(),
+          role: options.role ?? beanRole,
+          params: paramsArgument ? this.params(paramsArgument) : [],
+          signature,
+          symbol: property,
+        },
+      ];
     });
   }
 

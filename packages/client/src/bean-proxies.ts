@@ -9,9 +9,7 @@ export type Invoke = (beanId: string, functionName: string, args: readonly unkno
 export function beanProxies(invoke: Invoke): Beans {
   const handler: ProxyHandler<object> = {
     get: (_, beanId) =>
-      typeof beanId === 'string'
-        ? new Proxy({}, { get: (__, name) => functionOf(invoke, beanId, name) })
-        : undefined,
+      typeof beanId === 'string' ? new Proxy({}, { get: (__, name) => functionOf(invoke, beanId, name) }) : undefined,
   };
   return new Proxy({}, handler) as Beans;
 }

@@ -29,7 +29,10 @@ export class Session {
   private renewTimer?: ReturnType<typeof setTimeout>;
   private renew?: () => Promise<IssuedToken>;
 
-  constructor(token: string | undefined, private readonly onRenewFailed: (error: unknown) => void) {
+  constructor(
+    token: string | undefined,
+    private readonly onRenewFailed: (error: unknown) => void,
+  ) {
     if (token) this.current = tokenInfo(token);
   }
 

@@ -88,11 +88,13 @@ describe('@ccb/client in headless Chromium', () => {
     'should log in, call a bean and receive a job progress event over %s',
     async (transport) => {
       try {
-        const result = await withinSeconds(30, page.evaluate(
-          ([baseUrl, password, via]) =>
-            (window as unknown as Scenario).runScenario(baseUrl, password, via),
-          [t.url, TEST_PASSWORD, transport] as const,
-        ));
+        const result = await withinSeconds(
+          30,
+          page.evaluate(
+            ([baseUrl, password, via]) => (window as unknown as Scenario).runScenario(baseUrl, password, via),
+            [t.url, TEST_PASSWORD, transport] as const,
+          ),
+        );
         expect(result).toMatchObject({ transport, role: 'ADMIN', jobType: `browser-${transport}` });
         expect(result.event).toMatchObject({ event: 'job.updated', data: { current: 1, progress: 25 } });
       } catch (error) {

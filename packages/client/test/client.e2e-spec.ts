@@ -59,7 +59,9 @@ describe('@ccb/client against the running application', () => {
   });
 
   it('should refuse bad credentials with a typed 401', async () => {
-    const error = await client().login('test-admin', 'wrong-password').catch((e: unknown) => e);
+    const error = await client()
+      .login('test-admin', 'wrong-password')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CcbError);
     expect(error).toMatchObject({ status: 401, error: 'Unauthorized', requestId: expect.any(String) });
   });
@@ -107,7 +109,9 @@ describe('@ccb/client against the running application', () => {
     const invalid = await failure(c.beans.jobsManagementServiceImpl.createJob({ type: 'x', total: -1 }));
     const fieldProblem = expect.objectContaining({ field: expect.any(String) });
     expect(invalid).toMatchObject({ status: 400, details: expect.arrayContaining([fieldProblem]) });
-    const guest = await client().beans.jobsManagementServiceImpl.toDone('x').catch((e: unknown) => e);
+    const guest = await client()
+      .beans.jobsManagementServiceImpl.toDone('x')
+      .catch((e: unknown) => e);
     expect(guest).toMatchObject({ status: 401 });
   });
 
@@ -117,7 +121,9 @@ describe('@ccb/client against the running application', () => {
     const { token } = c.token!;
     await c.logout();
     expect(c.token).toBeUndefined();
-    const revoked = await client({ token }).beans.jobsManagementServiceImpl.getRepository().catch((e: unknown) => e);
+    const revoked = await client({ token })
+      .beans.jobsManagementServiceImpl.getRepository()
+      .catch((e: unknown) => e);
     expect(revoked).toMatchObject({ status: 401 });
   });
 
@@ -200,18 +206,21 @@ describe('@ccb/client against the running application', () => {
 
   it('should list exactly the beans, functions, roles and signatures of the running registry', () => {
     const live = Object.fromEntries(
-      t.app.get(BeanRegistry).list().map((bean) => [
-        bean.id,
-        {
-          role: bean.role,
-          functions: Object.fromEntries(
-            [...bean.functions.values()].map((fn) => [
-              fn.name,
-              fn.overloads.map(({ role, signature }) => ({ role, signature })),
-            ]),
-          ),
-        },
-      ]),
+      t.app
+        .get(BeanRegistry)
+        .list()
+        .map((bean) => [
+          bean.id,
+          {
+            role: bean.role,
+            functions: Object.fromEntries(
+              [...bean.functions.values()].map((fn) => [
+                fn.name,
+                fn.overloads.map(({ role, signature }) => ({ role, signature })),
+              ]),
+            ),
+          },
+        ]),
     );
     expect(beanManifest).toEqual(live);
   });

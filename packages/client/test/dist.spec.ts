@@ -6,7 +6,7 @@ const DIST = path.join(__dirname, '../dist');
 
 /** The built package as Node loads it (`npm run build` at the root builds it before the tests). */
 describe('the built @ccb/client', () => {
-  const probe = "console.log(typeof m.createClient, typeof m.CcbError, Object.keys(m.beanManifest).length > 0)";
+  const probe = 'console.log(typeof m.createClient, typeof m.CcbError, Object.keys(m.beanManifest).length > 0)';
 
   it('should be built', () => {
     const missing = ['index.mjs', 'index.cjs', 'types/index.d.ts'].filter((file) => !existsSync(path.join(DIST, file)));

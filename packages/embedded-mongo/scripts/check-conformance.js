@@ -18,5 +18,7 @@ for (const r of failed) {
   const note = skips.has(name) ? `skipped on purpose: ${skips.get(name)}` : r.reason;
   process.stdout.write(`FAIL ${name} -- ${note}\n`);
 }
-process.stdout.write(`${counts.PASS} passed, ${counts.FAIL} failed (${failed.length - unexpected.length} listed in conformance-skips.json), ${counts.SKIP} skipped by the runner\n`);
+process.stdout.write(
+  `${counts.PASS} passed, ${counts.FAIL} failed (${failed.length - unexpected.length} listed in conformance-skips.json), ${counts.SKIP} skipped by the runner\n`,
+);
 process.exit(unexpected.length > 0 ? 1 : 0);

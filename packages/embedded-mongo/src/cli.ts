@@ -10,7 +10,11 @@ async function main(): Promise<void> {
       dbpath: { type: 'string' },
     },
   });
-  const server = await EmbeddedMongoServer.start({ port: Number(values.port), host: values.host, dbPath: values.dbpath });
+  const server = await EmbeddedMongoServer.start({
+    port: Number(values.port),
+    host: values.host,
+    dbPath: values.dbpath,
+  });
   process.stdout.write(`${server.uri}\n`);
   server.once('error', (error: Error) => {
     console.error(error.message);

@@ -2,5 +2,10 @@
 export type Doc = Record<string, unknown>;
 
 export function isDoc(value: unknown): value is Doc {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.getPrototypeOf(value) === Object.prototype
+  );
 }

@@ -11,7 +11,10 @@ beforeAll(async () => {
 afterAll(() => harness.stop());
 
 async function errorCode(promise: Promise<unknown>): Promise<unknown> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(MongoServerError);
   return (error as MongoServerError).code;
 }
@@ -20,7 +23,10 @@ describe('collection default collation', () => {
   it('applies to queries and new indexes unless a command names its own', async () => {
     await db.createCollection('fr', { collation: { locale: 'fr', strength: 1 } });
     const fr = db.collection<AnyDoc>('fr');
-    await fr.insertMany([{ _id: 1, n: 'côte' }, { _id: 2, n: 'cote' }]);
+    await fr.insertMany([
+      { _id: 1, n: 'côte' },
+      { _id: 2, n: 'cote' },
+    ]);
     expect(await fr.countDocuments({ n: 'COTE' })).toBe(2);
     expect(await fr.countDocuments({ n: 'COTE' }, { collation: { locale: 'simple' } })).toBe(0);
     await fr.createIndex({ n: 1 });
@@ -36,7 +42,9 @@ describe('indexes', () => {
     expect(await errorCode(items.createIndex({ x: 1 }, { name: 'other' }))).toBe(85);
     expect(await errorCode(items.createIndex({ x: 1 }, { unique: true }))).toBe(85);
     expect(await errorCode(items.createIndex({ y: 1 }, { name: 'x_1' }))).toBe(86);
-    expect(await items.createIndex({ x: 1 }, { name: 'x_partial', partialFilterExpression: { x: { $gt: 0 } } })).toBe('x_partial');
+    expect(await items.createIndex({ x: 1 }, { name: 'x_partial', partialFilterExpression: { x: { $gt: 0 } } })).toBe(
+      'x_partial',
+    );
   });
 
   it('answers createIndexes of existing indexes with a note and spells out index collations', async () => {
@@ -45,7 +53,18 @@ describe('indexes', () => {
     expect(again).toEqual({ numIndexesBefore: 2, numIndexesAfter: 2, note: 'all indexes already exist', ok: 1 });
     await db.collection<AnyDoc>('noted').createIndex({ y: 1 }, { collation: { locale: 'en_US', strength: 2 } });
     const [, , collated] = await db.collection('noted').listIndexes().toArray();
-    expect(collated.collation).toEqual({ locale: 'en_US', caseLevel: false, caseFirst: 'off', strength: 2, numericOrdering: false, alternate: 'non-ignorable', maxVariable: 'punct', normalization: false, backwards: false, version: '57.1' });
+    expect(collated.collation).toEqual({
+      locale: 'en_US',
+      caseLevel: false,
+      caseFirst: 'off',
+      strength: 2,
+      numericOrdering: false,
+      alternate: 'non-ignorable',
+      maxVariable: 'punct',
+      normalization: false,
+      backwards: false,
+      version: '57.1',
+    });
   });
 
   it('hides and unhides an index with collMod; a hidden index cannot be hinted', async () => {
@@ -64,15 +83,26 @@ describe('indexes', () => {
 describe('collMod unique conversion', () => {
   it('prepares an index (new duplicates refused), reports violations, then converts once resolved', async () => {
     const items = db.collection<AnyDoc>('converted');
-    await items.insertMany([{ _id: 1, x: 1 }, { _id: 2, x: 1 }]);
+    await items.insertMany([
+      { _id: 1, x: 1 },
+      { _id: 2, x: 1 },
+    ]);
     await items.createIndex({ x: 1 });
-    expect(await errorCode(db.command({ collMod: 'converted', index: { keyPattern: { x: 1 }, unique: true } }))).toBe(72);
-    expect(await db.command({ collMod: 'converted', index: { keyPattern: { x: 1 }, prepareUnique: true } })).toMatchObject({ prepareUnique_old: false, prepareUnique_new: true });
+    expect(await errorCode(db.command({ collMod: 'converted', index: { keyPattern: { x: 1 }, unique: true } }))).toBe(
+      72,
+    );
+    expect(
+      await db.command({ collMod: 'converted', index: { keyPattern: { x: 1 }, prepareUnique: true } }),
+    ).toMatchObject({ prepareUnique_old: false, prepareUnique_new: true });
     expect(await errorCode(items.insertOne({ _id: 3, x: 1 }))).toBe(11000);
-    const refused = await db.command({ collMod: 'converted', index: { keyPattern: { x: 1 }, unique: true } }).catch((error: MongoServerError) => error);
+    const refused = await db
+      .command({ collMod: 'converted', index: { keyPattern: { x: 1 }, unique: true } })
+      .catch((error: MongoServerError) => error);
     expect(refused).toMatchObject({ code: 359, errorResponse: { violations: [{ ids: [1, 2] }] } });
     await items.deleteOne({ _id: 2 });
-    expect(await db.command({ collMod: 'converted', index: { keyPattern: { x: 1 }, unique: true } })).toMatchObject({ unique_new: true });
+    expect(await db.command({ collMod: 'converted', index: { keyPattern: { x: 1 }, unique: true } })).toMatchObject({
+      unique_new: true,
+    });
     expect((await items.listIndexes().toArray())[1]).toMatchObject({ name: 'x_1', unique: true });
   });
 });
@@ -82,8 +112,12 @@ describe('clustered collections', () => {
     await db.createCollection('clustered', { clusteredIndex: { key: { _id: 1 }, unique: true, name: 'by id' } });
     const [info] = await db.listCollections({ name: 'clustered' }, { nameOnly: false }).toArray();
     expect(info.options).toEqual({ clusteredIndex: { v: 2, key: { _id: 1 }, unique: true, name: 'by id' } });
-    expect(await db.collection('clustered').listIndexes().toArray()).toEqual([{ v: 2, key: { _id: 1 }, unique: true, name: 'by id', clustered: true }]);
-    expect(await errorCode(db.createCollection('unclustered', { clusteredIndex: { key: { x: 1 }, unique: true } }))).toBe(72);
+    expect(await db.collection('clustered').listIndexes().toArray()).toEqual([
+      { v: 2, key: { _id: 1 }, unique: true, name: 'by id', clustered: true },
+    ]);
+    expect(
+      await errorCode(db.createCollection('unclustered', { clusteredIndex: { key: { x: 1 }, unique: true } })),
+    ).toBe(72);
   });
 });
 
@@ -99,6 +133,13 @@ describe('capped collections', () => {
     expect((await small.find().toArray()).map((doc) => doc._id)).toEqual([3, 4, 5]);
     expect(await errorCode(db.command({ create: 'sizeless', capped: true }))).toBe(72);
     expect((await log.find().sort({ $natural: -1 }).toArray()).map((doc) => doc._id)).toEqual([5, 4, 3]);
-    expect((await log.find({}, { hint: { $natural: -1 } }).limit(1).toArray()).map((doc) => doc._id)).toEqual([5]);
+    expect(
+      (
+        await log
+          .find({}, { hint: { $natural: -1 } })
+          .limit(1)
+          .toArray()
+      ).map((doc) => doc._id),
+    ).toEqual([5]);
   });
 });

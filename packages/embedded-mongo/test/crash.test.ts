@@ -5,7 +5,9 @@ import { startHarness, tempDir, type AnyDoc } from './helpers';
 
 /** Starts the writer and resolves with every acknowledged _id once `count` were acknowledged and it was SIGKILLed. */
 function runWriterUntilKilled(dbPath: string, count: number): Promise<number[]> {
-  const child = spawn(process.execPath, [join(__dirname, 'fixtures', 'crash-writer.js'), dbPath], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(__dirname, 'fixtures', 'crash-writer.js'), dbPath], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const acknowledged: number[] = [];
   let pending = '';
   child.stdout.setEncoding('utf8');
@@ -17,7 +19,11 @@ function runWriterUntilKilled(dbPath: string, count: number): Promise<number[]> 
   });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('exit', (_code, signal) => (signal === 'SIGKILL' ? resolve(acknowledged) : reject(new Error(`writer exited without being killed (${signal})`))));
+    child.once('exit', (_code, signal) =>
+      signal === 'SIGKILL'
+        ? resolve(acknowledged)
+        : reject(new Error(`writer exited without being killed (${signal})`)),
+    );
   });
 }
 
@@ -30,7 +36,10 @@ describe('persistence', () => {
       const db = first.client.db('persist');
       await db.createCollection('people', { validator: { age: { $gte: 0 } } });
       await db.collection('people').createIndex({ email: 1 }, { unique: true });
-      await db.collection('people').insertMany([{ email: 'a', age: 1 }, { email: 'b', age: 2 }]);
+      await db.collection('people').insertMany([
+        { email: 'a', age: 1 },
+        { email: 'b', age: 2 },
+      ]);
       await db.collection('people').deleteOne({ email: 'b' });
       await first.stop();
 
@@ -58,7 +67,9 @@ describe('crash safety', () => {
       const harness = await startHarness({ dbPath: dir.path });
       try {
         const docs = harness.client.db('crash').collection<AnyDoc>('docs');
-        const stored = new Set((await docs.find({}, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id as number));
+        const stored = new Set(
+          (await docs.find({}, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id as number),
+        );
         expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
         await docs.insertOne({ _id: 'after-restart' });
         expect(await docs.countDocuments({ _id: 'after-restart' })).toBe(1);

@@ -1,4 +1,14 @@
-import { Decimal128, Double, Int32, Long, MongoBulkWriteError, MongoServerError, ObjectId, UUID, type Db } from 'mongodb';
+import {
+  Decimal128,
+  Double,
+  Int32,
+  Long,
+  MongoBulkWriteError,
+  MongoServerError,
+  ObjectId,
+  UUID,
+  type Db,
+} from 'mongodb';
 import { startHarness, type AnyDoc, type Harness } from './helpers';
 
 let harness: Harness;
@@ -23,11 +33,23 @@ describe('CRUD', () => {
   it('inserts, finds with filter/sort/projection/skip/limit, updates and deletes', async () => {
     const items = db.collection<{ _id: number; n: number; tag: string; created?: boolean }>('items');
     await items.insertMany([1, 2, 3, 4, 5].map((n) => ({ _id: n, n, tag: n % 2 ? 'odd' : 'even' })));
-    const found = await items.find({ tag: 'odd' }, { projection: { n: 1 } }).sort({ n: -1 }).skip(1).limit(1).toArray();
+    const found = await items
+      .find({ tag: 'odd' }, { projection: { n: 1 } })
+      .sort({ n: -1 })
+      .skip(1)
+      .limit(1)
+      .toArray();
     expect(found).toEqual([{ _id: 3, n: 3 }]);
-    expect(await items.updateMany({ tag: 'even' }, { $inc: { n: 10 } })).toMatchObject({ matchedCount: 2, modifiedCount: 2 });
+    expect(await items.updateMany({ tag: 'even' }, { $inc: { n: 10 } })).toMatchObject({
+      matchedCount: 2,
+      modifiedCount: 2,
+    });
     expect(await items.findOne({ _id: 4 })).toEqual({ _id: 4, n: 14, tag: 'even' });
-    const upsert = await items.updateOne({ _id: 9 }, { $set: { n: 9 }, $setOnInsert: { created: true } }, { upsert: true });
+    const upsert = await items.updateOne(
+      { _id: 9 },
+      { $set: { n: 9 }, $setOnInsert: { created: true } },
+      { upsert: true },
+    );
     expect(upsert.upsertedId).toBe(9);
     expect(await items.findOne({ _id: 9 })).toEqual({ _id: 9, n: 9, created: true });
     expect((await items.deleteMany({ n: { $gte: 9 } })).deletedCount).toBe(3);
@@ -37,10 +59,17 @@ describe('CRUD', () => {
 
   it('runs aggregation pipelines with $lookup and $out', async () => {
     await db.collection<AnyDoc>('authors').insertMany([{ _id: 'a1', name: 'Ann' }]);
-    await db.collection<AnyDoc>('books').insertMany([{ title: 'T1', author: 'a1' }, { title: 'T2', author: 'a1' }]);
+    await db.collection<AnyDoc>('books').insertMany([
+      { title: 'T1', author: 'a1' },
+      { title: 'T2', author: 'a1' },
+    ]);
     const [joined] = await db
       .collection('books')
-      .aggregate([{ $group: { _id: '$author', count: { $sum: 1 } } }, { $lookup: { from: 'authors', localField: '_id', foreignField: '_id', as: 'who' } }, { $out: 'summary' }])
+      .aggregate([
+        { $group: { _id: '$author', count: { $sum: 1 } } },
+        { $lookup: { from: 'authors', localField: '_id', foreignField: '_id', as: 'who' } },
+        { $out: 'summary' },
+      ])
       .toArray()
       .then(() => db.collection<AnyDoc>('summary').find().toArray());
     expect(joined).toMatchObject({ _id: 'a1', count: 2, who: [{ name: 'Ann' }] });
@@ -60,7 +89,10 @@ describe('CRUD', () => {
     expect(duplicate.code).toBe(11000);
     expect(duplicate.keyPattern).toEqual({ email: 1 });
     expect(duplicate.keyValue).toEqual({ email: 'a' });
-    expect((await serverError(users.insertOne({ email: 'c', org: 1, login: 'x' }))).keyValue).toEqual({ org: 1, login: 'x' });
+    expect((await serverError(users.insertOne({ email: 'c', org: 1, login: 'x' }))).keyValue).toEqual({
+      org: 1,
+      login: 'x',
+    });
     expect((await serverError(users.insertOne({ email: 'd', code: 7, active: true }))).code).toBe(11000);
     expect((await serverError(users.updateOne({ email: 'b' }, { $set: { email: 'a' } }))).code).toBe(11000);
     const names = (await users.listIndexes().toArray()).map((index) => index.name);
@@ -74,14 +106,23 @@ describe('CRUD', () => {
     expect(ordered.writeErrors).toHaveLength(1);
     expect(await batch.countDocuments()).toBe(1);
     await batch.deleteMany({});
-    const unordered = (await batch.insertMany(docs, { ordered: false }).catch((error: unknown) => error)) as MongoBulkWriteError;
+    const unordered = (await batch
+      .insertMany(docs, { ordered: false })
+      .catch((error: unknown) => error)) as MongoBulkWriteError;
     expect(unordered.code).toBe(11000);
     expect(await batch.countDocuments()).toBe(2);
   });
 
   it('keeps BSON number types and answers $type queries by BSON type name', async () => {
     const typed = db.collection<{ _id: number; i: Int32; d: Double; l: Long; dec: Decimal128; o: ObjectId }>('typed');
-    await typed.insertOne({ _id: 1, i: new Int32(1), d: new Double(1), l: Long.fromNumber(1), dec: Decimal128.fromString('1.5'), o: new ObjectId() });
+    await typed.insertOne({
+      _id: 1,
+      i: new Int32(1),
+      d: new Double(1),
+      l: Long.fromNumber(1),
+      dec: Decimal128.fromString('1.5'),
+      o: new ObjectId(),
+    });
     await typed.updateOne({ _id: 1 }, { $inc: { l: 1, d: 1 } });
     const raw = await typed.findOne({ _id: 1 }, { promoteValues: false });
     expect(raw).toMatchObject({ i: new Int32(1), d: new Double(2), l: Long.fromNumber(2) });
@@ -98,7 +139,11 @@ describe('CRUD', () => {
   });
 
   it('serves read-only views and refuses writes to them', async () => {
-    await db.collection<AnyDoc>('source').insertMany([{ _id: 1, x: 11 }, { _id: 2, x: 22 }, { _id: 3, x: 33 }]);
+    await db.collection<AnyDoc>('source').insertMany([
+      { _id: 1, x: 11 },
+      { _id: 2, x: 22 },
+      { _id: 3, x: 33 },
+    ]);
     await db.createCollection('bigX', { viewOn: 'source', pipeline: [{ $match: { x: { $gt: 11 } } }] });
     const view = db.collection<AnyDoc>('bigX');
     expect(await view.estimatedDocumentCount()).toBe(2);
@@ -132,7 +177,16 @@ describe('errors', () => {
   });
 
   it('answers unknown query operators with BadValue', async () => {
-    expect((await serverError(db.collection<AnyDoc>('items').find({ a: { $nope: 1 } }).toArray())).code).toBe(2);
+    expect(
+      (
+        await serverError(
+          db
+            .collection<AnyDoc>('items')
+            .find({ a: { $nope: 1 } })
+            .toArray(),
+        )
+      ).code,
+    ).toBe(2);
   });
 
   it('answers getMore on an unknown cursor with CursorNotFound', async () => {
@@ -140,7 +194,14 @@ describe('errors', () => {
   });
 
   it('refuses transactions on a standalone with IllegalOperation', async () => {
-    const command = { insert: 'tx', documents: [{}], lsid: { id: new UUID() }, txnNumber: Long.fromNumber(1), startTransaction: true, autocommit: false };
+    const command = {
+      insert: 'tx',
+      documents: [{}],
+      lsid: { id: new UUID() },
+      txnNumber: Long.fromNumber(1),
+      startTransaction: true,
+      autocommit: false,
+    };
     expect((await serverError(db.command(command))).code).toBe(20);
   });
 
@@ -154,7 +215,11 @@ describe('errors', () => {
   });
 
   it('enforces $jsonSchema validators with bsonType', async () => {
-    const schema = { bsonType: 'object', required: ['name'], properties: { name: { bsonType: 'string' }, age: { bsonType: 'int', minimum: 0 } } };
+    const schema = {
+      bsonType: 'object',
+      required: ['name'],
+      properties: { name: { bsonType: 'string' }, age: { bsonType: 'int', minimum: 0 } },
+    };
     await db.createCollection('schemed', { validator: { $jsonSchema: schema } });
     const schemed = db.collection('schemed');
     await schemed.insertOne({ name: 'ann', age: 3 });
@@ -164,7 +229,9 @@ describe('errors', () => {
 
   it('rejects documents over 16 MiB produced by an update', async () => {
     await db.collection<AnyDoc>('large').insertOne({ _id: 1 });
-    const error = await serverError(db.collection<AnyDoc>('large').updateOne({ _id: 1 }, { $set: { blob: 'x'.repeat(16 * 1024 * 1024) } }));
+    const error = await serverError(
+      db.collection<AnyDoc>('large').updateOne({ _id: 1 }, { $set: { blob: 'x'.repeat(16 * 1024 * 1024) } }),
+    );
     expect(error.code).toBe(10334);
   });
 
@@ -173,12 +240,22 @@ describe('errors', () => {
     await counters.insertOne({ _id: 1 as never, n: 'seven', m: 2, nested: { k: 'x' } });
     const onString = await serverError(counters.updateOne({ _id: 1 as never }, { $inc: { n: 1 } }));
     expect([onString.code, onString.codeName]).toEqual([14, 'TypeMismatch']);
-    expect(onString.message).toBe("Cannot apply $inc to a value of non-numeric type. {_id: 1} has the field 'n' of non-numeric type string");
+    expect(onString.message).toBe(
+      "Cannot apply $inc to a value of non-numeric type. {_id: 1} has the field 'n' of non-numeric type string",
+    );
     expect((await serverError(counters.updateOne({ _id: 1 as never }, { $mul: { 'nested.k': 2 } }))).code).toBe(14);
     const badArgument = await serverError(counters.updateOne({ _id: 1 as never }, { $inc: { m: 'one' as never } }));
     expect(badArgument.message).toBe('Cannot increment with non-numeric argument: {m: "one"}');
-    await counters.updateOne({ _id: 1 as never }, { $inc: { m: 1, fresh: 2 }, $mul: { nested: 1 as never } }).catch(() => undefined);
+    await counters
+      .updateOne({ _id: 1 as never }, { $inc: { m: 1, fresh: 2 }, $mul: { nested: 1 as never } })
+      .catch(() => undefined);
     await counters.updateOne({ _id: 1 as never }, { $inc: { m: new Long(1), fresh: 2 } });
-    expect(await counters.findOne({ _id: 1 as never })).toEqual({ _id: 1, n: 'seven', m: 3, nested: { k: 'x' }, fresh: 2 });
+    expect(await counters.findOne({ _id: 1 as never })).toEqual({
+      _id: 1,
+      n: 'seven',
+      m: 3,
+      nested: { k: 'x' },
+      fresh: 2,
+    });
   });
 });

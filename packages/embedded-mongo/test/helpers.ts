@@ -32,7 +32,9 @@ export function tempDir(): { path: string; remove(): void } {
 export type AnyDoc = { _id?: number | string; [field: string]: unknown };
 
 /** The code, code name and message of the server error a command fails with (failing the test if it succeeds). */
-export async function failure(promise: Promise<unknown>): Promise<{ code: unknown; codeName: unknown; message: string }> {
+export async function failure(
+  promise: Promise<unknown>,
+): Promise<{ code: unknown; codeName: unknown; message: string }> {
   const error = await promise.then(
     () => undefined,
     (caught: unknown) => caught,

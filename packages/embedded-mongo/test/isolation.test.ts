@@ -141,10 +141,12 @@ describe('start and stop through the worker', () => {
 
   (process.platform === 'linux' ? it : it.skip)('runs the server thread 10 nice levels below the caller', async () => {
     const niceByThread = (): Map<string, number> =>
-      new Map(readdirSync('/proc/self/task').map((tid) => {
-        const fields = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
-        return [tid, Number(fields[16])]; // field 19 of stat: nice
-      }));
+      new Map(
+        readdirSync('/proc/self/task').map((tid) => {
+          const fields = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+          return [tid, Number(fields[16])]; // field 19 of stat: nice
+        }),
+      );
     const before = niceByThread();
     const server = await EmbeddedMongoServer.start({ port: 0 });
     try {

@@ -23,7 +23,10 @@ beforeAll(async () => {
 afterAll(() => harness.stop());
 
 async function errorOf(promise: Promise<unknown>): Promise<MongoServerError> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(MongoServerError);
   return error as MongoServerError;
 }
@@ -31,7 +34,10 @@ async function errorOf(promise: Promise<unknown>): Promise<MongoServerError> {
 type IndexToCreate = [IndexSpecification, CreateIndexesOptions];
 
 async function fresh(name: string, docs: AnyDoc[], indexes: IndexToCreate[] = []): Promise<void> {
-  await db.collection(name).drop().catch(() => undefined);
+  await db
+    .collection(name)
+    .drop()
+    .catch(() => undefined);
   await db.collection<AnyDoc>(name).insertMany(docs);
   for (const [key, options] of indexes) await db.collection(name).createIndex(key, options);
 }
@@ -86,7 +92,10 @@ describe.each(INDEX_VARIANTS)('$lookup equality with %s', (_name, indexes) => {
 
   it('matches a missing local field with null and missing foreign fields (manual: single equality join)', async () => {
     const lookup = { from: 'inventory', localField: 'item', foreignField: 'sku', as: 'inventory_docs' };
-    const joined = await db.collection('orders').aggregate([{ $lookup: lookup }]).toArray();
+    const joined = await db
+      .collection('orders')
+      .aggregate([{ $lookup: lookup }])
+      .toArray();
     expect(joined).toEqual([
       { _id: 1, item: 'almonds', price: 12, quantity: 2, inventory_docs: [INVENTORY[0]] },
       { _id: 2, item: 'pecans', price: 20, quantity: 1, inventory_docs: [INVENTORY[3]] },
@@ -96,7 +105,10 @@ describe.each(INDEX_VARIANTS)('$lookup equality with %s', (_name, indexes) => {
 
   it('matches any element of a local array (manual: $lookup with an array)', async () => {
     const lookup = { from: 'members', localField: 'enrollmentlist', foreignField: 'name', as: 'enrollee_info' };
-    const joined = await db.collection('classes').aggregate([{ $lookup: lookup }]).toArray();
+    const joined = await db
+      .collection('classes')
+      .aggregate([{ $lookup: lookup }])
+      .toArray();
     expect(joined.map((doc) => byId(doc.enrollee_info))).toEqual([
       [MEMBERS[0], MEMBERS[4], MEMBERS[5]],
       [MEMBERS[0], MEMBERS[2]],
@@ -131,7 +143,10 @@ describe('$lookup equality semantics', () => {
 
   async function joinIds(localField: string, foreignField: string): Promise<Record<string, unknown[]>> {
     const lookup = { from: 'tagged', localField, foreignField, as: 'j' };
-    const joined = await db.collection<AnyDoc>('locals').aggregate([{ $lookup: lookup }]).toArray();
+    const joined = await db
+      .collection<AnyDoc>('locals')
+      .aggregate([{ $lookup: lookup }])
+      .toArray();
     return Object.fromEntries(joined.map((doc) => [doc._id, ids(byId(doc.j))]));
   }
 
@@ -168,7 +183,15 @@ describe('$lookup equality semantics', () => {
   });
 
   it('joins under the command collation', async () => {
-    await fresh('words', [{ _id: 1, w: 'Apple' }, { _id: 2, w: 'apple' }, { _id: 3, w: 'pear' }], [[{ w: 1 }, {}]]);
+    await fresh(
+      'words',
+      [
+        { _id: 1, w: 'Apple' },
+        { _id: 2, w: 'apple' },
+        { _id: 3, w: 'pear' },
+      ],
+      [[{ w: 1 }, {}]],
+    );
     const lookup = { from: 'words', localField: 'v', foreignField: 'w', as: 'j' };
     const joined = await db
       .collection<AnyDoc>('locals')
@@ -232,7 +255,10 @@ describe('$lookup with let and pipeline', () => {
         item: 'almonds',
         price: 12,
         ordered: 2,
-        stockdata: [{ warehouse: 'A', instock: 120 }, { warehouse: 'B', instock: 60 }],
+        stockdata: [
+          { warehouse: 'A', instock: 120 },
+          { warehouse: 'B', instock: 60 },
+        ],
       },
       { _id: 2, item: 'pecans', price: 20, ordered: 1, stockdata: [{ warehouse: 'A', instock: 80 }] },
       { _id: 3, item: 'cookies', price: 10, ordered: 60, stockdata: [{ warehouse: 'A', instock: 80 }] },
@@ -348,14 +374,26 @@ describe('$lookup with let and pipeline', () => {
 describe('$lookup on views', () => {
   it('reads a view as the foreign collection, and a view may itself look up', async () => {
     await fresh('stock', INVENTORY);
-    await db.collection('inStock').drop().catch(() => undefined);
+    await db
+      .collection('inStock')
+      .drop()
+      .catch(() => undefined);
     await db.createCollection('inStock', { viewOn: 'stock', pipeline: [{ $match: { instock: { $gt: 65 } } }] });
-    await fresh('wanted', [{ _id: 'a', sku: 'almonds' }, { _id: 'c', sku: 'cashews' }]);
+    await fresh('wanted', [
+      { _id: 'a', sku: 'almonds' },
+      { _id: 'c', sku: 'cashews' },
+    ]);
     const lookup = { from: 'inStock', localField: 'sku', foreignField: 'sku', as: 'stock' };
-    const joined = await db.collection('wanted').aggregate([{ $lookup: lookup }]).toArray();
+    const joined = await db
+      .collection('wanted')
+      .aggregate([{ $lookup: lookup }])
+      .toArray();
     expect(joined.map((doc) => ids(doc.stock))).toEqual([[1], []]);
 
-    await db.collection('wantedStock').drop().catch(() => undefined);
+    await db
+      .collection('wantedStock')
+      .drop()
+      .catch(() => undefined);
     const viewLookup = { from: 'stock', localField: 'sku', foreignField: 'sku', as: 'stock' };
     await db.createCollection('wantedStock', { viewOn: 'wanted', pipeline: [{ $lookup: viewLookup }] });
     const viaView = await db.collection('wantedStock').find({}).toArray();
@@ -413,14 +451,17 @@ describe('$graphLookup', () => {
       { _id: 2, name: 'Eliot', nearestAirport: 'JFK' },
       { _id: 3, name: 'Jeff', nearestAirport: 'BOS' },
     ]);
-    await fresh('people', [
-      { _id: 1, name: 'Tanya Jordan', friends: ['Shirley Soto', 'Terry Hawkins', 'Carole Hale'] },
-      { _id: 2, name: 'Carole Hale', friends: ['Joseph Dennis', 'Tanya Jordan', 'Terry Hawkins'] },
-      { _id: 3, name: 'Terry Hawkins', friends: ['Tanya Jordan', 'Carole Hale', 'Angelo Ward'] },
-      { _id: 4, name: 'Joseph Dennis', friends: ['Angelo Ward', 'Carole Hale'] },
-      { _id: 5, name: 'Angelo Ward', friends: ['Terry Hawkins', 'Shirley Soto', 'Joseph Dennis'] },
-      { _id: 6, name: 'Shirley Soto', friends: ['Angelo Ward', 'Tanya Jordan', 'Carole Hale'] },
-    ].map((person, i) => ({ ...person, hobbies: HOBBIES[i] })));
+    await fresh(
+      'people',
+      [
+        { _id: 1, name: 'Tanya Jordan', friends: ['Shirley Soto', 'Terry Hawkins', 'Carole Hale'] },
+        { _id: 2, name: 'Carole Hale', friends: ['Joseph Dennis', 'Tanya Jordan', 'Terry Hawkins'] },
+        { _id: 3, name: 'Terry Hawkins', friends: ['Tanya Jordan', 'Carole Hale', 'Angelo Ward'] },
+        { _id: 4, name: 'Joseph Dennis', friends: ['Angelo Ward', 'Carole Hale'] },
+        { _id: 5, name: 'Angelo Ward', friends: ['Terry Hawkins', 'Shirley Soto', 'Joseph Dennis'] },
+        { _id: 6, name: 'Shirley Soto', friends: ['Angelo Ward', 'Tanya Jordan', 'Carole Hale'] },
+      ].map((person, i) => ({ ...person, hobbies: HOBBIES[i] })),
+    );
   });
 
   it('walks a hierarchy (manual: within a single collection)', async () => {
@@ -488,11 +529,15 @@ describe('$unionWith', () => {
       { _id: 2, supplier: 'Bears Run Amok.', state: 'Colorado' },
       { _id: 3, supplier: 'Squid Mark Inc. ', state: 'Rhode Island' },
     ]);
-    await fresh('warehouses2', [
-      { _id: 1, warehouse: 'A', region: 'West', state: 'California' },
-      { _id: 2, warehouse: 'B', region: 'Central', state: 'Colorado' },
-      { _id: 3, warehouse: 'C', region: 'East', state: 'Florida' },
-    ], [[{ region: 1 }, {}]]);
+    await fresh(
+      'warehouses2',
+      [
+        { _id: 1, warehouse: 'A', region: 'West', state: 'California' },
+        { _id: 2, warehouse: 'B', region: 'Central', state: 'Colorado' },
+        { _id: 3, warehouse: 'C', region: 'East', state: 'Florida' },
+      ],
+      [[{ region: 1 }, {}]],
+    );
   });
 
   it('appends another collection through its pipeline (manual: report of all states)', async () => {
@@ -506,7 +551,10 @@ describe('$unionWith', () => {
     expect(await run('suppliers', [{ $unionWith: 'warehouses2' }, { $count: 'n' }])).toEqual([{ n: 6 }]);
     const east = { coll: 'warehouses2', pipeline: [{ $match: { region: 'East' } }, { $project: { warehouse: 1 } }] };
     const matched = await run('suppliers', [{ $match: { _id: 1 } }, { $unionWith: east }]);
-    expect(matched).toEqual([{ _id: 1, supplier: 'Aardvark and Sons', state: 'Texas' }, { _id: 3, warehouse: 'C' }]);
+    expect(matched).toEqual([
+      { _id: 1, supplier: 'Aardvark and Sons', state: 'Texas' },
+      { _id: 3, warehouse: 'C' },
+    ]);
     const documents = { pipeline: [{ $documents: [{ _id: 9 }] }] };
     const onlyId = { $project: { _id: 1 } };
     const withDocuments = await run('suppliers', [{ $match: { _id: 2 } }, onlyId, { $unionWith: documents }]);
@@ -517,7 +565,10 @@ describe('$unionWith', () => {
 
 describe('$facet', () => {
   it('pages and counts the same input in one pass', async () => {
-    await fresh('paged', Array.from({ length: 25 }, (_, i) => ({ _id: i, n: i % 5 })));
+    await fresh(
+      'paged',
+      Array.from({ length: 25 }, (_, i) => ({ _id: i, n: i % 5 })),
+    );
     const facets = {
       data: [{ $skip: 5 }, { $limit: 3 }],
       total: [{ $count: 'n' }],

@@ -62,11 +62,16 @@ const closing: Record<string, Buffer> = {
 /** Whole messages that do not parse: answered with a ProtocolError reply, the connection stays usable. */
 const answered: Record<string, Buffer> = {
   'truncated BSON body': opMsg(Buffer.from(ping.subarray(0, ping.length - 4))),
-  'BSON length larger than the message': opMsg(Buffer.concat([Buffer.from([0xff, 0, 0, 0]), Buffer.from(ping.subarray(4))])),
+  'BSON length larger than the message': opMsg(
+    Buffer.concat([Buffer.from([0xff, 0, 0, 0]), Buffer.from(ping.subarray(4))]),
+  ),
   'corrupt BSON element': opMsg(Buffer.from([12, 0, 0, 0, 0x77, 0x61, 0, 1, 2, 3, 4, 0])),
   'unknown section kind': Buffer.concat([header(26, 2013), Buffer.from([0, 0, 0, 0, 7]), Buffer.alloc(5)]),
   'OP_MSG without flags': header(16, 2013),
-  'OP_QUERY without a document': Buffer.concat([header(24, 2004), Buffer.from('admin.$cmd\0', 'latin1').subarray(0, 8)]),
+  'OP_QUERY without a document': Buffer.concat([
+    header(24, 2004),
+    Buffer.from('admin.$cmd\0', 'latin1').subarray(0, 8),
+  ]),
 };
 
 /** The log entries the server reports while `action` runs. */
@@ -91,18 +96,27 @@ function replyDocument(reply: Buffer): Record<string, unknown> {
 }
 
 describe('malformed input', () => {
-  it.each(Object.entries(closing))('closes the connection on %s, logs it and keeps serving others', async (_name, bytes) => {
-    let result: { closed: boolean; reply: Buffer } | undefined;
-    const logs = await logsDuring(async () => (result = await exchange(bytes)));
-    expect(result).toEqual({ closed: true, reply: Buffer.alloc(0) });
-    expect(logs).toEqual([
-      { level: 'warn', source: expect.stringMatching(/^conn\d+$/), message: expect.stringMatching(/^closing connection: /) },
-    ]);
-  });
+  it.each(Object.entries(closing))(
+    'closes the connection on %s, logs it and keeps serving others',
+    async (_name, bytes) => {
+      let result: { closed: boolean; reply: Buffer } | undefined;
+      const logs = await logsDuring(async () => (result = await exchange(bytes)));
+      expect(result).toEqual({ closed: true, reply: Buffer.alloc(0) });
+      expect(logs).toEqual([
+        {
+          level: 'warn',
+          source: expect.stringMatching(/^conn\d+$/),
+          message: expect.stringMatching(/^closing connection: /),
+        },
+      ]);
+    },
+  );
 
   it.each(Object.entries(answered))('answers %s with a ProtocolError and logs it', async (_name, bytes) => {
     let result: { closed: boolean; reply: Buffer } | undefined;
-    const logs = await logsDuring(async () => (result = await exchange(Buffer.concat([bytes, opMsg(Buffer.from(ping))]), 2)));
+    const logs = await logsDuring(
+      async () => (result = await exchange(Buffer.concat([bytes, opMsg(Buffer.from(ping))]), 2)),
+    );
     const replies = splitReplies(result!.reply);
     expect(replies).toHaveLength(2);
     expect(replyDocument(replies[0])).toMatchObject({ ok: 0, code: 17, codeName: 'ProtocolError' });
@@ -119,24 +133,41 @@ describe('malformed input', () => {
 
   it('answers the messages before an invalid length prefix, then closes and logs it', async () => {
     let result: { closed: boolean; reply: Buffer } | undefined;
-    const logs = await logsDuring(async () => (result = await exchange(Buffer.concat([opMsg(Buffer.from(ping)), header(-5, 2013)]))));
+    const logs = await logsDuring(
+      async () => (result = await exchange(Buffer.concat([opMsg(Buffer.from(ping)), header(-5, 2013)]))),
+    );
     expect(result!.closed).toBe(true);
     expect(splitReplies(result!.reply).map(replyDocument)).toEqual([{ ok: 1 }]);
-    expect(logs.map((entry) => entry.message)).toEqual([expect.stringMatching(/^closing connection: unreadable message framing/)]);
+    expect(logs.map((entry) => entry.message)).toEqual([
+      expect.stringMatching(/^closing connection: unreadable message framing/),
+    ]);
   });
 
   it('answers a collection name of the wrong type with InvalidNamespace, not as a server defect', async () => {
     const logs = await logsDuring(async () => {
-      const reply = await harness.client.db('fuzz').command({ insert: 5, documents: [{}] }).catch((error: unknown) => error);
-      expect(reply).toMatchObject({ code: 73, codeName: 'InvalidNamespace', message: 'collection name has invalid type number' });
+      const reply = await harness.client
+        .db('fuzz')
+        .command({ insert: 5, documents: [{}] })
+        .catch((error: unknown) => error);
+      expect(reply).toMatchObject({
+        code: 73,
+        codeName: 'InvalidNamespace',
+        message: 'collection name has invalid type number',
+      });
     });
     expect(logs).toEqual([]);
   });
 
   it('serves many concurrent connections', async () => {
-    const clients = await Promise.all(Array.from({ length: 20 }, () => MongoClient.connect(harness.server.uri, { maxPoolSize: 5 })));
+    const clients = await Promise.all(
+      Array.from({ length: 20 }, () => MongoClient.connect(harness.server.uri, { maxPoolSize: 5 })),
+    );
     try {
-      const results = await Promise.all(clients.flatMap((client, i) => Array.from({ length: 5 }, (_, j) => client.db('load').collection('c').insertOne({ i, j }))));
+      const results = await Promise.all(
+        clients.flatMap((client, i) =>
+          Array.from({ length: 5 }, (_, j) => client.db('load').collection('c').insertOne({ i, j })),
+        ),
+      );
       expect(results).toHaveLength(100);
       expect(await harness.client.db('load').collection('c').countDocuments()).toBe(100);
     } finally {

@@ -5,7 +5,10 @@ import { EmbeddedMongoServer } from '../src';
 let server: EmbeddedMongoServer;
 let connection: Connection;
 
-const User = new Schema({ email: { type: String, unique: true, required: true }, visits: { type: Number, default: 0 } });
+const User = new Schema({
+  email: { type: String, unique: true, required: true },
+  visits: { type: Number, default: 0 },
+});
 const Post = new Schema({ title: String, author: { type: Schema.Types.ObjectId, ref: 'User' } });
 const Session = new Schema({ token: String, createdAt: { type: Date, expires: 1 } });
 
@@ -23,7 +26,10 @@ describe('mongoose end to end', () => {
     const Users = connection.model('User', User);
     await Users.init();
     await Users.create({ email: 'ann@example.com' });
-    await expect(Users.create({ email: 'ann@example.com' })).rejects.toMatchObject({ code: 11000, keyValue: { email: 'ann@example.com' } });
+    await expect(Users.create({ email: 'ann@example.com' })).rejects.toMatchObject({
+      code: 11000,
+      keyValue: { email: 'ann@example.com' },
+    });
   });
 
   it('populates references and returns lean documents', async () => {
@@ -41,7 +47,9 @@ describe('mongoose end to end', () => {
     const Users = connection.model('User', User);
     await Users.create({ email: 'busy@example.com' });
     await Promise.all(
-      Array.from({ length: 50 }, () => Users.findOneAndUpdate({ email: 'busy@example.com' }, { $inc: { visits: 1 } }, { returnDocument: 'after' })),
+      Array.from({ length: 50 }, () =>
+        Users.findOneAndUpdate({ email: 'busy@example.com' }, { $inc: { visits: 1 } }, { returnDocument: 'after' }),
+      ),
     );
     expect((await Users.findOne({ email: 'busy@example.com' }).lean())?.visits).toBe(50);
   });

@@ -22,7 +22,10 @@ const DOCS: AnyDoc[] = [
     _id: 1,
     k: 1,
     a: { b: 1, c: [1, 2], d: new Double(2) },
-    arr: [{ x: 1, y: 'p' }, { x: 2, y: 'q' }],
+    arr: [
+      { x: 1, y: 'p' },
+      { x: 2, y: 'q' },
+    ],
     e: [],
     l: Long.fromNumber(7),
     t: 1,

@@ -32,7 +32,12 @@ describe('index planner', () => {
     const index = collection.indexes.get('tag_1_v_-1');
     expect(index?.lookupLeading(3).length).toBe(100);
     // In index order: v descending within tag 3.
-    expect(index?.lookupLeading(3).slice(0, 3).map((id) => collection.get(id)?._id)).toEqual([993, 983, 973]);
+    expect(
+      index
+        ?.lookupLeading(3)
+        .slice(0, 3)
+        .map((id) => collection.get(id)?._id),
+    ).toEqual([993, 983, 973]);
     const sparse = new Collection('db', 'missing', {}, new MemoryStore());
     sparse.insert({ _id: 1 });
     sparse.insert({ _id: 2, w: null });

@@ -11,7 +11,10 @@ beforeAll(async () => {
 afterAll(() => harness.stop());
 
 async function errorCode(promise: Promise<unknown>): Promise<unknown> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(MongoServerError);
   return (error as MongoServerError).code;
 }
@@ -19,10 +22,16 @@ async function errorCode(promise: Promise<unknown>): Promise<unknown> {
 describe('explain', () => {
   it('reports the winning plan and, for reads, execution stats', async () => {
     const items = db.collection<AnyDoc>('explained');
-    await items.insertMany([{ _id: 1, x: 1 }, { _id: 2, x: 2 }]);
+    await items.insertMany([
+      { _id: 1, x: 1 },
+      { _id: 2, x: 2 },
+    ]);
     await items.createIndex({ x: 1 });
     const plan = await items.find({ x: 2 }).explain('executionStats');
-    expect(plan.queryPlanner).toMatchObject({ namespace: 'query_features.explained', winningPlan: { stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: 'x_1' } } });
+    expect(plan.queryPlanner).toMatchObject({
+      namespace: 'query_features.explained',
+      winningPlan: { stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: 'x_1' } },
+    });
     expect(plan.executionStats).toMatchObject({ executionSuccess: true, nReturned: 1 });
     const scan = await items.find({ y: 1 }).explain('queryPlanner');
     expect(scan.queryPlanner.winningPlan.stage).toBe('COLLSCAN');
@@ -33,7 +42,12 @@ describe('explain', () => {
 describe('collation', () => {
   it('applies to range operators on strings', async () => {
     const names = db.collection<AnyDoc>('names');
-    await names.insertMany([{ _id: 1, n: 'a' }, { _id: 2, n: 'B' }, { _id: 3, n: 'c' }, { _id: 4, n: 5 }]);
+    await names.insertMany([
+      { _id: 1, n: 'a' },
+      { _id: 2, n: 'B' },
+      { _id: 3, n: 'c' },
+      { _id: 4, n: 5 },
+    ]);
     const found = await names.find({ n: { $gt: 'a' } }, { collation: { locale: 'en', strength: 2 } }).toArray();
     expect(found.map((doc) => doc._id)).toEqual([2, 3]);
     const upTo = await names.find({ n: { $lte: 'b' } }, { collation: { locale: 'en', strength: 2 } }).toArray();
@@ -73,10 +87,19 @@ describe('BSON number types', () => {
 describe('let', () => {
   it('evaluates variables as expressions once per command', async () => {
     const items = db.collection<AnyDoc>('scoped');
-    await items.insertMany([{ _id: 1, x: 3 }, { _id: 2, x: 4 }]);
-    const found = await items.aggregate([{ $match: { $expr: { $eq: ['$x', '$$three'] } } }, { $project: { y: '$$three' } }], { let: { three: { $add: [1, 2] } } }).toArray();
+    await items.insertMany([
+      { _id: 1, x: 3 },
+      { _id: 2, x: 4 },
+    ]);
+    const found = await items
+      .aggregate([{ $match: { $expr: { $eq: ['$x', '$$three'] } } }, { $project: { y: '$$three' } }], {
+        let: { three: { $add: [1, 2] } },
+      })
+      .toArray();
     expect(found).toEqual([{ _id: 1, y: 3 }]);
-    await items.updateOne({ $expr: { $eq: ['$_id', '$$id'] } }, [{ $set: { z: '$$id' } }], { let: { id: { $subtract: [3, 1] } } });
+    await items.updateOne({ $expr: { $eq: ['$_id', '$$id'] } }, [{ $set: { z: '$$id' } }], {
+      let: { id: { $subtract: [3, 1] } },
+    });
     expect(await items.findOne({ _id: 2 })).toEqual({ _id: 2, x: 4, z: 2 });
   });
 });
@@ -84,7 +107,10 @@ describe('let', () => {
 describe('$project', () => {
   it('returns _id first, as MongoDB does', async () => {
     await db.collection<AnyDoc>('ordered').insertOne({ _id: 1, a: 1, b: 2 });
-    const [doc] = await db.collection('ordered').aggregate([{ $project: { b: 1, c: '$a' } }]).toArray();
+    const [doc] = await db
+      .collection('ordered')
+      .aggregate([{ $project: { b: 1, c: '$a' } }])
+      .toArray();
     expect(Object.keys(doc)).toEqual(['_id', 'b', 'c']);
   });
 });
@@ -95,10 +121,21 @@ describe('statistics stages', () => {
     await items.insertMany([{ _id: 1 }, { _id: 2 }]);
     const [stats] = await items.aggregate([{ $collStats: { count: {}, storageStats: {} } }]).toArray();
     expect(stats).toMatchObject({ ns: 'query_features.counted', count: 2, storageStats: { count: 2, nindexes: 1 } });
-    const [summed] = await items.aggregate([{ $collStats: { count: {} } }, { $group: { _id: 1, n: { $sum: '$count' } } }]).toArray();
+    const [summed] = await items
+      .aggregate([{ $collStats: { count: {} } }, { $group: { _id: 1, n: { $sum: '$count' } } }])
+      .toArray();
     expect(summed.n).toBe(2);
-    expect(await items.aggregate([{ $indexStats: {} }, { $project: { name: 1, _id: 0 } }]).toArray()).toEqual([{ name: '_id_' }]);
-    expect(await errorCode(db.collection('absent').aggregate([{ $collStats: { count: {} } }]).toArray())).toBe(26);
+    expect(await items.aggregate([{ $indexStats: {} }, { $project: { name: 1, _id: 0 } }]).toArray()).toEqual([
+      { name: '_id_' },
+    ]);
+    expect(
+      await errorCode(
+        db
+          .collection('absent')
+          .aggregate([{ $collStats: { count: {} } }])
+          .toArray(),
+      ),
+    ).toBe(26);
   });
 });
 
@@ -116,9 +153,15 @@ describe('find min/max', () => {
 describe('find returnKey', () => {
   it('returns the keys of the index used, or empty documents without one', async () => {
     const items = db.collection<AnyDoc>('keyed');
-    await items.insertMany([{ _id: 1, x: 1, y: 'a' }, { _id: 2, x: 2, y: 'b' }]);
+    await items.insertMany([
+      { _id: 1, x: 1, y: 'a' },
+      { _id: 2, x: 2, y: 'b' },
+    ]);
     await items.createIndex({ x: 1, y: 1 });
-    expect(await items.find({ x: { $gte: 1 } }, { returnKey: true, sort: { x: 1 } }).toArray()).toEqual([{ x: 1, y: 'a' }, { x: 2, y: 'b' }]);
+    expect(await items.find({ x: { $gte: 1 } }, { returnKey: true, sort: { x: 1 } }).toArray()).toEqual([
+      { x: 1, y: 'a' },
+      { x: 2, y: 'b' },
+    ]);
     expect(await items.find({}, { returnKey: true, sort: { _id: -1 } }).toArray()).toEqual([{ _id: 2 }, { _id: 1 }]);
     expect(await items.find({ y: 'a' }, { returnKey: true }).toArray()).toEqual([{}]);
   });
@@ -133,6 +176,12 @@ describe('$toString', () => {
     const [converted] = await values
       .aggregate([{ $project: Object.fromEntries(FIELDS.map((field) => [field, { $toString: `$${field}` }])) }])
       .toArray();
-    expect(converted).toEqual({ _id: id.toHexString(), price: '12.50', at: '1970-01-01T00:00:00.000Z', n: '3', none: null });
+    expect(converted).toEqual({
+      _id: id.toHexString(),
+      price: '12.50',
+      at: '1970-01-01T00:00:00.000Z',
+      n: '3',
+      none: null,
+    });
   });
 });

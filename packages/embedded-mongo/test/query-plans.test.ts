@@ -268,7 +268,17 @@ describe('regex prefixes, multikey fields, missing fields, null and mixed types'
   beforeAll(async () => {
     items = db.collection<AnyDoc>('mixed');
     const docs: AnyDoc[] = values.map((v, i) => ({ _id: i, v, w: i }));
-    docs.push({ _id: 100, w: 100 }, { _id: 101, v: [{ s: 1, t: 'x' }, { s: 4, t: 'y' }], w: 101 });
+    docs.push(
+      { _id: 100, w: 100 },
+      {
+        _id: 101,
+        v: [
+          { s: 1, t: 'x' },
+          { s: 4, t: 'y' },
+        ],
+        w: 101,
+      },
+    );
     await items.insertMany(docs);
     await items.createIndex({ v: 1 });
     await items.createIndex({ 'v.s': 1 });
@@ -342,7 +352,12 @@ describe('regex prefixes, multikey fields, missing fields, null and mixed types'
 describe('arrays nested in arrays', () => {
   it('are index keys of their own type, always scanned along with the bounds', async () => {
     const items = db.collection<AnyDoc>('nested');
-    await items.insertMany([{ _id: 1, v: [[2, 9]] }, { _id: 2, v: [3, [4]] }, { _id: 3, v: 3 }, { _id: 4, v: [] }]);
+    await items.insertMany([
+      { _id: 1, v: [[2, 9]] },
+      { _id: 2, v: [3, [4]] },
+      { _id: 3, v: 3 },
+      { _id: 4, v: [] },
+    ]);
     await items.createIndex({ v: 1 });
     const filters: Filter<AnyDoc>[] = [
       { v: { $gt: 2 } },
@@ -458,7 +473,10 @@ describe('lazy find cursors', () => {
     const cursor = items.find({ k: { $gte: 0 } }, { batchSize: 5 });
     await cursor.next();
     await items.dropIndex('k_1');
-    const error = await cursor.toArray().then(() => undefined, (caught: unknown) => caught);
+    const error = await cursor.toArray().then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     expect(error).toMatchObject({ code: 175, codeName: 'QueryPlanKilled' });
   });
 });
@@ -480,14 +498,20 @@ describe('index sizes', () => {
 describe('usage statistics', () => {
   it('counts index accesses ($indexStats) and collection scans ($collStats queryExecStats)', async () => {
     const items = db.collection<AnyDoc>('used');
-    await items.insertMany([{ _id: 1, x: 1, y: 1 }, { _id: 2, x: 2, y: 2 }]);
+    await items.insertMany([
+      { _id: 1, x: 1, y: 1 },
+      { _id: 2, x: 2, y: 2 },
+    ]);
     await items.createIndex({ x: 1 });
     await items.find({ x: 1 }).toArray();
     await items.find({ x: { $gt: 0 } }).toArray();
     await items.find({ y: 1 }).toArray();
     const pipeline = [{ $indexStats: {} }, { $project: { name: 1, ops: '$accesses.ops' } }];
     const accesses = await items.aggregate(pipeline).toArray();
-    expect(accesses.map(({ name, ops }) => [name, Number(ops)])).toEqual([['_id_', 0], ['x_1', 2]]);
+    expect(accesses.map(({ name, ops }) => [name, Number(ops)])).toEqual([
+      ['_id_', 0],
+      ['x_1', 2],
+    ]);
     const [stats] = await items.aggregate([{ $collStats: { queryExecStats: {} } }]).toArray();
     expect(Number(stats.queryExecStats.collectionScans.total)).toBe(1);
   });
@@ -515,7 +539,11 @@ describe('sorted results match a collection scan', () => {
 describe('IDHACK', () => {
   it('reads a plain {_id: value} straight from the _id index, equal numbers included', async () => {
     const items = db.collection<AnyDoc>('id_hack');
-    await items.insertMany([{ _id: 1, n: 'one' }, { _id: 'a', n: 'a' }, { _id: 2.5, n: 'two and a half' }]);
+    await items.insertMany([
+      { _id: 1, n: 'one' },
+      { _id: 'a', n: 'a' },
+      { _id: 2.5, n: 'two and a half' },
+    ]);
     const explained = await explainFind(items, { _id: 1 });
     expect(explained.queryPlanner.winningPlan.stage).toBe('IDHACK');
     expect(explained.queryPlanner.rejectedPlans).toEqual([]);
@@ -534,6 +562,8 @@ describe('IDHACK', () => {
     expect(await planOf({ _id: 1 }, { hint: { _id: 1 } })).not.toBe('IDHACK');
     expect(await planOf({ _id: 1 }, { skip: 1 })).not.toBe('IDHACK');
     expect(await planOf({ _id: 'A' }, { collation: { locale: 'en', strength: 2 } })).not.toBe('IDHACK');
-    expect(await items.find({ _id: 'A' }, { collation: { locale: 'en', strength: 2 } }).toArray()).toEqual([{ _id: 'a', n: 'a' }]);
+    expect(await items.find({ _id: 'A' }, { collation: { locale: 'en', strength: 2 } }).toArray()).toEqual([
+      { _id: 'a', n: 'a' },
+    ]);
   });
 });

@@ -42,38 +42,41 @@ function nextLog(server: EmbeddedMongoServer, matches: (entry: LogEntry) => bool
 }
 
 describe('storage faults', () => {
-  faultIt('fails a write whose journal write fails, keeps answering, and commits it once the disk is back', async () => {
-    const dir = tempDir();
-    const journal = join(dir.path, 'journal.wal');
-    let harness: Harness | undefined = await startHarness({ dbPath: dir.path });
-    try {
-      const docs = harness.client.db('faults').collection<AnyDoc>('docs');
-      await docs.insertOne({ _id: 1 });
-      setImmutable(journal, true);
-      const logged = nextLog(harness.server, (entry) => entry.level === 'error');
-      const refused = await failure(docs.insertOne({ _id: 2 }));
-      expect(refused).toMatchObject({ code: 1, codeName: 'InternalError' });
-      expect(refused.message).toMatch(/^write not durable, storage commit failed \(EPERM: operation not permitted/);
-      expect(await logged).toMatchObject({ source: expect.stringMatching(/^conn\d+$/) });
-      expect((await logged).message).toMatch(/^command insert failed: write not durable/);
+  faultIt(
+    'fails a write whose journal write fails, keeps answering, and commits it once the disk is back',
+    async () => {
+      const dir = tempDir();
+      const journal = join(dir.path, 'journal.wal');
+      let harness: Harness | undefined = await startHarness({ dbPath: dir.path });
+      try {
+        const docs = harness.client.db('faults').collection<AnyDoc>('docs');
+        await docs.insertOne({ _id: 1 });
+        setImmutable(journal, true);
+        const logged = nextLog(harness.server, (entry) => entry.level === 'error');
+        const refused = await failure(docs.insertOne({ _id: 2 }));
+        expect(refused).toMatchObject({ code: 1, codeName: 'InternalError' });
+        expect(refused.message).toMatch(/^write not durable, storage commit failed \(EPERM: operation not permitted/);
+        expect(await logged).toMatchObject({ source: expect.stringMatching(/^conn\d+$/) });
+        expect((await logged).message).toMatch(/^command insert failed: write not durable/);
 
-      // Reads and other commands are still answered; further writes fail while the fault lasts.
-      await expect(harness.client.db('admin').command({ ping: 1 })).resolves.toMatchObject({ ok: 1 });
-      expect(await docs.countDocuments()).toBe(2);
-      expect((await failure(docs.updateOne({ _id: 1 }, { $set: { a: 1 } }))).codeName).toBe('InternalError');
+        // Reads and other commands are still answered; further writes fail while the fault lasts.
+        await expect(harness.client.db('admin').command({ ping: 1 })).resolves.toMatchObject({ ok: 1 });
+        expect(await docs.countDocuments()).toBe(2);
+        expect((await failure(docs.updateOne({ _id: 1 }, { $set: { a: 1 } }))).codeName).toBe('InternalError');
 
-      setImmutable(journal, false);
-      await docs.insertOne({ _id: 3 });
-      await harness.stop();
-      harness = await startHarness({ dbPath: dir.path });
-      const reopened = harness.client.db('faults').collection<AnyDoc>('docs');
-      expect(await reopened.find().sort({ _id: 1 }).toArray()).toEqual([{ _id: 1, a: 1 }, { _id: 2 }, { _id: 3 }]);
-    } finally {
-      setImmutable(journal, false);
-      await harness?.stop();
-      dir.remove();
-    }
-  });
+        setImmutable(journal, false);
+        await docs.insertOne({ _id: 3 });
+        await harness.stop();
+        harness = await startHarness({ dbPath: dir.path });
+        const reopened = harness.client.db('faults').collection<AnyDoc>('docs');
+        expect(await reopened.find().sort({ _id: 1 }).toArray()).toEqual([{ _id: 1, a: 1 }, { _id: 2 }, { _id: 3 }]);
+      } finally {
+        setImmutable(journal, false);
+        await harness?.stop();
+        dir.remove();
+      }
+    },
+  );
 
   faultIt('logs TTL removals that cannot be made durable and commits them once the disk is back', async () => {
     const dir = tempDir();
@@ -81,13 +84,18 @@ describe('storage faults', () => {
     let harness: Harness | undefined = await startHarness({ dbPath: dir.path, ttlIntervalMs: 50 });
     try {
       const docs = harness.client.db('faults').collection<AnyDoc>('ttl');
-      await docs.insertMany([{ _id: 1, at: new Date(0) }, { _id: 2, at: new Date(8.64e15) }]);
+      await docs.insertMany([
+        { _id: 1, at: new Date(0) },
+        { _id: 2, at: new Date(8.64e15) },
+      ]);
       setImmutable(journal, true);
       const logged = nextLog(harness.server, (entry) => entry.source === 'ttl').then((entry) => entry);
       // The index is applied in memory though its catalog write fails, so the monitor removes _id 1.
       expect((await failure(docs.createIndex({ at: 1 }, { expireAfterSeconds: 1 }))).codeName).toBe('InternalError');
       expect(await logged).toMatchObject({ level: 'error' });
-      expect((await logged).message).toMatch(/^1 expired document\(s\) removed but not durable: write not durable.*EPERM/);
+      expect((await logged).message).toMatch(
+        /^1 expired document\(s\) removed but not durable: write not durable.*EPERM/,
+      );
 
       setImmutable(journal, false);
       await harness.stop();

@@ -62,7 +62,10 @@ const opMsgBody = fc
     const parts = [Buffer.alloc(4), Buffer.from([0]), Buffer.from(serialize(body))];
     parts[0].writeUInt32LE(flags >>> 0);
     for (const [identifier, docs] of sequences) {
-      const payload = Buffer.concat([Buffer.from(`${identifier.replace(/\0/g, '')}\0`), ...docs.map((doc) => serialize(doc))]);
+      const payload = Buffer.concat([
+        Buffer.from(`${identifier.replace(/\0/g, '')}\0`),
+        ...docs.map((doc) => serialize(doc)),
+      ]);
       const size = Buffer.alloc(4);
       size.writeInt32LE(4 + payload.length);
       parts.push(Buffer.from([1]), size, payload);
@@ -71,14 +74,25 @@ const opMsgBody = fc
     return Buffer.concat(parts);
   });
 
-const opQueryBody = fc.tuple(fc.string({ maxLength: 12 }), commandDoc).map(([collection, doc]) =>
-  Buffer.concat([Buffer.alloc(4), Buffer.from(`${collection.replace(/\0/g, '')}.$cmd\0`), Buffer.alloc(8), serialize(doc)]),
-);
+const opQueryBody = fc
+  .tuple(fc.string({ maxLength: 12 }), commandDoc)
+  .map(([collection, doc]) =>
+    Buffer.concat([
+      Buffer.alloc(4),
+      Buffer.from(`${collection.replace(/\0/g, '')}.$cmd\0`),
+      Buffer.alloc(8),
+      serialize(doc),
+    ]),
+  );
 
 /** A valid-looking body, mutated: bytes overwritten, cut short or spliced in. */
 const mutatedBody = fc
   .tuple(
-    fc.oneof(opMsgBody, opQueryBody, fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes))),
+    fc.oneof(
+      opMsgBody,
+      opQueryBody,
+      fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes)),
+    ),
     fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 4 }),
     fc.option(fc.nat(), { nil: undefined }),
     fc.uint8Array({ maxLength: 8 }),
@@ -124,24 +138,28 @@ const opMsgWithoutFlags = header(16, 0, OP_MSG);
 describe('wire fuzzing: framer and parser', () => {
   it('frames any split of a stream into the same messages, or refuses its length with a FramingError', () => {
     fc.assert(
-      fc.property(fc.array(message, { minLength: 1, maxLength: 4 }), fc.array(fc.nat(), { maxLength: 6 }), (messages, cuts) => {
-        const stream = Buffer.concat(messages);
-        const framed: Buffer[] = [];
-        const framer = new MessageFramer();
-        let at = 0;
-        for (const cut of [...cuts.map((c) => c % (stream.length + 1)).sort((a, b) => a - b), stream.length]) {
-          const { messages: complete, error } = framer.push(stream.subarray(at, Math.max(at, cut)));
-          framed.push(...complete);
-          at = Math.max(at, cut);
-          if (error) {
-            expect(error).toBeInstanceOf(FramingError);
-            const valid = messages.findIndex((bytes) => bytes.readInt32LE(0) !== bytes.length);
-            expect(framed).toEqual(messages.slice(0, valid));
-            return;
+      fc.property(
+        fc.array(message, { minLength: 1, maxLength: 4 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        (messages, cuts) => {
+          const stream = Buffer.concat(messages);
+          const framed: Buffer[] = [];
+          const framer = new MessageFramer();
+          let at = 0;
+          for (const cut of [...cuts.map((c) => c % (stream.length + 1)).sort((a, b) => a - b), stream.length]) {
+            const { messages: complete, error } = framer.push(stream.subarray(at, Math.max(at, cut)));
+            framed.push(...complete);
+            at = Math.max(at, cut);
+            if (error) {
+              expect(error).toBeInstanceOf(FramingError);
+              const valid = messages.findIndex((bytes) => bytes.readInt32LE(0) !== bytes.length);
+              expect(framed).toEqual(messages.slice(0, valid));
+              return;
+            }
           }
-        }
-        expect(framed).toEqual(messages);
-      }),
+          expect(framed).toEqual(messages);
+        },
+      ),
       { numRuns: runs(400), examples: [pingThenBadLength] },
     );
   });
@@ -279,7 +297,10 @@ describe('wire fuzzing over a socket', () => {
         if (closed) expect(await closeLogged(source)).toBe(true);
         expect(defects).toEqual([]);
       }),
-      { numRuns: runs(200), examples: [[Buffer.concat(pingThenBadLength[0])], [opMsgWithoutFlags], [numericCollectionName]] },
+      {
+        numRuns: runs(200),
+        examples: [[Buffer.concat(pingThenBadLength[0])], [opMsgWithoutFlags], [numericCollectionName]],
+      },
     );
     client.close();
   });

@@ -257,7 +257,11 @@ describe('namespace length', () => {
       await harness.stop();
       const restarted = await startHarness({ dbPath: dir.path });
       try {
-        const names = await restarted.client.db('ns').listCollections().map((info) => info.name).toArray();
+        const names = await restarted.client
+          .db('ns')
+          .listCollections()
+          .map((info) => info.name)
+          .toArray();
         expect(names).toEqual(['fine']);
       } finally {
         await restarted.stop();

@@ -19,7 +19,8 @@ export class AccountFlowsController {
 
   @Post('register')
   @ApiOperation({
-    summary: 'Creates an unverified USER and mails a verification token; a taken username or address gets the same ' +
+    summary:
+      'Creates an unverified USER and mails a verification token; a taken username or address gets the same ' +
       'answer and its owner a notice instead (AUTH_EMAIL_FLOWS)',
   })
   async register(@Body() dto: RegisterDto, @Req() request: AuthenticatedRequest) {

@@ -65,7 +65,11 @@ export class AccountFlowsService {
   }
 
   /** Checks the old password like a login (throttled), then ends every session and token of the user. */
-  async changePassword(principal: Principal | null, client: string, dto: ChangePasswordDto): Promise<{ passwordChanged: true }> {
+  async changePassword(
+    principal: Principal | null,
+    client: string,
+    dto: ChangePasswordDto,
+  ): Promise<{ passwordChanged: true }> {
     if (!principal) throw new UnauthorizedException('Authentication required');
     const user = await this.credentials.check(client, principal.username, dto.oldPassword);
     await this.users.setPassword(user.id, dto.newPassword);

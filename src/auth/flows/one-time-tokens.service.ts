@@ -51,7 +51,10 @@ export class OneTimeTokensService {
   async find(kind: OneTimeTokenKind, token: string, username?: string): Promise<OneTimeTokenRecord | null> {
     const filter = { tokenHash: secretHash(token), kind, expiresAt: { $gt: new Date() } };
     const owner = username === undefined ? {} : { username: username.trim().toLowerCase() };
-    const found = await this.tokens.findOne({ ...filter, ...owner }).lean().exec();
+    const found = await this.tokens
+      .findOne({ ...filter, ...owner })
+      .lean()
+      .exec();
     if (!found) return null;
     return { id: String(found._id), token, username: found.username, expiryDate: found.expiresAt.toISOString() };
   }

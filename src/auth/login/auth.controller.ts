@@ -27,7 +27,9 @@ export class AuthController {
 
   @Post('auth/token')
   @HttpCode(200)
-  @ApiOperation({ summary: 'A JWT for username and password: {token, expires (epoch ms)}; 401 bad credentials, 429 throttled' })
+  @ApiOperation({
+    summary: 'A JWT for username and password: {token, expires (epoch ms)}; 401 bad credentials, 429 throttled',
+  })
   async token(@Body() dto: CredentialsDto, @Req() request: AuthenticatedRequest): Promise<TokenResponse> {
     const user = await this.credentials.check(clientAddress(request), dto.username, dto.password);
     return this.issuer.issue(user);

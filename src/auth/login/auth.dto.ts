@@ -5,23 +5,30 @@ import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'cl
 /** `IsString` also refuses objects such as `{"$ne": null}`, so no query operator reaches the database. */
 export class CredentialsDto {
   @ApiProperty({ example: 'admin', maxLength: 256 })
-  @IsString() @IsNotEmpty() @MaxLength(256)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(256)
   username!: string;
 
   @ApiProperty({ maxLength: 1024 })
-  @IsString() @IsNotEmpty() @MaxLength(1024)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(1024)
   password!: string;
 }
 
 export class AuthenticateDto extends CredentialsDto {
   @ApiPropertyOptional({ default: false, description: 'A persistent cookie for REMEMBER_ME_TTL' })
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   rememberMe?: boolean;
 }
 
 export class ValidateTokenDto {
   @ApiProperty({ description: 'A JWT from auth/token' })
-  @IsString() @IsNotEmpty() @MaxLength(8192)
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(8192)
   token!: string;
 }
 
@@ -39,5 +46,4 @@ export interface TokenResponse {
 }
 
 export type TokenValidity =
-  | { valid: true; username: string; role: string; expires: number }
-  | { valid: false; reason: string };
+  { valid: true; username: string; role: string; expires: number } | { valid: false; reason: string };

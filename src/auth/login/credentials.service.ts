@@ -28,7 +28,9 @@ export class CredentialsService {
   async check(client: string, username: string, password: string): Promise<UserDocument> {
     await this.throttle.registerAttempt(client, username);
     const user = await this.users.findByUsername(username);
-    const matches = user ? await this.hasher.verify(user.passwordHash, password) : await this.hasher.verifyDummy(password);
+    const matches = user
+      ? await this.hasher.verify(user.passwordHash, password)
+      : await this.hasher.verifyDummy(password);
     if (!user || !matches || user.disabled) {
       await this.throttle.recordFailure(client, username);
       throw new UnauthorizedException('Bad credentials');

@@ -109,7 +109,10 @@ export class UsersService implements OnModuleInit {
 
   /** The ids of the accounts of these usernames, by username (unknown ones left out). */
   async idsByUsername(usernames: string[]): Promise<Map<string, string>> {
-    const found = await this.users.find({ username: { $in: usernames } }, { username: 1 }).lean().exec();
+    const found = await this.users
+      .find({ username: { $in: usernames } }, { username: 1 })
+      .lean()
+      .exec();
     return new Map(found.map((account) => [account.username, String(account._id)]));
   }
 

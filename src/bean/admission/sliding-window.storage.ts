@@ -31,7 +31,12 @@ export class SlidingWindowStorage implements ThrottlerStorage {
       log.blockedUntil = now + blockDuration;
       return Promise.resolve(blocked(log, now));
     }
-    return Promise.resolve({ totalHits, timeToExpire: seconds(log.expiries[log.head] - now), isBlocked: false, timeToBlockExpire: 0 });
+    return Promise.resolve({
+      totalHits,
+      timeToExpire: seconds(log.expiries[log.head] - now),
+      isBlocked: false,
+      timeToBlockExpire: 0,
+    });
   }
 
   private logOf(key: string, now: number): HitLog {
@@ -61,7 +66,12 @@ export class SlidingWindowStorage implements ThrottlerStorage {
 
 function blocked(log: HitLog, now: number): ThrottlerStorageRecord {
   const timeToBlockExpire = seconds(log.blockedUntil - now);
-  return { totalHits: log.expiries.length - log.head + 1, timeToExpire: timeToBlockExpire, isBlocked: true, timeToBlockExpire };
+  return {
+    totalHits: log.expiries.length - log.head + 1,
+    timeToExpire: timeToBlockExpire,
+    isBlocked: true,
+    timeToBlockExpire,
+  };
 }
 
 function seconds(ms: number): number {

@@ -69,8 +69,14 @@ function describeHttpException(exception: HttpException): Described {
 /** Errors raised by Express middleware (body-parser) carry `status` and `expose` (http-errors). */
 function asExposedClientError(exception: unknown): Described | undefined {
   if (typeof exception !== 'object' || exception === null) return undefined;
-  const { status, expose, type, limit } = exception as { status?: unknown; expose?: unknown; type?: unknown; limit?: unknown };
+  const { status, expose, type, limit } = exception as {
+    status?: unknown;
+    expose?: unknown;
+    type?: unknown;
+    limit?: unknown;
+  };
   if (typeof status !== 'number' || status < 400 || status >= 500 || expose !== true) return undefined;
-  if (type === 'entity.too.large') return { status, message: `Request body exceeds the limit of ${String(limit)} bytes` };
+  if (type === 'entity.too.large')
+    return { status, message: `Request body exceeds the limit of ${String(limit)} bytes` };
   return { status, message: STATUS_CODES[status] ?? 'Bad request' };
 }

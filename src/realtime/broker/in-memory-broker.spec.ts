@@ -17,7 +17,13 @@ class Inbox implements BrokerSubscriber {
   }
 
   subscribe(broker: InMemoryBroker, destination: string, id = 'sub-0'): Subscription {
-    const subscription: Subscription = { id, destination, ackMode: 'auto', subscriber: this, prefix: subscriptionPrefix(id, this.version) };
+    const subscription: Subscription = {
+      id,
+      destination,
+      ackMode: 'auto',
+      subscriber: this,
+      prefix: subscriptionPrefix(id, this.version),
+    };
     broker.subscribe(subscription);
     return subscription;
   }
@@ -33,7 +39,9 @@ describe(InMemoryBroker.name, () => {
     b.subscribe(broker, '/topic/x', 'sub-7');
     other.subscribe(broker, '/topic/y');
     broker.publish('/topic/x', '{"n":1}');
-    expect(a.frames[0].bytes.toString()).toMatch(/^MESSAGE\nsubscription:sub-0\ndestination:\/topic\/x\nmessage-id:[\w-]+\ncontent-type:application\/json\ncontent-length:7\n\n\{"n":1\}\0$/);
+    expect(a.frames[0].bytes.toString()).toMatch(
+      /^MESSAGE\nsubscription:sub-0\ndestination:\/topic\/x\nmessage-id:[\w-]+\ncontent-type:application\/json\ncontent-length:7\n\n\{"n":1\}\0$/,
+    );
     expect(b.frames[0].bytes.toString()).toContain('subscription:sub-7\n');
     expect(other.frames).toHaveLength(0);
   });

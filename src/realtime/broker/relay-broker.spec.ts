@@ -7,7 +7,13 @@ describe(upstreamDestination.name, () => {
   });
 
   it('should keep look-alike names and user destinations apart', () => {
-    const names = ['/topic/order/1', '/topic/order.1', '/topic/order%2F1', '/queue/order/1', userKey('u1', '/topic/order/1')];
+    const names = [
+      '/topic/order/1',
+      '/topic/order.1',
+      '/topic/order%2F1',
+      '/queue/order/1',
+      userKey('u1', '/topic/order/1'),
+    ];
     expect(new Set(names.map((name) => upstreamDestination(name))).size).toBe(names.length);
   });
 

@@ -101,7 +101,10 @@ export class RelayBroker extends MessageBroker implements OnModuleDestroy {
   }
 
   private subscribeUpstream({ id, key }: UpstreamSubscription): void {
-    this.connection.send('SUBSCRIBE', [['id', id], ['destination', upstreamDestination(key, this.namespace)]]);
+    this.connection.send('SUBSCRIBE', [
+      ['id', id],
+      ['destination', upstreamDestination(key, this.namespace)],
+    ]);
   }
 
   private forward(key: string, body: Buffer | string, headers: HeaderList): void {

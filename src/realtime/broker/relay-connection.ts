@@ -35,8 +35,17 @@ export class RelayConnection {
     private readonly events: RelayEvents,
   ) {
     const { username, password } = url;
-    const headers: HeaderList = [['accept-version', '1.2'], ['host', '/'], ['heart-beat', `${HEARTBEAT_MS},${HEARTBEAT_MS}`]];
-    const credentials: HeaderList = username ? [['login', decodeURIComponent(username)], ['passcode', decodeURIComponent(password)]] : [];
+    const headers: HeaderList = [
+      ['accept-version', '1.2'],
+      ['host', '/'],
+      ['heart-beat', `${HEARTBEAT_MS},${HEARTBEAT_MS}`],
+    ];
+    const credentials: HeaderList = username
+      ? [
+          ['login', decodeURIComponent(username)],
+          ['passcode', decodeURIComponent(password)],
+        ]
+      : [];
     this.connectFrame = encodeFrame('CONNECT', [...headers, ...credentials], '1.2');
     const endpoint = new URL(url);
     endpoint.username = endpoint.password = '';

@@ -18,10 +18,17 @@ export class BeanRequestHandler implements StompRequestHandler, OnModuleInit {
   }
 
   /** Missing `args` means no arguments; the BasicRequestMessage fields around the call are not part of it. */
-  async handle({ beanId, functionName, args = [], scope }: Record<string, unknown>, origin: RequestOrigin): Promise<unknown> {
+  async handle(
+    { beanId, functionName, args = [], scope }: Record<string, unknown>,
+    origin: RequestOrigin,
+  ): Promise<unknown> {
     const { lang, site } = RequestContext.current();
     const envelope = { beanId, functionName, args, scope };
-    const { result } = await this.admission.call({ envelope, context: { lang, site }, clientAddress: origin.remoteAddress });
+    const { result } = await this.admission.call({
+      envelope,
+      context: { lang, site },
+      clientAddress: origin.remoteAddress,
+    });
     return result;
   }
 }

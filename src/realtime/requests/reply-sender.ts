@@ -13,7 +13,8 @@ export type ActionId = string | number | null;
  */
 export function errorReply(error: unknown, path: string, requestId: string, actionId: ActionId): object {
   const body = toErrorBody(error, path, requestId);
-  if (body.status === HttpStatus.UNAUTHORIZED) Object.assign(body, { status: HttpStatus.FORBIDDEN, error: 'Access denied' });
+  if (body.status === HttpStatus.UNAUTHORIZED)
+    Object.assign(body, { status: HttpStatus.FORBIDDEN, error: 'Access denied' });
   return { actionId, ...body };
 }
 

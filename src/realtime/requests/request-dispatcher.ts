@@ -67,7 +67,9 @@ export class RequestDispatcher {
     const route = this.route(request, message);
     if (!handler) throw new NotFoundException(`Unknown destination ${request.destination}`);
     const context = { requestId, lang, site, principal: session.principal };
-    const payload = await RequestContext.run(context, () => handler.handle(message, { remoteAddress: session.remoteAddress }));
+    const payload = await RequestContext.run(context, () =>
+      handler.handle(message, { remoteAddress: session.remoteAddress }),
+    );
     route({ actionId: request.actionId, status: 200, payload: toJsonResult(payload) });
   }
 
@@ -82,13 +84,15 @@ export class RequestDispatcher {
       throw new BadRequestException('sharedEndpoint must be a path of letters, digits, "_" and "-" segments');
     }
     const destination = TOPIC_PREFIX + endpoint;
-    if (this.authorizer.isProtected(destination)) throw new ForbiddenException(`${destination} is not a shared endpoint`);
+    if (this.authorizer.isProtected(destination))
+      throw new ForbiddenException(`${destination} is not a shared endpoint`);
     return (body) => this.replies.toTopic(destination, body);
   }
 
   private fail(request: Request, error: unknown): void {
     const reply = errorReply(error, request.destination, request.requestId, request.actionId) as { status: number };
-    if (reply.status >= 500) this.logger.error(`STOMP request ${request.requestId} failed`, error instanceof Error ? error.stack : error);
+    if (reply.status >= 500)
+      this.logger.error(`STOMP request ${request.requestId} failed`, error instanceof Error ? error.stack : error);
     const retryAfter = retryAfterSeconds(error);
     const headers: HeaderList = retryAfter === undefined ? [] : [['retry-after', String(retryAfter)]];
     this.replies.toUser(request.session, request.site, request.channel, reply, headers);

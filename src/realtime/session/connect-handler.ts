@@ -20,10 +20,13 @@ export class ConnectHandler {
   ) {}
 
   connect(session: StompSession, frame: StompFrame): void | Promise<void> {
-    if (frame.command !== 'CONNECT' && frame.command !== 'STOMP') return session.fail('Expected a CONNECT frame', '', frame);
+    if (frame.command !== 'CONNECT' && frame.command !== 'STOMP')
+      return session.fail('Expected a CONNECT frame', '', frame);
     const version = negotiateVersion(frame.headers['accept-version']);
     if (!version) {
-      return session.fail('Unsupported protocol version', `Supported: ${STOMP_VERSIONS.join(',')}`, frame, [['version', STOMP_VERSIONS.join(',')]]);
+      return session.fail('Unsupported protocol version', `Supported: ${STOMP_VERSIONS.join(',')}`, frame, [
+        ['version', STOMP_VERSIONS.join(',')],
+      ]);
     }
     session.version = version;
     const heartbeats = negotiateHeartbeats(frame.headers['heart-beat'], this.config.stomp.heartbeat, version);

@@ -36,7 +36,8 @@ describe('negotiation', () => {
   });
 
   describe(bearerToken.name, () => {
-    const headers = (entries: Record<string, string>) => Object.assign(Object.create(null) as Record<string, string>, entries);
+    const headers = (entries: Record<string, string>) =>
+      Object.assign(Object.create(null) as Record<string, string>, entries);
 
     it('should read either spelling of the header and any case of the scheme', () => {
       expect(bearerToken(headers({ Authorization: 'Bearer abc' }))).toBe('abc');

@@ -18,7 +18,11 @@ export interface Heartbeats {
  * STOMP 1.1 "Heart-beating": each direction runs at the slower of what one side can do and the other wants,
  * and is off when either side says 0. Returns null for a malformed header.
  */
-export function negotiateHeartbeats(header: string | undefined, server: readonly [number, number], version: StompVersion): Heartbeats | null {
+export function negotiateHeartbeats(
+  header: string | undefined,
+  server: readonly [number, number],
+  version: StompVersion,
+): Heartbeats | null {
   if (version === '1.0' || header === undefined) return { sendEvery: 0, expectEvery: 0 };
   const match = /^\s*(\d{1,9})\s*,\s*(\d{1,9})\s*$/.exec(header);
   if (!match) return null;

@@ -130,7 +130,11 @@ export class StompSession implements BrokerSubscriber, HeartbeatTarget {
       return;
     }
     const clientAck = subscription.ackMode !== 'auto' && this.version === '1.2';
-    this.send(clientAck ? message.frameWithAck(subscription.prefix, this.version) : message.frameFor(subscription.prefix, this.version));
+    this.send(
+      clientAck
+        ? message.frameWithAck(subscription.prefix, this.version)
+        : message.frameFor(subscription.prefix, this.version),
+    );
   }
 
   sendFrame(command: string, headers: HeaderList, body?: string): void {
@@ -150,7 +154,14 @@ export class StompSession implements BrokerSubscriber, HeartbeatTarget {
 
   /** Sends ERROR with the DESIGN §3 error body as JSON, as REST would answer, and closes. */
   failWithBody(body: ErrorBody, frame?: StompFrame): void {
-    this.sendError([['message', body.message], ['content-type', 'application/json']], JSON.stringify(body), frame);
+    this.sendError(
+      [
+        ['message', body.message],
+        ['content-type', 'application/json'],
+      ],
+      JSON.stringify(body),
+      frame,
+    );
   }
 
   private sendError(headers: HeaderList, body: string, frame?: StompFrame): void {

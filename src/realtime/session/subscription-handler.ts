@@ -29,7 +29,8 @@ export class SubscriptionHandler {
   subscribe(session: StompSession, frame: StompFrame): void | Promise<void> {
     const { destination, ack = 'auto' } = frame.headers;
     const id = frame.headers.id ?? (session.version === '1.0' ? destination : undefined);
-    if (destination === undefined || id === undefined) return session.fail('SUBSCRIBE needs destination and id headers', '', frame);
+    if (destination === undefined || id === undefined)
+      return session.fail('SUBSCRIBE needs destination and id headers', '', frame);
     if (!ACK_MODES.includes(ack)) return session.fail(`Unknown ack mode ${ack}`, '', frame);
     const ackMode = ack as AckMode;
     if (session.subscriptions.has(id)) return session.fail(`Subscription id ${id} is already in use`, '', frame);
@@ -67,14 +68,21 @@ export class SubscriptionHandler {
       return new BadRequestException('Only /topic/**, /queue/** and /user/topic|queue/** can be subscribed to');
     }
     if (session.subscriptions.size >= this.config.stomp.maxSubscriptionsPerSession) {
-      return new BadRequestException(`At most ${this.config.stomp.maxSubscriptionsPerSession} subscriptions per connection`);
+      return new BadRequestException(
+        `At most ${this.config.stomp.maxSubscriptionsPerSession} subscriptions per connection`,
+      );
     }
     return undefined;
   }
 
   private decide(session: StompSession, frame: StompFrame, id: string, ackMode: AckMode, allowed: boolean): void {
     if (!session.isOpen) return;
-    if (!allowed) return this.refuse(session, frame, new ForbiddenException(`Subscription to ${frame.headers.destination} refused`));
+    if (!allowed)
+      return this.refuse(
+        session,
+        frame,
+        new ForbiddenException(`Subscription to ${frame.headers.destination} refused`),
+      );
     const subscription: Subscription = {
       id,
       destination: frame.headers.destination,

@@ -34,7 +34,8 @@ describe(StompFrameParser.name, () => {
 
     it('should reassemble a frame split at every byte', () => {
       const { frames, push } = parserWith();
-      for (const byte of Buffer.from('SEND\r\ndestination:/a\r\ncontent-length:3\r\n\r\na\0b\0\n')) push(Buffer.of(byte));
+      for (const byte of Buffer.from('SEND\r\ndestination:/a\r\ncontent-length:3\r\n\r\na\0b\0\n'))
+        push(Buffer.of(byte));
       expect(frames).toHaveLength(1);
       expect(frames[0].body).toEqual(Buffer.from('a\0b'));
     });

@@ -105,7 +105,8 @@ export class StompFrameParser {
     const bodyEnd = head.bodyStart + Number(declared);
     if (bodyEnd + 1 - start > this.limits.maxFrameBytes) throw tooLarge();
     if (bodyEnd >= data.length) return -1;
-    if (data[bodyEnd] !== NUL) throw new StompParseError('Frame body not terminated by NUL after content-length octets');
+    if (data[bodyEnd] !== NUL)
+      throw new StompParseError('Frame body not terminated by NUL after content-length octets');
     return bodyEnd;
   }
 }

@@ -21,7 +21,8 @@ const WRITES = new Set(['INSERT', 'UPDATE', 'DELETE']);
 
 const OPERATIONS: Record<string, Operation> = {
   FIND: (collection, message) => {
-    const sort: mongo.Sort = message.sort === undefined ? { _id: 1 } : clientQuery<mongo.Sort>(objectField(message, 'sort'), 'sort');
+    const sort: mongo.Sort =
+      message.sort === undefined ? { _id: 1 } : clientQuery<mongo.Sort>(objectField(message, 'sort'), 'sort');
     return collection
       .find(filterOf(message))
       .sort(sort)
@@ -40,7 +41,9 @@ const OPERATIONS: Record<string, Operation> = {
     const { matchedCount, modifiedCount } = await collection.updateMany(requiredFilter(message), update);
     return { matchedCount, modifiedCount };
   },
-  DELETE: async (collection, message) => ({ deletedCount: (await collection.deleteMany(requiredFilter(message))).deletedCount }),
+  DELETE: async (collection, message) => ({
+    deletedCount: (await collection.deleteMany(requiredFilter(message))).deletedCount,
+  }),
 };
 
 /**
@@ -67,7 +70,8 @@ export class DocumentRequestHandler implements StompRequestHandler, OnModuleInit
   async handle(message: Record<string, unknown>): Promise<unknown> {
     assertAccess(RequestContext.principal(), Role.ADMIN);
     const type = String(message.requestType);
-    if (!Object.hasOwn(OPERATIONS, type)) throw new BadRequestException(`requestType must be one of ${Object.keys(OPERATIONS).join(', ')}`);
+    if (!Object.hasOwn(OPERATIONS, type))
+      throw new BadRequestException(`requestType must be one of ${Object.keys(OPERATIONS).join(', ')}`);
     const collection = this.collectionOf(message);
     return OPERATIONS[type](collection, message).then(
       async (result) => {
@@ -94,7 +98,11 @@ export class DocumentRequestHandler implements StompRequestHandler, OnModuleInit
     if (!db || typeof name !== 'string' || SYSTEM_DATABASES.has(name) || name !== own) {
       throw new ForbiddenException(`Database ${String(databaseName)} is not accessible`);
     }
-    if (typeof collectionName !== 'string' || !COLLECTION_NAME.test(collectionName) || collectionName.startsWith('system.')) {
+    if (
+      typeof collectionName !== 'string' ||
+      !COLLECTION_NAME.test(collectionName) ||
+      collectionName.startsWith('system.')
+    ) {
       throw new BadRequestException('collectionName must name a collection');
     }
     return db.collection(collectionName);

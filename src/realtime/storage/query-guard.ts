@@ -21,14 +21,20 @@ function inspect(value: unknown, path: string, depth: number): void {
   if (Array.isArray(value)) return value.forEach((item, i) => inspect(item, `${path}[${i}]`, depth + 1));
   if (typeof value !== 'object' || value === null) return;
   for (const [key, child] of Object.entries(value)) {
-    if (SERVER_JAVASCRIPT.has(key)) throw new BadRequestException(`${path}: ${key} (server-side JavaScript) is not allowed`);
+    if (SERVER_JAVASCRIPT.has(key))
+      throw new BadRequestException(`${path}: ${key} (server-side JavaScript) is not allowed`);
     if (HOSTILE_KEYS.has(key)) throw new BadRequestException(`${path}: key ${key} is not allowed`);
     inspect(child, `${path}.${key}`, depth + 1);
   }
 }
 
 /** An integer field of a request message, with a default and bounds. */
-export function intField(message: Record<string, unknown>, name: string, fallback: number, [min, max]: [number, number]): number {
+export function intField(
+  message: Record<string, unknown>,
+  name: string,
+  fallback: number,
+  [min, max]: [number, number],
+): number {
   const value = message[name] ?? fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
     throw new BadRequestException(`${name} must be an integer from ${min} to ${max}`);

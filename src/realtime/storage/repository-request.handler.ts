@@ -21,7 +21,12 @@ const READS: Record<string, Operation> = {
     const page = intField(message, 'page', 0, [0, Number.MAX_SAFE_INTEGER]);
     const size = intField(message, 'size', 20, [1, MAX_PAGE_SIZE]);
     const [content, total] = await Promise.all([
-      model.find().sort({ _id: 1 }).skip(page * size).limit(size).lean(),
+      model
+        .find()
+        .sort({ _id: 1 })
+        .skip(page * size)
+        .limit(size)
+        .lean(),
       // The whole collection's size, from its metadata: no second pass over the documents.
       model.estimatedDocumentCount(),
     ]);
@@ -41,7 +46,9 @@ const WRITES: Record<string, Operation> = {
     if (!isNonArrayObject(raw)) throw new BadRequestException('entity must be a JSON object');
     const entity = clientQuery<Record<string, unknown>>(raw, 'entity');
     if (entity._id === undefined) return (await model.create(entity)).toObject();
-    return model.findOneAndReplace({ _id: entity._id }, entity, { upsert: true, returnDocument: 'after', runValidators: true }).lean();
+    return model
+      .findOneAndReplace({ _id: entity._id }, entity, { upsert: true, returnDocument: 'after', runValidators: true })
+      .lean();
   },
   DELETE: async (model, message) => ({ deletedCount: (await model.deleteOne({ _id: idOf(message) })).deletedCount }),
 };
@@ -70,7 +77,10 @@ export class RepositoryRequestHandler implements StompRequestHandler, OnModuleIn
     if (!repository) throw new NotFoundException(`Unknown repository ${String(repositoryId)}`);
     const type = String(requestType);
     const operation = Object.hasOwn(READS, type) ? READS[type] : Object.hasOwn(WRITES, type) ? WRITES[type] : undefined;
-    if (!operation) throw new BadRequestException(`requestType must be one of ${[...Object.keys(READS), ...Object.keys(WRITES)].join(', ')}`);
+    if (!operation)
+      throw new BadRequestException(
+        `requestType must be one of ${[...Object.keys(READS), ...Object.keys(WRITES)].join(', ')}`,
+      );
     assertAccess(RequestContext.principal(), Object.hasOwn(WRITES, type) ? Role.ADMIN : repository.readRole);
     return operation(repository.model as DocumentModel, message).then(redactSecrets, (error: unknown) => {
       throw asClientError(error);
@@ -80,6 +90,7 @@ export class RepositoryRequestHandler implements StompRequestHandler, OnModuleIn
 
 function idOf(message: Record<string, unknown>): string | number {
   const { id } = message;
-  if (typeof id !== 'string' && typeof id !== 'number') throw new BadRequestException('id must be a string or a number');
+  if (typeof id !== 'string' && typeof id !== 'number')
+    throw new BadRequestException('id must be a string or a number');
   return id;
 }

@@ -25,14 +25,21 @@ export class BinaryStore {
     return new mongo.GridFSBucket(this.db(), { bucketName: name });
   }
 
-  async save(content: Buffer, filename: string, metadata: Record<string, unknown>, bucket = ASSETS_BUCKET): Promise<StoredBinary> {
+  async save(
+    content: Buffer,
+    filename: string,
+    metadata: Record<string, unknown>,
+    bucket = ASSETS_BUCKET,
+  ): Promise<StoredBinary> {
     const upload = this.bucket(bucket).openUploadStream(filename, { metadata });
     await pipeline(Readable.from([content]), upload);
     return (await this.find(upload.id, bucket))!;
   }
 
   find(id: Types.ObjectId, bucket = ASSETS_BUCKET, filter: Record<string, unknown> = {}): Promise<StoredBinary | null> {
-    return this.bucket(bucket).find({ ...filter, _id: id }).next();
+    return this.bucket(bucket)
+      .find({ ...filter, _id: id })
+      .next();
   }
 
   /** @throws NotFoundException */
@@ -43,7 +50,9 @@ export class BinaryStore {
   }
 
   list(filter: Record<string, unknown>, bucket = ASSETS_BUCKET, limit = 1000): Promise<StoredBinary[]> {
-    return this.bucket(bucket).find(filter, { sort: { uploadDate: -1 }, limit }).toArray();
+    return this.bucket(bucket)
+      .find(filter, { sort: { uploadDate: -1 }, limit })
+      .toArray();
   }
 
   open(id: Types.ObjectId, range?: BinaryRange, bucket = ASSETS_BUCKET): Readable {

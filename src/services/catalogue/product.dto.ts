@@ -23,10 +23,14 @@ export class CreateProductDto {
   @IsOptional() @IsString() @MaxLength(5000) description?: string;
   @IsOptional() @IsArray() @IsString({ each: true }) images?: string[];
   @IsOptional() @IsArray() @IsString({ each: true }) categories?: string[];
-  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => AttributeValueDto)
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => AttributeValueDto)
   attributes?: AttributeValueDto[];
   @IsOptional() @IsString() @MaxLength(60) geneticType?: string;
-  @IsOptional() @Matches(/^[A-Za-z]{2}$/, { message: 'countryOfOrigin must be an ISO 3166-1 alpha-2 code' })
+  @IsOptional()
+  @Matches(/^[A-Za-z]{2}$/, { message: 'countryOfOrigin must be an ISO 3166-1 alpha-2 code' })
   countryOfOrigin?: string;
   @IsOptional() @IsBoolean() published?: boolean;
 }

@@ -34,7 +34,10 @@ export class SellerDirectory {
 
   /** The accounts acting for each of the sellers, by seller id (unknown sellers left out). */
   async accountsOf(sellerIds: string[]): Promise<Map<string, SellerAccounts>> {
-    const found = await this.sellers.find({ _id: { $in: sellerIds } }, { userId: 1, profileId: 1 }).lean().exec();
+    const found = await this.sellers
+      .find({ _id: { $in: sellerIds } }, { userId: 1, profileId: 1 })
+      .lean()
+      .exec();
     return new Map(found.map(({ _id, userId, profileId }) => [String(_id), { userId, profileId }]));
   }
 

@@ -44,7 +44,10 @@ export class ConnectAccountStore {
   }
 
   findByOnboardingToken(token: string): Promise<StoredConnectAccount | null> {
-    return this.accounts.findOne({ onboardingToken: String(token) }).lean<StoredConnectAccount>().exec();
+    return this.accounts
+      .findOne({ onboardingToken: String(token) })
+      .lean<StoredConnectAccount>()
+      .exec();
   }
 
   async acceptTerms(token: string): Promise<StoredConnectAccount | null> {

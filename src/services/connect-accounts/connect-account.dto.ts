@@ -56,7 +56,8 @@ export class VerificationDto {
   @IsIn(BUSINESS_TYPES) businessType!: string;
   @IsOptional() @IsString() businessStructure?: string;
   @IsIn(Object.keys(MERCHANT_CATEGORY_CODES), { message: 'mcc must be one of getMCCs()' }) mcc!: string;
-  @Transform(compact) @Matches(/^[A-Z]{2}$/, { message: 'country must be an ISO 3166-1 alpha-2 code' })
+  @Transform(compact)
+  @Matches(/^[A-Z]{2}$/, { message: 'country must be an ISO 3166-1 alpha-2 code' })
   country!: string;
   @IsOptional() @Matches(/^[^@\s]+@[^@\s]+$/, { message: 'email must be an e-mail address' }) email?: string;
   @IsOptional() @Matches(/^https?:\/\/\S+$/, { message: 'website must be an http(s) URL' }) website?: string;

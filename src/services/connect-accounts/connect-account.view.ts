@@ -54,7 +54,12 @@ export function toConnectAccountDto(account: StoredConnectAccount, onboardingUrl
     payoutsEnabled: requirements.length === 0,
     requirements,
     externalAccounts: account.externalAccounts.map(({ type, last4, holderName, currency, country, brand }) => ({
-      type, last4, holderName, currency, country, brand,
+      type,
+      last4,
+      holderName,
+      currency,
+      country,
+      brand,
     })),
     onboardingUrl: requirements.length > 0 ? onboardingUrl : null,
   };

@@ -19,7 +19,13 @@ import { containerPipeline, planContainerSearch } from './container-search';
 type StoredContainer = Stored<ContentContainer> & { articles: Stored<Article>[] };
 
 /** Container types offered to editors; types in use by existing containers are listed too. */
-export const CONTAINER_TYPES: Record<string, string> = { blog: 'Blog', news: 'News', faq: 'FAQ', gallery: 'Gallery', landing: 'Landing page' };
+export const CONTAINER_TYPES: Record<string, string> = {
+  blog: 'Blog',
+  news: 'News',
+  faq: 'FAQ',
+  gallery: 'Gallery',
+  landing: 'Landing page',
+};
 
 /** Containers (blogs, news, ...) and their articles, in the current site and language. */
 @Bean('contentContainerServiceImpl', Role.ADMIN)
@@ -58,7 +64,9 @@ export class ContentContainerService {
   async removeArticles(blogId: string, articleIds: string[]): Promise<void> {
     const ids = articleIds.map((id, i) => toObjectId(id, `articleIds[${i}]`));
     const filter = { _id: toObjectId(blogId, 'blogId'), ...contentScope() };
-    const { matchedCount } = await this.containers.updateOne(filter, { $pull: { articles: { _id: { $in: ids } } } }).exec();
+    const { matchedCount } = await this.containers
+      .updateOne(filter, { $pull: { articles: { _id: { $in: ids } } } })
+      .exec();
     if (matchedCount === 0) throw new NotFoundException(`Container ${blogId} not found`);
   }
 
@@ -77,16 +85,26 @@ export class ContentContainerService {
   @Exposed(['IdList'])
   async removeContainersByIds(blogsIds: string[]): Promise<void> {
     const ids = blogsIds.map((id, i) => toObjectId(id, `blogsIds[${i}]`));
-    const existing = await this.containers.find({ _id: { $in: ids }, ...contentScope() }, { _id: 1 }).lean().exec();
+    const existing = await this.containers
+      .find({ _id: { $in: ids }, ...contentScope() }, { _id: 1 })
+      .lean()
+      .exec();
     await this.containers.deleteMany({ _id: { $in: existing.map((c) => c._id) } }).exec();
     const removed = existing.map((c) => c._id.toHexString());
-    await this.routes.updateMany({ site: contentScope().site, containerId: { $in: removed } }, { $unset: { containerId: 1, containerType: 1 } }).exec();
+    await this.routes
+      .updateMany(
+        { site: contentScope().site, containerId: { $in: removed } },
+        { $unset: { containerId: 1, containerType: 1 } },
+      )
+      .exec();
   }
 
   /** Removes the container and every route published for it. */
   @Exposed(['String'])
   async removeContainerAndClean(blogId: string): Promise<void> {
-    const { deletedCount } = await this.containers.deleteOne({ _id: toObjectId(blogId, 'blogId'), ...contentScope() }).exec();
+    const { deletedCount } = await this.containers
+      .deleteOne({ _id: toObjectId(blogId, 'blogId'), ...contentScope() })
+      .exec();
     if (deletedCount === 0) throw new NotFoundException(`Container ${blogId} not found`);
     await this.routes.deleteMany({ site: contentScope().site, containerId: blogId }).exec();
   }
@@ -100,7 +118,12 @@ export class ContentContainerService {
   async searchContainerResultsPaged(requestJson: string): Promise<Page<ContainerView>> {
     const plan = planContainerSearch(requestJson);
     const { content, total } = await runSearch<StoredContainer>(this.containers, plan);
-    return toPage(content.map((c) => toContainerView(c)), total, plan.page, plan.limit);
+    return toPage(
+      content.map((c) => toContainerView(c)),
+      total,
+      plan.page,
+      plan.limit,
+    );
   }
 
   @Exposed(['String'])

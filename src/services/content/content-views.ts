@@ -87,7 +87,10 @@ export function toArticleView(article: Stored<Article>): ArticleView {
   };
 }
 
-export function toContainerView(container: Stored<ContentContainer>, articles = container.articles as Stored<Article>[]): ContainerView {
+export function toContainerView(
+  container: Stored<ContentContainer>,
+  articles = container.articles as Stored<Article>[],
+): ContainerView {
   return {
     id: container._id.toHexString(),
     site: container.site,
@@ -106,7 +109,10 @@ export function toContainerView(container: Stored<ContentContainer>, articles = 
 }
 
 /** An article as `Map<String, String>` (getContainerArticles): every value a string, missing ones empty. */
-export function articleAsStrings(article: Stored<Article>, container: Stored<ContentContainer>): Record<string, string> {
+export function articleAsStrings(
+  article: Stored<Article>,
+  container: Stored<ContentContainer>,
+): Record<string, string> {
   return {
     id: article._id.toHexString(),
     containerId: container._id.toHexString(),

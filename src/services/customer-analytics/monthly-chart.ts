@@ -11,7 +11,11 @@ export function startOfMonthUtc(now: Date, monthsBack = 0): Date {
 
 /** Labels `YYYY-MM` (UTC) of the `count` months ending with the month of `now`, oldest first. */
 export function monthLabels(now: Date, count: number): string[] {
-  return Array.from({ length: count }, (_, index) => startOfMonthUtc(now, count - 1 - index).toISOString().slice(0, 7));
+  return Array.from({ length: count }, (_, index) =>
+    startOfMonthUtc(now, count - 1 - index)
+      .toISOString()
+      .slice(0, 7),
+  );
 }
 
 /** One dataset over `labels`, taking each month's figure from `counts` (0 when absent). */

@@ -19,8 +19,12 @@ export function parseBinaryFilter(json: string): Record<string, unknown> {
   }
   const filter: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(parsed)) {
-    if (!FIELD.test(field)) throw new BadRequestException(`json: field "${field}" cannot be used; allowed: _id, filename, contentType, metadata.<field>`);
-    if (value !== null && typeof value === 'object') throw new BadRequestException(`json: "${field}" must be a plain value`);
+    if (!FIELD.test(field))
+      throw new BadRequestException(
+        `json: field "${field}" cannot be used; allowed: _id, filename, contentType, metadata.<field>`,
+      );
+    if (value !== null && typeof value === 'object')
+      throw new BadRequestException(`json: "${field}" must be a plain value`);
     filter[field] = field === '_id' && typeof value === 'string' ? objectIdOrText(value) : value;
   }
   return filter;

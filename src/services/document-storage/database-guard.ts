@@ -6,7 +6,8 @@ const COLLECTION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,119}$/;
 
 /** Refuses every database but the application's own: system databases are a 403, any other name a 404. */
 export function assertOwnDatabase(dbName: string, ownName: string): void {
-  if (SYSTEM_DATABASES.has(dbName.toLowerCase())) throw new ForbiddenException(`Database "${dbName}" is not accessible`);
+  if (SYSTEM_DATABASES.has(dbName.toLowerCase()))
+    throw new ForbiddenException(`Database "${dbName}" is not accessible`);
   if (dbName !== ownName) throw new NotFoundException(`Database "${dbName}" not found`);
 }
 

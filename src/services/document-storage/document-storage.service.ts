@@ -74,14 +74,17 @@ export class DocumentStorageService {
   @Exposed(['String'])
   async getDatabase(dbName: string): Promise<DocumentDatabase> {
     const collections = (await this.getCollections(dbName)).map((c) => c.name);
-    const buckets = collections.filter((name) => name.endsWith('.files')).map((name) => name.slice(0, -'.files'.length));
+    const buckets = collections
+      .filter((name) => name.endsWith('.files'))
+      .map((name) => name.slice(0, -'.files'.length));
     return { name: dbName, collections, buckets };
   }
 
   /** Removes one document by id (an ObjectId when it is 24 hex digits, else the string itself). */
   @Exposed(['String', 'String', 'String'])
   async removeDocument(dbName: string, collectionName: string, id: string): Promise<void> {
-    if (/\.(files|chunks)$/.test(collectionName)) throw new BadRequestException('Binaries are removed with removeBinary');
+    if (/\.(files|chunks)$/.test(collectionName))
+      throw new BadRequestException('Binaries are removed with removeBinary');
     const collection = await this.collection(dbName, collectionName);
     const _id = objectIdOrText(id);
     const { deletedCount } = await collection.deleteOne({ _id } as mongo.Filter<mongo.Document>);
@@ -100,7 +103,10 @@ export class DocumentStorageService {
   async getBinaryStorage(dbName: string, binaryCollection: string): Promise<BinaryBucket> {
     await this.assertBucket(dbName, binaryCollection);
     const files = await this.binaries.list({}, binaryCollection, SAMPLE_SIZE);
-    const all = await this.binaries.bucket(binaryCollection).find({}, { projection: { length: 1 } }).toArray();
+    const all = await this.binaries
+      .bucket(binaryCollection)
+      .find({}, { projection: { length: 1 } })
+      .toArray();
     return {
       database: dbName,
       name: binaryCollection,
@@ -137,7 +143,9 @@ export class DocumentStorageService {
   private async assertBucket(dbName: string, bucket: string): Promise<void> {
     assertOwnDatabase(dbName, this.db().databaseName);
     assertCollectionName(bucket, 'bucket name');
-    const exists = await this.db().listCollections({ name: `${bucket}.files` }, { nameOnly: true }).hasNext();
+    const exists = await this.db()
+      .listCollections({ name: `${bucket}.files` }, { nameOnly: true })
+      .hasNext();
     if (!exists) throw new NotFoundException(`Bucket "${bucket}" not found`);
   }
 

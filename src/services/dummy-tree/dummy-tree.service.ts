@@ -18,7 +18,10 @@ const ELEMENTS: readonly TreeElement[] = [
     element('1.2', 'Outdoor', [element('1.2.1', 'Shrubs'), element('1.2.2', 'Perennials')]),
   ]),
   element('2', 'Seeds', [element('2.1', 'Vegetables'), element('2.2', 'Herbs'), element('2.3', 'Flowers')]),
-  element('3', 'Accessories', [element('3.1', 'Pots', [element('3.1.1', 'Ceramic'), element('3.1.2', 'Terracotta')]), element('3.2', 'Tools')]),
+  element('3', 'Accessories', [
+    element('3.1', 'Pots', [element('3.1.1', 'Ceramic'), element('3.1.2', 'Terracotta')]),
+    element('3.2', 'Tools'),
+  ]),
 ];
 
 @Bean('dummyTree', Role.ADMIN)

@@ -7,7 +7,7 @@ const MALFORMED_CONTENT_TYPE = /^(Malformed content type|Unsupported content typ
 
 /** multer's interceptor for the one `file` field, answering a malformed multipart Content-Type with a 400. */
 @Injectable()
-export class AssetUploadInterceptor extends (FileInterceptor('file')) {
+export class AssetUploadInterceptor extends FileInterceptor('file') {
   override async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     try {
       return await super.intercept(context, next);

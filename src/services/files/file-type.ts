@@ -5,7 +5,10 @@ interface KnownType {
   matches(head: Buffer): boolean;
 }
 
-const startsWith = (bytes: number[], offset = 0) => (head: Buffer) => bytes.every((byte, i) => head[offset + i] === byte);
+const startsWith =
+  (bytes: number[], offset = 0) =>
+  (head: Buffer) =>
+    bytes.every((byte, i) => head[offset + i] === byte);
 const ascii = (text: string, offset = 0) => startsWith([...Buffer.from(text, 'latin1')], offset);
 
 const BINARY_TYPES: KnownType[] = [
@@ -29,7 +32,12 @@ const BINARY_TYPES: KnownType[] = [
 ];
 
 /** Text has no magic number: it is accepted for these extensions when it is valid UTF-8 without control bytes. */
-const TEXT_TYPES: Record<string, string> = { txt: 'text/plain', csv: 'text/csv', json: 'application/json', md: 'text/markdown' };
+const TEXT_TYPES: Record<string, string> = {
+  txt: 'text/plain',
+  csv: 'text/csv',
+  json: 'application/json',
+  md: 'text/markdown',
+};
 // eslint-disable-next-line no-control-regex -- control bytes are what it looks for
 const CONTROL_BYTES = /[\x00-\x08\x0b\x0e-\x1f\x7f]/;
 

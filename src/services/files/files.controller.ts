@@ -49,13 +49,21 @@ export class FilesController {
   @UseInterceptors(AssetUploadInterceptor)
   @ApiBearerAuth('bearer')
   @ApiConsumes('multipart/form-data')
-  @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } } })
-  @ApiOperation({ summary: 'Uploads an asset of the Site-Context site: 201 with the asset; 413 too large, 415 type not allowed or not matching its name' })
+  @ApiBody({
+    schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } },
+  })
+  @ApiOperation({
+    summary:
+      'Uploads an asset of the Site-Context site: 201 with the asset; 413 too large, 415 type not allowed or not matching its name',
+  })
   async upload(@UploadedFile() file: Express.Multer.File | undefined): Promise<AssetView> {
     if (!file) throw new BadRequestException('A multipart field "file" is required');
     const filename = sanitizeFileName(file.originalname);
     const contentType = detectFileType(file.buffer, filename);
-    if (!contentType) throw new UnsupportedMediaTypeException(`"${filename}" is not an allowed file type, or its content does not match its name`);
+    if (!contentType)
+      throw new UnsupportedMediaTypeException(
+        `"${filename}" is not an allowed file type, or its content does not match its name`,
+      );
     const site = await this.site();
     const uploadedBy = RequestContext.principal()?.username;
     return toAssetView(await this.binaries.save(file.buffer, filename, { site, contentType, uploadedBy }));
@@ -86,7 +94,12 @@ export class FilesController {
     const file = await this.binaries.get(toObjectId(id, 'id'));
     const view = toAssetView(file);
     const etag = `"${view.id}-${file.length}"`;
-    res.set({ ETag: etag, 'Accept-Ranges': 'bytes', 'Last-Modified': file.uploadDate.toUTCString(), 'Cache-Control': 'public, max-age=0, must-revalidate' });
+    res.set({
+      ETag: etag,
+      'Accept-Ranges': 'bytes',
+      'Last-Modified': file.uploadDate.toUTCString(),
+      'Cache-Control': 'public, max-age=0, must-revalidate',
+    });
     // Express compares If-None-Match (lists, weak tags) and If-Modified-Since against the headers just set
     if (req.fresh) {
       res.status(304).end();
@@ -98,7 +111,10 @@ export class FilesController {
       return;
     }
     const type = /^text\/|json$/.test(view.contentType) ? `${view.contentType}; charset=utf-8` : view.contentType;
-    res.set({ 'Content-Type': type, 'Content-Disposition': contentDisposition(view.filename, INLINE.test(view.contentType)) });
+    res.set({
+      'Content-Type': type,
+      'Content-Disposition': contentDisposition(view.filename, INLINE.test(view.contentType)),
+    });
     if (range) res.status(206).set('Content-Range', `bytes ${range.start}-${range.end}/${file.length}`);
     res.set('Content-Length', String(range ? range.end - range.start + 1 : file.length));
     await streamDownload(this.binaries.open(file._id, range), res, `file ${view.id}`);

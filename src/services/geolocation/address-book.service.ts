@@ -62,7 +62,12 @@ export class AddressBook {
     }
     const filter: Record<string, unknown> = isAdmin(caller) ? {} : { ownerId: caller.id };
     if (query) filter.$or = SEARCHABLE.map((field) => ({ [field]: literalMatch(query) }));
-    const found = await this.addresses.find(filter).sort({ _id: 1 }).skip(start).limit(end - start).lean();
+    const found = await this.addresses
+      .find(filter)
+      .sort({ _id: 1 })
+      .skip(start)
+      .limit(end - start)
+      .lean();
     return found.map(toAddressView);
   }
 

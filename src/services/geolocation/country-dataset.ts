@@ -48,9 +48,7 @@ export function buildCountryRecords(): CountryRecord[] {
 
 function localizedNames(code: string): Record<string, string> {
   const english = countries.getName(code, FALLBACK_LANGUAGE) ?? code;
-  return Object.fromEntries(
-    COUNTRY_LANGUAGES.map((lang) => [lang, countries.getName(code, lang) ?? english]),
-  );
+  return Object.fromEntries(COUNTRY_LANGUAGES.map((lang) => [lang, countries.getName(code, lang) ?? english]));
 }
 
 /**

@@ -35,7 +35,10 @@ export class CountryDirectory implements OnModuleInit {
     if ((await this.countries.countDocuments({ version })) === this.records.length) return;
     await this.countries.deleteMany({});
     try {
-      await this.countries.insertMany(this.records.map((record) => ({ ...record, version })), { ordered: false });
+      await this.countries.insertMany(
+        this.records.map((record) => ({ ...record, version })),
+        { ordered: false },
+      );
     } catch (error) {
       // Another instance starting at the same time wrote the same records.
       if (!isDuplicateKeyError(error)) throw error;

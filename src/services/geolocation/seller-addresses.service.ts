@@ -34,7 +34,10 @@ export class SellerAddresses {
 
   async shippingAddresses(sellerId: string): Promise<AddressView[]> {
     const seller = await this.find(sellerId);
-    const found = await this.addresses.find({ _id: { $in: seller.shippingAddresses } }).sort({ _id: 1 }).lean();
+    const found = await this.addresses
+      .find({ _id: { $in: seller.shippingAddresses } })
+      .sort({ _id: 1 })
+      .lean();
     return found.map(toAddressView);
   }
 

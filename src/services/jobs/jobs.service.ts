@@ -210,7 +210,10 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async failExpired(filter: Record<string, unknown>): Promise<void> {
-    const expired = await this.jobs.find({ ...expiredLease(new Date()), ...filter }, { _id: 1 }).lean().exec();
+    const expired = await this.jobs
+      .find({ ...expiredLease(new Date()), ...filter }, { _id: 1 })
+      .lean()
+      .exec();
     let failed = 0;
     for (const { _id } of expired) if (await this.failOrphan(_id.toString())) failed++;
     if (failed > 0) this.logger.warn(`Marked ${failed} unfinished job(s) with an expired lease as FAILED`);
@@ -219,7 +222,10 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
   @Exposed(['IdList'])
   async removeJobsByIds(jobsIds: string[]): Promise<void> {
     const ids = jobsIds.filter((id) => isValidObjectId(id));
-    const existing = await this.jobs.find({ _id: { $in: ids } }, { _id: 1 }).lean().exec();
+    const existing = await this.jobs
+      .find({ _id: { $in: ids } }, { _id: 1 })
+      .lean()
+      .exec();
     await this.jobs.deleteMany({ _id: { $in: existing.map((job) => job._id) } }).exec();
     existing.forEach((job) => this.removed(job._id.toString()));
   }

@@ -70,7 +70,10 @@ export class OrderAdmin {
   /** Unknown ids are skipped; nothing is removed when one of the orders is being paid (409). */
   async removeAll(orderIds: string[]): Promise<void> {
     const ids = orderIds.filter((id) => isValidObjectId(id));
-    const found = await this.orders.find({ _id: { $in: ids } }).lean<StoredOrder[]>().exec();
+    const found = await this.orders
+      .find({ _id: { $in: ids } })
+      .lean<StoredOrder[]>()
+      .exec();
     found.forEach(assertRemovable);
     for (const order of found) await this.removeFound(order);
   }

@@ -41,7 +41,7 @@ describe('draftOrders', () => {
     expect(second).toMatchObject({ subtotal: 500, total: 605, embeddedVendor: { name: 'B' } });
   });
 
-  it('should split a seller\'s lines by currency', () => {
+  it("should split a seller's lines by currency", () => {
     const lines = [
       { offer: offerOf(sellerA, 100, 'EUR'), quantity: 1 },
       { offer: offerOf(sellerA, 100, 'JPY'), quantity: 1 },

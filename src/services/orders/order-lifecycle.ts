@@ -25,4 +25,3 @@ export function sourcesOf(to: OrderStatus): OrderStatus[] {
 export function canMove(from: OrderStatus, to: OrderStatus): boolean {
   return NEXT[from].includes(to);
 }
-

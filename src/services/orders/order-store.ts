@@ -51,7 +51,6 @@ export class OrderStore {
   }
 }
 
-
 export function isAdmin(principal: Principal): boolean {
   return hasRole(principal.role, Role.ADMIN);
 }

@@ -60,7 +60,11 @@ export class OrderDto {
   @IsOptional() @IsEnum(OrderStatus) status?: OrderStatus;
   @IsOptional() @IsString() @MaxLength(64) contactProfileId?: string;
   @IsOptional() @ValidateNested() @Type(() => EmbeddedBuyerDto) embeddedBuyer?: EmbeddedBuyerDto;
-  @IsOptional() @IsArray() @ArrayMinSize(1) @ArrayMaxSize(MAX_ITEMS) @ValidateNested({ each: true })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_ITEMS)
+  @ValidateNested({ each: true })
   @Type(() => OrderItemDto)
   commerceItems?: OrderItemDto[];
   @IsOptional() @IsString() @MaxLength(8) currencySymbol?: string;

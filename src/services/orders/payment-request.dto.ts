@@ -54,7 +54,11 @@ export class PaymentRequestDto {
   @IsOptional() @IsString() @MaxLength(500) description?: string;
   @IsOptional() @Matches(/^[A-Za-z]{3}$/, { message: 'currencyCode must be an ISO 4217 code' }) currencyCode?: string;
   @IsOptional() @IsEmail() email?: string;
-  @IsOptional() @IsArray() @ArrayMaxSize(100) @ValidateNested({ each: true }) @Type(() => OrderItemDto)
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => OrderItemDto)
   commerceItems?: OrderItemDto[];
   @IsOptional() @ValidateNested() @Type(() => ShippingAddressDto) shippingAddress?: ShippingAddressDto;
   @IsOptional() @IsMetadata() metadata?: Record<string, string>;

@@ -10,7 +10,8 @@ const MAX_PATH = 2048;
 /** The route of a BasicRequestMessage's `path` in the request's site and language (only what visitors may see). */
 function routeOf(router: RouterService, message: Record<string, unknown>): Promise<SPARoute> {
   const { path } = message;
-  if (typeof path !== 'string' || path.length === 0 || path.length > MAX_PATH) throw new BadRequestException('path must be a URI path');
+  if (typeof path !== 'string' || path.length === 0 || path.length > MAX_PATH)
+    throw new BadRequestException('path must be a URI path');
   return router.routeAsSinglePageApplication(RequestContext.current().site, path);
 }
 
@@ -47,8 +48,15 @@ export class PageRenderHandler implements StompRequestHandler, OnModuleInit {
     this.registry.register('/request/render', this);
   }
 
-  async handle(message: Record<string, unknown>): Promise<{ uri: string; status: number; redirect: string | null; html: string | null }> {
+  async handle(
+    message: Record<string, unknown>,
+  ): Promise<{ uri: string; status: number; redirect: string | null; html: string | null }> {
     const route = await routeOf(this.router, message);
-    return { uri: route.uri, status: route.status, redirect: route.redirect, html: route.status === 301 ? null : renderPage(route) };
+    return {
+      uri: route.uri,
+      status: route.status,
+      redirect: route.redirect,
+      html: route.status === 301 ? null : renderPage(route),
+    };
   }
 }

@@ -37,7 +37,8 @@ interface PageModel extends SPARoute {
 /** The route's page (and container) as a complete HTML document. */
 export function renderPage(route: SPARoute): string {
   const meta = route.page?.metaInfo ?? {};
-  const title = typeof meta.title === 'string' ? meta.title : (route.page?.pageUrl ?? (route.status === 404 ? 'Not found' : ''));
+  const title =
+    typeof meta.title === 'string' ? meta.title : (route.page?.pageUrl ?? (route.status === 404 ? 'Not found' : ''));
   const description = typeof meta.description === 'string' ? meta.description : undefined;
   return template({ ...route, title, description });
 }

@@ -20,7 +20,14 @@ export class PageCopier {
     const lang = targetLang(request);
     const pageUrl = request.pageUrl ?? (request.translate ? source.pageUrl : `${source.pageUrl}-copy`);
     await this.pages
-      .create({ site: source.site, lang, pageUrl, ...copiedFields(source, request), published: false, releaseDate: source.releaseDate })
+      .create({
+        site: source.site,
+        lang,
+        pageUrl,
+        ...copiedFields(source, request),
+        published: false,
+        releaseDate: source.releaseDate,
+      })
       .catch(conflictOnDuplicate(`Page "${pageUrl}" exists in language ${lang}`));
   }
 
@@ -33,7 +40,10 @@ export class PageCopier {
   }
 
   private async source(request: PageCopyRequestDto): Promise<StoredPage> {
-    const source = await this.pages.findOne({ _id: toObjectId(request.fromId, 'fromId'), ...contentScope() }).lean<StoredPage>().exec();
+    const source = await this.pages
+      .findOne({ _id: toObjectId(request.fromId, 'fromId'), ...contentScope() })
+      .lean<StoredPage>()
+      .exec();
     if (!source) throw new NotFoundException(`Page ${request.fromId} not found`);
     return source;
   }
@@ -41,7 +51,8 @@ export class PageCopier {
 
 function targetLang(request: PageCopyRequestDto): string {
   if (!request.translate) return contentScope().lang;
-  if (!request.request?.lang) throw new BadRequestException('request.lang (the target language) is required to translate');
+  if (!request.request?.lang)
+    throw new BadRequestException('request.lang (the target language) is required to translate');
   return request.request.lang;
 }
 

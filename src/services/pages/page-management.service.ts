@@ -27,7 +27,9 @@ export class PageManagementService {
   @Exposed([MapOf(PageRequestDto)])
   async createPage(request: PageRequestDto): Promise<string> {
     if (!request.pageUrl) throw new BadRequestException('pageUrl is required');
-    const page = await this.pages.create({ ...contentScope(), ...pageFields(request) }).catch(conflictOnDuplicate(`Page "${request.pageUrl}" exists`));
+    const page = await this.pages
+      .create({ ...contentScope(), ...pageFields(request) })
+      .catch(conflictOnDuplicate(`Page "${request.pageUrl}" exists`));
     return page._id.toHexString();
   }
 
@@ -46,7 +48,9 @@ export class PageManagementService {
 
   @Exposed(['String'])
   async deletePage(pageId: string): Promise<void> {
-    const { deletedCount } = await this.pages.deleteOne({ _id: toObjectId(pageId, 'pageId'), ...contentScope() }).exec();
+    const { deletedCount } = await this.pages
+      .deleteOne({ _id: toObjectId(pageId, 'pageId'), ...contentScope() })
+      .exec();
     if (deletedCount === 0) throw new NotFoundException(`Page ${pageId} not found`);
     await this.routes.deleteMany({ site: contentScope().site, pageId }).exec();
   }
@@ -55,7 +59,10 @@ export class PageManagementService {
   @Exposed(['IdList'])
   async deletePages(pageIds: string[]): Promise<void> {
     const ids = pageIds.map((id, i) => toObjectId(id, `pageIds[${i}]`));
-    const existing = await this.pages.find({ _id: { $in: ids }, ...contentScope() }, { _id: 1 }).lean().exec();
+    const existing = await this.pages
+      .find({ _id: { $in: ids }, ...contentScope() }, { _id: 1 })
+      .lean()
+      .exec();
     const doomed = existing.map((page) => page._id.toHexString());
     await this.pages.deleteMany({ _id: { $in: existing.map((page) => page._id) } }).exec();
     await this.routes.deleteMany({ site: contentScope().site, pageId: { $in: doomed } }).exec();
@@ -77,7 +84,15 @@ export class PageManagementService {
   }
 }
 
-const PAGE_FIELDS = ['imageUrl', 'pageUrl', 'containerType', 'categoriesId', 'content', 'metaInfo', 'published'] as const;
+const PAGE_FIELDS = [
+  'imageUrl',
+  'pageUrl',
+  'containerType',
+  'categoriesId',
+  'content',
+  'metaInfo',
+  'published',
+] as const;
 
 function pageFields(request: PageRequestDto): Partial<Page> {
   const fields: Partial<Page> = pickDefined(request, PAGE_FIELDS);

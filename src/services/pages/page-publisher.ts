@@ -29,7 +29,10 @@ export class PagePublisher {
 
   async publish(request: RouteRequestDto): Promise<void> {
     const scope = contentScope();
-    const page = await this.pages.findOne({ ...scope, pageUrl: request.pageName }, { _id: 1 }).lean().exec();
+    const page = await this.pages
+      .findOne({ ...scope, pageUrl: request.pageName }, { _id: 1 })
+      .lean()
+      .exec();
     if (!page) throw new NotFoundException(`Page "${request.pageName}" not found`);
     const target: RouteTarget = { pageId: page._id.toHexString(), ...(await this.container(request)) };
     const primary = requireUri(`${request.pageRoot ?? ''}/${request.pageName}`, 'pageRoot');
@@ -39,17 +42,24 @@ export class PagePublisher {
       .updateMany({ ...scope, pageId: target.pageId, uri: { $nin: uris } }, { $set: { redirectTo: primary } })
       .exec();
     for (const uri of uris) {
-      await this.routes.updateOne({ ...scope, uri }, { $set: target, $unset: { redirectTo: 1 } }, { upsert: true }).exec();
+      await this.routes
+        .updateOne({ ...scope, uri }, { $set: target, $unset: { redirectTo: 1 } }, { upsert: true })
+        .exec();
     }
   }
 
   private async container(request: RouteRequestDto): Promise<Omit<RouteTarget, 'pageId'>> {
     if (!request.containerId) return request.containerType ? { containerType: request.containerType } : {};
     const id = toObjectId(request.containerId, 'containerId');
-    const container = await this.containers.findOne({ _id: id, ...contentScope() }, { type: 1 }).lean().exec();
+    const container = await this.containers
+      .findOne({ _id: id, ...contentScope() }, { type: 1 })
+      .lean()
+      .exec();
     if (!container) throw new NotFoundException(`Container ${request.containerId} not found`);
     if (request.containerType && request.containerType !== container.type) {
-      throw new BadRequestException(`containerType "${request.containerType}" differs from the container's type "${container.type}"`);
+      throw new BadRequestException(
+        `containerType "${request.containerType}" differs from the container's type "${container.type}"`,
+      );
     }
     return { containerId: request.containerId, containerType: container.type };
   }

@@ -1,5 +1,16 @@
 import { Transform, Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsDateString, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import {
+  IsArray,
+  IsBoolean,
+  IsDateString,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
 
 /** A page's slug: one URL segment. */
 export const PAGE_URL = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,199}$/;
@@ -12,28 +23,41 @@ const toList = ({ value }: { value: unknown }): unknown => (typeof value === 'st
  * default to false as in the spec, so an update that omits `published` unpublishes the page.
  */
 export class PageRequestDto {
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   id?: string;
 
-  @IsOptional() @IsString() @MaxLength(2000)
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
   imageUrl?: string;
 
-  @IsOptional() @Matches(PAGE_URL, { message: PAGE_URL_MESSAGE })
+  @IsOptional()
+  @Matches(PAGE_URL, { message: PAGE_URL_MESSAGE })
   pageUrl?: string;
 
-  @IsOptional() @IsString() @MaxLength(100)
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
   containerType?: string;
 
-  @IsOptional() @Transform(toList) @IsArray() @IsString({ each: true })
+  @IsOptional()
+  @Transform(toList)
+  @IsArray()
+  @IsString({ each: true })
   categoriesId?: string[];
 
-  @IsOptional() @IsString() @MaxLength(MAX_CONTENT)
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_CONTENT)
   content?: string;
 
-  @IsOptional() @IsDateString()
+  @IsOptional()
+  @IsDateString()
   releaseDate?: string;
 
-  @IsOptional() @IsObject()
+  @IsOptional()
+  @IsObject()
   metaInfo?: Record<string, unknown>;
 
   @IsBoolean()
@@ -45,7 +69,8 @@ export class PageRequestDto {
 
 /** Options of a copy: `lang` is the target language of a translation. */
 export class CopyTargetDto {
-  @IsOptional() @Matches(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, { message: 'request.lang must be a language code such as en or de-AT' })
+  @IsOptional()
+  @Matches(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, { message: 'request.lang must be a language code such as en or de-AT' })
   lang?: string;
 }
 
@@ -55,16 +80,22 @@ export class CopyTargetDto {
  * with `emailTemplate` the copy becomes an e-mail template.
  */
 export class PageCopyRequestDto {
-  @IsString() @IsNotEmpty()
+  @IsString()
+  @IsNotEmpty()
   fromId!: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   toId?: string;
 
-  @IsOptional() @Matches(PAGE_URL, { message: PAGE_URL_MESSAGE })
+  @IsOptional()
+  @Matches(PAGE_URL, { message: PAGE_URL_MESSAGE })
   pageUrl?: string;
 
-  @IsOptional() @IsObject() @ValidateNested() @Type(() => CopyTargetDto)
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CopyTargetDto)
   request?: CopyTargetDto;
 
   @IsBoolean()
@@ -82,15 +113,23 @@ export class RouteRequestDto {
   @Matches(PAGE_URL, { message: 'pageName must be the pageUrl of a page' })
   pageName!: string;
 
-  @IsOptional() @IsString() @MaxLength(500)
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
   pageRoot?: string;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   containerId?: string;
 
-  @IsOptional() @IsString() @MaxLength(100)
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
   containerType?: string;
 
-  @IsOptional() @Transform(toList) @IsArray() @IsString({ each: true })
+  @IsOptional()
+  @Transform(toList)
+  @IsArray()
+  @IsString({ each: true })
   copyTo?: string[];
 }

@@ -1,9 +1,5 @@
 /** What other modules (orders, accounting, alternative payments) use of card payments and webhook signing. */
-export {
-  CardPaymentEventType,
-  CardPaymentProvider,
-  PaymentIntentStatus,
-} from './card-payment.provider';
+export { CardPaymentEventType, CardPaymentProvider, PaymentIntentStatus } from './card-payment.provider';
 export type {
   CardDetails,
   CardPaymentEvent,

@@ -3,7 +3,9 @@ import { renderPdf } from './html-to-pdf';
 
 describe('renderPdf', () => {
   it('should render the body text into a PDF', async () => {
-    const pdf = await renderPdf({ body: '<h1>Invoice 42</h1><p>Total: <b>19,90 €</b></p><ul><li>Ünïcode item</li></ul>' });
+    const pdf = await renderPdf({
+      body: '<h1>Invoice 42</h1><p>Total: <b>19,90 €</b></p><ul><li>Ünïcode item</li></ul>',
+    });
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     const [page] = await pdfPages(pdf);
     expect(page).toContain('Invoice 42');
@@ -24,7 +26,9 @@ describe('renderPdf', () => {
   });
 
   it('should not read local files or URLs referenced by images', async () => {
-    const pdf = await renderPdf({ body: '<p>before</p><img src="/etc/passwd"><img src="http://127.0.0.1:1/x.png"><p>after</p>' });
+    const pdf = await renderPdf({
+      body: '<p>before</p><img src="/etc/passwd"><img src="http://127.0.0.1:1/x.png"><p>after</p>',
+    });
     const [page] = await pdfPages(pdf);
     expect(page).toContain('before');
     expect(page).toContain('after');

@@ -75,6 +75,7 @@ function withoutExternalResources(node: unknown): unknown {
   if (node === null || typeof node !== 'object') return node;
   const record = node as Record<string, unknown>;
   if ('svg' in record) return { text: '' };
-  if ('image' in record && !INLINE_IMAGE.test(String(record.image))) return { text: typeof record.alt === 'string' ? record.alt : '' };
+  if ('image' in record && !INLINE_IMAGE.test(String(record.image)))
+    return { text: typeof record.alt === 'string' ? record.alt : '' };
   return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, withoutExternalResources(value)]));
 }

@@ -42,7 +42,11 @@ function rowsInCreationOrder<T, S = unknown>(
 ): ReportRows<T> {
   const createdAt = { ...(from ? { $gte: from } : {}), ...(to ? { $lt: to } : {}) };
   const range = Object.keys(createdAt).length ? { createdAt } : {};
-  return model.find({ ...filter, ...range }).sort({ createdAt: 1, _id: 1 }).lean<T>().cursor() as ReportRows<T>;
+  return model
+    .find({ ...filter, ...range })
+    .sort({ createdAt: 1, _id: 1 })
+    .lean<T>()
+    .cursor() as ReportRows<T>;
 }
 
 /**

@@ -24,7 +24,12 @@ export async function writeCsv<T>(rows: Rows<T>, columns: Columns<T>, out: Writa
 }
 
 /** An XLSX workbook with one sheet, streamed as rows arrive. */
-export async function writeXlsx<T>(rows: Rows<T>, columns: Columns<T>, sheetName: string, out: Writable): Promise<void> {
+export async function writeXlsx<T>(
+  rows: Rows<T>,
+  columns: Columns<T>,
+  sheetName: string,
+  out: Writable,
+): Promise<void> {
   // exceljs is loaded by the first spreadsheet: most processes never write one.
   const { stream } = require('exceljs') as typeof ExcelJS;
   const workbook = new stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });

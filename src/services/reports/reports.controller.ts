@@ -25,7 +25,10 @@ export class ReportsController {
   @Roles(Role.ADMIN)
   @Get(':report')
   @ApiBearerAuth('bearer')
-  @ApiOperation({ summary: 'Exports orders, customers or jobs as CSV or XLSX (format=csv|xlsx, from/to: ISO dates bounding createdAt)' })
+  @ApiOperation({
+    summary:
+      'Exports orders, customers or jobs as CSV or XLSX (format=csv|xlsx, from/to: ISO dates bounding createdAt)',
+  })
   async export(
     @Param('report') report: string,
     @Query('format') format = 'csv',
@@ -34,7 +37,8 @@ export class ReportsController {
     @Res() res: Response,
   ): Promise<void> {
     const source = this.reports.find(report);
-    if (!source) throw new NotFoundException(`Unknown report "${report}"; available: ${this.reports.names().join(', ')}`);
+    if (!source)
+      throw new NotFoundException(`Unknown report "${report}"; available: ${this.reports.names().join(', ')}`);
     if (format !== 'csv' && format !== 'xlsx') throw new BadRequestException('format must be csv or xlsx');
     const created: CreatedBetween = { from: date(from, 'from'), to: date(to, 'to') };
     const rows = source.rows(created);

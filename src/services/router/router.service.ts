@@ -68,7 +68,15 @@ export class RouterService {
 
   private async notFound(site: string, uri: string): Promise<SPARoute> {
     const page = await this.livePage(site, { pageUrl: NOT_FOUND_PAGE.pageUrl });
-    return { site, lang: lang(), uri, status: 404, page: page ? toPageView(page) : null, container: null, redirect: null };
+    return {
+      site,
+      lang: lang(),
+      uri,
+      status: 404,
+      page: page ? toPageView(page) : null,
+      container: null,
+      redirect: null,
+    };
   }
 
   private redirect(site: string, uri: string, to: string): SPARoute {
@@ -76,7 +84,10 @@ export class RouterService {
   }
 
   private livePage(site: string, filter: Record<string, unknown>): Promise<Stored<Page> | null> {
-    return this.pages.findOne({ ...filter, site, lang: lang(), ...livePageFilter() }).lean<Stored<Page>>().exec();
+    return this.pages
+      .findOne({ ...filter, site, lang: lang(), ...livePageFilter() })
+      .lean<Stored<Page>>()
+      .exec();
   }
 
   /** The published container with its published, released articles. */
@@ -86,7 +97,9 @@ export class RouterService {
       .lean<Stored<ContentContainer>>()
       .exec();
     if (!container) return null;
-    const articles = (container.articles as unknown as Stored<Article>[]).filter((a) => a.published && isReleased(a.releaseDate));
+    const articles = (container.articles as unknown as Stored<Article>[]).filter(
+      (a) => a.published && isReleased(a.releaseDate),
+    );
     return toContainerView(container, articles);
   }
 

@@ -11,6 +11,10 @@ export class AddCartItemDto {
 
 /** The `data` map of `addCommerceItems(data)`; applied all or nothing. */
 export class AddCartItemsDto {
-  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(100) @ValidateNested({ each: true }) @Type(() => AddCartItemDto)
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  @Type(() => AddCartItemDto)
   items!: AddCartItemDto[];
 }

@@ -30,7 +30,9 @@ describe('safe paths', () => {
   });
 
   describe('safeFileName', () => {
-    it.each(['a/b', '..', '', 'x\0.html'])('should refuse %j', (name) => expect(() => safeFileName(name)).toThrow(BadRequestException));
+    it.each(['a/b', '..', '', 'x\0.html'])('should refuse %j', (name) =>
+      expect(() => safeFileName(name)).toThrow(BadRequestException),
+    );
     it('should accept a plain name', () => expect(safeFileName('index.html')).toBe('index.html'));
   });
 

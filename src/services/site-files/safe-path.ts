@@ -17,7 +17,8 @@ const IN_THE_WAY = new Set(['EEXIST', 'EISDIR', 'ENOTDIR']);
  */
 export function safeSegments(relative: string, what = 'path'): string[] {
   if (relative.includes('\0')) throw new BadRequestException(`${what} must not contain NUL bytes`);
-  if (/^[/\\]/.test(relative) || WINDOWS_DRIVE.test(relative)) throw new BadRequestException(`${what} must be relative`);
+  if (/^[/\\]/.test(relative) || WINDOWS_DRIVE.test(relative))
+    throw new BadRequestException(`${what} must be relative`);
   const segments = relative.split(/[/\\]+/).filter((s) => s !== '' && s !== '.');
   if (segments.includes('..')) throw new BadRequestException(`${what} must not contain ".."`);
   if (segments.length > MAX_SEGMENTS || segments.some((s) => Buffer.byteLength(s) > MAX_SEGMENT_BYTES)) {
@@ -30,7 +31,8 @@ export function safeSegments(relative: string, what = 'path'): string[] {
 /** A single file name: safe, and without any directory part. */
 export function safeFileName(name: string): string {
   const segments = safeSegments(name, 'name');
-  if (segments.length !== 1 || /[/\\]/.test(name)) throw new BadRequestException('name must be a file name without directories');
+  if (segments.length !== 1 || /[/\\]/.test(name))
+    throw new BadRequestException('name must be a file name without directories');
   return segments[0];
 }
 
@@ -50,7 +52,8 @@ export async function resolveInside(root: string, relative: string): Promise<str
  */
 export async function writeInside(root: string, relative: string, content: string | Buffer): Promise<string> {
   return write(root, relative, content).catch((error: NodeJS.ErrnoException) => {
-    if (IN_THE_WAY.has(error.code ?? '')) throw new ConflictException(`${relative} clashes with an existing file or directory`);
+    if (IN_THE_WAY.has(error.code ?? ''))
+      throw new ConflictException(`${relative} clashes with an existing file or directory`);
     throw error;
   });
 }
@@ -59,12 +62,14 @@ async function write(root: string, relative: string, content: string | Buffer): 
   const target = await resolveInside(root, relative);
   await mkdir(dirname(target), { recursive: true });
   await assertRealPathInside(root, dirname(target));
-  const file = await open(target, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644).catch(
-    (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ELOOP') throw new BadRequestException('path must not be a symbolic link');
-      throw error;
-    },
-  );
+  const file = await open(
+    target,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
+    0o644,
+  ).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ELOOP') throw new BadRequestException('path must not be a symbolic link');
+    throw error;
+  });
   try {
     await file.writeFile(content);
   } finally {

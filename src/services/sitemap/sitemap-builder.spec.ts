@@ -3,14 +3,22 @@ import { parseSitemap, parseSitemapIndex } from 'sitemap';
 import { buildSitemaps } from './sitemap-builder';
 
 describe('buildSitemaps', () => {
-  const entries = ['/', '/about', '/blog/roses', '/a&b'].map((path) => ({ path, lastmod: new Date('2026-01-02T03:04:05Z') }));
+  const entries = ['/', '/about', '/blog/roses', '/a&b'].map((path) => ({
+    path,
+    lastmod: new Date('2026-01-02T03:04:05Z'),
+  }));
 
   it('should build one urlset with absolute, escaped URLs', async () => {
     const { main, parts } = await buildSitemaps(entries, 'https://shop.example.com');
     expect(parts).toEqual([]);
     expect(main.toString()).toContain('<loc>https://shop.example.com/a&amp;b</loc>');
     const urls = (await parseSitemap(Readable.from(main))).map((item) => item.url);
-    expect(urls).toEqual(['https://shop.example.com/', 'https://shop.example.com/about', 'https://shop.example.com/blog/roses', 'https://shop.example.com/a&b']);
+    expect(urls).toEqual([
+      'https://shop.example.com/',
+      'https://shop.example.com/about',
+      'https://shop.example.com/blog/roses',
+      'https://shop.example.com/a&b',
+    ]);
   });
 
   it('should switch to an index past the URL limit', async () => {

@@ -32,15 +32,21 @@ export class SitemapGeneratorService {
     if (!lock) throw new ConflictException(`A sitemap of site "${site}" is being generated`);
     try {
       const routes = await this.sources.routesOf(site, request);
-      const { finished } = await this.jobs.start('sitemap', Math.ceil(routes.length / ROUTES_PER_STEP) + 1, async (job) => {
-        const entries = [];
-        for (let start = 0; start < routes.length; start += ROUTES_PER_STEP) {
-          entries.push(...(await this.sources.entries(site, routes.slice(start, start + ROUTES_PER_STEP), request.sitePrefix)));
+      const { finished } = await this.jobs.start(
+        'sitemap',
+        Math.ceil(routes.length / ROUTES_PER_STEP) + 1,
+        async (job) => {
+          const entries = [];
+          for (let start = 0; start < routes.length; start += ROUTES_PER_STEP) {
+            entries.push(
+              ...(await this.sources.entries(site, routes.slice(start, start + ROUTES_PER_STEP), request.sitePrefix)),
+            );
+            await job.step();
+          }
+          await this.files.save(site, await buildSitemaps(entries, request.urlPrefix));
           await job.step();
-        }
-        await this.files.save(site, await buildSitemaps(entries, request.urlPrefix));
-        await job.step();
-      });
+        },
+      );
       void finished.finally(() => lock.release());
     } catch (error) {
       await lock.release();

@@ -18,10 +18,20 @@ export class SitemapSources {
 
   /** Candidate routes (not yet checked against their pages), for the job's total. */
   async routesOf(site: string, request: SitemapRequestDto): Promise<Pick<Route, 'uri' | 'pageId'>[]> {
-    const byType = { ALL: {}, PAGES: { containerId: { $exists: false } }, CONTAINERS: { containerId: { $exists: true } } }[request.siteMapGenType];
+    const byType = {
+      ALL: {},
+      PAGES: { containerId: { $exists: false } },
+      CONTAINERS: { containerId: { $exists: true } },
+    }[request.siteMapGenType];
     const ignored = (request.urlsToIgnore ?? []).map(canonicalUri).filter((uri): uri is string => uri !== undefined);
-    const routes = await this.routes.find({ site, redirectTo: { $exists: false }, ...byType }, { uri: 1, pageId: 1 }).sort({ uri: 1 }).lean().exec();
-    return routes.filter((route) => !ignored.some((uri) => route.uri === uri || route.uri.startsWith(`${uri === '/' ? '' : uri}/`)));
+    const routes = await this.routes
+      .find({ site, redirectTo: { $exists: false }, ...byType }, { uri: 1, pageId: 1 })
+      .sort({ uri: 1 })
+      .lean()
+      .exec();
+    return routes.filter(
+      (route) => !ignored.some((uri) => route.uri === uri || route.uri.startsWith(`${uri === '/' ? '' : uri}/`)),
+    );
   }
 
   /** The entries of those routes whose page visitors can see, without duplicate paths. */

@@ -14,15 +14,22 @@ export class SitemapRequestDto {
   @IsIn(SITEMAP_GEN_TYPES)
   siteMapGenType: SitemapGenType = 'ALL';
 
-  @IsOptional() @Matches(/^(\/[A-Za-z0-9._~-]+)*$/, { message: 'sitePrefix must be a path such as /shop, or empty' })
+  @IsOptional()
+  @Matches(/^(\/[A-Za-z0-9._~-]+)*$/, { message: 'sitePrefix must be a path such as /shop, or empty' })
   sitePrefix?: string;
 
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }) @Matches(/^[^?#]*[^/?#]$/, { message: 'urlPrefix must not end with a slash' })
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false })
+  @Matches(/^[^?#]*[^/?#]$/, { message: 'urlPrefix must not end with a slash' })
   urlPrefix!: string;
 
-  @IsOptional() @Transform(toList) @IsArray() @IsString({ each: true })
+  @IsOptional()
+  @Transform(toList)
+  @IsArray()
+  @IsString({ each: true })
   urlsToIgnore?: string[];
 
-  @IsOptional() @IsString() @MaxLength(200)
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
   username?: string;
 }

@@ -10,7 +10,17 @@ import { GitWorkdir } from './git-workdir';
 
 const author = { name: 'editor', email: 'editor@example.invalid' };
 const gitCli = (args: string[], cwd?: string): string =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'cli', GIT_AUTHOR_EMAIL: 'cli@x', GIT_COMMITTER_NAME: 'cli', GIT_COMMITTER_EMAIL: 'cli@x' } }).trim();
+  execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'cli',
+      GIT_AUTHOR_EMAIL: 'cli@x',
+      GIT_COMMITTER_NAME: 'cli',
+      GIT_COMMITTER_EMAIL: 'cli@x',
+    },
+  }).trim();
 
 describe('git working directory and remotes', () => {
   let base: string;

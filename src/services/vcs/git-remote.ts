@@ -44,7 +44,13 @@ class LocalBareRemote implements GitRemote {
     const remoteHead = await this.remoteHead(workdir.branch);
     if (!remoteHead) return;
     await copyObjects(remoteHead, { gitdir: this.gitdir }, { gitdir: `${workdir.dir}/.git` });
-    await git.writeRef({ fs, dir: workdir.dir, ref: `refs/remotes/origin/${workdir.branch}`, value: remoteHead, force: true });
+    await git.writeRef({
+      fs,
+      dir: workdir.dir,
+      ref: `refs/remotes/origin/${workdir.branch}`,
+      value: remoteHead,
+      force: true,
+    });
   }
 
   async push(workdir: GitWorkdir): Promise<void> {

@@ -77,18 +77,21 @@ export class VcsService {
     const site = RequestContext.current().site;
     const workdir = new GitWorkdir(this.paths.contentDir(site), this.config.vcsBranch);
     const previous = this.queues.get(site) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(async () => {
-      const lock = await this.locks.tryAcquire(`vcs:${site}`);
-      if (!lock) throw new ConflictException(`Another instance is working on the repository of site "${site}"; retry`);
-      try {
-        if (needsRepository && !(await workdir.isRepository())) {
-          throw new ConflictException('The content directory is not a repository: init first');
+    const next = previous
+      .catch(() => undefined)
+      .then(async () => {
+        const lock = await this.locks.tryAcquire(`vcs:${site}`);
+        if (!lock)
+          throw new ConflictException(`Another instance is working on the repository of site "${site}"; retry`);
+        try {
+          if (needsRepository && !(await workdir.isRepository())) {
+            throw new ConflictException('The content directory is not a repository: init first');
+          }
+          await operation(workdir).catch(toHttpError);
+        } finally {
+          await lock.release();
         }
-        await operation(workdir).catch(toHttpError);
-      } finally {
-        await lock.release();
-      }
-    });
+      });
     this.queues.set(site, next);
     return next;
   }
@@ -109,7 +112,11 @@ async function hasFiles(dir: string): Promise<boolean> {
 /** Git states a client can fix (conflicts, nothing to commit against) are 409s; the rest stays a 500. */
 function toHttpError(error: unknown): never {
   const { Errors } = git;
-  if (error instanceof Errors.MergeConflictError || error instanceof Errors.CheckoutConflictError || error instanceof Errors.MergeNotSupportedError) {
+  if (
+    error instanceof Errors.MergeConflictError ||
+    error instanceof Errors.CheckoutConflictError ||
+    error instanceof Errors.MergeNotSupportedError
+  ) {
     throw new ConflictException(error.message);
   }
   throw error;

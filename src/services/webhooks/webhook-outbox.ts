@@ -75,10 +75,13 @@ export class WebhookOutbox implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private wakeUp(id: Types.ObjectId, delayMs: number): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      this.attempt(id).catch((error: unknown) => this.logger.error(`Webhook delivery ${String(id)}`, String(error)));
-    }, Math.max(0, delayMs));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        this.attempt(id).catch((error: unknown) => this.logger.error(`Webhook delivery ${String(id)}`, String(error)));
+      },
+      Math.max(0, delayMs),
+    );
     timer.unref();
     this.timers.add(timer);
   }

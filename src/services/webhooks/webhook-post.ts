@@ -1,7 +1,6 @@
 /** What one POST to a subscriber came to. */
 export type PostOutcome =
-  | { result: 'delivered'; status: number }
-  | { result: 'retry' | 'refused'; status?: number; error: string };
+  { result: 'delivered'; status: number } | { result: 'retry' | 'refused'; status?: number; error: string };
 
 /** Statuses worth another attempt; any other 4xx means the subscriber refuses this delivery for good. */
 const RETRYABLE = (status: number) => status === 408 || status === 429 || status >= 500;

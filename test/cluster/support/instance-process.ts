@@ -17,11 +17,20 @@ export async function startInstanceProcess(env: Record<string, string>): Promise
   const dataDir = mkdtempSync(join(tmpdir(), 'ccb-instance-'));
   const child = spawn(process.execPath, ['test/support/run-ts.js', 'test/cluster/support/instance-main.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'silent', SEED_DEMO: 'false', DATA_DIR: dataDir,
-      ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      SEED_DEMO: 'false',
+      DATA_DIR: dataDir,
+      ...env,
+    },
   });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  exited.then(() => rmSync(dataDir, { recursive: true, force: true }), () => undefined);
+  exited.then(
+    () => rmSync(dataDir, { recursive: true, force: true }),
+    () => undefined,
+  );
   const url = await listeningUrl(child);
   return {
     url,

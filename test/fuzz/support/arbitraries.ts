@@ -53,7 +53,23 @@ export const anyNumber: fc.Arbitrary<number> = fc.oneof(
 /** Object keys, hostile ones included. */
 export const anyKey: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.string({ maxLength: 10 }) },
-  { weight: 2, arbitrary: fc.constantFrom('$where', '$gt', '$ne', '$regex', '$expr', '__proto__', 'constructor', 'prototype', '0', '1', 'a.b', '') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '$where',
+      '$gt',
+      '$ne',
+      '$regex',
+      '$expr',
+      '__proto__',
+      'constructor',
+      'prototype',
+      '0',
+      '1',
+      'a.b',
+      '',
+    ),
+  },
 );
 
 /**

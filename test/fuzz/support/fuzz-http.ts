@@ -36,7 +36,9 @@ export class FuzzClient {
       const req = request(`${this.baseUrl}${path}`, { method, headers, agent: this.agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString() }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString() }),
+        );
         res.on('error', reject);
       });
       req.setTimeout(this.hangMs, () => req.destroy(new Error(`No answer within ${this.hangMs} ms: the server hangs`)));
@@ -88,7 +90,9 @@ export function assertErrorBody(text: string, status: number): void {
 export async function assertHealthy(client: FuzzClient): Promise<void> {
   const health = await client.send({ method: 'GET', path: '/api/v1/health' });
   if (health.status !== 200) throw new Error(`Health check answered ${health.status}: ${health.text}`);
-  const call = await client.send(beanCall({ beanId: 'profileSearchServiceImpl', functionName: 'getRepository', args: [] }));
+  const call = await client.send(
+    beanCall({ beanId: 'profileSearchServiceImpl', functionName: 'getRepository', args: [] }),
+  );
   if (call.status !== 200) throw new Error(`A plain bean call answered ${call.status}: ${call.text}`);
 }
 

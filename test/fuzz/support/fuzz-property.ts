@@ -39,12 +39,24 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   report(name, details, Date.now() - started);
   if (!details.failed) return;
   const cause = details.errorInstance instanceof Error ? `\nCause: ${details.errorInstance.message}` : '';
-  throw new Error(`${fc.defaultReportMessage(details) ?? `Property "${name}" failed`}${cause}`, { cause: details.errorInstance });
+  throw new Error(`${fc.defaultReportMessage(details) ?? `Property "${name}" failed`}${cause}`, {
+    cause: details.errorInstance,
+  });
 }
 
-function report(name: string, details: Pick<fc.RunDetails<unknown>, 'numRuns' | 'failed' | 'interrupted'>, ms: number): void {
+function report(
+  name: string,
+  details: Pick<fc.RunDetails<unknown>, 'numRuns' | 'failed' | 'interrupted'>,
+  ms: number,
+): void {
   const file = process.env.FUZZ_REPORT;
   if (!file) return;
-  const line = { property: name, cases: details.numRuns, failed: details.failed, interrupted: details.interrupted, seconds: ms / 1000 };
+  const line = {
+    property: name,
+    cases: details.numRuns,
+    failed: details.failed,
+    interrupted: details.interrupted,
+    seconds: ms / 1000,
+  };
   appendFileSync(file, `${JSON.stringify(line)}\n`);
 }

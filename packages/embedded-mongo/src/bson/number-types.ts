@@ -13,7 +13,9 @@ type Container = Record<string, unknown> | unknown[];
 type Hints = Record<string, NumberType>;
 
 export function numberTypesOf(container: unknown): Hints | undefined {
-  return typeof container === 'object' && container !== null ? (container as { [NUMBER_TYPES]?: Hints })[NUMBER_TYPES] : undefined;
+  return typeof container === 'object' && container !== null
+    ? (container as { [NUMBER_TYPES]?: Hints })[NUMBER_TYPES]
+    : undefined;
 }
 
 function restore(container: Container, hints: Hints): Container {
@@ -40,7 +42,10 @@ export function copyNumberTypes(from: Container, to: Container): void {
 
 /** Replaces Int32/Double/Long wrappers (from `promoteValues: false`) by numbers, remembering lossy ones. */
 export function adoptNumbers(value: unknown): unknown {
-  if (Array.isArray(value) || (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype)) {
+  if (
+    Array.isArray(value) ||
+    (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype)
+  ) {
     const container = value as Record<string, unknown>;
     const hints: Hints = {};
     for (const key of Object.keys(container)) {
@@ -64,7 +69,9 @@ function unwrap(value: unknown): [unknown, NumberType?] {
     }
     case 'Long': {
       const long = value as Long;
-      return long.lessThanOrEqual(Number.MAX_SAFE_INTEGER) && long.greaterThanOrEqual(Number.MIN_SAFE_INTEGER) ? [long.toNumber(), 'long'] : [long];
+      return long.lessThanOrEqual(Number.MAX_SAFE_INTEGER) && long.greaterThanOrEqual(Number.MIN_SAFE_INTEGER)
+        ? [long.toNumber(), 'long']
+        : [long];
     }
     default:
       return [adoptNumbers(value)];
@@ -72,7 +79,10 @@ function unwrap(value: unknown): [unknown, NumberType?] {
 }
 
 function isContainer(value: unknown): value is Container {
-  return Array.isArray(value) || (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype);
+  return (
+    Array.isArray(value) ||
+    (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype)
+  );
 }
 
 /**

@@ -15,7 +15,8 @@ import { statsStageDocs } from './stats-stages';
  * A leading $match runs as a find (index candidates, stored documents uncloned).
  */
 function source(command: Doc, context: CommandContext, pipeline: Doc[], env: QueryEnv): { docs: Doc[]; stages: Doc[] } {
-  if (pipeline[0] && '$listLocalSessions' in pipeline[0]) return { docs: context.sessions.list(), stages: pipeline.slice(1) };
+  if (pipeline[0] && '$listLocalSessions' in pipeline[0])
+    return { docs: context.sessions.list(), stages: pipeline.slice(1) };
   if (typeof command.aggregate !== 'string') return { docs: [], stages: pipeline };
   const stats = statsStageDocs(pipeline[0], context, command.aggregate);
   if (stats) return { docs: stats, stages: pipeline.slice(1) };
@@ -23,7 +24,8 @@ function source(command: Doc, context: CommandContext, pipeline: Doc[], env: Que
   const searched = searchPipelineSource(input, pipeline, env);
   if (searched) return searched;
   const firstMatch = pipeline[0]?.$match;
-  if (isDoc(firstMatch)) return { docs: findMatches(input, firstMatch, env, { hint: command.hint }), stages: pipeline.slice(1) };
+  if (isDoc(firstMatch))
+    return { docs: findMatches(input, firstMatch, env, { hint: command.hint }), stages: pipeline.slice(1) };
   return { docs: findMatches(input, {}, env, { hint: command.hint }), stages: pipeline };
 }
 
@@ -38,8 +40,13 @@ export async function aggregate(command: Doc, context: CommandContext): Promise<
   const output = last && ('$out' in last || '$merge' in last) ? last : undefined;
   const env = commandEnv(context, command, command.aggregate);
   const { docs, stages } = source(command, context, output ? pipeline.slice(0, -1) : pipeline, env);
-  const results = runPipeline(stages.map((stage) => rewriteMatch(stage, env)), docs, env);
-  const ns = typeof command.aggregate === 'string' ? `${context.db}.${command.aggregate}` : `${context.db}.$cmd.aggregate`;
+  const results = runPipeline(
+    stages.map((stage) => rewriteMatch(stage, env)),
+    docs,
+    env,
+  );
+  const ns =
+    typeof command.aggregate === 'string' ? `${context.db}.${command.aggregate}` : `${context.db}.$cmd.aggregate`;
   const cursorOptions = (command.cursor ?? {}) as Doc;
   const batchSize = cursorOptions.batchSize === undefined ? undefined : Number(cursorOptions.batchSize);
   if (!output) return context.cursors.open(ns, results, batchSize);

@@ -9,7 +9,21 @@ import { collMod } from './coll-mod';
 import type { CommandContext, CommandTable } from './context';
 import { collectionName } from './env';
 
-const CREATE_OPTION_KEYS = ['viewOn', 'pipeline', 'validator', 'validationLevel', 'validationAction', 'capped', 'size', 'max', 'collation', 'timeseries', 'expireAfterSeconds', 'clusteredIndex', 'changeStreamPreAndPostImages'];
+const CREATE_OPTION_KEYS = [
+  'viewOn',
+  'pipeline',
+  'validator',
+  'validationLevel',
+  'validationAction',
+  'capped',
+  'size',
+  'max',
+  'collation',
+  'timeseries',
+  'expireAfterSeconds',
+  'clusteredIndex',
+  'changeStreamPreAndPostImages',
+];
 
 function collectionInfo(collection: Collection, nameOnly: boolean): Doc {
   const type = collection.isView ? 'view' : 'collection';
@@ -22,13 +36,19 @@ function collectionInfo(collection: Collection, nameOnly: boolean): Doc {
 function listCollections(command: Doc, context: CommandContext): Doc {
   const nameOnly = command.nameOnly === true;
   const infos = context.engine.list(context.db).map((collection) => collectionInfo(collection, nameOnly));
-  const filtered = new Query((command.filter ?? {}), mingoOptions()).find<Doc>(infos).all();
+  const filtered = new Query(command.filter ?? {}, mingoOptions()).find<Doc>(infos).all();
   const batchSize = (command.cursor as Doc | undefined)?.batchSize;
-  return context.cursors.open(`${context.db}.$cmd.listCollections`, filtered, batchSize === undefined ? undefined : Number(batchSize));
+  return context.cursors.open(
+    `${context.db}.$cmd.listCollections`,
+    filtered,
+    batchSize === undefined ? undefined : Number(batchSize),
+  );
 }
 
 function pickOptions(command: Doc): Doc {
-  const options = Object.fromEntries(CREATE_OPTION_KEYS.filter((key) => command[key] !== undefined).map((key) => [key, command[key]]));
+  const options = Object.fromEntries(
+    CREATE_OPTION_KEYS.filter((key) => command[key] !== undefined).map((key) => [key, command[key]]),
+  );
   if (isDoc(options.collation)) options.collation = fullCollation(options.collation);
   if (options.collation === undefined) delete options.collation;
   if (isDoc(options.clusteredIndex)) options.clusteredIndex = clusteredIndex(options.clusteredIndex);
@@ -37,13 +57,16 @@ function pickOptions(command: Doc): Doc {
 
 /** A clustered collection is ordered by `_id`, the only key MongoDB allows, and unique. */
 function clusteredIndex(spec: Doc): Doc {
-  if (JSON.stringify(spec.key) !== '{"_id":1}') throw new MongoError('InvalidOptions', 'The clusteredIndex option is only supported for key: {_id: 1}');
-  if (spec.unique !== true) throw new MongoError('InvalidOptions', "The 'clusteredIndex' option 'unique' field must be true");
+  if (JSON.stringify(spec.key) !== '{"_id":1}')
+    throw new MongoError('InvalidOptions', 'The clusteredIndex option is only supported for key: {_id: 1}');
+  if (spec.unique !== true)
+    throw new MongoError('InvalidOptions', "The 'clusteredIndex' option 'unique' field must be true");
   return { v: 2, ...spec, name: spec.name ?? '_id_' };
 }
 
 async function create(command: Doc, context: CommandContext): Promise<Doc> {
-  if (command.capped === true && command.size === undefined) throw new MongoError('InvalidOptions', "the 'size' field is required when 'capped' is true");
+  if (command.capped === true && command.size === undefined)
+    throw new MongoError('InvalidOptions', "the 'size' field is required when 'capped' is true");
   context.engine.create(context.db, collectionName(command, 'create'), pickOptions(command));
   await context.engine.flush();
   return {};
@@ -65,7 +88,7 @@ async function dropDatabase(_command: Doc, context: CommandContext): Promise<Doc
 
 function listDatabases(command: Doc, context: CommandContext): Doc {
   const databases = context.engine.databases().map((name) => ({ name, sizeOnDisk: 0, empty: false }));
-  const filtered = new Query((command.filter ?? {}), mingoOptions()).find<Doc>(databases).all();
+  const filtered = new Query(command.filter ?? {}, mingoOptions()).find<Doc>(databases).all();
   if (command.nameOnly) return { databases: filtered.map(({ name }) => ({ name })) };
   return { databases: filtered, totalSize: 0, totalSizeMb: 0 };
 }

@@ -32,7 +32,9 @@ function limited(count: number, skip: number, limit: number): number {
 function dedupeCollated(values: unknown[], compare: Intl.Collator): unknown[] {
   const kept: unknown[] = [];
   for (const value of values) {
-    const duplicate = typeof value === 'string' && kept.some((other) => typeof other === 'string' && compare.compare(other, value) === 0);
+    const duplicate =
+      typeof value === 'string' &&
+      kept.some((other) => typeof other === 'string' && compare.compare(other, value) === 0);
     if (!duplicate) kept.push(value);
   }
   return kept;
@@ -50,7 +52,11 @@ function distinct(command: Doc, context: CommandContext): Doc {
       if (item !== undefined) values.set(keyString([item]), item);
     }
   }
-  return { values: toCollation(env.collation) ? dedupeCollated([...values.values()], collator(env.collation as Doc)) : [...values.values()] };
+  return {
+    values: toCollation(env.collation)
+      ? dedupeCollated([...values.values()], collator(env.collation as Doc))
+      : [...values.values()],
+  };
 }
 
 export const countCommands: CommandTable = { count, distinct };

@@ -9,8 +9,13 @@ import { readSource } from './read-source';
  * The query environment of a command on `collection`: its collation (else the collection's default
  * one), `let` variables and same-database lookups.
  */
-export function commandEnv(context: CommandContext, options: { collation?: unknown; let?: unknown }, collection?: unknown): QueryEnv {
-  const defaultCollation = typeof collection === 'string' ? context.engine.collection(context.db, collection)?.options.collation : undefined;
+export function commandEnv(
+  context: CommandContext,
+  options: { collation?: unknown; let?: unknown },
+  collection?: unknown,
+): QueryEnv {
+  const defaultCollation =
+    typeof collection === 'string' ? context.engine.collection(context.db, collection)?.options.collation : undefined;
   const env: QueryEnv = {
     collation: (options.collation ?? defaultCollation) as Doc | undefined,
     variables: evaluateVariables(options.let),

@@ -36,7 +36,7 @@ function filterOf(name: string, inner: Doc): Doc {
 
 /** The options the explained command reads with (sort, skip, limit, projection, hint, min/max). */
 function readOptions(name: string, inner: Doc): MatchOptions {
-  const first = (field: string): Doc => ((inner[field] as Doc[] | undefined)?.[0] ?? {});
+  const first = (field: string): Doc => (inner[field] as Doc[] | undefined)?.[0] ?? {};
   switch (name) {
     case 'find':
       return {
@@ -110,7 +110,8 @@ function explain(command: Doc, context: CommandContext): Doc {
   const inner = command.explain;
   if (!isDoc(inner)) throw new MongoError('BadValue', 'explain command requires a nested object');
   const verbosity = String(command.verbosity ?? 'allPlansExecution');
-  if (!VERBOSITIES.includes(verbosity)) throw new MongoError('FailedToParse', `verbosity string must be one of {${VERBOSITIES.join(', ')}}`);
+  if (!VERBOSITIES.includes(verbosity))
+    throw new MongoError('FailedToParse', `verbosity string must be one of {${VERBOSITIES.join(', ')}}`);
   const name = Object.keys(inner)[0] ?? '';
   const filter = filterOf(name, inner);
   const source = readSource(context, String(inner[name]));

@@ -45,8 +45,12 @@ export const handshakeCommands: CommandTable = {
   ping: () => ({}),
   buildInfo,
   buildinfo: buildInfo,
-  getParameter: (command) => (command.featureCompatibilityVersion ? { featureCompatibilityVersion: { version: '7.0' } } : {}),
-  hostInfo: () => ({ system: { hostname: os.hostname(), numCores: os.cpus().length, memSizeMB: Math.round(os.totalmem() / 2 ** 20) }, os: { type: os.type() } }),
+  getParameter: (command) =>
+    command.featureCompatibilityVersion ? { featureCompatibilityVersion: { version: '7.0' } } : {},
+  hostInfo: () => ({
+    system: { hostname: os.hostname(), numCores: os.cpus().length, memSizeMB: Math.round(os.totalmem() / 2 ** 20) },
+    os: { type: os.type() },
+  }),
   connectionStatus: () => ({ authInfo: { authenticatedUsers: [], authenticatedUserRoles: [] } }),
   whatsmyuri: (_command, context) => ({ you: `connection ${context.connectionId}` }),
   getCmdLineOpts: () => ({ argv: process.argv, parsed: {} }),

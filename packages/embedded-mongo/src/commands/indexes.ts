@@ -11,8 +11,16 @@ const json = (value: unknown): string => JSON.stringify(value ?? null);
 
 function sameOptions(a: IndexSpec, b: IndexSpec): boolean {
   const significant = (spec: IndexSpec): string =>
-    json([spec.key, !!spec.unique, !!spec.sparse, spec.partialFilterExpression, spec.expireAfterSeconds, spec.collation, !!spec.hidden,
-      searchOptions(spec)]);
+    json([
+      spec.key,
+      !!spec.unique,
+      !!spec.sparse,
+      spec.partialFilterExpression,
+      spec.expireAfterSeconds,
+      spec.collation,
+      !!spec.hidden,
+      searchOptions(spec),
+    ]);
   return significant(a) === significant(b);
 }
 
@@ -23,12 +31,15 @@ function searchOptions(spec: IndexSpec): unknown[] {
 
 /** MongoDB tells indexes apart by key pattern, collation and partial filter; the name is a label. */
 function sameIdentity(a: IndexSpec, b: IndexSpec): boolean {
-  return json([a.key, a.collation, a.partialFilterExpression]) === json([b.key, b.collation, b.partialFilterExpression]);
+  return (
+    json([a.key, a.collation, a.partialFilterExpression]) === json([b.key, b.collation, b.partialFilterExpression])
+  );
 }
 
 /** An index without its own collation gets the collection's default one, as MongoDB does. */
 function normalizeSpec(raw: Doc, defaultCollation: unknown): IndexSpec {
-  if (!isDoc(raw.key) || Object.keys(raw.key).length === 0) throw new MongoError('BadValue', 'Index key pattern must be a non-empty object');
+  if (!isDoc(raw.key) || Object.keys(raw.key).length === 0)
+    throw new MongoError('BadValue', 'Index key pattern must be a non-empty object');
   const name = typeof raw.name === 'string' ? raw.name : defaultIndexName(raw.key);
   const { key: _key, name: _name, v: _v, ...options } = raw;
   const collation = options.collation ?? defaultCollation;
@@ -43,7 +54,10 @@ function addIndex(collection: Collection, spec: IndexSpec): boolean {
   const byName = collection.indexes.get(spec.name) ?? collection.searchIndexes.get(spec.name);
   if (byName) {
     if (sameOptions(byName.spec, spec)) return false;
-    throw new MongoError(json(byName.spec.key) === json(spec.key) ? 'IndexOptionsConflict' : 'IndexKeySpecsConflict', `An existing index has the same name as the requested index. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(byName.spec)}`);
+    throw new MongoError(
+      json(byName.spec.key) === json(spec.key) ? 'IndexOptionsConflict' : 'IndexKeySpecsConflict',
+      `An existing index has the same name as the requested index. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(byName.spec)}`,
+    );
   }
   checkSingleTextIndex(collection, spec);
   const twin = [...collection.maintainedIndexes()].find((index) => sameIdentity(index.spec, spec));
@@ -102,7 +116,10 @@ function indexNamesToDrop(collection: Collection, target: unknown): string[] {
     all.filter((index) => JSON.stringify(index.spec.key) === JSON.stringify(key)).map((index) => index.name);
   const names = Array.isArray(target) ? target.map(String) : isDoc(target) ? byKey(target) : [String(target)];
   if (names.length === 0 || names.some((name) => !all.some((index) => index.name === name))) {
-    throw new MongoError('IndexNotFound', `index not found with name [${String(isDoc(target) ? JSON.stringify(target) : target)}]`);
+    throw new MongoError(
+      'IndexNotFound',
+      `index not found with name [${String(isDoc(target) ? JSON.stringify(target) : target)}]`,
+    );
   }
   if (names.includes('_id_')) throw new MongoError('InvalidOptions', 'cannot drop _id index');
   return names;

@@ -15,16 +15,20 @@ export async function update(command: Doc, context: CommandContext): Promise<Doc
   let nModified = 0;
   const upserted: Doc[] = [];
   const writeErrors = runBatch(statements, command.ordered !== false, (statement, index) => {
-    const outcome = updateDocuments(collection(), {
-      filter: (statement.q ?? {}) as Doc,
-      update: statement.u as Doc,
-      multi: statement.multi === true,
-      upsert: statement.upsert === true,
-      arrayFilters: statement.arrayFilters as Doc[] | undefined,
-      hint: statement.hint,
-      env: commandEnv(context, { collation: statement.collation, let: command.let }, command.update),
-      write,
-    }, create);
+    const outcome = updateDocuments(
+      collection(),
+      {
+        filter: (statement.q ?? {}) as Doc,
+        update: statement.u as Doc,
+        multi: statement.multi === true,
+        upsert: statement.upsert === true,
+        arrayFilters: statement.arrayFilters as Doc[] | undefined,
+        hint: statement.hint,
+        env: commandEnv(context, { collation: statement.collation, let: command.let }, command.update),
+        write,
+      },
+      create,
+    );
     n += outcome.matched;
     nModified += outcome.modified;
     if (outcome.upsertedId !== undefined) {

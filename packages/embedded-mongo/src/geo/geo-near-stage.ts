@@ -48,7 +48,7 @@ function setPath(doc: Doc, path: string, value: unknown): void {
     doc[head] = value;
     return;
   }
-  const child = isDoc(doc[head]) ? { ...(doc[head]) } : {};
+  const child = isDoc(doc[head]) ? { ...doc[head] } : {};
   doc[head] = child;
   setPath(child, rest.join('.'), value);
 }

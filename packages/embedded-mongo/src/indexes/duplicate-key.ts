@@ -12,8 +12,12 @@ export function duplicateKeyError(ns: string, spec: IndexSpec, key: unknown[]): 
   const fields = Object.keys(spec.key);
   const keyValue = Object.fromEntries(fields.map((field, i) => [field, key[i]]));
   const shown = fields.map((field, i) => `${field}: ${describe(key[i])}`).join(', ');
-  return new MongoError('DuplicateKey', `E11000 duplicate key error collection: ${ns} index: ${spec.name} dup key: { ${shown} }`, {
-    keyPattern: spec.key,
-    keyValue,
-  });
+  return new MongoError(
+    'DuplicateKey',
+    `E11000 duplicate key error collection: ${ns} index: ${spec.name} dup key: { ${shown} }`,
+    {
+      keyPattern: spec.key,
+      keyValue,
+    },
+  );
 }

@@ -11,7 +11,7 @@ const MAX_RANGES = 10_000;
 
 /** A field's intervals in the order a scan meets them (the index's direction for that field, and the scan's). */
 function inScanOrder(index: Index, bounds: KeyBounds, field: number, forward: boolean): Interval[] {
-  return (index.directions[field] > 0) === forward ? bounds[field] : [...bounds[field]].reverse();
+  return index.directions[field] > 0 === forward ? bounds[field] : [...bounds[field]].reverse();
 }
 
 /**
@@ -66,7 +66,7 @@ function formatInterval(interval: Interval, ascending: boolean): string {
 export function formatBounds(index: Index, bounds: KeyBounds, forward: boolean): Doc {
   return Object.fromEntries(
     index.fields.map((field, i) => {
-      const ascending = (index.directions[i] > 0) === forward;
+      const ascending = index.directions[i] > 0 === forward;
       return [field, inScanOrder(index, bounds, i, forward).map((interval) => formatInterval(interval, ascending))];
     }),
   );

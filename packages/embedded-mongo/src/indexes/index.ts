@@ -241,7 +241,7 @@ export class Index {
    */
   *entriesIn(range: KeyRange, forward: boolean): Generator<Entry> {
     const { low, high, lowInclusive, highInclusive } = range.interval;
-    const ascending = (this.directions[range.prefix.length] > 0) === forward;
+    const ascending = this.directions[range.prefix.length] > 0 === forward;
     const first = ascending ? { value: low, inclusive: lowInclusive } : { value: high, inclusive: highInclusive };
     const last = ascending ? { value: high, inclusive: highInclusive } : { value: low, inclusive: lowInclusive };
     let version = this.version;

@@ -54,7 +54,7 @@ function shapeOf(value: unknown): unknown {
   if (Array.isArray(value)) return ['array', ...new Set(value.map((item) => JSON.stringify(shapeOf(item))))].sort();
   if (isDoc(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, shapeOf(item)]));
   if (value instanceof RegExp) return regexShape(value);
-  return value === null ? 'null' : typeof value === 'object' ? (value).constructor?.name : typeof value;
+  return value === null ? 'null' : typeof value === 'object' ? value.constructor?.name : typeof value;
 }
 
 /** Anchored and unanchored regexes plan differently. */

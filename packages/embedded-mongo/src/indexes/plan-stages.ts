@@ -434,7 +434,7 @@ export class LimitStage extends OneInputStage<Doc, Doc> {
   }
 
   protected *produce(): Generator<Step<Doc>> {
-    for (let returned = 0; returned < this.limit; ) {
+    for (let returned = 0; returned < this.limit;) {
       const doc = yield* pull(this.child);
       if (doc === undefined) return;
       returned++;

@@ -67,9 +67,10 @@ function inList(values: unknown[], collated: boolean): FieldPredicate | undefine
 function range(op: string, value: unknown, collated: boolean): FieldPredicate | undefined {
   const bracket = typeBracket(value);
   if (!bracket || (collated && typeof value === 'string') || Number.isNaN(value)) return undefined;
-  const interval = op === '$gt' || op === '$gte'
-    ? { ...bracket, low: value, lowInclusive: op === '$gte' }
-    : { ...bracket, high: value, highInclusive: op === '$lte' };
+  const interval =
+    op === '$gt' || op === '$gte'
+      ? { ...bracket, low: value, lowInclusive: op === '$gte' }
+      : { ...bracket, high: value, highInclusive: op === '$lte' };
   return { intervals: [interval], exact: true, requiresField: true };
 }
 
@@ -165,9 +166,17 @@ function allOf(values: unknown, collated: boolean): Predicate {
  * width are JS numbers here (Decimal128 is not), strings, dates.
  */
 const TYPE_SAMPLES = new Map<unknown, unknown>([
-  ['number', 0], ['double', 0], ['int', 0], ['long', 0], [1, 0], [16, 0], [18, 0],
-  ['string', ''], [2, ''],
-  ['date', new Date(0)], [9, new Date(0)],
+  ['number', 0],
+  ['double', 0],
+  ['int', 0],
+  ['long', 0],
+  [1, 0],
+  [16, 0],
+  [18, 0],
+  ['string', ''],
+  [2, ''],
+  ['date', new Date(0)],
+  [9, new Date(0)],
 ]);
 
 /** `$type`: the bracket of the type (every string, every number…), or the null key for `null`. */

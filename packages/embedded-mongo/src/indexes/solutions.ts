@@ -45,9 +45,7 @@ export interface QuerySpec {
 
 /** How a plan reads the collection, before it is built into stages. */
 export type Solution =
-  | { kind: 'collscan'; forward: boolean }
-  | { kind: 'or'; branches: IndexSolution[] }
-  | IndexSolution;
+  { kind: 'collscan'; forward: boolean } | { kind: 'or'; branches: IndexSolution[] } | IndexSolution;
 
 export interface IndexSolution {
   kind: 'index';

@@ -18,7 +18,8 @@ function valueAt(doc: Doc, path: string): unknown {
   return value;
 }
 
-const spell = (value: unknown): string => (typeof value === 'string' ? `"${value}"` : JSON.stringify(value) ?? 'null');
+const spell = (value: unknown): string =>
+  typeof value === 'string' ? `"${value}"` : (JSON.stringify(value) ?? 'null');
 
 /**
  * `$inc` and `$mul` need numbers on both sides; mingo silently skips what is not. MongoDB answers `TypeMismatch`

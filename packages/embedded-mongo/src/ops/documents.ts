@@ -22,5 +22,10 @@ export function withNumberTypesOf(source: Doc, copy: Doc): Doc {
 }
 
 export function isOperatorDoc(value: unknown): value is Doc {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).some((key) => key.startsWith('$'));
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.keys(value).some((key) => key.startsWith('$'))
+  );
 }

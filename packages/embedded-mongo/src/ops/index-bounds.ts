@@ -13,7 +13,8 @@ export interface IndexBounds {
 export function hintedPattern(collection: Collection, hint: unknown): Doc {
   if (isDoc(hint) && Object.keys(hint).length > 0 && !('$natural' in hint)) return hint;
   const index = typeof hint === 'string' ? collection.indexes.get(hint) : undefined;
-  if (!index) throw new MongoError('Location51173', 'When using min()/max() a hint of which index to use must be provided');
+  if (!index)
+    throw new MongoError('Location51173', 'When using min()/max() a hint of which index to use must be provided');
   return index.spec.key;
 }
 

@@ -26,8 +26,14 @@ export function checkHint(collection: Collection | undefined, hint: unknown): vo
   if (!collection || hint === undefined || hint === null || hint === '$natural') return;
   if (isDoc(hint) && (Object.keys(hint).length === 0 || '$natural' in hint)) return;
   const pattern = JSON.stringify(hint);
-  const exists = [...collection.indexes.values()].some((index) => !index.spec.hidden && (index.name === hint || JSON.stringify(index.spec.key) === pattern));
-  if (!exists) throw new MongoError('BadValue', 'error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index');
+  const exists = [...collection.indexes.values()].some(
+    (index) => !index.spec.hidden && (index.name === hint || JSON.stringify(index.spec.key) === pattern),
+  );
+  if (!exists)
+    throw new MongoError(
+      'BadValue',
+      'error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index',
+    );
 }
 
 /** What reads run over: a collection (with its indexes), a view's documents, or nothing. */
@@ -35,7 +41,9 @@ export type ReadSource = Collection | Doc[] | undefined;
 
 /** `$natural` order asked by the sort or the hint: 1 (insertion order), -1 (reverse) or undefined. */
 function naturalOrder(options: MatchOptions): 1 | -1 | undefined {
-  const natural = (isDoc(options.sort) ? options.sort.$natural : undefined) ?? (isDoc(options.hint) ? options.hint.$natural : undefined);
+  const natural =
+    (isDoc(options.sort) ? options.sort.$natural : undefined) ??
+    (isDoc(options.hint) ? options.hint.$natural : undefined);
   return natural === undefined ? undefined : Number(natural) < 0 ? -1 : 1;
 }
 
@@ -93,7 +101,8 @@ function idHackPlan(
   if (keys.length !== 1 || keys[0] !== '_id') return undefined;
   const id = filter._id;
   const type = typeOf(id);
-  if (!ID_HACK_TYPES.has(type) || Number.isNaN(id) || (type === 'string' && toCollation(env.collation))) return undefined;
+  if (!ID_HACK_TYPES.has(type) || Number.isNaN(id) || (type === 'string' && toCollation(env.collation)))
+    return undefined;
   if (options.hint !== undefined || options.skip || options.bounds?.min || options.bounds?.max) return undefined;
   if (naturalOrder(options) !== undefined) return undefined;
   const root = new IdHackStage(collection, keyString([id]));

@@ -15,7 +15,8 @@ export interface OutputTarget {
 /** `$out: "name"` / `$merge: {into: ...}` targets: a name in the same database or `{db, coll}`. */
 export function outputTarget(spec: unknown, db: string): OutputTarget {
   if (typeof spec === 'string') return { db, coll: spec };
-  if (isDoc(spec) && typeof spec.coll === 'string') return { db: typeof spec.db === 'string' ? spec.db : db, coll: spec.coll };
+  if (isDoc(spec) && typeof spec.coll === 'string')
+    return { db: typeof spec.db === 'string' ? spec.db : db, coll: spec.coll };
   throw new MongoError('FailedToParse', 'invalid output collection specification');
 }
 
@@ -58,7 +59,11 @@ function mergeMatched(existing: Doc, incoming: Doc, spec: MergeSpec, env: QueryE
     case 'fail': {
       const keyPattern = Object.fromEntries(spec.on.map((field) => [field, 1]));
       const keyValue = Object.fromEntries(spec.on.map((field) => [field, incoming[field]]));
-      throw new MongoError('DuplicateKey', `E11000 duplicate key error: $merge found a matching document (whenMatched: fail)`, { keyPattern, keyValue });
+      throw new MongoError(
+        'DuplicateKey',
+        `E11000 duplicate key error: $merge found a matching document (whenMatched: fail)`,
+        { keyPattern, keyValue },
+      );
     }
   }
   // A pipeline sees the incoming document as $$new (its `let` values are taken literally).
@@ -67,7 +72,14 @@ function mergeMatched(existing: Doc, incoming: Doc, spec: MergeSpec, env: QueryE
 }
 
 /** `$merge` into another collection, matching results on the `on` fields. */
-export function writeMerge(engine: Engine, spec: Doc, db: string, results: Doc[], env: QueryEnv, write: WriteOptions): void {
+export function writeMerge(
+  engine: Engine,
+  spec: Doc,
+  db: string,
+  results: Doc[],
+  env: QueryEnv,
+  write: WriteOptions,
+): void {
   const target = outputTarget(spec.into, db);
   const collection = engine.ensure(target.db, target.coll);
   const merge = parseMerge(spec);

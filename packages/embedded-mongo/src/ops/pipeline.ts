@@ -6,7 +6,18 @@ import type { Doc } from '../types';
 import { withInheritedTypes } from './result-types';
 
 /** Stages after which an output `_id` no longer identifies the input document it came from. */
-const RESHAPING_STAGES = new Set(['$group', '$bucket', '$bucketAuto', '$replaceRoot', '$replaceWith', '$facet', '$count', '$sortByCount', '$documents', '$unionWith']);
+const RESHAPING_STAGES = new Set([
+  '$group',
+  '$bucket',
+  '$bucketAuto',
+  '$replaceRoot',
+  '$replaceWith',
+  '$facet',
+  '$count',
+  '$sortByCount',
+  '$documents',
+  '$unionWith',
+]);
 
 /** Outputs that still carry their input's `_id` keep the BSON number types of that input. */
 function keepNumberTypes(stages: Doc[], docs: Doc[], results: Doc[]): Doc[] {

@@ -204,10 +204,7 @@ function sortHits(hits: SearchHit[], sort: Doc, env: QueryEnv): SearchHit[] {
     byCopy.set(copy, hit);
     return copy;
   });
-  const sorted = new Query({}, filterOptions(env, {}))
-    .find<Doc>(copies)
-    .sort(spec)
-    .all();
+  const sorted = new Query({}, filterOptions(env, {})).find<Doc>(copies).sort(spec).all();
   return sorted.map((copy) => byCopy.get(copy) as SearchHit);
 }
 

@@ -70,7 +70,7 @@ const outputKeys = (expr: unknown): string[] => (isDoc(expr) ? keysOf(expr.outpu
 function unwindWrites(expr: unknown): Writes {
   const spec = isDoc(expr) ? expr : {};
   const writes = Boolean(spec.includeArrayIndex) || spec.preserveNullAndEmptyArrays === true;
-  const path = String(typeof expr === 'string' ? expr : spec.path ?? '').replace(/^\$/, '');
+  const path = String(typeof expr === 'string' ? expr : (spec.path ?? '')).replace(/^\$/, '');
   return { shallow: writes, fields: writes ? dottedTops([path]) : [] };
 }
 

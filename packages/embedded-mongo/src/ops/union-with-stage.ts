@@ -52,5 +52,8 @@ export function $unionWith(coll: Iterator, expr: unknown, options: Options): Ite
   const spec = parseUnion(expr);
   const resolver = foreignResolver(options, '$unionWith');
   let unioned: Iterator | undefined;
-  return concat(coll, Lazy(() => (unioned ??= unionedDocs(spec, resolver, options)).next()));
+  return concat(
+    coll,
+    Lazy(() => (unioned ??= unionedDocs(spec, resolver, options)).next()),
+  );
 }

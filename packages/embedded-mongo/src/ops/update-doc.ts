@@ -23,14 +23,19 @@ export interface UpdateInput {
 function checkModifier(modifier: Doc): void {
   for (const key of Object.keys(modifier)) {
     if (!(key in updateOperators) && key !== '$setOnInsert') {
-      throw new MongoError('FailedToParse', `Unknown modifier: ${key}. Expected a valid update modifier or pipeline-style update specified as an array`);
+      throw new MongoError(
+        'FailedToParse',
+        `Unknown modifier: ${key}. Expected a valid update modifier or pipeline-style update specified as an array`,
+      );
     }
   }
 }
 
 /** Whether an update path uses the positional `$` (resolved from the filter), e.g. `items.$.qty`. */
 function usesPositional(operators: Doc): boolean {
-  return Object.values(operators).some((fields) => isDoc(fields) && Object.keys(fields).some((path) => /(^|\.)\$(\.|$)/.test(path)));
+  return Object.values(operators).some(
+    (fields) => isDoc(fields) && Object.keys(fields).some((path) => /(^|\.)\$(\.|$)/.test(path)),
+  );
 }
 
 /** mingo keeps duplicates of an `$addToSet: {$each}` list when the array field is missing; MongoDB does not. */
@@ -55,7 +60,8 @@ function applyOperators(currents: Doc[], modifier: Doc, input: UpdateInput, filt
   // gets the collated form); an upsert's seed need not match a range filter.
   const condition = inserting || !usesPositional(operators) ? {} : effectiveFilter(filter, input.env);
   // One call for all documents: mingo's updater sets up its operator context per call.
-  if (Object.keys(operators).length) updateMany(nexts, condition, operators, { arrayFilters: input.arrayFilters }, options);
+  if (Object.keys(operators).length)
+    updateMany(nexts, condition, operators, { arrayFilters: input.arrayFilters }, options);
   if (inserting && isDoc($setOnInsert)) updateMany(nexts, {}, { $set: $setOnInsert }, {}, options);
   return nexts;
 }
@@ -73,9 +79,13 @@ function replace(current: Doc, replacement: Doc): Doc {
 }
 
 function keepId(current: Doc, next: Doc, inserting: boolean): Doc {
-  const withId = next._id === undefined && current._id !== undefined ? withNumberTypesOf(next, { _id: current._id, ...next }) : next;
+  const withId =
+    next._id === undefined && current._id !== undefined ? withNumberTypesOf(next, { _id: current._id, ...next }) : next;
   if (!inserting && !isEqual(withId._id, current._id)) {
-    throw new MongoError('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
+    throw new MongoError(
+      'ImmutableField',
+      "Performing an update on the path '_id' would modify the immutable field '_id'",
+    );
   }
   return withId;
 }

@@ -17,13 +17,19 @@ function passes(validator: Doc, doc: Doc): boolean {
  * Enforces the collection validator (`create`/`collMod` option) with MongoDB's levels: `moderate`
  * lets updates of already-invalid documents through; `warn` never rejects.
  */
-export function validateDocument(collection: Collection, doc: Doc, previous: Doc | undefined, options: WriteOptions): void {
+export function validateDocument(
+  collection: Collection,
+  doc: Doc,
+  previous: Doc | undefined,
+  options: WriteOptions,
+): void {
   const { validator, validationLevel, validationAction } = collection.options as {
     validator?: Doc;
     validationLevel?: string;
     validationAction?: string;
   };
-  if (!validator || options.bypassDocumentValidation || validationLevel === 'off' || validationAction === 'warn') return;
+  if (!validator || options.bypassDocumentValidation || validationLevel === 'off' || validationAction === 'warn')
+    return;
   if (previous && validationLevel === 'moderate' && !passes(validator, previous)) return;
   if (passes(validator, doc)) return;
   throw new MongoError('DocumentValidationFailure', 'Document failed validation', {

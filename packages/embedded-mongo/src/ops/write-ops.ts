@@ -45,13 +45,18 @@ function upsert(collection: Collection, statement: UpdateStatement): UpdateOutco
  * Applies one update statement (update command entry or findAndModify). A missing collection is
  * created (by `create`) only when an upsert inserts, as MongoDB does.
  */
-export function updateDocuments(collection: Collection | undefined, statement: UpdateStatement, create: () => Collection): UpdateOutcome {
+export function updateDocuments(
+  collection: Collection | undefined,
+  statement: UpdateStatement,
+  create: () => Collection,
+): UpdateOutcome {
   const matches = findMatches(collection, statement.filter, statement.env, {
     sort: statement.sort,
     limit: statement.multi ? undefined : 1,
     hint: statement.hint,
   });
-  if (!collection || matches.length === 0) return statement.upsert ? upsert(collection ?? create(), statement) : { matched: 0, modified: 0 };
+  if (!collection || matches.length === 0)
+    return statement.upsert ? upsert(collection ?? create(), statement) : { matched: 0, modified: 0 };
   const input = updateInput(statement, copyOf);
   const nexts = applyUpdates(matches, input, statement.filter, false);
   const outcome: UpdateOutcome = { matched: 0, modified: 0, before: matches[0] };
@@ -70,7 +75,12 @@ export function updateDocuments(collection: Collection | undefined, statement: U
 }
 
 /** Removes and returns the matching documents (validating filter and hint even without a collection). */
-export function deleteDocuments(collection: Collection | undefined, filter: Doc, env: QueryEnv, options: { limit?: number; sort?: Doc; hint?: unknown }): Doc[] {
+export function deleteDocuments(
+  collection: Collection | undefined,
+  filter: Doc,
+  env: QueryEnv,
+  options: { limit?: number; sort?: Doc; hint?: unknown },
+): Doc[] {
   const matches = findMatches(collection, filter, env, options);
   for (const doc of matches) collection?.remove(doc);
   return matches;

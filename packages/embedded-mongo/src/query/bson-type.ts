@@ -8,13 +8,40 @@ const INT32_MIN = -(2 ** 31);
 
 /** Aliases and numeric codes of `$type`, as MongoDB names them. */
 const ALIASES: Record<string, string> = {
-  1: 'double', 2: 'string', 3: 'object', 4: 'array', 5: 'binData', 6: 'undefined', 7: 'objectId', 8: 'bool', 9: 'date',
-  10: 'null', 11: 'regex', 13: 'javascript', 16: 'int', 17: 'timestamp', 18: 'long', 19: 'decimal', [-1]: 'minKey', 127: 'maxKey',
+  1: 'double',
+  2: 'string',
+  3: 'object',
+  4: 'array',
+  5: 'binData',
+  6: 'undefined',
+  7: 'objectId',
+  8: 'bool',
+  9: 'date',
+  10: 'null',
+  11: 'regex',
+  13: 'javascript',
+  16: 'int',
+  17: 'timestamp',
+  18: 'long',
+  19: 'decimal',
+  [-1]: 'minKey',
+  127: 'maxKey',
 };
 
 const BSON_CLASS_TYPES: Record<string, string> = {
-  ObjectId: 'objectId', ObjectID: 'objectId', Binary: 'binData', Decimal128: 'decimal', Long: 'long', Int32: 'int', Double: 'double',
-  Timestamp: 'timestamp', MinKey: 'minKey', MaxKey: 'maxKey', Code: 'javascript', BSONRegExp: 'regex', BSONSymbol: 'symbol',
+  ObjectId: 'objectId',
+  ObjectID: 'objectId',
+  Binary: 'binData',
+  Decimal128: 'decimal',
+  Long: 'long',
+  Int32: 'int',
+  Double: 'double',
+  Timestamp: 'timestamp',
+  MinKey: 'minKey',
+  MaxKey: 'maxKey',
+  Code: 'javascript',
+  BSONRegExp: 'regex',
+  BSONSymbol: 'symbol',
 };
 
 function numberType(value: number, remembered: string | undefined): string {
@@ -54,7 +81,9 @@ function typedValues(obj: Doc, selector: string): Array<[unknown, string | undef
     if (!isDoc(container) && !Array.isArray(container)) return [];
     const value = (container as Doc)[field];
     const remembered = numberTypesOf(container)?.[field];
-    const elements = Array.isArray(value) ? value.map((element, i): [unknown, string | undefined] => [element, numberTypesOf(value)?.[i]]) : [];
+    const elements = Array.isArray(value)
+      ? value.map((element, i): [unknown, string | undefined] => [element, numberTypesOf(value)?.[i]])
+      : [];
     return [[value, remembered], ...elements];
   });
 }
@@ -62,5 +91,9 @@ function typedValues(obj: Doc, selector: string): Array<[unknown, string | undef
 /** `$type` with BSON type names (mingo's `$type` only knows JS types). */
 export function $bsonType(selector: string, wanted: unknown, _options: Options): (obj: Doc) => boolean {
   const names = Array.isArray(wanted) ? wanted : [wanted];
-  return (obj) => typedValues(obj, selector).some(([value, remembered]) => value !== undefined && names.some((name) => matchesType(bsonTypeOf(value, remembered), name)));
+  return (obj) =>
+    typedValues(obj, selector).some(
+      ([value, remembered]) =>
+        value !== undefined && names.some((name) => matchesType(bsonTypeOf(value, remembered), name)),
+    );
 }

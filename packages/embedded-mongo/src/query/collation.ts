@@ -58,12 +58,21 @@ function fieldValues(obj: Doc, selector: string): unknown[] {
   return Array.isArray(value) ? [value, ...(value.flat(Infinity) as unknown[])] : [value];
 }
 
-function matcher(selector: string, values: unknown[], options: Options, outcome: Outcome = (c) => c === 0): (obj: Doc) => boolean {
+function matcher(
+  selector: string,
+  values: unknown[],
+  options: Options,
+  outcome: Outcome = (c) => c === 0,
+): (obj: Doc) => boolean {
   const compare = collator(options.collation as unknown as Doc);
-  return (obj) => fieldValues(obj, selector).some((actual) => values.some((expected) => collatedTest(actual, expected, compare, outcome)));
+  return (obj) =>
+    fieldValues(obj, selector).some((actual) =>
+      values.some((expected) => collatedTest(actual, expected, compare, outcome)),
+    );
 }
 
-const rangeOperator = (outcome: Outcome) => (selector: string, value: unknown, options: Options) => matcher(selector, [value], options, outcome);
+const rangeOperator = (outcome: Outcome) => (selector: string, value: unknown, options: Options) =>
+  matcher(selector, [value], options, outcome);
 
 /**
  * mingo applies collation to sorting only. These operators give string equality and range conditions

@@ -13,7 +13,9 @@ export function rewriteFilter(filter: Doc, collated: boolean): Doc {
     if (key === '$alwaysTrue' || key === '$alwaysFalse') {
       rewritten.$expr = key === '$alwaysTrue';
     } else if (['$and', '$or', '$nor'].includes(key) && Array.isArray(condition)) {
-      rewritten[key] = (condition as unknown[]).map((clause) => (isDoc(clause) ? rewriteFilter(clause, collated) : clause));
+      rewritten[key] = (condition as unknown[]).map((clause) =>
+        isDoc(clause) ? rewriteFilter(clause, collated) : clause,
+      );
     } else {
       rewritten[key] = key.startsWith('$') ? condition : rewriteCondition(condition, collated);
     }
@@ -32,8 +34,10 @@ function rewriteCondition(condition: unknown, collated: boolean): unknown {
     else if (op === '$not' && isDoc(operand)) rewritten.$not = rewriteCondition(operand, collated);
     else if (collated && op === '$eq' && typeof operand === 'string') rewritten.$collatedEq = operand;
     else if (collated && op === '$ne' && typeof operand === 'string') rewritten.$not = { $collatedEq: operand };
-    else if (collated && op in COLLATED_RANGE && typeof operand === 'string') rewritten[COLLATED_RANGE[op] as string] = operand;
-    else if (collated && op === '$in' && Array.isArray(operand) && operand.some((v) => typeof v === 'string')) rewritten.$collatedIn = operand;
+    else if (collated && op in COLLATED_RANGE && typeof operand === 'string')
+      rewritten[COLLATED_RANGE[op] as string] = operand;
+    else if (collated && op === '$in' && Array.isArray(operand) && operand.some((v) => typeof v === 'string'))
+      rewritten.$collatedIn = operand;
     else rewritten[op] = operand;
   }
   return rewritten;

@@ -60,7 +60,10 @@ const FULL_CONTEXT = Context.init({
   query: { ...queryOperators, ...OUR_QUERY_OPERATORS },
   window: windowOperators,
 });
-const QUERY_CONTEXT = Context.init({ projection: projectionOperators, query: { ...queryOperators, ...OUR_QUERY_OPERATORS } });
+const QUERY_CONTEXT = Context.init({
+  projection: projectionOperators,
+  query: { ...queryOperators, ...OUR_QUERY_OPERATORS },
+});
 const UPDATER_CONTEXT = Context.init({ query: OUR_QUERY_OPERATORS });
 
 /** Query operators that evaluate aggregation expressions, and projection operators that do not. */

@@ -167,17 +167,26 @@ export class Collection {
 
 function checkId(id: unknown): void {
   if (Array.isArray(id) || id instanceof RegExp) {
-    throw new MongoError('InvalidIdField', `The '_id' value cannot be of type ${Array.isArray(id) ? 'array' : 'regex'}`);
+    throw new MongoError(
+      'InvalidIdField',
+      `The '_id' value cannot be of type ${Array.isArray(id) ? 'array' : 'regex'}`,
+    );
   }
   const dollarKey = isDoc(id) ? Object.keys(id).find((key) => key.startsWith('$')) : undefined;
   if (dollarKey) {
-    throw new MongoError('DollarPrefixedFieldName', `_id fields may not contain '$'-prefixed fields: ${dollarKey} is not valid for storage.`);
+    throw new MongoError(
+      'DollarPrefixedFieldName',
+      `_id fields may not contain '$'-prefixed fields: ${dollarKey} is not valid for storage.`,
+    );
   }
 }
 
 function checkSize(bson: Uint8Array): void {
   const size = bson.byteLength;
   if (size > MAX_BSON_SIZE) {
-    throw new MongoError('BSONObjectTooLarge', `object to insert too large. size in bytes: ${size}, max size: ${MAX_BSON_SIZE}`);
+    throw new MongoError(
+      'BSONObjectTooLarge',
+      `object to insert too large. size in bytes: ${size}, max size: ${MAX_BSON_SIZE}`,
+    );
   }
 }

@@ -1,7 +1,6 @@
 /** One queued change of the lmdb store; a batch's changes are applied in order. */
 export type Write =
-  | { table: 'docs' | 'catalog'; key: string; value: Uint8Array | null }
-  | { table: 'docs'; droppedNs: string };
+  { table: 'docs' | 'catalog'; key: string; value: Uint8Array | null } | { table: 'docs'; droppedNs: string };
 
 const Kind = { PutDoc: 0, RemoveDoc: 1, PutCatalog: 2, RemoveCatalog: 3, DropNs: 4 } as const;
 type Kind = (typeof Kind)[keyof typeof Kind];

@@ -42,7 +42,7 @@ function storedKey(key: Doc): { key: Doc; textFields: string[] } {
 function weightsOf(textFields: string[], given: unknown): Doc {
   const weights: Record<string, number> = Object.fromEntries(textFields.map((field) => [field, 1]));
   if (given !== undefined && !isDoc(given)) throw cannotCreate("text index option 'weights' must be an object");
-  for (const [field, weight] of Object.entries((given ?? {}))) {
+  for (const [field, weight] of Object.entries(given ?? {})) {
     if (typeof weight !== 'number') throw cannotCreate('weight for text index needs numeric type');
     if (!(weight > 0 && weight < MAX_WORD_WEIGHT)) throw cannotCreate('score for word too high');
     weights[field] = weight;

@@ -59,8 +59,10 @@ export function parseMessage(message: Buffer): CommandMessage {
 export function unparsedRequest(message: Buffer): CommandMessage | undefined {
   const header = parseHeader(message);
   if (header.opCode !== OP_MSG && header.opCode !== OP_QUERY) return undefined;
-  const moreToCome = header.opCode === OP_MSG && message.length >= HEADER_SIZE + 4
-    && (message.readUInt32LE(HEADER_SIZE) & FLAG_MORE_TO_COME) !== 0;
+  const moreToCome =
+    header.opCode === OP_MSG &&
+    message.length >= HEADER_SIZE + 4 &&
+    (message.readUInt32LE(HEADER_SIZE) & FLAG_MORE_TO_COME) !== 0;
   return { header, command: {}, noReply: moreToCome, legacy: header.opCode === OP_QUERY };
 }
 
@@ -97,7 +99,12 @@ function parseOpMsg(header: Header, message: Buffer): CommandMessage {
     }
   }
   if (!body) throw new ProtocolError('OP_MSG without a body section');
-  return { header, command: { ...body, ...Object.fromEntries(sequences) }, noReply: (flags & FLAG_MORE_TO_COME) !== 0, legacy: false };
+  return {
+    header,
+    command: { ...body, ...Object.fromEntries(sequences) },
+    noReply: (flags & FLAG_MORE_TO_COME) !== 0,
+    legacy: false,
+  };
 }
 
 function readSequence(message: Buffer, start: number, end: number, into: Map<string, Doc[]>): number {
@@ -106,7 +113,7 @@ function readSequence(message: Buffer, start: number, end: number, into: Map<str
   if (sectionEnd > end || sectionEnd < start + 5) throw new ProtocolError('invalid document sequence length');
   const { value: identifier, next } = readCString(message, start + 4, sectionEnd);
   const docs: Doc[] = [];
-  for (let offset = next; offset < sectionEnd; ) {
+  for (let offset = next; offset < sectionEnd;) {
     const read = readDocument(message, offset, sectionEnd);
     docs.push(read.doc);
     offset = read.next;

@@ -44,7 +44,10 @@ export class InvoiceService {
 
   private first(key: InvoiceKey): Promise<StoredBinary | null> {
     const filter = { 'metadata.orderId': key.orderId, 'metadata.kind': key.kind, 'metadata.digest': key.digest };
-    return this.binaries.bucket(INVOICES_BUCKET).find(filter, { sort: { _id: 1 }, limit: 1 }).next();
+    return this.binaries
+      .bucket(INVOICES_BUCKET)
+      .find(filter, { sort: { _id: 1 }, limit: 1 })
+      .next();
   }
 }
 

@@ -32,7 +32,10 @@ export class AltPaymentSandbox extends AltPaymentProvider {
   }
 
   async retrieve(paymentId: string): Promise<AltPayment> {
-    const payment = await this.payments.findOne({ paymentId: String(paymentId) }).lean().exec();
+    const payment = await this.payments
+      .findOne({ paymentId: String(paymentId) })
+      .lean()
+      .exec();
     if (!payment) throw new NotFoundException(`Payment ${paymentId} not found`);
     return this.view(payment);
   }

@@ -79,7 +79,10 @@ export class LogisticsSandbox extends LogisticsProvider {
   }
 
   async parcel(parcelId: string): Promise<Parcel> {
-    const parcel = await this.parcels.findOne({ parcelId: String(parcelId) }).lean().exec();
+    const parcel = await this.parcels
+      .findOne({ parcelId: String(parcelId) })
+      .lean()
+      .exec();
     if (!parcel) throw new NotFoundException(`Parcel ${parcelId} not found`);
     return toParcel(parcel);
   }

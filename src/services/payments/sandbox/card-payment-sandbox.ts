@@ -76,7 +76,10 @@ export class CardPaymentSandbox extends CardPaymentProvider {
   }
 
   async retrieve(paymentIntentId: string): Promise<PaymentIntent> {
-    const intent = await this.intents.findOne({ intentId: String(paymentIntentId) }).lean().exec();
+    const intent = await this.intents
+      .findOne({ intentId: String(paymentIntentId) })
+      .lean()
+      .exec();
     if (!intent) throw new NotFoundException(`Payment intent ${paymentIntentId} not found`);
     return toIntent(intent);
   }
