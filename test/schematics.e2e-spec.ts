@@ -57,7 +57,9 @@ describe('bean schematic', () => {
     dir = mkdtempSync(join(tmpdir(), 'ccb-schematic-'));
     for (const entry of COPIED) cpSync(join(ROOT, entry), join(dir, entry), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    // jest.config.js names these test roots; the copy has no tests of its own there.
     mkdirSync(join(dir, 'test'));
+    mkdirSync(join(dir, 'packages/client/test'), { recursive: true });
   });
 
   afterAll(async () => {
