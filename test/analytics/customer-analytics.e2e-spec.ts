@@ -210,15 +210,13 @@ describe('customerAnalyticsServiceImpl', () => {
   }
 
   async function insertProfiles(profiles: [string, string | undefined][]): Promise<void> {
-    await db
-      .collection('profiles')
-      .insertMany(
-        profiles.map(([type, country]) => ({
-          type,
-          displayName: `${type} ${country}`,
-          ...(country ? { country } : {}),
-        })),
-      );
+    await db.collection('profiles').insertMany(
+      profiles.map(([type, country]) => ({
+        type,
+        displayName: `${type} ${country}`,
+        ...(country ? { country } : {}),
+      })),
+    );
   }
 
   function profileCount(filter: Record<string, unknown>): Promise<number> {

@@ -41,7 +41,7 @@ export interface PaymentStatus {
   orderId: string;
   orderStatus: string;
   paymentIntentId: string;
-  status: 'SUCCEEDED' | 'REQUIRES_ACTION' | 'FAILED';
+  status: "SUCCEEDED" | "REQUIRES_ACTION" | "FAILED";
   amount: number;
   currency: string;
   /**
@@ -110,7 +110,7 @@ export interface VerificationDto {
 export interface ConnectAccountDTO {
   id: string;
   sellerId: null | string;
-  status: 'NOT_CONNECTED' | 'PENDING' | 'ENABLED';
+  status: "NOT_CONNECTED" | "PENDING" | "ENABLED";
   businessType: null | string;
   businessStructure: null | string;
   mcc: null | string;
@@ -129,7 +129,7 @@ export interface ConnectAccountDTO {
  * A payout destination of a connect account: a bank account or a debit card, only its last four digits kept.
  */
 export interface ExternalAccount {
-  type: 'bank_account' | 'card';
+  type: "bank_account" | "card";
   last4: string;
   holderName: string;
   currency: string;
@@ -216,7 +216,7 @@ export interface ArticleView {
 export interface CustomerActivityView {
   id: string;
   customerId: string;
-  type: 'REGISTRATION' | 'LOGIN' | 'LOGOUT' | 'PRODUCT_VIEW' | 'CART_CHANGE' | 'CHECKOUT' | 'PAYMENT' | 'ORDER_STATUS';
+  type: "REGISTRATION" | "LOGIN" | "LOGOUT" | "PRODUCT_VIEW" | "CART_CHANGE" | "CHECKOUT" | "PAYMENT" | "ORDER_STATUS";
   data: {
     [key: string]: unknown;
   };
@@ -228,10 +228,10 @@ export interface CustomerActivityView {
  */
 export interface ChartData {
   labels: string[];
-  datasets: {
-    label: string;
-    data: number[];
-  }[];
+  datasets: ({
+      label: string;
+      data: number[];
+    })[];
 }
 
 export interface DocumentCollection {
@@ -344,7 +344,7 @@ export interface JobView {
   id: string;
   type: string;
   description: string;
-  status: 'NEW' | 'IN_PROGRESS' | 'DONE' | 'FAILED' | 'CANCELED';
+  status: "NEW" | "IN_PROGRESS" | "DONE" | "FAILED" | "CANCELED";
   current: number;
   total: number;
   progress: number;
@@ -360,7 +360,7 @@ export interface JobView {
  */
 export interface JobDto {
   id?: string;
-  status?: 'NEW' | 'IN_PROGRESS' | 'DONE' | 'FAILED' | 'CANCELED';
+  status?: "NEW" | "IN_PROGRESS" | "DONE" | "FAILED" | "CANCELED";
   type: string;
   description?: string;
   current?: number;
@@ -373,15 +373,15 @@ export interface JobDto {
  */
 export interface OrderView {
   id: string;
-  status: 'NEW' | 'APPROVED' | 'PAYMENT_PENDING' | 'PAYMENT_FAILED' | 'PAID' | 'SHIPPED' | 'DELIVERED' | 'CANCELED';
+  status: "NEW" | "APPROVED" | "PAYMENT_PENDING" | "PAYMENT_FAILED" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELED";
   contactProfileId: null | string;
   embeddedVendor: EmbeddedVendor;
   embeddedBuyer: EmbeddedBuyer;
-  orderTimeLines: {
-    status: 'NEW' | 'APPROVED' | 'PAYMENT_PENDING' | 'PAYMENT_FAILED' | 'PAID' | 'SHIPPED' | 'DELIVERED' | 'CANCELED';
-    at: string;
-    by: string;
-  }[];
+  orderTimeLines: ({
+      status: "NEW" | "APPROVED" | "PAYMENT_PENDING" | "PAYMENT_FAILED" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELED";
+      at: string;
+      by: string;
+    })[];
   commerceItems: CommerceItemView[];
   subtotal: number;
   tax: number;
@@ -472,7 +472,7 @@ export interface ShippingAddress {
  */
 export interface OrderDto {
   id?: string;
-  status?: 'NEW' | 'APPROVED' | 'PAYMENT_PENDING' | 'PAYMENT_FAILED' | 'PAID' | 'SHIPPED' | 'DELIVERED' | 'CANCELED';
+  status?: "NEW" | "APPROVED" | "PAYMENT_PENDING" | "PAYMENT_FAILED" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELED";
   contactProfileId?: string;
   embeddedBuyer?: EmbeddedBuyerDto;
   commerceItems?: OrderItemDto[];
@@ -601,7 +601,7 @@ export interface RouteRequestDto {
  */
 export interface PublicProfile {
   id: string;
-  type: 'BUYER' | 'SELLER' | 'COMPANY';
+  type: "BUYER" | "SELLER" | "COMPANY";
   displayName: string;
   country?: string;
   city?: string;
@@ -714,7 +714,7 @@ export interface AddCartItemsDto {
  * or `CONTAINERS` (routes showing a container). `urlsToIgnore` lists route paths left out, with everything below them.
  */
 export interface SitemapRequestDto {
-  siteMapGenType?: 'ALL' | 'PAGES' | 'CONTAINERS';
+  siteMapGenType?: "ALL" | "PAGES" | "CONTAINERS";
   sitePrefix?: string;
   urlPrefix: string;
   urlsToIgnore?: string[];
@@ -818,34 +818,25 @@ export interface Beans {
      * @role GUEST
      * @signature getArticles(String)
      */
-    getArticles(regexFilter: string): Promise<
-      {
+    getArticles(regexFilter: string): Promise<({
         [key: string]: unknown;
-      }[]
-    >;
+      })[]>;
 
     /**
      * @role GUEST
      * @signature getContainerArticles(String)
      */
-    getContainerArticles(blogId: string): Promise<
-      {
+    getContainerArticles(blogId: string): Promise<({
         [key: string]: string;
-      }[]
-    >;
+      })[]>;
 
     /**
      * @role GUEST
      * @signature getRelatedBlogs(String, String)
      */
-    getRelatedBlogs(
-      blogId: string,
-      size: string,
-    ): Promise<
-      {
+    getRelatedBlogs(blogId: string, size: string): Promise<({
         [key: string]: unknown;
-      }[]
-    >;
+      })[]>;
 
     /**
      * False for a container that does not exist or is not published, as visitors cannot tell the two apart.
@@ -961,11 +952,9 @@ export interface Beans {
      * @role ADMIN
      * @signature getContainerArticles(String)
      */
-    getContainerArticles(blogId: string): Promise<
-      {
+    getContainerArticles(blogId: string): Promise<({
         [key: string]: string;
-      }[]
-    >;
+      })[]>;
 
     /**
      * Articles containing `regex` (matched as literal text, ignoring case) in title, summary, content or tags.
@@ -973,11 +962,9 @@ export interface Beans {
      * @role ADMIN
      * @signature getArticles(String)
      */
-    getArticles(regex: string): Promise<
-      {
+    getArticles(regex: string): Promise<({
         [key: string]: unknown;
-      }[]
-    >;
+      })[]>;
 
     /**
      * Removes the listed containers; routes that showed them keep their pages.
@@ -1029,13 +1016,11 @@ export interface Beans {
      * @role ADMIN
      * @signature getContainerTypes()
      */
-    getContainerTypes(): Promise<
-      {
+    getContainerTypes(): Promise<({
         type: string;
         name: string;
         count: number;
-      }[]
-    >;
+      })[]>;
   };
 
   /** `CustomerAnalyticsService` (src/services/customer-analytics/customer-analytics.service.ts); default role ADMIN. */
@@ -1046,7 +1031,9 @@ export interface Beans {
      * @role ADMIN
      * @signature getCustomerActivity(Map)
      */
-    getCustomerActivity(request: { [key: string]: unknown }): Promise<{
+    getCustomerActivity(request: {
+      [key: string]: unknown;
+    }): Promise<{
       content: CustomerActivityView[];
       totalElements: number;
       totalPages: number;
@@ -1099,11 +1086,9 @@ export interface Beans {
      * @role ADMIN
      * @signature getCollections(String)
      */
-    getCollections(dbName: string): Promise<
-      {
+    getCollections(dbName: string): Promise<({
         [key: string]: string;
-      }[]
-    >;
+      })[]>;
 
     /**
      * @role ADMIN
@@ -1406,7 +1391,9 @@ export interface Beans {
      * @role ADMIN
      * @signature searchJobs(Map)
      */
-    searchJobs(requestMap: { [key: string]: unknown }): Promise<JobSearchResponse>;
+    searchJobs(requestMap: {
+      [key: string]: unknown;
+    }): Promise<JobSearchResponse>;
 
     /**
      * Creates a job, NEW unless the map says IN_PROGRESS; an `id` in the map is ignored.
@@ -2037,10 +2024,7 @@ export const beanManifest = {
       removeDocument: [{ role: 'ADMIN', signature: 'removeDocument(String, String, String)' }],
       downloadBinary: [{ role: 'ADMIN', signature: 'downloadBinary(String)' }],
       getBinaryStorage: [{ role: 'ADMIN', signature: 'getBinaryStorage(String, String)' }],
-      removeBinary: [
-        { role: 'ADMIN', signature: 'removeBinary(String, String, String)' },
-        { role: 'ADMIN', signature: 'removeBinary(String)' },
-      ],
+      removeBinary: [{ role: 'ADMIN', signature: 'removeBinary(String, String, String)' }, { role: 'ADMIN', signature: 'removeBinary(String)' }],
     },
   },
   dummyTree: {
@@ -2159,10 +2143,7 @@ export const beanManifest = {
   PDFServiceImpl: {
     role: 'ADMIN',
     functions: {
-      createPdf: [
-        { role: 'ADMIN', signature: 'createPdf(String)' },
-        { role: 'ADMIN', signature: 'createPdf(String, String, String)' },
-      ],
+      createPdf: [{ role: 'ADMIN', signature: 'createPdf(String)' }, { role: 'ADMIN', signature: 'createPdf(String, String, String)' }],
     },
   },
   profileSearchServiceImpl: {
@@ -2185,14 +2166,8 @@ export const beanManifest = {
   shoppingCartServiceImpl: {
     role: 'ADMIN',
     functions: {
-      getCartDTO: [
-        { role: 'GUEST', signature: 'getCartDTO()' },
-        { role: 'ADMIN', signature: 'getCartDTO(String)' },
-      ],
-      addCommerceItem: [
-        { role: 'GUEST', signature: 'addCommerceItem(String)' },
-        { role: 'GUEST', signature: 'addCommerceItem(Map<AddCartItemDto>)' },
-      ],
+      getCartDTO: [{ role: 'GUEST', signature: 'getCartDTO()' }, { role: 'ADMIN', signature: 'getCartDTO(String)' }],
+      addCommerceItem: [{ role: 'GUEST', signature: 'addCommerceItem(String)' }, { role: 'GUEST', signature: 'addCommerceItem(Map<AddCartItemDto>)' }],
       addCommerceItems: [{ role: 'GUEST', signature: 'addCommerceItems(Map<AddCartItemsDto>)' }],
       removeCommerceItem: [{ role: 'GUEST', signature: 'removeCommerceItem(String)' }],
       clearCart: [{ role: 'GUEST', signature: 'clearCart()' }],
@@ -2212,14 +2187,8 @@ export const beanManifest = {
   tokenServiceImpl: {
     role: 'ADMIN',
     functions: {
-      getVerificationToken: [
-        { role: 'ADMIN', signature: 'getVerificationToken(String)' },
-        { role: 'ADMIN', signature: 'getVerificationToken(String, String)' },
-      ],
-      getPasswordResetToken: [
-        { role: 'ADMIN', signature: 'getPasswordResetToken(String)' },
-        { role: 'ADMIN', signature: 'getPasswordResetToken(String, String)' },
-      ],
+      getVerificationToken: [{ role: 'ADMIN', signature: 'getVerificationToken(String)' }, { role: 'ADMIN', signature: 'getVerificationToken(String, String)' }],
+      getPasswordResetToken: [{ role: 'ADMIN', signature: 'getPasswordResetToken(String)' }, { role: 'ADMIN', signature: 'getPasswordResetToken(String, String)' }],
     },
   },
   vcsProvider: {
