@@ -11,6 +11,16 @@ import { CustomersReport } from './users/customers-report';
 import { User, UserSchema } from './users/user.schema';
 import { UsersService } from './users/users.service';
 
+/** What other modules may use of accounts; the customers report registers itself and is not exported. */
+const ACCOUNT_SERVICES = [
+  PasswordHasher,
+  UsersService,
+  SessionsService,
+  RevocationService,
+  AccountTokenCheck,
+  SessionCookieAuthenticator,
+];
+
 /**
  * Accounts (and their `customers` report), sessions and revoked tokens, and the two checks `AuthCoreModule` binds
  * into token verification and the authentication guard. Kept apart from the login endpoints so that the core auth
@@ -24,22 +34,7 @@ import { UsersService } from './users/users.service';
       { name: RevokedToken.name, schema: RevokedTokenSchema },
     ]),
   ],
-  providers: [
-    PasswordHasher,
-    UsersService,
-    SessionsService,
-    RevocationService,
-    AccountTokenCheck,
-    SessionCookieAuthenticator,
-    CustomersReport,
-  ],
-  exports: [
-    PasswordHasher,
-    UsersService,
-    SessionsService,
-    RevocationService,
-    AccountTokenCheck,
-    SessionCookieAuthenticator,
-  ],
+  providers: [...ACCOUNT_SERVICES, CustomersReport],
+  exports: ACCOUNT_SERVICES,
 })
 export class AccountsModule {}

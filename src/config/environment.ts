@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import {
   IsBoolean,
@@ -47,6 +48,9 @@ const PROVIDER_MESSAGE = `must be ${SANDBOX_PROVIDER} (the only built-in impleme
 
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
+/** An integer variable within `[min, max]`, given as an exact decimal string. */
+const IntSetting = (min: number, max?: number): PropertyDecorator =>
+  applyDecorators(Transform(toInt), IsInt(), Min(min), ...(max === undefined ? [] : [Max(max)]));
 const DURATION = /^\d+[smhd]?$/;
 /** DESIGN §9: at least 1 s between heart-beats. */
 export const MIN_HEARTBEAT_MS = 1000;
@@ -61,10 +65,7 @@ export class EnvironmentVariables {
   @IsEnum(NodeEnv)
   NODE_ENV: NodeEnv = NodeEnv.Development;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @IntSetting(0, 65535)
   PORT = 3000;
 
   /** Unset: 127.0.0.1, or 0.0.0.0 in production. */
@@ -112,15 +113,11 @@ export class EnvironmentVariables {
   })
   CORS_ORIGINS = '';
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1024)
+  @IntSetting(1024)
   JSON_BODY_LIMIT = 1024 * 1024;
 
   /** Bean calls allowed per minute per principal (per client address for guests). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntSetting(1)
   BEAN_RATE_LIMIT = 1200;
 
   @IsEnum(LogLevel)
@@ -145,27 +142,19 @@ export class EnvironmentVariables {
   REMEMBER_ME_TTL = '30d';
 
   /** Credential attempts per minute per client and username; above it: 429. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntSetting(1)
   AUTH_RATE_LIMIT = 10;
 
   /** Failed logins of one username from one client that lock that client out of it for AUTH_LOCKOUT_TTL. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntSetting(1)
   AUTH_LOCKOUT_THRESHOLD = 5;
 
   /** Failed logins of one username from all clients within AUTH_LOCKOUT_TTL after which it is slowed down. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntSetting(1)
   AUTH_USERNAME_SOFT_LIMIT = 50;
 
   /** Once over AUTH_USERNAME_SOFT_LIMIT: one attempt at that username per this many seconds, from any client. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntSetting(1)
   AUTH_USERNAME_SLOW_SECONDS = 10;
 
   @Matches(DURATION, { message: 'AUTH_LOCKOUT_TTL must be a duration such as 900, 90s, 15m or 1h' })
@@ -186,10 +175,7 @@ export class EnvironmentVariables {
   @IsNotEmpty()
   SMTP_HOST?: string = undefined;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(65535)
+  @IntSetting(1, 65535)
   SMTP_PORT = 587;
 
   /** true: TLS from the start (port 465); false: STARTTLS when the server offers it. */
@@ -220,9 +206,7 @@ export class EnvironmentVariables {
   VCS_BRANCH = 'main';
 
   /** Largest uploaded file in bytes (larger: 413). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntSetting(1)
   UPLOAD_MAX_BYTES = 25 * 1024 * 1024;
 
   /** Comma-separated subscriber URLs of the New Plant webhook (empty: no announcements). */
@@ -237,21 +221,14 @@ export class EnvironmentVariables {
   NEW_PLANT_WEBHOOK_TOKEN?: string = undefined;
 
   /** Deliveries per subscriber before giving up; waits double from NEW_PLANT_WEBHOOK_BACKOFF_MS. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(20)
+  @IntSetting(1, 20)
   NEW_PLANT_WEBHOOK_MAX_ATTEMPTS = 6;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntSetting(1)
   NEW_PLANT_WEBHOOK_BACKOFF_MS = 1000;
 
   /** How long a running job's lease lasts unless its instance renews it (renewed every third of it). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(300)
+  @IntSetting(300)
   JOB_LEASE_MS = 30000;
 
   /** HMAC secret of the card payment webhooks (`/api/v1/cardpayment`), shared with the provider. */
@@ -270,23 +247,15 @@ export class EnvironmentVariables {
   PUBLIC_URL?: string = undefined;
 
   /** VAT charged to buyers and on sellers' invoices, in percent. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(100)
+  @IntSetting(0, 100)
   ORDER_TAX_RATE = 0;
 
   /** The marketplace's commission on an order's subtotal, in percent. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(100)
+  @IntSetting(0, 100)
   ORDER_SERVICE_FEE_RATE = 0;
 
   /** Storefront filter results kept per app instance for the current catalogue revision; 0: no cache. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
+  @IntSetting(0)
   FACET_CACHE_ENTRIES = 1000;
 
   /** API key of the alternative (redirect) payment provider; unset: alternative payments are off. */
@@ -325,9 +294,7 @@ export class EnvironmentVariables {
   INVOICE_ISSUER_NAME = 'Marketplace';
 
   /** Largest STOMP frame, headers and body together; larger: ERROR and close. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1024)
+  @IntSetting(1024)
   STOMP_MAX_FRAME_BYTES = 64 * 1024;
 
   /** Heart-beats the server offers in CONNECTED: `<can send every>,<wants to receive every>` ms; 0 = none. */
@@ -335,20 +302,14 @@ export class EnvironmentVariables {
   STOMP_HEARTBEAT = '10000,10000';
 
   /** Undelivered bytes a WebSocket may queue before the session is closed as a slow consumer. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(64 * 1024)
+  @IntSetting(64 * 1024)
   STOMP_MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntSetting(1)
   STOMP_MAX_SUBSCRIPTIONS = 1000;
 
   /** How often an open session's token is verified again (revocation). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(MIN_HEARTBEAT_MS)
+  @IntSetting(MIN_HEARTBEAT_MS)
   STOMP_REVERIFY_MS = 60_000;
 
   /** Comma-separated broker destination prefixes clients may SEND to directly (benchmarks); empty: none. */
@@ -370,9 +331,7 @@ export class EnvironmentVariables {
   STOMP_RELAY_NAMESPACE = 'ccb';
 
   /** Publications kept while the relay is disconnected, sent in order on reconnection; beyond: dropped and logged. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
+  @IntSetting(0)
   STOMP_RELAY_BUFFER = 1000;
 
   /** Redis shared by all instances for per-request counters (rate limits); unset: counted in-process. */

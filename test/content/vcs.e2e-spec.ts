@@ -1,26 +1,13 @@
 import { getConnectionToken } from '@nestjs/mongoose';
 import { Connection } from 'mongoose';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Role } from '../../src/common/principal';
 import { LeaseLocks } from '../../src/services/jobs/lease-locks';
+import { gitCli as git } from '../support/git-cli';
 import { startTestApp, TestApp } from '../support/test-app';
-
-const git = (args: string[], cwd?: string): string =>
-  execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 'cli',
-      GIT_AUTHOR_EMAIL: 'cli@x',
-      GIT_COMMITTER_NAME: 'cli',
-      GIT_COMMITTER_EMAIL: 'cli@x',
-    },
-  }).trim();
 
 describe('vcsProvider (e2e)', () => {
   let t: TestApp;

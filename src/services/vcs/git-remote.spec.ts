@@ -1,26 +1,14 @@
 import { ConflictException } from '@nestjs/common';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { gitCli } from '../../../test/support/git-cli';
 import { startGitHttpServer } from '../../../test/support/git-http-server';
 import { gitRemoteFor } from './git-remote';
 import { GitWorkdir } from './git-workdir';
 
 const author = { name: 'editor', email: 'editor@example.invalid' };
-const gitCli = (args: string[], cwd?: string): string =>
-  execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 'cli',
-      GIT_AUTHOR_EMAIL: 'cli@x',
-      GIT_COMMITTER_NAME: 'cli',
-      GIT_COMMITTER_EMAIL: 'cli@x',
-    },
-  }).trim();
 
 describe('git working directory and remotes', () => {
   let base: string;
