@@ -19,6 +19,8 @@ export class JobLeases implements OnModuleDestroy {
   /** This process, as lease owner: unique even for two instances on one host. */
   readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   readonly durationMs: number;
+  /** Leases (and lease locks) are renewed every third of their duration. */
+  readonly renewEveryMs: number;
   private readonly renewals = new Map<string, NodeJS.Timeout>();
 
   constructor(
@@ -27,6 +29,7 @@ export class JobLeases implements OnModuleDestroy {
     private readonly cancellation: JobCancellation,
   ) {
     this.durationMs = config.jobLeaseMs;
+    this.renewEveryMs = Math.max(100, Math.floor(this.durationMs / 3));
   }
 
   /** The expiry of a lease taken or renewed now. */
@@ -36,7 +39,7 @@ export class JobLeases implements OnModuleDestroy {
 
   /** Keeps renewing the lease this instance took on the job until {@link release}. */
   hold(jobId: string): void {
-    const timer = setInterval(() => void this.renew(jobId), Math.max(100, Math.floor(this.durationMs / 3)));
+    const timer = setInterval(() => void this.renew(jobId), this.renewEveryMs);
     timer.unref();
     this.renewals.set(jobId, timer);
   }

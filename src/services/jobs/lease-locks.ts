@@ -1,7 +1,8 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { Model, mongo } from 'mongoose';
+import { Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
+import { isDuplicateKeyError } from '../../common/mongo/duplicate-key';
 import { JobLeases } from './job-leases';
 import { LeaseLock } from './lease-lock.schema';
 
@@ -33,11 +34,10 @@ export class LeaseLocks implements OnModuleDestroy {
       await this.locks.updateOne({ _id: name, until: { $lt: now } }, take, { upsert: true }).exec();
     } catch (error) {
       // The upsert collides with the lock's live document: someone else holds it.
-      if (error instanceof mongo.MongoServerError && error.code === 11000) return null;
+      if (isDuplicateKeyError(error)) return null;
       throw error;
     }
-    const renewEveryMs = Math.max(100, Math.floor(this.leases.durationMs / 3));
-    const timer = setInterval(() => void this.renew(name, owner), renewEveryMs);
+    const timer = setInterval(() => void this.renew(name, owner), this.leases.renewEveryMs);
     timer.unref();
     this.renewals.add(timer);
     return {
