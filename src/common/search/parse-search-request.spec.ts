@@ -11,4 +11,16 @@ describe(parseSearchRequest.name, () => {
   it.each([33, 5000, 100_000])('should refuse a query nested %i levels deep with a 400', (depth) => {
     expect(() => parseSearchRequest(nestedQuery(depth))).toThrow(BadRequestException);
   });
+
+  it('should read paging numbers given as text', () => {
+    expect(parseSearchRequest('{"page":"2","limit":"10"}')).toMatchObject({ page: 2, limit: 10 });
+  });
+
+  // Found by fuzzing: Number() of such an object throws, which was a 500.
+  it.each(['{"page":{"toString":null}}', '{"limit":{"valueOf":null,"toString":null}}', '{"offset":[]}'])(
+    'should refuse the paging value of %s with a 400',
+    (request) => {
+      expect(() => parseSearchRequest(request)).toThrow(BadRequestException);
+    },
+  );
 });
