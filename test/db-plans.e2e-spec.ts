@@ -141,6 +141,7 @@ describe('query plans of the beans', () => {
     await call(admin, 'contentContainerServiceImpl', 'createContainer', [blog]);
     await call(admin, 'contentContainerServiceImpl', 'searchContainerResultsPaged', ['{"searchTerm":"garden"}']);
     await call(undefined, 'blogViewerServiceImpl', 'getArticles', ['rose']);
+    await call(admin, 'documentStorageServiceImpl', 'getCollectionPage', ['plans', 'seller_skus', 2, 50]);
   }
 
   async function driveJobsAndAnalytics(): Promise<void> {
