@@ -86,6 +86,7 @@ export class InvoicesController {
 function whole(value: unknown, name: string, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
   const parsed = typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : NaN;
-  if (!(parsed >= min && parsed <= max)) throw new BadRequestException(`${name} must be a whole number from ${min} to ${max}`);
+  if (!(parsed >= min && parsed <= max))
+    throw new BadRequestException(`${name} must be a whole number from ${min} to ${max}`);
   return parsed;
 }
