@@ -1,4 +1,5 @@
 import { Role } from '../../src/common/principal';
+import { PdfService } from '../../src/services/pdf/pdf.service';
 import { Buyer, checkOut, createBuyer, orderCall, payOrder } from '../orders/support/order-calls';
 import { createOffer, Offer } from '../orders/support/order-fixtures';
 import { Cluster, startCluster } from '../support/cluster';
@@ -150,6 +151,24 @@ describe('buyer invoices', () => {
     expect(sequencesOf(listed, offer.sellerId)).toEqual([1, 2, 3]);
   });
 
+  it('should keep the payment and the number when the PDF fails, and render the PDF when asked', async () => {
+    const offer = await createOffer(t);
+    const [first, second] = [await createBuyer(t), await createBuyer(t)];
+    const failing = jest.spyOn(t.app.get(PdfService), 'createPdf').mockRejectedValueOnce(new Error('renderer down'));
+    try {
+      await buyAndPay(t, first, offer, admin);
+      expect(failing).toHaveBeenCalledTimes(1);
+    } finally {
+      failing.mockRestore();
+    }
+    await buyAndPay(t, second, offer, admin);
+
+    const invoices = [await onlyInvoiceOf(t, first), await onlyInvoiceOf(t, second)];
+    expect(sequencesOf(invoices, offer.sellerId)).toEqual([1, 2]);
+    const text = (await pdfPages((await pdf(t, invoices[0].id, first.token).expect(200)).body as Buffer)).join('\n');
+    expect(text).toContain(`Invoice number: ${invoices[0].number}`);
+  });
+
   it('should refuse to invoice an unpaid order', async () => {
     const offer = await createOffer(t);
     const buyer = await createBuyer(t);
@@ -170,6 +189,8 @@ describe('buyer invoices', () => {
     const invoices = await Promise.all(buyers.map((buyer) => onlyInvoiceOf(t, buyer)));
     expect(invoices.map(({ orderId }) => orderId).sort()).toEqual(orders.map(({ id }) => id).sort());
     expect(sequencesOf(invoices, offer.sellerId)).toEqual(oneToTwenty);
+    const datesInNumberOrder = [...invoices].sort((a, b) => a.number.localeCompare(b.number)).map((i) => i.issuedAt);
+    expect(datesInNumberOrder).toEqual([...datesInNumberOrder].sort());
   });
 });
 
