@@ -47,7 +47,8 @@ export class InvoiceRegister {
 
   /** The invoice if `userId` is its buyer or acts for its seller; any invoice for `userId` null (an ADMIN). */
   findReadable(id: Types.ObjectId, userId: string | null): Promise<StoredInvoiceRecord | null> {
-    const filter = userId === null ? { _id: id } : { _id: id, $or: [{ buyerUserId: userId }, { sellerUserId: userId }] };
+    const filter =
+      userId === null ? { _id: id } : { _id: id, $or: [{ buyerUserId: userId }, { sellerUserId: userId }] };
     return this.records.findOne(filter).lean<StoredInvoiceRecord>().exec();
   }
 
