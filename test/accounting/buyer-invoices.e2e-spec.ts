@@ -112,6 +112,22 @@ describe('buyer invoices', () => {
     expect(again).toMatchObject({ id: invoice.id, name: `${invoice.number}.pdf`, kind: 'buyer-to-vendor' });
   });
 
+  it('should issue the invoice when the 3-D Secure webhook settles the payment', async () => {
+    const offer = await createOffer(t);
+    const buyer = await createBuyer(t);
+    const [order] = await checkOut(t, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);
+    const payment = await payOrder(t, buyer, order.id, admin, { paymentMethodId: 'pm_card_threeDSecureRequired' });
+    expect(payment.orderStatus).toBe('PAYMENT_PENDING');
+    expect((await mine(t, buyer.token).expect(200)).body.totalElements).toBe(0);
+
+    const challenge = new URL(payment.nextActionUrl!).pathname;
+    await t.http.post(challenge).send({ outcome: 'complete' }).expect(200);
+    expect(await onlyInvoiceOf(t, buyer)).toMatchObject({
+      orderId: order.id,
+      number: expect.stringMatching(/-000001$/),
+    });
+  });
+
   it('should hide an invoice from anyone but its buyer, seller and admins, and refuse guests and bad ids', async () => {
     const offer = await createOffer(t);
     const buyer = await createBuyer(t);
