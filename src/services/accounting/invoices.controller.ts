@@ -1,5 +1,5 @@
 import { BadRequestException, Controller, Get, NotFoundException, Param, Query, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthenticatedRequest } from '../../auth/authenticated-request';
 import { Roles } from '../../auth/roles.decorator';
@@ -60,6 +60,7 @@ export class InvoicesController {
   @Roles(Role.USER)
   @Get(':invoiceId/pdf')
   @ApiBearerAuth('bearer')
+  @ApiProduces('application/pdf')
   @ApiOperation({
     summary: "An invoice's PDF as a download, for its buyer, its seller's user or an ADMIN; 404 for anyone else",
   })
