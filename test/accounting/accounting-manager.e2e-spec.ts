@@ -2,6 +2,7 @@ import { ProfileType } from '../../src/auth/profiles/profile.schema';
 import { Role } from '../../src/common/principal';
 import { createAccount } from '../auth/support/accounts';
 import { createBuyer } from '../orders/support/order-calls';
+import { insertRawDocuments } from '../support/raw-documents';
 import { startTestApp, TestApp } from '../support/test-app';
 import { createProfile, updateProfile } from './support/seller-profiles';
 
@@ -52,6 +53,34 @@ describe('accountingManagerServiceImpl', () => {
     await updateProfile(t, companyId, { city: 'Amsterdam', taxId: null });
     const { body: updated } = await updateContact(buyer.token).expect(200);
     expect(updated).toMatchObject({ id: created.id, address: { city: 'Amsterdam' }, taxId: null });
+  });
+
+  it('should find a profile whose owner a raw writer stored as text, not as an ObjectId', async () => {
+    const buyer = await createBuyer(t);
+    const profile = {
+      userId: buyer.id,
+      type: ProfileType.SELLER,
+      displayName: 'Text Id Nursery',
+      city: 'Gent',
+      country: 'BE',
+      contacts: { email: 'shop@textid.example' },
+    };
+    const [profileId] = await insertRawDocuments(t, 'profiles', [profile]);
+    console.log(
+      profileId,
+      await t.app
+        .get(require('@nestjs/mongoose').getConnectionToken())
+        .collection('profiles')
+        .findOne({ displayName: 'Text Id Nursery' }),
+    );
+    const { body } = await updateContact(buyer.token).expect(200);
+    expect(body).toMatchObject({
+      userId: buyer.id,
+      profileId,
+      name: 'Text Id Nursery',
+      email: 'shop@textid.example',
+      address: { city: 'Gent', country: 'BE' },
+    });
   });
 
   it('should let an admin update their own contact', async () => {

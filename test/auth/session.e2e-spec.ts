@@ -141,8 +141,31 @@ describe('Sessions and logout', () => {
       expect(stored?.expiresAt.getTime()).toBe(exp * 1000);
     });
 
-    it('should answer 200 without a session or token', async () => {
-      await request(t.url).post('/api/v1/logout').send({ role: 'user' }).expect(200);
+    it('should answer 200 without a session or token, as a guest whatever role is claimed', async () => {
+      const { body } = await request(t.url).post('/api/v1/logout?role=admin').send({ role: 'admin' }).expect(200);
+      expect(body).toEqual({ loggedOut: true, role: 'guest' });
+    });
+
+    it('should answer the role of the verified token, not the one the caller sends', async () => {
+      const account = await createAccount(t, { role: Role.USER });
+      const token = await loginToken(t, account);
+      const { body } = await request(t.url)
+        .post('/api/v1/logout?role=admin')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ role: 'admin' })
+        .expect(200);
+      expect(body).toEqual({ loggedOut: true, role: 'user' });
+    });
+
+    it("should answer the role of the session's account, not the one the caller sends", async () => {
+      const account = await createAccount(t, { role: Role.ADMIN });
+      const cookie = sessionCookie(await authenticate({ username: account.username, password: account.password })).pair;
+      const { body } = await request(t.url)
+        .post('/api/v1/logout')
+        .set('Cookie', cookie)
+        .send({ role: 'user' })
+        .expect(200);
+      expect(body).toEqual({ loggedOut: true, role: 'admin' });
     });
 
     it('should refuse a role other than user or admin with 400', async () => {

@@ -4,6 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Connection } from 'mongoose';
+import { Role } from '../../src/common/principal';
+import { demoId } from '../../src/seed/demo-id';
 import { DemoSeeder } from '../../src/seed/demo-seeder.service';
 import { startTestApp, TestApp } from '../support/test-app';
 import { demo } from './support/demo-facets';
@@ -47,6 +49,17 @@ describe(DemoSeeder.name, () => {
     expect(profiles.map((profile) => profile.displayName)).toEqual(
       expect.arrayContaining(demo.users.map((user) => user.profile.displayName)),
     );
+  });
+
+  it.each([
+    ['alice', 'Alice', 'DE'],
+    ['seller.nl', 'Groene Vingers Kwekerij', 'NL'],
+  ])('should give demo user %s the accounting contact of their seeded profile', async (username, name, country) => {
+    const id = String(demoId(`user:${username}`));
+    const token = t.tokenFor(Role.USER, { username, id });
+    const { body } = await t.callBean('accountingManagerServiceImpl', 'updateContact', [], { token }).expect(200);
+    expect(body).toMatchObject({ userId: id, profileId: String(demoId(`profile:${username}`)), name });
+    expect(body.address).toMatchObject({ country });
   });
 
   it('should change nothing when run again, even without its marker', async () => {

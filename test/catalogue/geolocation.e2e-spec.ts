@@ -66,6 +66,31 @@ describe('geoLocationServiceImpl', () => {
       expect(none.body).toEqual([]);
     });
 
+    it("should sort searches by the alphabet of the request's language, not by code points", async () => {
+      const names = async (request: object, lang: string): Promise<string[]> => {
+        const { body } = await call('searchCountries', [JSON.stringify(request)], { lang }).expect(200);
+        return body.map((country: { name: string }) => country.name);
+      };
+      const all = async (lang: string) => [
+        ...(await names({ limit: 200, page: 0 }, lang)),
+        ...(await names({ limit: 200, page: 1 }, lang)),
+      ];
+      const en = await all('en');
+      expect(en).toHaveLength(COUNTRY_COUNT);
+      expect(en.slice(0, 3)).toEqual(['Afghanistan', 'Åland Islands', 'Albania']);
+      expect(en).toEqual([...en].sort(new Intl.Collator('en').compare));
+      const de = await all('de');
+      expect(de.slice(0, 4)).toEqual(['Afghanistan', 'Ägypten', 'Åland', 'Albanien']);
+      expect(de).toEqual([...de].sort(new Intl.Collator('de').compare));
+      const descending = await names({ limit: 3, sortName: 'name', sortDirection: 'DESC' }, 'de');
+      expect(descending).toEqual([...de].reverse().slice(0, 3));
+      // Swedish names are not shipped: English names in English order.
+      expect(await all('sv')).toEqual(en);
+
+      const { body: page } = await call('searchCountriesPaged', ['{"limit":3,"page":1}'], { lang: 'de' }).expect(200);
+      expect(page.content.map((country: { name: string }) => country.name)).toEqual(de.slice(3, 6));
+    });
+
     it('should refuse operators and malformed search requests', async () => {
       await call('searchCountries', ['{"query":{"name":{"$ne":null}}}']).expect(400);
       await call('searchCountriesPaged', ['{not json']).expect(400);

@@ -4,6 +4,7 @@ import { get } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { Role } from '../../src/common/principal';
+import { insertRawDocuments } from '../support/raw-documents';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(64)]);
@@ -232,6 +233,81 @@ describe('files REST and documentStorageServiceImpl (e2e)', () => {
       expect(sites).toMatchObject({ database: dbName, name: 'sites', count: 2 });
       const users = (await storage('getCollection', [dbName, 'users']).expect(200)).body;
       for (const document of users.documents) expect(JSON.stringify(document)).not.toMatch(/\$argon2/);
+    });
+
+    describe('getCollectionPage', () => {
+      const page = (collection: string, number: unknown, size: unknown, token = admin) =>
+        storage('getCollectionPage', [dbName, collection, number, size], token);
+      type Probe = { _id: string; n: number; secretToken: string; nested: { passwordHash: string } };
+
+      beforeAll(async () => {
+        const probes = Array.from({ length: 250 }, (_, n) => ({
+          n,
+          secretToken: `token-${n}`,
+          nested: { passwordHash: `$argon2id$v=19$probe-${n}` },
+        }));
+        await insertRawDocuments(t, 'paging_probe', probes.slice(0, 125));
+        await insertRawDocuments(t, 'paging_probe', probes.slice(125));
+      });
+
+      it('should reach every document once, in _id order, in pages of at most 100', async () => {
+        const seen: Probe[] = [];
+        for (let number = 0; ; number++) {
+          const { body } = await page('paging_probe', number, 100).expect(200);
+          expect(body).toMatchObject({ page: number, size: 100, total: 250 });
+          seen.push(...(body.items as Probe[]));
+          if (body.items.length < 100) break;
+        }
+        expect(seen).toHaveLength(250);
+        expect(new Set(seen.map((doc) => doc._id)).size).toBe(250);
+        expect(seen.map((doc) => doc.n).sort((a, b) => a - b)).toEqual(Array.from({ length: 250 }, (_, n) => n));
+        expect(seen.map((doc) => doc._id)).toEqual(seen.map((doc) => doc._id).sort());
+
+        const small: string[] = [];
+        for (let number = 0; number < 36; number++) {
+          small.push(...(await page('paging_probe', number, 7).expect(200)).body.items.map((doc: Probe) => doc._id));
+        }
+        expect(small).toEqual(seen.map((doc) => doc._id));
+        expect((await page('paging_probe', 3, 100).expect(200)).body.items).toEqual([]);
+      });
+
+      it('should redact secrets at any depth, and never show a password hash', async () => {
+        const { body } = await page('paging_probe', 0, 5).expect(200);
+        for (const doc of body.items as Probe[]) {
+          expect(doc).toMatchObject({ secretToken: '[redacted]', nested: { passwordHash: '[redacted]' } });
+        }
+        const users = (await page('users', 0, 100).expect(200)).body;
+        expect(users.items.length).toBeGreaterThan(0);
+        expect(JSON.stringify(users.items)).not.toMatch(/\$argon2/);
+      });
+
+      it('should refuse a bad page or size with 400, and keep the database rules', async () => {
+        for (const [number, size] of [
+          [-1, 10],
+          [0, 0],
+          [0, 101],
+          [0, -5],
+          [1.5, 10],
+          [0, 'ten'],
+          ['{"$gt":0}', 10],
+          [null, 10],
+        ]) {
+          const res = await page('paging_probe', number, size).expect(400);
+          expect(res.body).toMatchObject({ status: 400, error: 'Bad Request', path: '/api/v1/bean/request' });
+          expect(res.body.requestId).toEqual(expect.any(String));
+        }
+        await storage('getCollectionPage', ['admin', 'system.users', 0, 10]).expect(403);
+        await page('system.views', 0, 10).expect(403);
+        await page('no_such_collection', 0, 10).expect(404);
+        await page('paging_probe', 0, 10, user).expect(403);
+        await t.callBean(STORAGE, 'getCollectionPage', [dbName, 'paging_probe', 0, 10]).expect(401);
+      });
+
+      it('should keep getCollection to its first 100 documents', async () => {
+        const { body } = await storage('getCollection', [dbName, 'paging_probe']).expect(200);
+        expect(body.count).toBe(250);
+        expect(body.documents).toHaveLength(100);
+      });
     });
 
     it('should refuse MongoDB system databases with 403 and other databases with 404', async () => {

@@ -22,11 +22,21 @@ describe('sitemapGeneratorServiceImpl (e2e)', () => {
   };
   const publish = async (
     pageUrl: string,
-    options: { pageRoot?: string; published?: boolean; lang?: string; site?: string } = {},
+    options: {
+      pageRoot?: string;
+      published?: boolean;
+      lang?: string;
+      site?: string;
+      metaInfo?: Record<string, unknown>;
+    } = {},
   ) => {
-    const { lang = 'en', site = 'default', published = true } = options;
+    const { lang = 'en', site = 'default', published = true, metaInfo } = options;
     await t
-      .callBean('pageManagementServiceImpl', 'createPage', [{ pageUrl, published }], { token: admin, lang, site })
+      .callBean('pageManagementServiceImpl', 'createPage', [{ pageUrl, published, metaInfo }], {
+        token: admin,
+        lang,
+        site,
+      })
       .expect(200);
     await t
       .callBean('pageManagementServiceImpl', 'publishToUrl', [{ pageName: pageUrl, pageRoot: options.pageRoot }], {
@@ -118,6 +128,24 @@ describe('sitemapGeneratorServiceImpl (e2e)', () => {
     await settled();
     expect(await inProgress()).toBe(false);
     expect(await sitemapUrls('default')).toHaveLength(4);
+  });
+
+  it('should leave out the 404 page and pages marked noindex', async () => {
+    await publish('404', { pageRoot: 'errors', metaInfo: { title: 'Not found' } });
+    await publish('thanks', { metaInfo: { robots: 'noindex, follow' } });
+    await publish('care', { pageRoot: 'blog', metaInfo: { robots: 'index, follow' } });
+    const page404 = await t.callBean('routerServiceImpl', 'getPage404', ['default'], { token: admin }).expect(200);
+    expect(page404.body).toBe('/errors/404');
+
+    await generate({ urlPrefix: 'https://shop.example.com' }).expect(200);
+    await settled();
+    expect(await sitemapUrls('default')).toEqual([
+      'https://shop.example.com/blog/care',
+      'https://shop.example.com/blog/rosen',
+      'https://shop.example.com/blog/roses',
+      'https://shop.example.com/home',
+      'https://shop.example.com/private/intern',
+    ]);
   });
 
   it('should refuse bad requests', async () => {

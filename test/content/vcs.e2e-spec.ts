@@ -151,4 +151,41 @@ describe('vcsProvider without a configured remote (e2e)', () => {
       expect(res.body.message).toMatch(/VCS_REMOTE_URL|not empty/);
     }
   });
+
+  it('should make no commit when nothing is staged, also with unstaged edits, and one once they are added', async () => {
+    const token = t.tokenFor(Role.ADMIN);
+    const vcs = (fn: string, args: unknown[] = []) => t.callBean('vcsProvider', fn, args, { token }).expect(200);
+    const save = (content: string) =>
+      t.callBean('fileManagerServiceMock', 'saveContentToFile', ['home.html', 'pages', content], { token }).expect(200);
+    const workdir = join(t.config.dataDir, 'sites/default/content');
+    const commits = () => Number(git(['rev-list', '--count', 'HEAD'], workdir));
+    await vcs('init');
+    await vcs('commit', ['Nothing yet']);
+    expect(() => git(['rev-parse', '--verify', '-q', 'HEAD'], workdir)).toThrow();
+
+    await save('<h1>Home</h1>');
+    await vcs('addAllFiles');
+    await vcs('commit', ['Add home']);
+    expect(commits()).toBe(1);
+    const head = git(['rev-parse', 'HEAD'], workdir);
+    await vcs('addAllFiles');
+    expect((await vcs('commit', ['Nothing changed'])).body).toBeNull();
+    expect(commits()).toBe(1);
+    expect(git(['rev-parse', 'HEAD'], workdir)).toBe(head);
+
+    await save('<h1>Home, edited</h1>');
+    await vcs('commit', ['Edited but not added']);
+    expect(commits()).toBe(1);
+    await save('<h1>Home</h1>');
+    await vcs('addAllFiles');
+    await vcs('commit', ['Edited back before adding']);
+    expect(commits()).toBe(1);
+
+    await save('<h1>Home v2</h1>');
+    await vcs('addAllFiles');
+    await vcs('commit', ['Edit home']);
+    expect(commits()).toBe(2);
+    expect(git(['log', '-1', '--format=%s'], workdir)).toBe('Edit home');
+    expect(git(['status', '--porcelain'], workdir)).toBe('');
+  });
 });

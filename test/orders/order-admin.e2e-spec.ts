@@ -2,7 +2,7 @@ import { Role } from '../../src/common/principal';
 import { CardPaymentSandbox } from '../../src/services/payments/sandbox/card-payment-sandbox';
 import { pdfPages } from '../support/pdf-text';
 import { startTestApp, TestApp } from '../support/test-app';
-import { Buyer, checkOut, chooseCard, createBuyer, OrderBody, orderCall } from './support/order-calls';
+import { Buyer, checkOut, chooseCard, createBuyer, OrderBody, orderCall, payOrder } from './support/order-calls';
 import { createOffer, stockOf } from './support/order-fixtures';
 
 describe('orderServiceImpl administration', () => {
@@ -118,10 +118,13 @@ describe('orderServiceImpl administration', () => {
     expect(pipeline.map((stage: object) => Object.keys(stage)[0])).toEqual(['$match', '$sort', '$skip', '$limit']);
   });
 
-  it("should render the buyer-to-vendor invoice as a PDF with the order's amounts", async () => {
-    const { order } = await newOrder(3, 1234);
+  it("should render the buyer-to-vendor invoice of a paid order as a PDF with the order's amounts", async () => {
+    const { offer, order } = await newOrder(3, 1234);
+    await call('createInvoiceBuyerToVendor', [order.id]).expect(409);
+    await payOrder(t, buyer, order.id, admin);
     const { body: attachment } = await call('createInvoiceBuyerToVendor', [order.id]).expect(200);
-    expect(attachment).toMatchObject({ name: `INV-${order.id}.pdf`, contentType: 'application/pdf' });
+    const name = `${offer.sellerId}-${new Date().getUTCFullYear()}-000001.pdf`;
+    expect(attachment).toMatchObject({ name, contentType: 'application/pdf' });
     expect(attachment.kind).toBe('buyer-to-vendor');
     const text = (await pdfPages(Buffer.from(attachment.data, 'base64'))).join('\n');
     expect(text).toContain('€37.02');

@@ -5,6 +5,7 @@ import { ConnectAccount } from '../../src/services/connect-accounts/connect-acco
 import { createProfile } from '../accounting/support/seller-profiles';
 import { createAccount } from '../auth/support/accounts';
 import { createOffer } from '../orders/support/order-fixtures';
+import { insertRawDocuments } from '../support/raw-documents';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const BEAN = 'cardConnectServiceMock';
@@ -185,6 +186,15 @@ describe('cardConnectServiceMock', () => {
         address: { line1: 'Oudegracht 1', postalCode: '3511 AA', city: 'Utrecht', country: 'NL' },
         relationship: { representative: true, owner: false },
       });
+    });
+
+    it('should find the profile also when its owner was stored as text by a raw writer', async () => {
+      const { user, username } = await createAccount(t, { role: Role.ADMIN });
+      const profile = { userId: String(user._id), type: 'SELLER', displayName: 'Bea Textid', country: 'BE' };
+      await insertRawDocuments(t, 'profiles', [profile]);
+      const token = t.tokenFor(Role.ADMIN, { id: String(user._id), username });
+      const { body } = await call('getInitialPerson', [], token).expect(200);
+      expect(body).toMatchObject({ firstName: 'Bea', lastName: 'Textid', address: { country: 'BE' } });
     });
   });
 

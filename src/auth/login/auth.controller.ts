@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Post, Req, Res, UnauthorizedException } from '@nestjs/common';
 import { ApiBearerAuth, ApiCookieAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { Role } from '../../common/principal';
 import { AppConfig } from '../../config';
 import { AuthenticatedRequest } from '../authenticated-request';
 import { RevocationService } from '../revocation/revocation.service';
@@ -67,22 +68,25 @@ export class AuthController {
     return { username: user.username, role: user.role };
   }
 
-  /** Ends the request's session and revokes its bearer token until that token would expire. */
+  /**
+   * Ends the request's session and revokes its bearer token until that token would expire. The answer's `role` is
+   * the caller's as the server verified it (token or session; `guest` without either), never the body's.
+   */
   @Post('logout')
   @HttpCode(200)
   @ApiBearerAuth('bearer')
   @ApiCookieAuth('session')
   @ApiOperation({ summary: 'Ends the session and revokes the bearer token until it expires' })
   async logout(
-    @Body() dto: LogoutDto,
+    @Body() _body: LogoutDto, // validated (the spec's body), but the answer never echoes it
     @Req() request: AuthenticatedRequest,
     @Res({ passthrough: true }) response: Response,
   ): Promise<{ loggedOut: true; role: string }> {
-    const { jti, exp } = request.principal ?? {};
+    const { jti, exp, role = Role.GUEST } = request.principal ?? {};
     if (jti && exp) await this.revocation.revoke(jti, exp);
     const sessionId = sessionIdOf(request);
     if (sessionId) await this.sessions.destroy(sessionId);
     response.clearCookie(SESSION_COOKIE, sessionCookieOptions(this.config.isProduction));
-    return { loggedOut: true, role: dto.role };
+    return { loggedOut: true, role: role.toLowerCase() };
   }
 }

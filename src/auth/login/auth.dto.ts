@@ -32,6 +32,7 @@ export class ValidateTokenDto {
   token!: string;
 }
 
+/** The spec's logout body: validated, but the answer names the role the server verified, not this one. */
 export class LogoutDto {
   @ApiProperty({ enum: ['user', 'admin'] })
   @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value))

@@ -7,6 +7,8 @@ import { ProfileType } from './profile-type';
 import { Profile } from './profile.schema';
 import { PUBLIC_PROFILE_PROJECTION, PublicProfile, toPublicProfile } from './public-profile.view';
 
+const OBJECT_ID_HEX = /^[0-9a-f]{24}$/;
+
 /** A profile as stored, private fields included: for the modules that bill or onboard its owner. */
 export type ProfileRecord = Profile & { _id: Types.ObjectId };
 
@@ -27,10 +29,15 @@ export class ProfileDirectory {
     return this.profiles.findById(String(profileId)).lean<ProfileRecord>().exec();
   }
 
-  /** The user's profiles, seller and company profiles before buyers' (none for a malformed id). */
+  /**
+   * The user's profiles, seller and company profiles before buyers' (none for a malformed id). `userId` is an
+   * ObjectId, but raw writers (`/request/document`, older data) may have stored the id as text: both forms are
+   * matched, on the driver's collection because mongoose would cast the text form to an ObjectId too.
+   */
   async ofUser(userId: string): Promise<ProfileRecord[]> {
-    if (!isValidObjectId(userId)) return [];
-    return this.profiles.find({ userId }).sort({ type: -1, _id: 1 }).lean<ProfileRecord[]>().exec();
+    if (typeof userId !== 'string' || !OBJECT_ID_HEX.test(userId)) return [];
+    const either = { userId: { $in: [new Types.ObjectId(userId), userId] } };
+    return this.profiles.collection.find<ProfileRecord>(either).sort({ type: -1, _id: 1 }).toArray();
   }
 
   /** Public fields of the profiles a search plan matches, with the total of matches. */

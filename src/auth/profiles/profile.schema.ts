@@ -1,5 +1,5 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
-import { HydratedDocument, Types } from 'mongoose';
+import { HydratedDocument, SchemaTypes, Types } from 'mongoose';
 import { ProfileType } from './profile-type';
 
 export { ProfileType };
@@ -19,7 +19,12 @@ export class ProfileContacts {
  */
 @Schema({ collection: 'profiles', timestamps: true })
 export class Profile {
-  @Prop({ type: Types.ObjectId, ref: 'User', index: true })
+  /**
+   * The owner's account. `SchemaTypes.ObjectId`, not the `Types.ObjectId` class, which mongoose takes for an untyped
+   * (Mixed) path: ids were then stored as given and looked up uncast. Ids stored as text before (or by raw writers)
+   * are still found: see `ProfileDirectory.ofUser`.
+   */
+  @Prop({ type: SchemaTypes.ObjectId, ref: 'User', index: true })
   userId?: Types.ObjectId;
 
   @Prop({ type: String, enum: Object.values(ProfileType), required: true })

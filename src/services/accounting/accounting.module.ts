@@ -8,9 +8,14 @@ import { AccountingService } from './accounting.service';
 import { ContactBook } from './contact-book';
 import { AccountingContact, AccountingContactSchema } from './contact.schema';
 import { InvoicesModule } from './invoices/invoices.module';
+import { InvoiceOnPayment } from './invoice-on-payment';
+import { InvoicesController } from './invoices.controller';
 import { OrderInvoices } from './order-invoices';
 
-/** `accountingServiceImpl` and `accountingManagerServiceImpl`: contacts, payout and commission invoices. */
+/**
+ * `accountingServiceImpl` and `accountingManagerServiceImpl`: contacts, payout and commission invoices; the buyer's
+ * invoice issued on payment, and the invoice downloads (`/api/v1/invoices`).
+ */
 @Module({
   imports: [
     AccountsModule,
@@ -19,6 +24,7 @@ import { OrderInvoices } from './order-invoices';
     InvoicesModule,
     MongooseModule.forFeature([{ name: AccountingContact.name, schema: AccountingContactSchema }]),
   ],
-  providers: [AccountingService, AccountingManagerService, ContactBook, OrderInvoices],
+  controllers: [InvoicesController],
+  providers: [AccountingService, AccountingManagerService, ContactBook, OrderInvoices, InvoiceOnPayment],
 })
 export class AccountingModule {}

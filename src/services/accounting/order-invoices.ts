@@ -6,12 +6,16 @@ import { StoredOrder } from '../orders/order.view';
 import { ContactBook } from './contact-book';
 import { Contact, contactDetails } from './contact.view';
 import { Attachment } from './invoices/attachment';
-import { InvoiceDraft, InvoiceKind, InvoiceLine } from './invoices/invoice';
+import { InvoiceKind, InvoiceLine, InvoiceSeries, UnnumberedDraft } from './invoices/invoice';
 import { InvoiceService } from './invoices/invoice.service';
 import { settlementOf } from './settlement-amounts';
 
 /** Money has been collected from the buyer only in these states. */
 const SETTLED = new Set<OrderStatus>([OrderStatus.PAID, OrderStatus.SHIPPED, OrderStatus.DELIVERED]);
+
+/** The marketplace's numbering series: its commission invoices, and its payout statements (not invoices) apart. */
+const COMMISSION_INVOICES: InvoiceSeries = { key: 'platform:commission', prefix: 'CM' };
+const PAYOUT_STATEMENTS: InvoiceSeries = { key: 'platform:payout', prefix: 'PO' };
 
 /** The marketplace's invoices to a seller about one paid order: the payout statement and the commission invoice. */
 @Injectable()
@@ -27,8 +31,8 @@ export class OrderInvoices {
   async payout(orderId: string, profileId: string): Promise<Attachment> {
     const { order, seller } = await this.parties(orderId, profileId);
     const { commission, commissionTax, payout } = settlementOf(order);
-    return this.invoices.issue({
-      ...this.header(order, seller, InvoiceKind.PAYOUT, 'PO', 'Payout statement'),
+    return this.issue(order, PAYOUT_STATEMENTS, {
+      ...this.header(order, seller, InvoiceKind.PAYOUT, 'Payout statement'),
       lines: itemLines(order),
       summary: [
         { label: 'Subtotal', amount: order.subtotal },
@@ -46,8 +50,8 @@ export class OrderInvoices {
     const { order, seller } = await this.parties(orderId, profileId);
     const { commission, commissionTax, commissionTotal } = settlementOf(order);
     const description = `Commission ${order.serviceTaxRate}% on ${order.commerceItems.length} item line(s)`;
-    return this.invoices.issue({
-      ...this.header(order, seller, InvoiceKind.COMMISSION, 'CM', 'Commission invoice'),
+    return this.issue(order, COMMISSION_INVOICES, {
+      ...this.header(order, seller, InvoiceKind.COMMISSION, 'Commission invoice'),
       lines: [{ description, quantity: 1, unitPrice: commission, amount: commission }],
       summary: [
         { label: 'Net', amount: commission },
@@ -75,18 +79,20 @@ export class OrderInvoices {
     return { order, seller: await this.contacts.fromProfile(profile) };
   }
 
-  private header(order: StoredOrder, seller: Contact, kind: InvoiceKind, prefix: string, title: string) {
-    const orderId = String(order._id);
+  /** The marketplace's documents about an order: a changed order gets a new one; the seller's user may read them. */
+  private issue(order: StoredOrder, series: InvoiceSeries, draft: UnnumberedDraft): Promise<Attachment> {
+    return this.invoices.issue({ draft, series, onePer: 'content', sellerUserId: order.embeddedVendor.userId });
+  }
+
+  private header(order: StoredOrder, seller: Contact, kind: InvoiceKind, title: string) {
     return {
       kind,
       title,
-      number: `${prefix}-${orderId}`,
-      orderId,
+      orderId: String(order._id),
       issuer: { name: this.config.invoiceIssuerName, details: [] },
       recipient: { name: seller.name, details: contactDetails(seller) },
       currency: order.currencyCode,
-      issuedAt: new Date(),
-    } satisfies Omit<InvoiceDraft, 'lines' | 'summary'>;
+    } satisfies Omit<UnnumberedDraft, 'lines' | 'summary'>;
   }
 }
 

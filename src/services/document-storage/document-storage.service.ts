@@ -10,14 +10,25 @@ import { CatalogueRevisionService } from '../catalogue/catalogue-revision.servic
 import { parseBinaryFilter } from './binary-filter';
 import { assertCollectionName, assertOwnDatabase } from './database-guard';
 
+/** Documents `getCollection` shows, and the largest page of `getCollectionPage`. */
 const SAMPLE_SIZE = 100;
 
 export interface DocumentCollection {
   database: string;
   name: string;
   count: number;
-  /** The first documents (at most 100), secrets redacted. */
+  /** The first documents (at most 100; page with `getCollectionPage` for the rest), secrets redacted. */
   documents: unknown[];
+}
+
+/** One page of a collection's documents in `_id` order, secrets redacted. */
+export interface DocumentPage {
+  items: unknown[];
+  /** 0-based. */
+  page: number;
+  size: number;
+  /** Documents in the collection (MongoDB's count from metadata, as `getCollection`'s `count`). */
+  total: number;
 }
 
 export interface DocumentDatabase {
@@ -59,6 +70,28 @@ export class DocumentStorageService {
       collection.find().limit(SAMPLE_SIZE).toArray(),
     ]);
     return { database: dbName, name: collectionName, count, documents: documents.map((doc) => redactSecrets(doc)) };
+  }
+
+  /**
+   * Page `page` (0-based) of `size` documents (1..100) in `_id` order: a stable order, so that paging through an
+   * unchanged collection reaches every document exactly once.
+   * @throws BadRequestException for a negative page or a size out of range
+   */
+  @Exposed(['String', 'String', 'int', 'int'])
+  async getCollectionPage(dbName: string, collectionName: string, page: number, size: number): Promise<DocumentPage> {
+    if (page < 0) throw new BadRequestException('page must be 0 or more');
+    if (size < 1 || size > SAMPLE_SIZE) throw new BadRequestException(`size must be from 1 to ${SAMPLE_SIZE}`);
+    const collection = await this.collection(dbName, collectionName);
+    const [total, documents] = await Promise.all([
+      collection.estimatedDocumentCount(),
+      collection
+        .find()
+        .sort({ _id: 1 })
+        .skip(page * size)
+        .limit(size)
+        .toArray(),
+    ]);
+    return { items: documents.map((doc) => redactSecrets(doc)), page, size, total };
   }
 
   @Exposed(['String'])

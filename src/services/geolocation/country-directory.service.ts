@@ -77,15 +77,18 @@ export class CountryDirectory implements OnModuleInit {
   }
 
   search(requestJson: string): Promise<CountryView[]> {
-    return this.countries.aggregate<CountryView>(this.searchPipeline(this.plan(requestJson))).exec();
+    return this.countries
+      .aggregate<CountryView>(this.searchPipeline(this.plan(requestJson)))
+      .collation(this.collation())
+      .exec();
   }
 
   async searchPaged(requestJson: string): Promise<Page<CountryView>> {
     const plan = this.plan(requestJson);
-    const [page] = await this.countries.aggregate<{ content: CountryView[]; total: { total: number }[] }>([
-      ...this.localize(),
-      ...toPagePipeline(plan),
-    ]);
+    const [page] = await this.countries
+      .aggregate<{ content: CountryView[]; total: { total: number }[] }>([...this.localize(), ...toPagePipeline(plan)])
+      .collation(this.collation())
+      .exec();
     return toPage(page.content, page.total[0]?.total ?? 0, plan.page, plan.limit);
   }
 
@@ -105,6 +108,14 @@ export class CountryDirectory implements OnModuleInit {
   private localize(): PipelineStage[] {
     const lang = this.language();
     return [{ $project: { _id: 0, id: '$code', code: 1, alpha3: 1, numeric: 1, name: `$names.${lang}` } }];
+  }
+
+  /**
+   * Sorting follows the alphabet of the language the names are in (the request's, else English), as `list()` does:
+   * by code points "Åland Islands" would come before "Afghanistan", and German "Ägypten" after "Zypern".
+   */
+  private collation(): { locale: string } {
+    return { locale: this.language() };
   }
 
   private record(code: string): CountryRecord {

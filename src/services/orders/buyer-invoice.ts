@@ -1,27 +1,52 @@
-import { Injectable } from '@nestjs/common';
-import { Attachment, InvoiceKind, InvoiceService } from '../accounting/invoices';
+import { ConflictException, Injectable } from '@nestjs/common';
+import { Attachment, InvoiceKind, InvoiceParty, InvoiceRequest, InvoiceService } from '../accounting/invoices';
+import { OrderStatus } from './order-status';
+import { ShippingAddress } from './order.schema';
 import { StoredOrder } from './order.view';
 
 export type { Attachment };
 
-/** The buyer-to-vendor invoice of an order, issued by the accounting module's invoice service. */
+/** The buyer has paid in these states, so the seller's invoice to them may be issued. */
+const PAID = new Set<OrderStatus>([OrderStatus.PAID, OrderStatus.SHIPPED, OrderStatus.DELIVERED]);
+
+/**
+ * The buyer-to-vendor invoice of an order, issued by the accounting module's invoice service in the seller's series
+ * (`<sellerId>-<year>-<sequence>`), once per order: asking again answers the invoice already issued.
+ */
 @Injectable()
 export class BuyerInvoice {
   constructor(private readonly invoices: InvoiceService) {}
 
-  create(order: StoredOrder): Promise<Attachment> {
-    const orderId = String(order._id);
-    const { embeddedVendor: vendor, embeddedBuyer: buyer } = order;
-    return this.invoices.issue({
+  /** @throws 409 when the order was never paid and has no invoice yet */
+  async create(order: StoredOrder): Promise<Attachment> {
+    const request = invoiceRequest(order);
+    const issued = await this.invoices.issued(request);
+    if (issued) return issued;
+    if (!PAID.has(order.status)) {
+      throw new ConflictException(`Order ${String(order._id)} is ${order.status}: it is invoiced once paid`);
+    }
+    return this.invoices.issue(request);
+  }
+}
+
+function invoiceRequest(order: StoredOrder): InvoiceRequest {
+  const { embeddedVendor: vendor, embeddedBuyer: buyer, shippingAddress } = order;
+  return {
+    series: { key: `seller:${vendor.sellerId}`, prefix: vendor.sellerId },
+    onePer: 'order',
+    buyerUserId: buyer.userId,
+    sellerUserId: vendor.userId,
+    draft: {
       kind: InvoiceKind.BUYER_TO_VENDOR,
       title: 'Invoice',
-      number: `INV-${orderId}`,
-      orderId,
+      orderId: String(order._id),
+      orderedAt: order.createdAt,
       issuer: { name: vendor.name, details: vendor.country ? [vendor.country] : [] },
       recipient: { name: buyer.username, details: buyer.email ? [buyer.email] : [] },
+      shipTo: shippingAddress ? shipTo(shippingAddress) : undefined,
       currency: order.currencyCode,
-      lines: order.commerceItems.map(({ name, quantity, unitPrice, total }) => ({
-        description: name,
+      lines: order.commerceItems.map(({ name, skuName, quantity, unitPrice, total }) => ({
+        description: skuName ? `${name} (${skuName})` : name,
         quantity,
         unitPrice,
         amount: total,
@@ -31,7 +56,14 @@ export class BuyerInvoice {
         { label: `Tax (${order.buyerTaxRate}%)`, amount: order.tax },
         { label: 'Total', amount: order.total },
       ],
-      issuedAt: new Date(),
-    });
-  }
+    },
+  };
+}
+
+function shipTo(address: ShippingAddress): InvoiceParty {
+  const street = [address.street, address.houseNumber].filter(Boolean).join(' ');
+  const city = [address.postalCode, address.city].filter(Boolean).join(' ');
+  const pickupPoint = address.pickupPointId ? `Pickup point ${address.pickupPointId}` : '';
+  const details = [street, city, address.country ?? '', pickupPoint].filter(Boolean);
+  return { name: address.name ?? '', details };
 }

@@ -5,6 +5,7 @@ import { EventPublisher } from '../../realtime/event-publisher';
 import { CustomerActivityRecorder } from '../customer-analytics/customer-activity-recorder';
 import { CustomerActivityType } from '../customer-analytics/customer-activity-type';
 import { sourcesOf } from './order-lifecycle';
+import { OrderPaidHook } from './order-paid-hook';
 import { OrderStore } from './order-store';
 import { Order, OrderStatus, OrderTimeLine } from './order.schema';
 import { StoredOrder, toOrderView } from './order.view';
@@ -18,7 +19,8 @@ export interface TransitionOptions {
 /**
  * Moves orders through their lifecycle (DESIGN §7). A move is one conditional update on the current status, so of
  * two concurrent moves only one wins and the other is a 409; the entry is appended to `orderTimeLines`, published on
- * `/topic/order/{id}` as `order.status` and recorded as the buyer's ORDER_STATUS activity.
+ * `/topic/order/{id}` as `order.status` and recorded as the buyer's ORDER_STATUS activity. A move to PAID then runs
+ * the {@link OrderPaidHook}'s listeners.
  */
 @Injectable()
 export class OrderTransitions {
@@ -27,6 +29,7 @@ export class OrderTransitions {
     private readonly store: OrderStore,
     private readonly events: EventPublisher,
     private readonly activity: CustomerActivityRecorder,
+    private readonly paidHook: OrderPaidHook,
   ) {}
 
   /** @throws 404 unknown order, 409 when the order is not in a status that may become `to` (or `where` fails) */
@@ -44,6 +47,7 @@ export class OrderTransitions {
       : null;
     if (!updated) throw await this.refusal(orderId, to);
     this.announce(updated, entry);
+    if (to === OrderStatus.PAID) await this.paidHook.paid(updated);
     return updated;
   }
 

@@ -11,6 +11,7 @@ import { CheckoutLock, CheckoutLocks, CheckoutLockSchema } from './checkout-lock
 import { OrderAdmin } from './order-admin';
 import { OrderCheckout } from './order-checkout';
 import { OrderPaymentFlow } from './order-payment-flow';
+import { OrderPaidHook } from './order-paid-hook';
 import { OrderPayments } from './order-payments';
 import { OrderPlacement } from './order-placement';
 import { OrderShipping } from './order-shipping';
@@ -23,7 +24,8 @@ import { OrdersService } from './orders.service';
 
 /**
  * `orderServiceImpl` and the order lifecycle; owns the orders (no other module reads their model). Exports the
- * store (reads, for accounting) and the payment state machine, through which other payment modules pay orders.
+ * store (reads, for accounting), the payment state machine, through which other payment modules pay orders, the
+ * hook run when an order is paid and the buyer-to-vendor invoice (accounting issues it on payment).
  */
 @Module({
   imports: [
@@ -42,6 +44,7 @@ import { OrdersService } from './orders.service';
     OrdersService,
     OrderStore,
     OrderTransitions,
+    OrderPaidHook,
     OrderPlacement,
     OrderCheckout,
     OrderPayments,
@@ -53,6 +56,6 @@ import { OrdersService } from './orders.service';
     BuyerInvoice,
     OrdersReport,
   ],
-  exports: [OrderStore, OrderPaymentFlow],
+  exports: [OrderStore, OrderPaymentFlow, OrderPaidHook, BuyerInvoice],
 })
 export class OrdersModule {}

@@ -9,13 +9,10 @@ import { Article, ContentContainer } from '../content/container.schema';
 import { ContainerView, Stored, toContainerView, toPageView } from '../content/content-views';
 import { Page } from '../content/page.schema';
 import { Route } from '../content/route.schema';
+import { LOGIN_PAGE, NOT_FOUND_PAGE } from '../content/special-pages';
 import { canonicalUri } from '../content/uri';
 import { isReleased, livePageFilter } from '../content/visibility';
 import { SPARoute } from './sp-route';
-
-/** By convention a site's login and 404 pages are the pages with these pageUrls; unpublished: these URIs. */
-export const LOGIN_PAGE = { pageUrl: 'login', fallback: '/login' };
-export const NOT_FOUND_PAGE = { pageUrl: '404', fallback: '/404' };
 
 /** Resolves request URIs of a site to what the single-page application shows, in the request's language. */
 @Bean('routerServiceImpl', Role.ADMIN)

@@ -3,6 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { Page } from '../content/page.schema';
 import { Route } from '../content/route.schema';
+import { isIndexable } from '../content/special-pages';
 import { canonicalUri } from '../content/uri';
 import { livePageFilter } from '../content/visibility';
 import { SitemapEntry } from './sitemap-builder';
@@ -34,13 +35,19 @@ export class SitemapSources {
     );
   }
 
-  /** The entries of those routes whose page visitors can see, without duplicate paths. */
+  /**
+   * The entries of those routes whose page visitors can see and search engines may list (not the 404 page nor a
+   * `noindex` one), without duplicate paths.
+   */
   async entries(site: string, routes: Pick<Route, 'uri' | 'pageId'>[], sitePrefix = ''): Promise<SitemapEntry[]> {
     const live = await this.pages
-      .find({ _id: { $in: routes.map((r) => r.pageId) }, site, ...livePageFilter() }, { updatedAt: 1 })
+      .find(
+        { _id: { $in: routes.map((r) => r.pageId) }, site, ...livePageFilter() },
+        { updatedAt: 1, pageUrl: 1, 'metaInfo.robots': 1 },
+      )
       .lean()
       .exec();
-    const updated = new Map(live.map((page) => [page._id.toHexString(), page.updatedAt]));
+    const updated = new Map(live.filter(isIndexable).map((page) => [page._id.toHexString(), page.updatedAt]));
     const entries = new Map<string, SitemapEntry>();
     for (const route of routes) {
       const lastmod = route.pageId ? updated.get(route.pageId) : undefined;

@@ -41,6 +41,19 @@ export class GitWorkdir {
     return git.commit({ fs, dir: this.dir, message, author });
   }
 
+  /**
+   * Whether the index (what a commit records) differs from the branch's commit: a file added, removed or changed
+   * since. statusMatrix rows are `[file, head, workdir, stage]`; the staged file equals HEAD's when both are absent,
+   * when it is marked identical to HEAD (1), or identical to a working copy that is itself unchanged (2 and 1).
+   */
+  async hasStagedChanges(): Promise<boolean> {
+    const rows = await git.statusMatrix({ fs, dir: this.dir });
+    return rows.some(([, head, workdir, stage]) => {
+      if (head === 0) return stage !== 0;
+      return !(stage === 1 || (stage === 2 && workdir === 1));
+    });
+  }
+
   /** The branch's commit, or undefined on an empty repository. */
   head(): Promise<string | undefined> {
     return git.resolveRef({ fs, dir: this.dir, ref: `refs/heads/${this.branch}` }).catch(() => undefined);

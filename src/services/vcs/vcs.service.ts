@@ -35,12 +35,16 @@ export class VcsService {
     return this.run(async (workdir) => workdir.addAll(), true);
   }
 
+  /**
+   * Commits what `addAllFiles` staged. With nothing staged (the index is the branch's commit) it is a no-op: no empty
+   * commit is made, and the answer is the same `null` as the spec's `void` gives for a commit.
+   */
   @Exposed(['String'])
   async commit(message: string): Promise<void> {
     // git refuses an empty message; said here as the client's error rather than failing inside isomorphic-git (500)
     if (message.trim() === '') throw new BadRequestException('A commit message is required');
     return this.run(async (workdir) => {
-      await workdir.commit(message, author());
+      if (await workdir.hasStagedChanges()) await workdir.commit(message, author());
     }, true);
   }
 

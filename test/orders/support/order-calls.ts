@@ -28,6 +28,18 @@ export function chooseCard(t: TestApp, buyer: Buyer, orderId: string, paymentMet
   return orderCall(t, 'digitalOrderCheckout', [{ orderId, paymentMethodId, ...more }], buyer.token);
 }
 
+/**
+ * Takes the buyer's checked-out order to PAID with a card that succeeds; an ADMIN approves it first. `more` adds to
+ * the payment request, e.g. a shipping address, or another `paymentMethodId` (a 3-D Secure card leaves the order
+ * PAYMENT_PENDING, with the challenge in `nextActionUrl`). The payment.
+ */
+export async function payOrder(t: TestApp, buyer: Buyer, orderId: string, adminToken: string, more: object = {}) {
+  await orderCall(t, 'approve', [orderId], adminToken).expect(200);
+  await chooseCard(t, buyer, orderId, 'pm_card_visa', more).expect(200);
+  const { body: payment } = await orderCall(t, 'pay', [orderId], buyer.token).expect(200);
+  return payment as { orderId: string; orderStatus: string; status: string; amount: number; nextActionUrl?: string };
+}
+
 /** Fills the buyer's cart and checks out; the created orders. */
 export async function checkOut(t: TestApp, buyer: Buyer, items: { sellerSkuId: string; quantity: number }[]) {
   await t.callBean(CART, 'addCommerceItems', [{ items }], { token: buyer.token }).expect(200);

@@ -239,9 +239,25 @@ export interface DocumentCollection {
   name: string;
   count: number;
   /**
-   * The first documents (at most 100), secrets redacted.
+   * The first documents (at most 100; page with `getCollectionPage` for the rest), secrets redacted.
    */
   documents: unknown[];
+}
+
+/**
+ * One page of a collection's documents in `_id` order, secrets redacted.
+ */
+export interface DocumentPage {
+  items: unknown[];
+  /**
+   * 0-based.
+   */
+  page: number;
+  size: number;
+  /**
+   * Documents in the collection (MongoDB's count from metadata, as `getCollection`'s `count`).
+   */
+  total: number;
 }
 
 export interface DocumentDatabase {
@@ -1083,6 +1099,15 @@ export interface Beans {
     getCollection(dbName: string, collectionName: string): Promise<DocumentCollection>;
 
     /**
+     * Page `page` (0-based) of `size` documents (1..100) in `_id` order: a stable order, so that paging through an
+     * unchanged collection reaches every document exactly once.
+     *
+     * @role ADMIN
+     * @signature getCollectionPage(String, String, int, int)
+     */
+    getCollectionPage(dbName: string, collectionName: string, page: number, size: number): Promise<DocumentPage>;
+
+    /**
      * @role ADMIN
      * @signature getCollections(String)
      */
@@ -1913,6 +1938,9 @@ export interface Beans {
     addAllFiles(): Promise<null>;
 
     /**
+     * Commits what `addAllFiles` staged. With nothing staged (the index is the branch's commit) it is a no-op: no empty
+     * commit is made, and the answer is the same `null` as the spec's `void` gives for a commit.
+     *
      * @role ADMIN
      * @signature commit(String)
      */
@@ -2019,6 +2047,7 @@ export const beanManifest = {
     role: 'ADMIN',
     functions: {
       getCollection: [{ role: 'ADMIN', signature: 'getCollection(String, String)' }],
+      getCollectionPage: [{ role: 'ADMIN', signature: 'getCollectionPage(String, String, int, int)' }],
       getCollections: [{ role: 'ADMIN', signature: 'getCollections(String)' }],
       getDatabase: [{ role: 'ADMIN', signature: 'getDatabase(String)' }],
       removeDocument: [{ role: 'ADMIN', signature: 'removeDocument(String, String, String)' }],

@@ -1,8 +1,9 @@
-import { StoredBinary } from '../../binaries/binary-store';
+import { StoredInvoiceRecord } from './invoice-record.schema';
 
-/** A stored invoice as the API returns it: its GridFS id and record, and the PDF bytes in base64. */
+/** A stored invoice as the API returns it: its id in the register, its record, and the PDF bytes in base64. */
 export interface Attachment {
   id: string;
+  /** `<number>.pdf` */
   name: string;
   contentType: string;
   size: number;
@@ -12,16 +13,15 @@ export interface Attachment {
   data: string;
 }
 
-export function toAttachment(file: StoredBinary, content: Buffer): Attachment {
-  const metadata = (file.metadata ?? {}) as { orderId?: string; kind?: string; contentType?: string };
+export function toAttachment(record: StoredInvoiceRecord, content: Buffer): Attachment {
   return {
-    id: file._id.toHexString(),
-    name: file.filename,
-    contentType: metadata.contentType ?? 'application/pdf',
-    size: file.length,
-    orderId: metadata.orderId ?? '',
-    kind: metadata.kind ?? '',
-    createdAt: file.uploadDate,
+    id: record._id.toHexString(),
+    name: `${record.number}.pdf`,
+    contentType: 'application/pdf',
+    size: content.length,
+    orderId: record.orderId,
+    kind: record.kind,
+    createdAt: record.issuedAt,
     data: content.toString('base64'),
   };
 }

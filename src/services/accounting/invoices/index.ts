@@ -2,5 +2,13 @@
 export { InvoicesModule } from './invoices.module';
 export { InvoiceService, INVOICES_BUCKET } from './invoice.service';
 export { InvoiceKind } from './invoice';
-export type { InvoiceDraft, InvoiceLine, InvoiceParty, InvoiceSummaryLine } from './invoice';
+export type {
+  InvoiceDraft,
+  InvoiceLine,
+  InvoiceParty,
+  InvoiceRequest,
+  InvoiceSeries,
+  InvoiceSummaryLine,
+  UnnumberedDraft,
+} from './invoice';
 export type { Attachment } from './attachment';

@@ -8,12 +8,19 @@ export function invoiceHtml(draft: InvoiceDraft): string {
     .map((line) => row([escape(line.description), String(line.quantity), money(line.unitPrice), money(line.amount)]))
     .join('');
   const summary = draft.summary.map(({ label, amount }) => row([escape(label), money(amount)])).join('');
+  const ordered = draft.orderedAt ? `<p>Order date: ${day(draft.orderedAt)}</p>` : '';
+  const shipTo = draft.shipTo ? party('Ship to', draft.shipTo) : '';
   return `<h1>${escape(draft.title)} ${escape(draft.number)}</h1>
-<p>Order: ${escape(draft.orderId)}</p><p>Date: ${draft.issuedAt.toISOString().slice(0, 10)}</p>
+<p>Invoice number: ${escape(draft.number)}</p><p>Date of issue: ${day(draft.issuedAt)}</p>
+<p>Order: ${escape(draft.orderId)}</p>${ordered}
 <p>Currency: ${escape(draft.currency)}</p>
-${party('From', draft.issuer)}${party('To', draft.recipient)}
+${party('From', draft.issuer)}${party('To', draft.recipient)}${shipTo}
 <table><tr><th>Description</th><th>Quantity</th><th>Unit price</th><th>Amount</th></tr>${lines}</table>
 <table>${summary}</table>`;
+}
+
+function day(date: Date): string {
+  return date.toISOString().slice(0, 10);
 }
 
 function row(cells: string[]): string {

@@ -1,64 +1,64 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { BinaryStore, StoredBinary } from '../../binaries/binary-store';
+import { BinaryStore } from '../../binaries/binary-store';
 import { PdfService } from '../../pdf/pdf.service';
 import { Attachment, toAttachment } from './attachment';
-import { InvoiceDraft, InvoiceKind } from './invoice';
+import { InvoiceRequest, UnnumberedDraft } from './invoice';
 import { invoiceHtml } from './invoice-html';
+import { StoredInvoiceRecord } from './invoice-record.schema';
+import { InvoiceRegister } from './invoice-register';
 
 /** GridFS bucket of every invoice PDF. */
 export const INVOICES_BUCKET = 'invoices';
 
 /**
- * Issues invoices: renders a draft to PDF with the PDF service and stores it in GridFS. Issuing the same content for
- * the same order and kind again answers the stored invoice, so a retried call does not bill twice; an order whose
- * amounts changed since gets a new one.
+ * Issues invoices: numbers and records them in the register (once per order, or per content), renders the PDF with
+ * the PDF service and stores it in GridFS. Issuing again answers the invoice already issued, so a retried call,
+ * webhook or second instance does not bill twice.
  */
 @Injectable()
 export class InvoiceService {
   constructor(
     private readonly pdf: PdfService,
     private readonly binaries: BinaryStore,
+    private readonly register: InvoiceRegister,
   ) {}
 
-  async issue(draft: InvoiceDraft): Promise<Attachment> {
-    const key = { orderId: draft.orderId, kind: draft.kind, digest: digestOf(draft) };
-    const existing = await this.first(key);
-    if (existing) return toAttachment(existing, await this.binaries.read(existing._id, INVOICES_BUCKET));
-    const content = await this.pdf.createPdf(invoiceHtml(draft));
-    const metadata = { ...key, number: draft.number, contentType: 'application/pdf' };
-    const mine = await this.binaries.save(content, `${draft.number}.pdf`, metadata, INVOICES_BUCKET);
-    return this.keepFirst(key, mine, content);
+  /** The invoice already issued for the request, if any. */
+  async issued(request: InvoiceRequest): Promise<Attachment | null> {
+    const record = await this.register.find(onceOf(request));
+    return record && toAttachment(record, await this.pdfOf(record));
+  }
+
+  async issue(request: InvoiceRequest): Promise<Attachment> {
+    const once = onceOf(request);
+    const record = (await this.register.find(once)) ?? (await this.register.claim(request, once));
+    return toAttachment(record, await this.pdfOf(record));
   }
 
   /**
-   * GridFS has no unique index on metadata, so two concurrent issues may both store the invoice. Each then looks for
-   * the first copy by id: every caller agrees on it, and the others remove their own.
+   * The invoice's PDF; rendered and stored the first time it is asked for. Two callers may both render it: the first
+   * file recorded wins and the other removes its own, so the invoice keeps one PDF.
    */
-  private async keepFirst(key: InvoiceKey, mine: StoredBinary, content: Buffer): Promise<Attachment> {
-    const first = (await this.first(key))!;
-    if (first._id.equals(mine._id)) return toAttachment(mine, content);
+  async pdfOf(record: StoredInvoiceRecord): Promise<Buffer> {
+    if (record.fileId) return this.binaries.read(record.fileId, INVOICES_BUCKET);
+    const content = await this.pdf.createPdf(invoiceHtml(record.draft));
+    const { _id: invoiceId, orderId, kind, number } = record;
+    const metadata = { invoiceId, orderId, kind, number, contentType: 'application/pdf' };
+    const mine = await this.binaries.save(content, `${number}.pdf`, metadata, INVOICES_BUCKET);
+    const kept = await this.register.attachFile(invoiceId, mine._id);
+    if (kept.equals(mine._id)) return content;
     await this.binaries.remove(mine._id, INVOICES_BUCKET);
-    return toAttachment(first, await this.binaries.read(first._id, INVOICES_BUCKET));
-  }
-
-  private first(key: InvoiceKey): Promise<StoredBinary | null> {
-    const filter = { 'metadata.orderId': key.orderId, 'metadata.kind': key.kind, 'metadata.digest': key.digest };
-    return this.binaries
-      .bucket(INVOICES_BUCKET)
-      .find(filter, { sort: { _id: 1 }, limit: 1 })
-      .next();
+    return this.binaries.read(kept, INVOICES_BUCKET);
   }
 }
 
-interface InvoiceKey {
-  orderId: string;
-  kind: InvoiceKind;
-  digest: string;
+/** The register's key of what may be issued only once (see `InvoiceRecord.once`). */
+function onceOf({ draft, onePer }: InvoiceRequest): string {
+  const perOrder = `${draft.kind}:${draft.orderId}`;
+  return onePer === 'order' ? perOrder : `${perOrder}:${digestOf(draft)}`;
 }
 
-/** What the invoice says, without the moment it was issued. */
-function digestOf(draft: InvoiceDraft): string {
-  const { issuedAt: _issuedAt, ...content } = draft;
-  return createHash('sha256').update(JSON.stringify(content)).digest('hex');
+function digestOf(draft: UnnumberedDraft): string {
+  return createHash('sha256').update(JSON.stringify(draft)).digest('hex');
 }

@@ -28,15 +28,43 @@ export interface InvoiceSummaryLine {
 /** Everything an invoice PDF shows; amounts are integer minor units of `currency`. */
 export interface InvoiceDraft {
   kind: InvoiceKind;
-  /** e.g. `PO-<orderId>`; also the file name. */
+  /** The legal number `<prefix>-<year>-<sequence>` given when the invoice is issued; also the file name. */
   number: string;
   title: string;
   orderId: string;
+  /** When the order was placed, if the invoice shows it. */
+  orderedAt?: Date;
   issuer: InvoiceParty;
   recipient: InvoiceParty;
+  /** Where the goods go, if the order is shipped. */
+  shipTo?: InvoiceParty;
   currency: string;
   lines: InvoiceLine[];
   /** Shown under the lines; the last one is the amount due. */
   summary: InvoiceSummaryLine[];
   issuedAt: Date;
+}
+
+/** A draft before the invoice service numbers and dates it. */
+export type UnnumberedDraft = Omit<InvoiceDraft, 'number' | 'issuedAt'>;
+
+/** The numbering series an invoice belongs to: its issuer's, one per calendar year. */
+export interface InvoiceSeries {
+  /** e.g. `seller:<sellerId>`, `platform:commission`. */
+  key: string;
+  /** First part of the number: `<prefix>-<year>-<sequence>`. */
+  prefix: string;
+}
+
+/** What to issue, in which series, and who may read it besides ADMINs. */
+export interface InvoiceRequest {
+  draft: UnnumberedDraft;
+  series: InvoiceSeries;
+  /**
+   * `order`: one invoice of this kind per order, whatever changes later (the buyer-to-vendor invoice);
+   * `content`: asking again with the same content answers the stored one, a changed order gets a new one.
+   */
+  onePer: 'order' | 'content';
+  buyerUserId?: string;
+  sellerUserId?: string;
 }

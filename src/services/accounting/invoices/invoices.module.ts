@@ -1,8 +1,22 @@
 import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
 import { BinariesModule } from '../../binaries/binaries.module';
 import { PdfModule } from '../../pdf/pdf.module';
+import { InvoiceRecord, InvoiceRecordSchema } from './invoice-record.schema';
+import { InvoiceRegister } from './invoice-register';
 import { InvoiceService } from './invoice.service';
 
-/** Invoice PDFs in GridFS. Depends on no order code, so orders may import it for the buyer-to-vendor invoice. */
-@Module({ imports: [PdfModule, BinariesModule], providers: [InvoiceService], exports: [InvoiceService] })
+/**
+ * The invoice register and the invoice PDFs in GridFS. Depends on no order code, so orders may import it for the
+ * buyer-to-vendor invoice.
+ */
+@Module({
+  imports: [
+    PdfModule,
+    BinariesModule,
+    MongooseModule.forFeature([{ name: InvoiceRecord.name, schema: InvoiceRecordSchema }]),
+  ],
+  providers: [InvoiceService, InvoiceRegister],
+  exports: [InvoiceService, InvoiceRegister],
+})
 export class InvoicesModule {}
