@@ -73,7 +73,6 @@ describe('orderServiceImpl access', () => {
 
     it.each([
       ['approve', ['0123456789abcdef01234567']],
-      ['ship', ['0123456789abcdef01234567']],
       ['deliver', ['0123456789abcdef01234567']],
       ['removeOrder', ['0123456789abcdef01234567']],
       ['getOrders', ['{}']],
@@ -81,6 +80,10 @@ describe('orderServiceImpl access', () => {
       ['createInvoiceBuyerToVendor', ['0123456789abcdef01234567']],
     ])('should be refused ADMIN method %s with 403', async (fn, args) => {
       await orderCall(t, fn, args, ann.token).expect(403);
+    });
+
+    it('should be refused shipping her own order (only its seller ships) with 403', async () => {
+      await orderCall(t, 'ship', [annOrder.id], ann.token).expect(403);
     });
 
     it('should not pay an order that is not approved or has no card', async () => {

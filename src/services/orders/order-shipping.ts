@@ -20,7 +20,7 @@ const CONFIRMED_BY: Record<TrackingEventType, readonly ParcelStatus[]> = {
   [TrackingEventType.DELIVERED]: [ParcelStatus.DELIVERED],
 };
 
-/** Ships and delivers orders: by an ADMIN, or by the carrier's tracking webhooks. */
+/** Ships and delivers orders: by their seller's user or an ADMIN, or by the carrier's tracking webhooks. */
 @Injectable()
 export class OrderShipping implements OnModuleInit {
   private readonly logger = new Logger(OrderShipping.name);
@@ -40,9 +40,12 @@ export class OrderShipping implements OnModuleInit {
     return this.logistics.name;
   }
 
-  /** Books the parcel (once per order) and moves the PAID order to SHIPPED; a digital order ships without one. */
+  /**
+   * Books the parcel (once per order) and moves the PAID order to SHIPPED; a digital order ships without one. `by`
+   * is the user acting for the order's seller or an ADMIN (403 for anyone else).
+   */
   async ship(orderId: string, by: Principal): Promise<StoredOrder> {
-    const order = await this.store.find(orderId);
+    const order = await this.store.findAsSeller(orderId, by);
     if (order.status !== OrderStatus.PAID) {
       throw new ConflictException(`Order ${orderId} is ${order.status}; only PAID orders ship`);
     }

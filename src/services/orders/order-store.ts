@@ -27,6 +27,15 @@ export class OrderStore {
     return order;
   }
 
+  /** The order if `principal` acts for its seller or is an ADMIN; 403 for anyone else. */
+  async findAsSeller(orderId: string, principal: Principal): Promise<StoredOrder> {
+    const order = await this.find(orderId);
+    if (!isAdmin(principal) && order.embeddedVendor.userId !== principal.id) {
+      throw new ForbiddenException("Only the order's seller or an ADMIN may do this");
+    }
+    return order;
+  }
+
   /** The buyer's orders, newest first. */
   ofBuyer(buyerId: string): Promise<StoredOrder[]> {
     return this.list({ 'embeddedBuyer.userId': buyerId });

@@ -174,7 +174,8 @@ export class OrdersService {
     return asBuyer((buyer) => this.payments.threeDSecureLink(orderId, buyer));
   }
 
-  @Exposed(['String'])
+  /** Books the parcel of a PAID order and ships it: the user acting for the order's seller, or an ADMIN. */
+  @Exposed(['String'], { role: Role.USER })
   async ship(orderId: string): Promise<boolean> {
     await this.shipping.ship(orderId, caller());
     return true;
@@ -201,7 +202,7 @@ async function asBuyer<T>(action: (buyer: Principal) => Promise<T>): Promise<T |
   return principal ? action(principal) : null;
 }
 
-/** The ADMIN calling an ADMIN method (the invoker has checked the role already). */
+/** The caller of a USER or ADMIN method (the invoker has checked the role already). */
 function caller(): Principal {
   const principal = RequestContext.principal();
   if (!principal) throw new UnauthorizedException('Authentication required');

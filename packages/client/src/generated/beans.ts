@@ -21,10 +21,13 @@ export interface Contact {
 }
 
 /**
- * A stored invoice as the API returns it: its GridFS id and record, and the PDF bytes in base64.
+ * A stored invoice as the API returns it: its id in the register, its record, and the PDF bytes in base64.
  */
 export interface Attachment {
   id: string;
+  /**
+   * `<number>.pdf`
+   */
   name: string;
   contentType: string;
   size: number;
@@ -1668,7 +1671,9 @@ export interface Beans {
     obtain3DSecureLink(orderId: string): Promise<null | string>;
 
     /**
-     * @role ADMIN
+     * Books the parcel of a PAID order and ships it: the user acting for the order's seller, or an ADMIN.
+     *
+     * @role USER
      * @signature ship(String)
      */
     ship(orderId: string): Promise<boolean>;
@@ -2153,7 +2158,7 @@ export const beanManifest = {
       approve: [{ role: 'ADMIN', signature: 'approve(String)' }],
       pay: [{ role: 'GUEST', signature: 'pay(String)' }],
       obtain3DSecureLink: [{ role: 'GUEST', signature: 'obtain3DSecureLink(String)' }],
-      ship: [{ role: 'ADMIN', signature: 'ship(String)' }],
+      ship: [{ role: 'USER', signature: 'ship(String)' }],
       deliver: [{ role: 'ADMIN', signature: 'deliver(String)' }],
     },
   },
