@@ -7,6 +7,7 @@ import {
   cheapestRate,
   chooseCard,
   createBuyer,
+  DEFAULT_ITEM_WEIGHT,
   giveAddress,
   OrderBody,
   orderCall,
@@ -15,8 +16,6 @@ import { createOffer, Offer, stockOf } from './support/order-fixtures';
 
 const TAX = 21;
 const FEE = 10;
-/** The documented weight of an item whose SKU has none (DEFAULT_ITEM_WEIGHT_GRAMS). */
-const DEFAULT_ITEM_WEIGHT = 500;
 
 interface Breakdown {
   currency: string;

@@ -39,6 +39,15 @@ export async function giveAddress(t: TestApp, token: string, country = 'NL', cit
   return body as AddressBody;
 }
 
+/** The documented weight of an item whose SKU has none (DEFAULT_ITEM_WEIGHT_GRAMS of the delivery module). */
+export const DEFAULT_ITEM_WEIGHT = 500;
+
+/** An order's amounts by the checkout rule: VAT at `rate` % on goods and shipping, rounded half up once. */
+export function withTax(subtotal: number, shipping: number, rate: number) {
+  const tax = Math.round(((subtotal + shipping) * rate) / 100);
+  return { subtotal, tax, total: subtotal + shipping + tax };
+}
+
 export interface RateQuery {
   fromCountry: string;
   toCountry: string;
