@@ -92,7 +92,11 @@ describe('accountingServiceImpl', () => {
   describe('createPayoutInvoice', () => {
     it('should store a PDF in GridFS showing the totals, the commission and the payout', async () => {
       const { order, profileId } = await sellerOrder();
-      const shipping = (await cheapestRate(t, { fromCountry: 'NL', toCountry: 'NL', weightGrams: 3 * DEFAULT_ITEM_WEIGHT }))!;
+      const shipping = (await cheapestRate(t, {
+        fromCountry: 'NL',
+        toCountry: 'NL',
+        weightGrams: 3 * DEFAULT_ITEM_WEIGHT,
+      }))!;
       const { tax, total } = withTax(3702, shipping, 21);
       expect(order).toMatchObject({ subtotal: 3702, tax, total });
       const euros = (cents: number) => `€${(cents / 100).toFixed(2)}`.replace('.', '\\.');

@@ -62,7 +62,11 @@ describe('orderServiceImpl buyer journey', () => {
     ]);
     expect(orders).toHaveLength(2);
     const order = orders.find((o) => o.embeddedVendor.sellerId === fern.sellerId)!;
-    const shipping = await cheapestRate(t, { fromCountry: 'NL', toCountry: 'NL', weightGrams: 2 * DEFAULT_ITEM_WEIGHT });
+    const shipping = await cheapestRate(t, {
+      fromCountry: 'NL',
+      toCountry: 'NL',
+      weightGrams: 2 * DEFAULT_ITEM_WEIGHT,
+    });
     const amounts = withTax(2598, shipping!, 21);
     expect(order).toMatchObject({ status: 'NEW', ...amounts, currencyCode: 'EUR' });
     expect(await stockOf(t, fern.sellerSkuId)).toBe(8);
@@ -73,7 +77,12 @@ describe('orderServiceImpl buyer journey', () => {
     await approve(order.id);
     await chooseCard(order.id, 'pm_card_visa');
     const { body: payment } = await orderCall(t, 'pay', [order.id], buyer.token).expect(200);
-    expect(payment).toMatchObject({ orderId: order.id, status: 'SUCCEEDED', orderStatus: 'PAID', amount: amounts.total });
+    expect(payment).toMatchObject({
+      orderId: order.id,
+      status: 'SUCCEEDED',
+      orderStatus: 'PAID',
+      amount: amounts.total,
+    });
     await orderCall(t, 'pay', [order.id], buyer.token).expect(409);
 
     await orderCall(t, 'ship', [order.id], admin).expect(200);
@@ -181,6 +190,7 @@ describe('orderServiceImpl buyer journey', () => {
     };
     const { body: order } = await orderCall(t, 'digitalOrderCheckout', [request], buyer.token).expect(200);
     expect(order).toMatchObject({ status: 'PAID', digital: true, total: 3626, commerceItems: [{ quantity: 3 }] });
+    expect(order.shipping).toBeNull();
     expect(await stockOf(t, offer.sellerSkuId)).toBe(7);
   });
 });

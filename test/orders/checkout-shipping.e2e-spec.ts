@@ -8,6 +8,7 @@ import {
   chooseCard,
   createBuyer,
   DEFAULT_ITEM_WEIGHT,
+  GEO,
   giveAddress,
   OrderBody,
   orderCall,
@@ -75,7 +76,11 @@ describe('Checkout with shipping address and logistics rate', () => {
       { sellerSkuId: moss.sellerSkuId, quantity: 3 },
     ]);
     const fernRate = (await cheapestRate(t, { fromCountry: 'NL', toCountry: 'FR', weightGrams: 2400 }))!;
-    const mossRate = (await cheapestRate(t, { fromCountry: 'FR', toCountry: 'FR', weightGrams: 3 * DEFAULT_ITEM_WEIGHT }))!;
+    const mossRate = (await cheapestRate(t, {
+      fromCountry: 'FR',
+      toCountry: 'FR',
+      weightGrams: 3 * DEFAULT_ITEM_WEIGHT,
+    }))!;
     expect(fernRate).not.toBe(mossRate);
 
     const cart = await cartOf(buyer);
@@ -103,6 +108,24 @@ describe('Checkout with shipping address and logistics rate', () => {
     expect(orderOf(fern).shipping).toMatchObject({ fromCountry: 'NL', weightGrams: 2400 });
     expect(orderOf(moss).shipping).toMatchObject({ fromCountry: 'FR', weightGrams: 3 * DEFAULT_ITEM_WEIGHT });
     expect((await cartOf(buyer)).itemCount).toBe(0);
+  });
+
+  it('should take the newest saved own address as default, never a warehouse, and ship from the warehouse country', async () => {
+    const buyer = await createBuyer(t, null);
+    const older = await giveAddress(t, buyer.token, 'DE', 'Bonn');
+    await giveAddress(t, buyer.token, 'BE', 'Gent');
+    await t.callBean(GEO, 'saveAddress', [{ ...older, city: 'Berlin' }], { token: buyer.token }).expect(200);
+    // The buyer also acts for a seller whose warehouse (an address the buyer's user owns, created last) is in FR.
+    const offer = await createOffer(t, { price: 600, sellerUserId: buyer.id });
+    const warehouse = { street: 'Rue des Serres', city: 'Angers', postalCode: '49000', country: 'FR' };
+    await t.callBean(GEO, 'addShippingAddress', [offer.sellerId, warehouse], { token: buyer.token }).expect(200);
+
+    expect((await cartOf(buyer)).shippingAddressId).toBe(older.id);
+    await fill(buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);
+    const [order] = (await orderCall(t, 'orderCheckout', [], buyer.token).expect(200)).body as OrderBody[];
+    expect(order.shippingAddress).toMatchObject({ city: 'Berlin', country: 'DE' });
+    const rate = await cheapestRate(t, { fromCountry: 'FR', toCountry: 'DE', weightGrams: DEFAULT_ITEM_WEIGHT });
+    expect(order.shipping).toMatchObject({ fromCountry: 'FR', toCountry: 'DE', amount: rate });
   });
 
   it('should refuse a checkout without any address (409), leaving cart and stock, and show shipping null in the cart', async () => {

@@ -97,7 +97,11 @@ describe('altPaymentServiceImpl', () => {
       await startAs(buyer.token, order.id).expect(409);
 
       // The goods (2 × 20.00, no VAT configured) and the carrier's rate for the parcel: the whole total is charged.
-      const shipping = (await cheapestRate(t, { fromCountry: 'NL', toCountry: 'NL', weightGrams: 2 * DEFAULT_ITEM_WEIGHT }))!;
+      const shipping = (await cheapestRate(t, {
+        fromCountry: 'NL',
+        toCountry: 'NL',
+        weightGrams: 2 * DEFAULT_ITEM_WEIGHT,
+      }))!;
       const total = 4000 + shipping;
       expect(order.total).toBe(total);
       const page = (await t.http.get(new URL(payment.redirectUrl).pathname).expect(200)).text;

@@ -15,7 +15,11 @@ import { TrackingEvents } from './tracking-events';
  * shipping quotes for sellers' parcels (checkout, cart).
  */
 @Module({
-  imports: [PaymentsModule, GeolocationModule, MongooseModule.forFeature([{ name: SandboxParcel.name, schema: SandboxParcelSchema }])],
+  imports: [
+    PaymentsModule,
+    GeolocationModule,
+    MongooseModule.forFeature([{ name: SandboxParcel.name, schema: SandboxParcelSchema }]),
+  ],
   controllers: [DeliveryController, CarrierScanController],
   providers: [
     LogisticsSandbox,

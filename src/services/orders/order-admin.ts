@@ -94,7 +94,10 @@ export class OrderAdmin {
       const removed = await this.orders
         .updateOne(
           { _id: order._id, status: OrderStatus.NEW, subtotal: order.subtotal, 'commerceItems._id': item._id },
-          { $pull: { commerceItems: { _id: item._id } }, $set: amounts(subtotal, order.buyerTaxRate, order.shipping?.amount) },
+          {
+            $pull: { commerceItems: { _id: item._id } },
+            $set: amounts(subtotal, order.buyerTaxRate, order.shipping?.amount),
+          },
         )
         .exec();
       if (removed.modifiedCount === 1) {

@@ -18,10 +18,7 @@ export interface ItemRequest {
 }
 
 /** What pricing an order's shipping reads of it. */
-export type Shippable = Pick<
-  Order,
-  'embeddedVendor' | 'packageItem' | 'currencyCode' | 'subtotal' | 'buyerTaxRate'
->;
+export type Shippable = Pick<Order, 'embeddedVendor' | 'packageItem' | 'currencyCode' | 'subtotal' | 'buyerTaxRate'>;
 
 export type PlacementContext = Omit<DraftContext, 'vendors' | 'rates'> & {
   rates?: Partial<OrderRates>;
@@ -73,7 +70,12 @@ export class OrderPlacement {
   async shippingTo(order: Shippable, country: string): Promise<Pick<Order, 'shipping' | 'subtotal' | 'tax' | 'total'>> {
     const { sellerId, name } = order.embeddedVendor;
     const weightGrams = order.packageItem?.weightGrams ?? DEFAULT_ITEM_WEIGHT_GRAMS;
-    const shipping = await this.quotes.quote({ sellerId, toCountry: country, weightGrams, currency: order.currencyCode });
+    const shipping = await this.quotes.quote({
+      sellerId,
+      toCountry: country,
+      weightGrams,
+      currency: order.currencyCode,
+    });
     if (!shipping) {
       throw new ConflictException(`Seller "${name}" (${sellerId}) does not ship to ${country.toUpperCase()}`);
     }

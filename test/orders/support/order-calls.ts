@@ -89,7 +89,14 @@ export interface OrderBody {
   paymentIntentId: string | null;
   paymentMethodId: string | null;
   shippingAddress: { name?: string; street?: string; city?: string; postalCode?: string; country?: string } | null;
-  shipping: { service: string; amount: number; currency: string; fromCountry: string; toCountry: string; weightGrams: number } | null;
+  shipping: {
+    service: string;
+    amount: number;
+    currency: string;
+    fromCountry: string;
+    toCountry: string;
+    weightGrams: number;
+  } | null;
   totals: { goods: number; shipping: number | null; tax: number; fees: number; total: number };
   embeddedBuyer: { userId: string };
   embeddedVendor: { sellerId: string; userId?: string };
