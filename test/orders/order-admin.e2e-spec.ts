@@ -69,9 +69,18 @@ describe('orderServiceImpl administration', () => {
       { embeddedBuyer: buyerOf(), commerceItems: [{ sellerSkuId: offer.sellerSkuId, quantity: 3 }], buyerTaxRate: 0 },
     ]).expect(200);
     expect(body).toMatchObject({ status: 'NEW', subtotal: 1500, tax: 0, total: 1500, serviceTaxRate: 10 });
+    expect(body.shipping).toBeNull();
     expect(await stockOf(t, offer.sellerSkuId)).toBe(1);
+    const shippingAddress = { name: 'Ann', street: 'Rue', city: 'Liège', postalCode: '4000', country: 'be' };
+    const item = [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }];
+    const { body: shipped } = await call('createOrder', [
+      { embeddedBuyer: buyerOf(), commerceItems: item, buyerTaxRate: 0, shippingAddress },
+    ]).expect(200);
+    const rate = await cheapestRate(t, { fromCountry: 'NL', toCountry: 'BE', weightGrams: DEFAULT_ITEM_WEIGHT });
+    expect(shipped).toMatchObject({ subtotal: 500, total: 500 + rate!, shipping: { amount: rate, toCountry: 'BE' } });
+    expect(await stockOf(t, offer.sellerSkuId)).toBe(0);
     await call('createOrder', [{ embeddedBuyer: buyerOf() }]).expect(400);
-    const tooMany = [{ sellerSkuId: offer.sellerSkuId, quantity: 2 }];
+    const tooMany = [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }];
     await call('createOrder', [{ embeddedBuyer: buyerOf(), commerceItems: tooMany }]).expect(409);
   });
 
