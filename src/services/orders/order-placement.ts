@@ -69,6 +69,7 @@ export class OrderPlacement {
    */
   async shippingTo(order: Shippable, country: string): Promise<Pick<Order, 'shipping' | 'subtotal' | 'tax' | 'total'>> {
     const { sellerId, name } = order.embeddedVendor;
+    // Parcel orders get their weight at checkout; one without (placed before weights existed) counts as one item.
     const weightGrams = order.packageItem?.weightGrams ?? DEFAULT_ITEM_WEIGHT_GRAMS;
     const shipping = await this.quotes.quote({
       sellerId,
