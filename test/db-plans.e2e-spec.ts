@@ -118,8 +118,12 @@ describe('query plans of the beans', () => {
       sellers: { items: { id: string }[] }[];
     };
     await call(alice, 'shoppingCartServiceImpl', 'increaseQuantity', [cart.sellers[0].items[0].id]);
+    const address = { street: 'Hauptstraße', houseNumber: '1', city: 'Köln', postalCode: '50667', country: 'DE' };
+    const home = (await call(alice, GEO, 'createAddress', [address])) as { id: string };
     await call(alice, 'shoppingCartServiceImpl', 'getCartDTO', []);
     const [order] = (await call(alice, 'orderServiceImpl', 'orderCheckout', [])) as { id: string }[];
+    await call(alice, 'shoppingCartServiceImpl', 'addCommerceItem', [String(offer._id)]);
+    await call(alice, 'orderServiceImpl', 'orderCheckoutTo', [{ addressId: home.id }]);
     await call(alice, 'orderServiceImpl', 'getOrdersFromLoggedUser', []);
     await call(alice, 'orderServiceImpl', 'getOrder', [order.id]);
     await call(alice, 'orderServiceImpl', 'getOrdersFromLoggedUserByIds', [[order.id]]);

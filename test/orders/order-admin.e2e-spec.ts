@@ -2,7 +2,18 @@ import { Role } from '../../src/common/principal';
 import { CardPaymentSandbox } from '../../src/services/payments/sandbox/card-payment-sandbox';
 import { pdfPages } from '../support/pdf-text';
 import { startTestApp, TestApp } from '../support/test-app';
-import { Buyer, checkOut, chooseCard, createBuyer, OrderBody, orderCall, payOrder } from './support/order-calls';
+import {
+  Buyer,
+  checkOut,
+  cheapestRate,
+  chooseCard,
+  createBuyer,
+  DEFAULT_ITEM_WEIGHT,
+  OrderBody,
+  orderCall,
+  payOrder,
+  withTax,
+} from './support/order-calls';
 import { createOffer, stockOf } from './support/order-fixtures';
 
 describe('orderServiceImpl administration', () => {
@@ -21,6 +32,9 @@ describe('orderServiceImpl administration', () => {
   const call = (fn: string, args: unknown[]) => orderCall(t, fn, args, admin);
   const buyerOf = () => ({ userId: buyer.id, username: buyer.username });
   const orderOf = async (id: string): Promise<OrderBody> => (await call('getOrder', [id]).expect(200)).body;
+  /** The carrier's rate for items of the default weight from the NL seller to the buyer's NL address. */
+  const domesticRate = async (items: number) =>
+    (await cheapestRate(t, { fromCountry: 'NL', toCountry: 'NL', weightGrams: items * DEFAULT_ITEM_WEIGHT }))!;
   const newOrder = async (quantity = 2, price = 1000) => {
     const offer = await createOffer(t, { price });
     const [order] = await checkOut(t, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity }]);
@@ -56,18 +70,28 @@ describe('orderServiceImpl administration', () => {
       { embeddedBuyer: buyerOf(), commerceItems: [{ sellerSkuId: offer.sellerSkuId, quantity: 3 }], buyerTaxRate: 0 },
     ]).expect(200);
     expect(body).toMatchObject({ status: 'NEW', subtotal: 1500, tax: 0, total: 1500, serviceTaxRate: 10 });
+    expect(body.shipping).toBeNull();
     expect(await stockOf(t, offer.sellerSkuId)).toBe(1);
+    const shippingAddress = { name: 'Ann', street: 'Rue', city: 'Liège', postalCode: '4000', country: 'be' };
+    const item = [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }];
+    const { body: shipped } = await call('createOrder', [
+      { embeddedBuyer: buyerOf(), commerceItems: item, buyerTaxRate: 0, shippingAddress },
+    ]).expect(200);
+    const rate = await cheapestRate(t, { fromCountry: 'NL', toCountry: 'BE', weightGrams: DEFAULT_ITEM_WEIGHT });
+    expect(shipped).toMatchObject({ subtotal: 500, total: 500 + rate!, shipping: { amount: rate, toCountry: 'BE' } });
+    expect(await stockOf(t, offer.sellerSkuId)).toBe(0);
     await call('createOrder', [{ embeddedBuyer: buyerOf() }]).expect(400);
-    const tooMany = [{ sellerSkuId: offer.sellerSkuId, quantity: 2 }];
+    const tooMany = [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }];
     await call('createOrder', [{ embeddedBuyer: buyerOf(), commerceItems: tooMany }]).expect(409);
   });
 
   it('should save details, recompute tax from new rates and cancel giving stock back', async () => {
     const { offer, order } = await newOrder(2, 1000);
-    expect(order).toMatchObject({ subtotal: 2000, tax: 400, total: 2400 });
+    const shipping = await domesticRate(2);
+    expect(order).toMatchObject(withTax(2000, shipping, 20));
     const details = { packageItem: { weightGrams: 800 }, shippingAddress: { city: 'Delft', country: 'nl' } };
     const { body: saved } = await call('saveOrder', [{ id: order.id, buyerTaxRate: 9, ...details }]).expect(200);
-    expect(saved).toMatchObject({ tax: 180, total: 2180, packageItem: { weightGrams: 800 } });
+    expect(saved).toMatchObject({ ...withTax(2000, shipping, 9), packageItem: { weightGrams: 800 } });
     expect(saved.shippingAddress).toMatchObject({ city: 'Delft', country: 'NL' });
 
     await call('saveOrder', [{ id: order.id, status: 'CANCELED' }]).expect(200);
@@ -87,7 +111,8 @@ describe('orderServiceImpl administration', () => {
     await call('removeCommerceItemFromOrder', [order.id, line.id]).expect(200, 'true');
     await call('removeCommerceItemFromOrder', [order.id, line.id]).expect(200, 'false');
     expect(await stockOf(t, second.sellerSkuId)).toBe(10);
-    expect(await orderOf(order.id)).toMatchObject({ subtotal: 1000, tax: 200, total: 1200 });
+    // The parcel's price stays as quoted at checkout (for three items).
+    expect(await orderOf(order.id)).toMatchObject(withTax(1000, await domesticRate(3), 20));
     const last = [order.id, order.commerceItems.find((item) => item.id !== line.id)!.id];
     expect((await call('removeCommerceItemFromOrder', last).expect(409)).body.message).toContain('no items left');
     await call('approve', [order.id]).expect(200);
@@ -127,9 +152,13 @@ describe('orderServiceImpl administration', () => {
     expect(attachment).toMatchObject({ name, contentType: 'application/pdf' });
     expect(attachment.kind).toBe('buyer-to-vendor');
     const text = (await pdfPages(Buffer.from(attachment.data, 'base64'))).join('\n');
+    const { tax, total } = withTax(3702, await domesticRate(3), 20);
+    const euros = (cents: number) => `€${(cents / 100).toFixed(2)}`;
     expect(text).toContain('€37.02');
-    expect(text).toContain('€7.40');
-    expect(text).toContain('€44.42');
+    expect(text).toContain(`Shipping (STANDARD)`);
+    expect(text).toContain(euros(await domesticRate(3)));
+    expect(text).toContain(euros(tax));
+    expect(text).toContain(euros(total));
   });
 
   it('should settle pending payments whose webhook never came on handleNotify', async () => {

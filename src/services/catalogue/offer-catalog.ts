@@ -10,7 +10,7 @@ export interface OfferDetails {
   currency: string;
   quantity: number;
   product: { _id: Types.ObjectId; name: string; published: boolean; images: string[] };
-  sku: { _id: Types.ObjectId; name: string; code: string };
+  sku: { _id: Types.ObjectId; name: string; code: string; weightGrams?: number };
   seller: { _id: Types.ObjectId; name: string; country: string };
 }
 
@@ -38,7 +38,7 @@ export class OfferCatalog {
             currency: 1,
             quantity: 1,
             product: { _id: 1, name: 1, published: 1, images: 1 },
-            sku: { _id: 1, name: 1, code: 1 },
+            sku: { _id: 1, name: 1, code: 1, weightGrams: 1 },
             seller: { _id: 1, name: 1, country: 1 },
           },
         },

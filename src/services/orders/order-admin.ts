@@ -94,7 +94,10 @@ export class OrderAdmin {
       const removed = await this.orders
         .updateOne(
           { _id: order._id, status: OrderStatus.NEW, subtotal: order.subtotal, 'commerceItems._id': item._id },
-          { $pull: { commerceItems: { _id: item._id } }, $set: amounts(subtotal, order.buyerTaxRate) },
+          {
+            $pull: { commerceItems: { _id: item._id } },
+            $set: amounts(subtotal, order.buyerTaxRate, order.shipping?.amount),
+          },
         )
         .exec();
       if (removed.modifiedCount === 1) {
@@ -112,7 +115,8 @@ export class OrderAdmin {
       if (!UNPAID.includes(order.status)) {
         throw new ConflictException(`Order ${String(order._id)} is ${order.status}; its tax rates are fixed`);
       }
-      Object.assign(set, rates, amounts(order.subtotal, rates.buyerTaxRate ?? order.buyerTaxRate));
+      const buyerTaxRate = rates.buyerTaxRate ?? order.buyerTaxRate;
+      Object.assign(set, rates, amounts(order.subtotal, buyerTaxRate, order.shipping?.amount));
     }
     if (Object.keys(set).length === 0) return;
     const updated = await this.orders.updateOne({ _id: order._id, status: order.status }, { $set: set }).exec();

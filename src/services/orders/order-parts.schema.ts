@@ -75,3 +75,18 @@ export class ShippingAddress {
   @Prop() pickupPointId?: string;
 }
 export const ShippingAddressSchema = SchemaFactory.createForClass(ShippingAddress);
+
+/** The logistics provider's rate for the order's parcel, quoted at checkout from the seller's warehouse country. */
+@Schema({ _id: false })
+export class ShippingLine {
+  @Prop({ required: true }) service!: string;
+  /** Integer minor units of the order's currency. */
+  @Prop({ required: true, min: 0, ...integer }) amount!: number;
+  @Prop({ required: true, uppercase: true }) currency!: string;
+  @Prop({ min: 0, ...integer }) estimatedDays?: number;
+  /** ISO 3166-1 alpha-2: the seller's warehouse country and the destination. */
+  @Prop({ required: true, uppercase: true }) fromCountry!: string;
+  @Prop({ required: true, uppercase: true }) toCountry!: string;
+  @Prop({ required: true, min: 0, ...integer }) weightGrams!: number;
+}
+export const ShippingLineSchema = SchemaFactory.createForClass(ShippingLine);

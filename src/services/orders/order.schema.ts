@@ -13,10 +13,21 @@ import {
   PackageItemSchema,
   ShippingAddress,
   ShippingAddressSchema,
+  ShippingLine,
+  ShippingLineSchema,
 } from './order-parts.schema';
 import { OrderStatus } from './order-status';
 
-export { CommerceItem, EmbeddedBuyer, EmbeddedVendor, OrderTimeLine, PackageItem, ShippingAddress, OrderStatus };
+export {
+  CommerceItem,
+  EmbeddedBuyer,
+  EmbeddedVendor,
+  OrderTimeLine,
+  PackageItem,
+  ShippingAddress,
+  ShippingLine,
+  OrderStatus,
+};
 
 const integer = { validate: { validator: Number.isInteger, message: '{PATH} must be a whole number' } };
 
@@ -38,9 +49,9 @@ export class Order {
 
   /** Sum of the items' totals, before tax. */
   @Prop({ required: true, min: 0, default: 0, ...integer }) subtotal!: number;
-  /** Tax charged to the buyer: `round(subtotal × buyerTaxRate / 100)`. */
+  /** VAT charged to the buyer on goods and shipping: `round((subtotal + shipping.amount) × buyerTaxRate / 100)`. */
   @Prop({ required: true, min: 0, default: 0, ...integer }) tax!: number;
-  /** What the buyer pays: `subtotal + tax`. */
+  /** What the buyer pays: `subtotal + shipping.amount + tax`. */
   @Prop({ required: true, min: 0, default: 0, ...integer }) total!: number;
   /** ISO 4217 code; every item of an order is in this currency. */
   @Prop({ required: true, uppercase: true }) currencyCode!: string;
@@ -55,6 +66,8 @@ export class Order {
 
   @Prop({ type: PackageItemSchema }) packageItem?: PackageItem;
   @Prop({ type: ShippingAddressSchema }) shippingAddress?: ShippingAddress;
+  /** The parcel's price, quoted at checkout for `shippingAddress`; none for digital orders. */
+  @Prop({ type: ShippingLineSchema }) shipping?: ShippingLine;
   /** Created by `digitalOrderCheckout` rather than from the cart. */
   @Prop({ default: false }) digital!: boolean;
 

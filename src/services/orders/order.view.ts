@@ -1,5 +1,6 @@
 import { Types } from 'mongoose';
-import { CommerceItem, Order, OrderStatus } from './order.schema';
+import { orderTotals, OrderTotals } from './order-amounts';
+import { CommerceItem, Order, OrderStatus, ShippingLine } from './order.schema';
 
 /** An order as read from the database (lean). */
 export type StoredOrder = Order & { _id: Types.ObjectId; commerceItems: CommerceItem[] };
@@ -35,6 +36,10 @@ export interface OrderView {
   serviceTaxRate: number;
   packageItem: Order['packageItem'] | null;
   shippingAddress: Order['shippingAddress'] | null;
+  /** The quoted parcel price (null for digital orders and orders placed without an address). */
+  shipping: ShippingLine | null;
+  /** goods, shipping, tax, fees and total of this order (one seller); `total` is what `pay` charges. */
+  totals: OrderTotals;
   digital: boolean;
   paymentMethodId: string | null;
   paymentIntentId: string | null;
@@ -63,6 +68,8 @@ export function toOrderView(order: StoredOrder): OrderView {
     serviceTaxRate: order.serviceTaxRate,
     packageItem: order.packageItem ?? null,
     shippingAddress: order.shippingAddress ?? null,
+    shipping: order.shipping ?? null,
+    totals: totalsOf(order),
     digital: order.digital,
     paymentMethodId: order.paymentMethodId ?? null,
     paymentIntentId: order.paymentIntentId ?? null,
@@ -71,6 +78,13 @@ export function toOrderView(order: StoredOrder): OrderView {
     createdAt: order.createdAt?.toISOString() ?? null,
     updatedAt: order.updatedAt?.toISOString() ?? null,
   };
+}
+
+/** From the stored amounts, so the breakdown always adds up to what is charged. */
+function totalsOf(order: StoredOrder): OrderTotals {
+  const shipping = order.shipping?.amount ?? 0;
+  const { fees } = orderTotals({ ...order, goods: order.subtotal, shipping });
+  return { goods: order.subtotal, shipping, tax: order.tax, fees, total: order.total };
 }
 
 function toItemView(item: CommerceItem): CommerceItemView {

@@ -4,6 +4,7 @@ import { InvoicesModule } from '../accounting/invoices';
 import { CatalogueModule } from '../catalogue/catalogue.module';
 import { CustomerAnalyticsModule } from '../customer-analytics/customer-analytics.module';
 import { DeliveryModule } from '../delivery/delivery.module';
+import { GeolocationModule } from '../geolocation/geolocation.module';
 import { PaymentsModule } from '../payments';
 import { ShoppingCartModule } from '../shopping-cart/shopping-cart.module';
 import { BuyerInvoice } from './buyer-invoice';
@@ -34,6 +35,7 @@ import { OrdersService } from './orders.service';
     CustomerAnalyticsModule,
     PaymentsModule,
     DeliveryModule,
+    GeolocationModule,
     InvoicesModule,
     MongooseModule.forFeature([
       { name: Order.name, schema: OrderSchema },

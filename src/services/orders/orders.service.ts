@@ -17,6 +17,7 @@ import {
 import { PaymentStatus } from '../payments';
 import { Attachment, BuyerInvoice } from './buyer-invoice';
 import { OrderAdmin } from './order-admin';
+import { CheckoutDto } from './checkout.dto';
 import { OrderCheckout } from './order-checkout';
 import { OrderPayments } from './order-payments';
 import { ORDER_SEARCH } from './order-search';
@@ -117,6 +118,12 @@ export class OrdersService {
     return asBuyer(async (buyer) => (await this.checkout.checkout(buyer)).map(toOrderView));
   }
 
+  /** As `orderCheckout`, shipped to `addressId` (one of the caller's addresses) or to an inline `address`. */
+  @Exposed([MapOf(CheckoutDto)], { role: Role.USER })
+  async orderCheckoutTo(destination: CheckoutDto): Promise<OrderView[]> {
+    return (await this.checkout.checkoutTo(caller(), destination)).map(toOrderView);
+  }
+
   /** See {@link PaymentRequestDto}: choose the card of an order, or buy items directly; `confirm` pays. */
   @Exposed([MapOf(PaymentRequestDto)], { role: Role.GUEST })
   digitalOrderCheckout(request: PaymentRequestDto): Promise<OrderView | null> {
@@ -201,7 +208,7 @@ async function asBuyer<T>(action: (buyer: Principal) => Promise<T>): Promise<T |
   return principal ? action(principal) : null;
 }
 
-/** The ADMIN calling an ADMIN method (the invoker has checked the role already). */
+/** The caller of a USER or ADMIN method (the invoker has checked the role already). */
 function caller(): Principal {
   const principal = RequestContext.principal();
   if (!principal) throw new UnauthorizedException('Authentication required');

@@ -409,6 +409,14 @@ export interface OrderView {
   serviceTaxRate: number;
   packageItem?: null | PackageItem;
   shippingAddress?: null | ShippingAddress;
+  /**
+   * The quoted parcel price (null for digital orders and orders placed without an address).
+   */
+  shipping: null | ShippingLine;
+  /**
+   * goods, shipping, tax, fees and total of this order (one seller); `total` is what `pay` charges.
+   */
+  totals: OrderTotals;
   digital: boolean;
   paymentMethodId: null | string;
   paymentIntentId: null | string;
@@ -483,6 +491,51 @@ export interface ShippingAddress {
 }
 
 /**
+ * The logistics provider's rate for the order's parcel, quoted at checkout from the seller's warehouse country.
+ */
+export interface ShippingLine {
+  service: string;
+  /**
+   * Integer minor units of the order's currency.
+   */
+  amount: number;
+  currency: string;
+  estimatedDays?: number;
+  /**
+   * ISO 3166-1 alpha-2: the seller's warehouse country and the destination.
+   */
+  fromCountry: string;
+  toCountry: string;
+  weightGrams: number;
+}
+
+/**
+ * An order's money, integer minor units of its currency (the cart shows the same per seller).
+ */
+export interface OrderTotals {
+  /**
+   * The items' total (`subtotal`).
+   */
+  goods: number;
+  /**
+   * The parcel's price; null in a cart while it cannot be quoted (no default address, or no rate).
+   */
+  shipping: null | number;
+  /**
+   * VAT at `buyerTaxRate` on goods and shipping.
+   */
+  tax: number;
+  /**
+   * The marketplace's service fee on the goods; borne by the seller (taken from the payout), not added to total.
+   */
+  fees: number;
+  /**
+   * What the buyer pays: goods + shipping + tax.
+   */
+  total: number;
+}
+
+/**
  * The order map of `createOrder` / `saveOrder` (ADMIN). Vendor, currency, amounts and time line are derived from
  * the items and the lifecycle, never taken from the map; `status` in `saveOrder` must be a legal transition.
  */
@@ -531,6 +584,30 @@ export interface ShippingAddressDto {
   postalCode?: string;
   country?: string;
   pickupPointId?: string;
+}
+
+/**
+ * The map of `orderCheckoutTo`: where the cart's orders go. `addressId` names one of the caller's own addresses
+ * (geoLocationServiceImpl); `address` is given inline and kept on the orders only.
+ */
+export interface CheckoutDto {
+  /**
+   * Checked while there is an addressId or nothing at all, so "neither" and "both" are refused alike.
+   */
+  addressId?: string;
+  address?: CheckoutAddressDto;
+}
+
+/**
+ * A street address given at checkout: what the logistics provider needs to deliver the parcel.
+ */
+export interface CheckoutAddressDto {
+  name: string;
+  street: string;
+  houseNumber?: string;
+  postalCode: string;
+  city: string;
+  country: string;
 }
 
 /**
@@ -667,23 +744,68 @@ export interface PageView {
 }
 
 /**
- * The ShoppingCartDTO: items grouped by seller, totals per currency (a cart may mix currencies).
+ * The ShoppingCartDTO: items grouped by seller, goods totals per currency (a cart may mix currencies), and per
+ * seller the estimated order totals with shipping to the buyer's default address.
  */
 export interface ShoppingCartView {
+  sellers: SellerCartWithTotals[];
+  /**
+   * Where the estimate ships to: the buyer's default address; null when the buyer has none.
+   */
+  shippingAddressId: null | string;
+  shippingCountry: null | string;
+  /**
+   * What the buyer pays at checkout per currency: the breakdowns' totals (shipping counted where quoted).
+   */
+  grandTotals: Money[];
   id: null | string;
   buyerId: string;
-  sellers: SellerCartView[];
   totals: Money[];
   itemCount: number;
   updatedAt: null | string;
 }
 
-export interface SellerCartView {
+/**
+ * A seller's lines with the estimated totals of the orders they would make.
+ */
+export interface SellerCartWithTotals {
+  breakdown: SellerTotalsView[];
   sellerId: string;
   sellerName: string;
   country: string;
   items: CartItemView[];
   totals: Money[];
+}
+
+/**
+ * What one order of the checkout would cost (one per seller and currency); shipping null when not quoted.
+ */
+export interface SellerTotalsView {
+  currency: string;
+  /**
+   * Why `shipping` is null (no default address, or no rate for the route); null when it is quoted.
+   */
+  shippingNote: null | string;
+  /**
+   * The items' total (`subtotal`).
+   */
+  goods: number;
+  /**
+   * The parcel's price; null in a cart while it cannot be quoted (no default address, or no rate).
+   */
+  shipping: null | number;
+  /**
+   * VAT at `buyerTaxRate` on goods and shipping.
+   */
+  tax: number;
+  /**
+   * The marketplace's service fee on the goods; borne by the seller (taken from the payout), not added to total.
+   */
+  fees: number;
+  /**
+   * What the buyer pays: goods + shipping + tax.
+   */
+  total: number;
 }
 
 export interface CartItemView {
@@ -699,6 +821,10 @@ export interface CartItemView {
   quantity: number;
   inStock: number;
   total: number;
+  /**
+   * Shipping weight of one item (the SKU's, or the default per item).
+   */
+  weightGrams: number;
 }
 
 /**
@@ -1600,6 +1726,14 @@ export interface Beans {
     orderCheckout(): Promise<null | OrderView[]>;
 
     /**
+     * As `orderCheckout`, shipped to `addressId` (one of the caller's addresses) or to an inline `address`.
+     *
+     * @role USER
+     * @signature orderCheckoutTo(Map<CheckoutDto>)
+     */
+    orderCheckoutTo(destination: CheckoutDto): Promise<OrderView[]>;
+
+    /**
      * See {@link PaymentRequestDto}: choose the card of an order, or buy items directly; `confirm` pays.
      *
      * @role GUEST
@@ -2142,6 +2276,7 @@ export const beanManifest = {
       createOrder: [{ role: 'ADMIN', signature: 'createOrder(Map<OrderDto>)' }],
       saveOrder: [{ role: 'ADMIN', signature: 'saveOrder(Map<OrderDto>)' }],
       orderCheckout: [{ role: 'GUEST', signature: 'orderCheckout()' }],
+      orderCheckoutTo: [{ role: 'USER', signature: 'orderCheckoutTo(Map<CheckoutDto>)' }],
       digitalOrderCheckout: [{ role: 'GUEST', signature: 'digitalOrderCheckout(Map<PaymentRequestDto>)' }],
       createInvoiceBuyerToVendor: [{ role: 'ADMIN', signature: 'createInvoiceBuyerToVendor(String)' }],
       removeOrder: [{ role: 'ADMIN', signature: 'removeOrder(String)' }],
