@@ -58,7 +58,11 @@ function planStep(offer: StockState, warehouse: Types.ObjectId, edit: StockEdit)
   assertAboveReserved(offer.quantity + change, next, reserved);
   if (!entry) {
     return {
-      filter: { _id: offer._id, 'stockByWarehouse.0': { $exists: true }, 'stockByWarehouse.warehouse': { $ne: warehouse } },
+      filter: {
+        _id: offer._id,
+        'stockByWarehouse.0': { $exists: true },
+        'stockByWarehouse.warehouse': { $ne: warehouse },
+      },
       update: { $push: { stockByWarehouse: { warehouse, onHand: next } }, $inc: { quantity: next } },
     };
   }
@@ -78,7 +82,8 @@ function planStep(offer: StockState, warehouse: Types.ObjectId, edit: StockEdit)
  */
 function firstWarehouse(offer: StockState, reserved: number, warehouse: Types.ObjectId, edit: StockEdit): Step {
   const next = 'set' in edit ? edit.set : offer.quantity + reserved + edit.delta;
-  if (next < 0) throw new ConflictException(`Warehouse ${String(warehouse)} has only ${offer.quantity + reserved} on hand`);
+  if (next < 0)
+    throw new ConflictException(`Warehouse ${String(warehouse)} has only ${offer.quantity + reserved} on hand`);
   const available = next - reserved;
   assertAboveReserved(available, next, reserved);
   return {

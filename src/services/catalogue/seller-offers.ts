@@ -75,9 +75,12 @@ export class SellerOffers {
   async update(caller: Principal, offerId: string, dto: UpdateOfferDto): Promise<SellerOfferView> {
     const offer = await this.ownedOffer(caller, offerId);
     const set = Object.fromEntries(
-      Object.entries({ price: dto.price, currency: dto.currency, active: dto.active }).filter(([, v]) => v !== undefined),
+      Object.entries({ price: dto.price, currency: dto.currency, active: dto.active }).filter(
+        ([, v]) => v !== undefined,
+      ),
     );
-    if (Object.keys(set).length === 0) throw new BadRequestException('Nothing to change: give price, currency or active');
+    if (Object.keys(set).length === 0)
+      throw new BadRequestException('Nothing to change: give price, currency or active');
     await this.offers.updateOne({ _id: offer._id }, { $set: set }).exec();
     return this.announced(await this.reread(offer._id));
   }
