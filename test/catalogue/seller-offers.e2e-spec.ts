@@ -353,5 +353,34 @@ describe('seller offers (REST)', () => {
         reserved: 0,
       });
     });
+
+    it('should take shipped units off hand at the fullest warehouse, leaving what is available', async () => {
+      const owner = await createSellerAccount(t);
+      const { offer } = await offerOf(owner, 1);
+      const second = await addWarehouse(t, owner.token, owner.sellerId);
+      await setStock(t, offer.id, second, 4, owner.token).expect(200);
+      const buyer = await createBuyer(t);
+      const item = { sellerSkuId: offer.id, quantity: 2 };
+      await t.callBean(CART, 'addCommerceItem', [item], { token: buyer.token }).expect(200);
+      const [order] = (await orderCall(t, 'orderCheckout', [], buyer.token).expect(200)).body as { id: string }[];
+      // Orders may be approved at checkout (ORDER_APPROVAL); otherwise an ADMIN approves.
+      const placed = await orderCall(t, 'getOrder', [order.id], buyer.token).expect(200);
+      if (placed.body.status === 'NEW') await orderCall(t, 'approve', [order.id], admin).expect(200);
+      const address = { name: 'Ann', street: 'Canal Street', city: 'Amsterdam', postalCode: '1011AA', country: 'NL' };
+      const choice = { orderId: order.id, paymentMethodId: 'pm_card_visa', shippingAddress: address };
+      await orderCall(t, 'digitalOrderCheckout', [choice], buyer.token).expect(200);
+      await orderCall(t, 'pay', [order.id], buyer.token).expect(200);
+      const before = (await authed(t.http.get(MY_OFFERS), owner.token).expect(200)).body.items[0] as OfferBody;
+      expect(before).toMatchObject({ quantity: 3, reserved: 2 });
+
+      await orderCall(t, 'ship', [order.id], admin).expect(200);
+
+      const shipped = (await authed(t.http.get(MY_OFFERS), owner.token).expect(200)).body.items[0] as OfferBody;
+      expect(shipped).toMatchObject({ quantity: 3, reserved: 0 });
+      expect(shipped.stockByWarehouse).toEqual([
+        { warehouseId: owner.warehouseId, onHand: 1 },
+        { warehouseId: second, onHand: 2 },
+      ]);
+    });
   });
 });
