@@ -3,6 +3,7 @@ import { LiveEvent } from '../../src/realtime/event-publisher';
 import { TestStompClient } from '../realtime/stomp-client';
 import { startTestApp, TestApp } from '../support/test-app';
 import { CART, createBuyer, orderCall } from '../orders/support/order-calls';
+import { createOffer } from '../orders/support/order-fixtures';
 import {
   addWarehouse,
   adjustStock,
@@ -110,6 +111,37 @@ describe('seller offers (REST)', () => {
         { warehouseId: owner.warehouseId, onHand: 2 },
         { warehouseId: second, onHand: 5 },
       ]);
+    });
+
+    it('should ignore figures a client may not set (quantity, reserved, operators) in a new offer', async () => {
+      const sku = await createSku(t);
+      const body = {
+        skuId: sku.skuId,
+        price: 100,
+        currency: 'EUR',
+        quantity: 1000,
+        reserved: 99,
+        $set: { quantity: 1000 },
+        stock: [{ warehouseId: seller.warehouseId, quantity: 2 }],
+      };
+      const created = await createOfferCall(t, body, seller.token).expect(201);
+      expect(created.body).toMatchObject({ quantity: 2, reserved: 0 });
+    });
+
+    it('should put all stock of an offer without warehouse stock at the first warehouse edited', async () => {
+      const owner = await createSellerAccount(t);
+      const adjusted = await createOffer(t, { sellerId: owner.sellerId, quantity: 6 });
+      const replaced = await createOffer(t, { sellerId: owner.sellerId, quantity: 6 });
+      const buyer = await createBuyer(t);
+      const items = [adjusted, replaced].map((offer) => ({ sellerSkuId: offer.sellerSkuId, quantity: 2 }));
+      await t.callBean(CART, 'addCommerceItems', [{ items }], { token: buyer.token }).expect(200);
+      await orderCall(t, 'orderCheckout', [], buyer.token).expect(200);
+
+      const plusOne = await adjustStock(t, adjusted.sellerSkuId, owner.warehouseId, 1, owner.token).expect(200);
+      expect(plusOne.body).toMatchObject({ quantity: 5, reserved: 2, stockByWarehouse: [{ onHand: 7 }] });
+      await setStock(t, replaced.sellerSkuId, owner.warehouseId, 1, owner.token).expect(409);
+      const three = await setStock(t, replaced.sellerSkuId, owner.warehouseId, 3, owner.token).expect(200);
+      expect(three.body).toMatchObject({ quantity: 1, reserved: 2, stockByWarehouse: [{ onHand: 3 }] });
     });
 
     it('should refuse a second offer of the same SKU with 409', async () => {
