@@ -73,7 +73,7 @@ export class SellerOffers {
   }
 
   async update(caller: Principal, offerId: string, dto: UpdateOfferDto): Promise<SellerOfferView> {
-    const offer = await this.ownedOffer(caller, offerId);
+    const { offer } = await this.ownedOffer(caller, offerId);
     const set = Object.fromEntries(
       Object.entries({ price: dto.price, currency: dto.currency, active: dto.active }).filter(
         ([, v]) => v !== undefined,
@@ -87,9 +87,9 @@ export class SellerOffers {
 
   /** Sets or moves the units on hand at one of the seller's warehouses (see {@link OfferStock}). */
   async editStock(caller: Principal, offerId: string, warehouseId: string, edit: StockEdit): Promise<SellerOfferView> {
-    const offer = await this.ownedOffer(caller, offerId);
+    const { offer, seller } = await this.ownedOffer(caller, offerId);
     const warehouse = toObjectId(warehouseId, 'warehouseId');
-    assertWarehouseOf(await this.sellers.get(String(offer.seller)), warehouse);
+    assertWarehouseOf(seller, warehouse);
     await this.stock.edit(offer._id, warehouse, edit);
     return this.announced(await this.reread(offer._id));
   }
@@ -106,11 +106,12 @@ export class SellerOffers {
   }
 
   /** 400 malformed id, 404 unknown offer, 403 an offer of a seller the caller does not act for. */
-  private async ownedOffer(caller: Principal, offerId: string): Promise<StoredOffer> {
+  private async ownedOffer(caller: Principal, offerId: string): Promise<{ offer: StoredOffer; seller: SellerRecord }> {
     const offer = await this.offers.findById(toObjectId(offerId, 'id')).lean<StoredOffer>().exec();
     if (!offer) throw new NotFoundException(`Offer ${offerId} not found`);
-    assertOwnerOrAdmin(caller, (await this.sellers.get(String(offer.seller))).userId);
-    return offer;
+    const seller = await this.sellers.get(String(offer.seller));
+    assertOwnerOrAdmin(caller, seller.userId);
+    return { offer, seller };
   }
 
   private async sellerToActFor(caller: Principal, sellerId: string | undefined): Promise<SellerRecord> {
