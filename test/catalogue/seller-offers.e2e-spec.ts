@@ -343,7 +343,12 @@ describe('seller offers (REST)', () => {
         .expect(200);
       await patchOffer(t, offer.id, { active: false }, seller.token).expect(200);
 
+      const cart = await t.callBean(CART, 'getCartDTO', [], { token: buyer.token }).expect(200);
+      expect(cart.body.itemCount).toBe(0);
       await orderCall(t, 'orderCheckout', [], buyer.token).expect(409);
+      const direct = { commerceItems: [{ sellerSkuId: offer.id, quantity: 1 }] };
+      const refusedDirect = await orderCall(t, 'digitalOrderCheckout', [direct], buyer.token).expect(409);
+      expect(refusedDirect.body.message).toContain('not for sale');
       const late = await createBuyer(t);
       const refused = await t
         .callBean(CART, 'addCommerceItem', [{ sellerSkuId: offer.id, quantity: 1 }], { token: late.token })

@@ -115,7 +115,11 @@ export class SellerOffers {
   }
 
   private async sellerToActFor(caller: Principal, sellerId: string | undefined): Promise<SellerRecord> {
-    if (sellerId === undefined) return this.sellers.get(String(await this.ownSellerId(caller)));
+    if (sellerId === undefined) {
+      const own = await this.sellers.idActingFor(caller.id);
+      if (!own) throw new NotFoundException(`You act for no seller${isAdmin(caller) ? '; give sellerId' : ''}`);
+      return this.sellers.get(String(own));
+    }
     const seller = await this.sellers.get(sellerId);
     if (!isAdmin(caller) && seller.userId !== caller.id) {
       throw new ForbiddenException('Only an ADMIN offers for another seller');
@@ -125,7 +129,7 @@ export class SellerOffers {
 
   private async ownSellerId(caller: Principal): Promise<Types.ObjectId> {
     const seller = await this.sellers.idActingFor(caller.id);
-    if (!seller) throw new NotFoundException('You act for no seller' + (isAdmin(caller) ? '; give sellerId' : ''));
+    if (!seller) throw new NotFoundException('You act for no seller');
     return seller;
   }
 }
