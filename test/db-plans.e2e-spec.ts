@@ -2,6 +2,7 @@ import { EmbeddedMongoServer } from '@ccb/embedded-mongo';
 import { getConnectionToken } from '@nestjs/mongoose';
 import { MongoClient } from 'mongodb';
 import { Connection } from 'mongoose';
+import request from 'supertest';
 import { Role } from '../src/common/principal';
 import { buildDemoCatalogue } from '../src/seed/demo-data';
 import { demoId } from '../src/seed/demo-id';
@@ -63,6 +64,7 @@ describe('query plans of the beans', () => {
     await driveCartAndOrders();
     await driveContent();
     await driveJobsAndAnalytics();
+    await driveSellerOffers();
     const client = new MongoClient(server.uri);
     try {
       planned = await planAll(client.db('plans'), recorder.queries);
@@ -168,6 +170,26 @@ describe('query plans of the beans', () => {
     await call(admin, 'customerAnalyticsServiceImpl', 'getRegisteredCustomersChart', []);
     await call(admin, 'customerAnalyticsServiceImpl', 'getRegisteredCompaniesByCountry', []);
     await call(admin, 'customerAnalyticsServiceImpl', 'getRegisteredCompaniesByType', []);
+  }
+
+  /** The seller self-service REST calls (recorded under their route). */
+  async function driveSellerOffers(): Promise<void> {
+    const rest = async (name: string, request: () => request.Test) => {
+      const response = await recorder.during(name, () => request().set('Authorization', `Bearer ${sellerNl}`));
+      if (response.status >= 300) throw new Error(`${name}: ${response.status} ${response.text}`);
+      return response.body as { items: { id: string }[] };
+    };
+    const offers = '/api/v1/catalogue/offers';
+    const { items } = await rest('GET sellers/me/offers', () => t.http.get('/api/v1/catalogue/sellers/me/offers'));
+    const [offer] = items;
+    const warehouse = String(demoId('address:seller.nl'));
+    await rest('PATCH offers/:id', () => t.http.patch(`${offers}/${offer.id}`).send({ price: 999 }));
+    await rest('PUT offers/:id/stock', () =>
+      t.http.put(`${offers}/${offer.id}/stock/${warehouse}`).send({ quantity: 9 }),
+    );
+    await rest('POST offers/:id/stock/adjust', () =>
+      t.http.post(`${offers}/${offer.id}/stock/${warehouse}/adjust`).send({ delta: -1 }),
+    );
   }
 
   it('should have recorded the queries of every bean it drove', () => {

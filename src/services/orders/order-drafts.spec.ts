@@ -11,6 +11,7 @@ function offerOf(seller: SellerRef, price: number, currency: string): OfferDetai
     price,
     currency,
     quantity: 10,
+    active: true,
     product: { _id: new Types.ObjectId(), name: 'Fern', published: true, images: [] },
     sku: { _id: new Types.ObjectId(), name: 'Young plant', code: 'F-1' },
     seller,

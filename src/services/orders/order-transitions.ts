@@ -4,6 +4,7 @@ import { isValidObjectId, Model } from 'mongoose';
 import { EventPublisher } from '../../realtime/event-publisher';
 import { CustomerActivityRecorder } from '../customer-analytics/customer-activity-recorder';
 import { CustomerActivityType } from '../customer-analytics/customer-activity-type';
+import { StockReservation } from '../catalogue/stock-reservation';
 import { sourcesOf } from './order-lifecycle';
 import { OrderPaidHook } from './order-paid-hook';
 import { OrderStore } from './order-store';
@@ -15,6 +16,10 @@ export interface TransitionOptions {
   where?: Record<string, unknown>;
   set?: Partial<Order>;
 }
+
+/** Shipped goods leave the seller's stock on hand (the catalogue's reservation ends). */
+const stockLinesOf = (order: StoredOrder) =>
+  order.commerceItems.map(({ sellerSku, quantity }) => ({ sellerSku, quantity }));
 
 /**
  * Moves orders through their lifecycle (DESIGN §7). A move is one conditional update on the current status, so of
@@ -30,6 +35,7 @@ export class OrderTransitions {
     private readonly events: EventPublisher,
     private readonly activity: CustomerActivityRecorder,
     private readonly paidHook: OrderPaidHook,
+    private readonly stock: StockReservation,
   ) {}
 
   /** @throws 404 unknown order, 409 when the order is not in a status that may become `to` (or `where` fails) */
@@ -46,6 +52,7 @@ export class OrderTransitions {
           .exec()
       : null;
     if (!updated) throw await this.refusal(orderId, to);
+    if (to === OrderStatus.SHIPPED) await this.stock.dispatch(stockLinesOf(updated));
     this.announce(updated, entry);
     if (to === OrderStatus.PAID) await this.paidHook.paid(updated);
     return updated;
