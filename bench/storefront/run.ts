@@ -11,7 +11,7 @@ import { buildDemoCatalogue } from '../../src/seed/demo-data';
  * `npm run bench:storefront [-- --rounds 3 --seconds 5 --connections 10 --scale 100 --each --only search
  * --facet-cache 0 --cpu-prof DIR]`
  * A GUEST storefront through `POST /api/v1/bean/request` against the demo marketplace (`--scale` copies of its
- * catalogue): search filters and country lookups, each mix cycling through its calls on every connection, and the
+ * catalogue): search filters, product listing pages and product details, country lookups, each mix cycling through its calls on every connection, and the
  * baseline, one cheap call alone (`getCountryByCode('NL')`, answered from memory). The server runs in its own
  * process (one core), autocannon here (the other); mixes alternate within each round. Reports per mix the medians of
  * requests per second, latency and the server's CPU time per request (steadier than throughput on a shared
@@ -64,6 +64,15 @@ const FILTERS: Call[] = [
   ['getProductsListFilter', []],
   ['getProductsListByRequestFilter', ['ros']],
 ];
+/** The storefront's product pages: a listing page of each kind and two product details. */
+const PRODUCTS: Call[] = [
+  ['listProducts', [{}]],
+  ['listProducts', [{ q: 'ficus', sort: 'price' }]],
+  ['listProducts', [{ filters: [{ attributeId: attribute('light'), values: ['Shade'] }], sort: '-price' }]],
+  ['listProducts', [{ minPrice: 500, maxPrice: 2000, currency: 'EUR', sort: 'newest', page: 1 }]],
+  ['getProductDetail', [String(demo.products[0]._id)]],
+  ['getProductDetail', [String(demo.products[11]._id)]],
+];
 const COUNTRIES: Call[] = [
   ['getCountries', []],
   ['getCountryByCode', ['NL']],
@@ -74,8 +83,10 @@ const ALL_MIXES: Record<string, Mix> = {
   [BASELINE]: [{ beanId: GEO, calls: [['getCountryByCode', ['NL']]] }],
   'search filters': [{ beanId: SEARCH, calls: FILTERS }],
   'country lookups': [{ beanId: GEO, calls: COUNTRIES }],
+  'product listing': [{ beanId: SEARCH, calls: PRODUCTS.filter(([name]) => name === 'listProducts') }],
+  'product detail': [{ beanId: SEARCH, calls: PRODUCTS.filter(([name]) => name === 'getProductDetail') }],
   'storefront mix': [
-    { beanId: SEARCH, calls: FILTERS },
+    { beanId: SEARCH, calls: [...FILTERS, ...PRODUCTS] },
     { beanId: GEO, calls: COUNTRIES },
   ],
   ...(values.each ? Object.fromEntries(FILTERS.map((call) => [call[0], [{ beanId: SEARCH, calls: [call] }]])) : {}),
