@@ -148,6 +148,8 @@ describe('storefront listing and product detail (ecomRemainsSearchEngineServiceI
       const items = await listAll({ q: 'FICUS' });
       expect(expected.length).toBeGreaterThan(1);
       expect(items.map((item) => item.name).sort()).toEqual(expected.sort());
+      // Without a sort, the best match first: both words are in one name.
+      expect((await list({ q: 'lyrata ficus' })).items[0].name).toBe('Ficus lyrata');
       expect(await list({ q: 'nosuchplantword' })).toMatchObject({ items: [], total: 0 });
       // Regular-expression syntax is a word to the text index, never a pattern.
       expect(await list({ q: '.*' })).toMatchObject({ items: [], total: 0 });
