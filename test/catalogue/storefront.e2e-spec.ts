@@ -1,3 +1,6 @@
+import { getModelToken } from '@nestjs/mongoose';
+import { Model } from 'mongoose';
+import { SellerSku } from '../../src/services/catalogue/seller-sku.schema';
 import { checkOut, createBuyer } from '../orders/support/order-calls';
 import { createOffer } from '../orders/support/order-fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -190,7 +193,7 @@ describe('storefront listing and product detail (ecomRemainsSearchEngineServiceI
       expect(both.map((item) => item.id).sort()).toEqual([...expectedListing(expected).keys()].sort());
     });
 
-    it('should drop a product once a checkout takes its last unit, and show it at once again', async () => {
+    it('should drop a product at once when a checkout takes its last unit', async () => {
       const offer = await createOffer(t, { quantity: 1, price: 777 });
       const product = await list({ q: (await detailOfOffer(offer.sellerSkuId)).name.split(' ')[1] });
       expect(product.items.map((item) => item.cheapestOffer.offerId)).toEqual([offer.sellerSkuId]);
@@ -199,6 +202,22 @@ describe('storefront listing and product detail (ecomRemainsSearchEngineServiceI
       expect(after).toMatchObject({ items: [], total: 0 });
       const { offers } = await detail(product.items[0].id);
       expect(offers).toEqual([expect.objectContaining({ offerId: offer.sellerSkuId, quantity: 0, inStock: false })]);
+    });
+
+    it('should leave out offers whose seller withdrew them (active: false); a missing flag counts as active', async () => {
+      const offer = await createOffer(t, { price: 900 });
+      const { id, name } = await detailOfOffer(offer.sellerSkuId);
+      const listedOffers = async () =>
+        (await list({ q: name.split(' ')[1] })).items.map((i) => i.cheapestOffer.offerId);
+      const offers = t.app.get<Model<SellerSku>>(getModelToken(SellerSku.name));
+      const setActive = (active: boolean) =>
+        offers.updateOne({ _id: offer.sellerSkuId }, { $set: { active } }, { strict: false }).exec();
+      expect(await listedOffers()).toEqual([offer.sellerSkuId]);
+      await setActive(false);
+      expect(await listedOffers()).toEqual([]);
+      expect((await detail(id)).offers).toEqual([]);
+      await setActive(true);
+      expect(await listedOffers()).toEqual([offer.sellerSkuId]);
     });
 
     /** The detail of the product of an offer made by the fixture (its name is "Fern <tag>"). */
