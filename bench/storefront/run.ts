@@ -168,7 +168,23 @@ async function measure(url: string, server: ChildProcess, name: string, seconds:
     throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   }
   const cpuPerRequest = (cpuMicros(server.pid!) - cpuBefore) / result.requests.total;
+  await settle(server);
   return { rate: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuPerRequest };
+}
+
+const SETTLE_SAMPLE_MS = 250;
+const SETTLE_LIMIT_MS = 120_000;
+
+/**
+ * Waits until the server is idle (under a tenth of a core over 250 ms): calls still running when autocannon stops
+ * (slow uncached ones at `--scale 100`) would otherwise spend the next mix's CPU and delay its answers.
+ */
+async function settle(server: ChildProcess): Promise<void> {
+  for (let waited = 0; waited < SETTLE_LIMIT_MS; waited += SETTLE_SAMPLE_MS) {
+    const before = cpuMicros(server.pid!);
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_SAMPLE_MS));
+    if (cpuMicros(server.pid!) - before < (SETTLE_SAMPLE_MS * 1000) / 10) return;
+  }
 }
 
 function median(numbers: number[]): number {
