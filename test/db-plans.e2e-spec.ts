@@ -94,12 +94,26 @@ describe('query plans of the beans', () => {
     await call(undefined, SEARCH, 'getProductsListFilter', []);
     await call(undefined, SEARCH, 'getProductsListByRequestFilter', ['ros']);
     await call(sellerNl, SEARCH, 'getLoggedSellerSkusFilter', []);
+    await driveStorefrontListing(attribute);
     const seller = String(demo.sellers[0]._id);
     await call(undefined, GEO, 'getCountryByCode', ['NL']);
     await call(undefined, GEO, 'searchCountriesPaged', ['{"searchTerm":"land","limit":5}']);
     await call(undefined, GEO, 'getCountryNameBySellerId', [seller]);
     await call(undefined, GEO, 'getSellersByCountryCode', ['NL']);
     await call(undefined, GEO, 'getShippingAddresses', [seller]);
+  }
+
+  /** Listing and detail, each query shape once: text search, filters, price range, every sort. */
+  async function driveStorefrontListing(attribute: (code: string) => string): Promise<void> {
+    const filters = [
+      { attributeId: attribute('light'), values: ['Shade'] },
+      { attributeId: attribute('form'), values: ['Seeds'] },
+    ];
+    await call(undefined, SEARCH, 'listProducts', [{}]);
+    await call(undefined, SEARCH, 'listProducts', [{ q: 'ficus', sort: 'price' }]);
+    await call(undefined, SEARCH, 'listProducts', [{ filters, categories: ['Houseplants'], sort: '-name' }]);
+    await call(undefined, SEARCH, 'listProducts', [{ minPrice: 500, maxPrice: 2000, currency: 'EUR', sort: 'newest' }]);
+    await call(undefined, SEARCH, 'getProductDetail', [String(demo.products[0]._id)]);
   }
 
   async function driveAccounts(): Promise<void> {

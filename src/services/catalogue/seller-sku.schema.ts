@@ -41,3 +41,5 @@ bumpsCatalogueRevision(SellerSkuSchema);
 SellerSkuSchema.index({ seller: 1, sku: 1 }, { unique: true });
 /** In-stock offers (`quantity > 0`), the base of every storefront filter. */
 SellerSkuSchema.index({ quantity: 1 });
+/** A product's offers in stock, cheapest first: the storefront listing's and detail's join (`product` leads). */
+SellerSkuSchema.index({ product: 1, quantity: 1, price: 1 });

@@ -298,6 +298,92 @@ export interface Facet {
 }
 
 /**
+ * Input of `listProducts`: every field optional; prices in integer minor units of `currency`.
+ */
+export interface ProductListingQueryDto {
+  q?: string;
+  filters?: AttributeFilterDto[];
+  categories?: string[];
+  minPrice?: number;
+  maxPrice?: number;
+  currency?: string;
+  sort?: "price" | "-price" | "name" | "-name" | "newest";
+  page?: number;
+  size?: number;
+}
+
+/**
+ * One attribute filter: the product (or the SKU of its offer) has at least one of `values` for the attribute, as
+ * `getDynamicOptionFilters` / `getDynamicValueFilters` list them (`attributeId` from `getDynamicFilters`).
+ */
+export interface AttributeFilterDto {
+  attributeId: string;
+  values: string[];
+}
+
+export interface ProductListing {
+  items: ListedProduct[];
+  page: number;
+  size: number;
+  total: number;
+}
+
+export interface ListedProduct {
+  id: string;
+  name: string;
+  description: string;
+  image: null | string;
+  attributes: AttributeView[];
+  cheapestOffer: CheapestOfferView;
+}
+
+/**
+ * An attribute of a product or SKU with what a storefront shows of it.
+ */
+export interface AttributeView {
+  attributeId: string;
+  name: string;
+  type: string;
+  unit: null | string;
+  values: string[];
+}
+
+export interface CheapestOfferView {
+  offerId: string;
+  sellerId: string;
+  sellerName: string;
+  price: number;
+  currency: string;
+  quantity: number;
+}
+
+export interface ProductDetail {
+  id: string;
+  name: string;
+  description: string;
+  images: string[];
+  attributes: AttributeView[];
+  skus: ({
+      id: string;
+      code: string;
+      name: string;
+      attributes: AttributeView[];
+    })[];
+  offers: OfferView[];
+}
+
+export interface OfferView {
+  sku: string;
+  inStock: boolean;
+  offerId: string;
+  sellerId: string;
+  sellerName: string;
+  price: number;
+  currency: string;
+  quantity: number;
+}
+
+/**
  * A country as clients see it, named in the request language.
  */
 export interface CountryView {
@@ -1362,6 +1448,23 @@ export interface Beans {
      * @signature getProductsListByRequestFilter(String)
      */
     getProductsListByRequestFilter(searchTerm: string): Promise<Facet[]>;
+
+    /**
+     * A page of published products with an active in-stock offer, each with its cheapest such offer (within the
+     * price range, currency and attribute filters), and the number of such products (`total`). See the README.
+     *
+     * @role GUEST
+     * @signature listProducts(Map<ProductListingQueryDto>)
+     */
+    listProducts(query: ProductListingQueryDto): Promise<ProductListing>;
+
+    /**
+     * A published product with its SKUs and every active offer, cheapest first; 400 malformed id, 404 unknown.
+     *
+     * @role GUEST
+     * @signature getProductDetail(String)
+     */
+    getProductDetail(productId: string): Promise<ProductDetail>;
   };
 
   /** `FileManagerService` (src/services/file-manager/file-manager.service.ts); default role ADMIN. */
@@ -2208,6 +2311,8 @@ export const beanManifest = {
       getDynamicValueFilters: [{ role: 'GUEST', signature: 'getDynamicValueFilters(String, String)' }],
       getProductsListFilter: [{ role: 'GUEST', signature: 'getProductsListFilter()' }],
       getProductsListByRequestFilter: [{ role: 'GUEST', signature: 'getProductsListByRequestFilter(String)' }],
+      listProducts: [{ role: 'GUEST', signature: 'listProducts(Map<ProductListingQueryDto>)' }],
+      getProductDetail: [{ role: 'GUEST', signature: 'getProductDetail(String)' }],
     },
   },
   fileManagerServiceMock: {
