@@ -21,10 +21,13 @@ export interface Contact {
 }
 
 /**
- * A stored invoice as the API returns it: its GridFS id and record, and the PDF bytes in base64.
+ * A stored invoice as the API returns it: its id in the register, its record, and the PDF bytes in base64.
  */
 export interface Attachment {
   id: string;
+  /**
+   * `<number>.pdf`
+   */
   name: string;
   contentType: string;
   size: number;
