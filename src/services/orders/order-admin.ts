@@ -7,13 +7,12 @@ import { amounts } from './order-drafts';
 import { OrderPlacement } from './order-placement';
 import { OrderStore } from './order-store';
 import { OrderTransitions } from './order-transitions';
+import { UNPAID } from './order-status';
 import { Order, OrderStatus } from './order.schema';
 import { StoredOrder } from './order.view';
 import { OrderDto } from './order.dto';
 import { StockReservation } from '../catalogue/stock-reservation';
 
-/** Orders whose stock is reserved but not paid for: removing or canceling them gives the stock back. */
-const UNPAID = [OrderStatus.NEW, OrderStatus.APPROVED, OrderStatus.PAYMENT_FAILED];
 /** Status changes `saveOrder` makes; payment, shipping and delivery have their own methods. */
 const SAVEABLE = [OrderStatus.APPROVED, OrderStatus.CANCELED];
 const MAX_ATTEMPTS = 20;
@@ -123,7 +122,9 @@ export class OrderAdmin {
     if (!SAVEABLE.includes(status)) {
       throw new ConflictException(`saveOrder sets APPROVED or CANCELED; use pay, ship or deliver for ${status}`);
     }
-    const moved = await this.transitions.move(String(order._id), status, admin.id);
+    // A paid order is canceled only through its refund (cancelOrder, refundOrder).
+    const where = status === OrderStatus.CANCELED ? { status: { $in: UNPAID } } : {};
+    const moved = await this.transitions.move(String(order._id), status, admin.id, { where });
     if (status === OrderStatus.CANCELED) await this.stock.release(stockOf(moved));
   }
 

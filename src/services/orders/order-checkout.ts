@@ -6,6 +6,7 @@ import { CustomerActivityRecorder } from '../customer-analytics/customer-activit
 import { CustomerActivityType } from '../customer-analytics/customer-activity-type';
 import { CartStore } from '../shopping-cart/cart-store.service';
 import { CheckoutLocks } from './checkout-lock';
+import { OrderApproval } from './order-approval';
 import { OrderPayments } from './order-payments';
 import { OrderPlacement } from './order-placement';
 import { OrderStore } from './order-store';
@@ -30,11 +31,12 @@ export class OrderCheckout {
     private readonly payments: OrderPayments,
     private readonly activity: CustomerActivityRecorder,
     private readonly locks: CheckoutLocks,
+    private readonly approval: OrderApproval,
   ) {}
 
   /** One order per seller from the buyer's cart, stock reserved; the cart is emptied. 409 for an empty cart. */
   checkout(buyer: Principal): Promise<StoredOrder[]> {
-    return this.locks.holding(buyer.id, () => this.checkoutCart(buyer));
+    return this.locks.holding(buyer.id, async () => this.approval.approveNew(await this.checkoutCart(buyer)));
   }
 
   private async checkoutCart(buyer: Principal): Promise<StoredOrder[]> {
@@ -56,7 +58,9 @@ export class OrderCheckout {
    * directly from one seller. `confirm` then charges; a new digital order is approved by the system first.
    */
   async digitalCheckout(buyer: Principal, request: PaymentRequestDto): Promise<StoredOrder> {
-    const order = request.orderId ? await this.prepare(buyer, request) : await this.placeDirect(buyer, request);
+    const order = request.orderId
+      ? await this.prepare(buyer, request)
+      : await this.approval.approveOne(await this.placeDirect(buyer, request));
     if (!request.confirm) return order;
     const id = String(order._id);
     if (order.digital && order.status === OrderStatus.NEW) {
