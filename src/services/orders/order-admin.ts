@@ -1,9 +1,10 @@
 import { BadRequestException, ConflictException, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { isValidObjectId, Model, Types } from 'mongoose';
+import { isValidObjectId, Model } from 'mongoose';
 import { EventPublisher } from '../../realtime/event-publisher';
 import { Principal } from '../../common/principal';
 import { amounts } from './order-drafts';
+import { OrderCancellation, stockOf } from './order-cancellation';
 import { OrderPlacement } from './order-placement';
 import { OrderStore } from './order-store';
 import { OrderTransitions } from './order-transitions';
@@ -27,6 +28,7 @@ export class OrderAdmin {
     private readonly transitions: OrderTransitions,
     private readonly stock: StockReservation,
     private readonly events: EventPublisher,
+    private readonly cancellation: OrderCancellation,
   ) {}
 
   /** A NEW order for `embeddedBuyer` of `commerceItems` (one seller and currency), stock reserved. */
@@ -122,10 +124,9 @@ export class OrderAdmin {
     if (!SAVEABLE.includes(status)) {
       throw new ConflictException(`saveOrder sets APPROVED or CANCELED; use pay, ship or deliver for ${status}`);
     }
-    // A paid order is canceled only through its refund (cancelOrder, refundOrder).
-    const where = status === OrderStatus.CANCELED ? { status: { $in: UNPAID } } : {};
-    const moved = await this.transitions.move(String(order._id), status, admin.id, { where });
-    if (status === OrderStatus.CANCELED) await this.stock.release(stockOf(moved));
+    // A paid order is canceled only through its refund (cancelOrder).
+    if (status === OrderStatus.CANCELED) await this.cancellation.cancelUnpaid(String(order._id), admin.id);
+    else await this.transitions.move(String(order._id), status, admin.id);
   }
 
   private async removeFound(order: StoredOrder): Promise<void> {
@@ -146,10 +147,6 @@ function assertRemovable(order: StoredOrder): void {
   if (order.status === OrderStatus.PAYMENT_PENDING) {
     throw new ConflictException(`Order ${String(order._id)} is being paid; it cannot be removed now`);
   }
-}
-
-function stockOf(order: StoredOrder): { sellerSku: Types.ObjectId; quantity: number }[] {
-  return order.commerceItems.map(({ sellerSku, quantity }) => ({ sellerSku, quantity }));
 }
 
 function detailsOf(dto: OrderDto): Partial<Order> {
