@@ -373,14 +373,15 @@ export interface JobDto {
  */
 export interface OrderView {
   id: string;
-  status: "NEW" | "APPROVED" | "PAYMENT_PENDING" | "PAYMENT_FAILED" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELED";
+  status: "NEW" | "APPROVED" | "PAYMENT_PENDING" | "PAYMENT_FAILED" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELED" | "REFUNDED";
   contactProfileId: null | string;
   embeddedVendor: EmbeddedVendor;
   embeddedBuyer: EmbeddedBuyer;
   orderTimeLines: ({
-      status: "NEW" | "APPROVED" | "PAYMENT_PENDING" | "PAYMENT_FAILED" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELED";
+      status: "NEW" | "APPROVED" | "PAYMENT_PENDING" | "PAYMENT_FAILED" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELED" | "REFUNDED";
       at: string;
       by: string;
+      refundId?: string;
     })[];
   commerceItems: CommerceItemView[];
   subtotal: number;
@@ -398,6 +399,7 @@ export interface OrderView {
   paymentIntentId: null | string;
   parcelId: null | string;
   payoutId: null | string;
+  refunds: RefundView[];
   createdAt: null | string;
   updatedAt: null | string;
 }
@@ -466,13 +468,29 @@ export interface ShippingAddress {
   pickupPointId?: string;
 }
 
+export interface RefundView {
+  reference: string;
+  refundId: null | string;
+  amount: number;
+  items: ({
+      sellerSkuId: string;
+      quantity: number;
+    })[];
+  restock: boolean;
+  cancel: boolean;
+  status: "PENDING" | "SUCCEEDED" | "FAILED";
+  requestedBy: string;
+  requestedAt: string;
+  settledAt: null | string;
+}
+
 /**
  * The order map of `createOrder` / `saveOrder` (ADMIN). Vendor, currency, amounts and time line are derived from
  * the items and the lifecycle, never taken from the map; `status` in `saveOrder` must be a legal transition.
  */
 export interface OrderDto {
   id?: string;
-  status?: "NEW" | "APPROVED" | "PAYMENT_PENDING" | "PAYMENT_FAILED" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELED";
+  status?: "NEW" | "APPROVED" | "PAYMENT_PENDING" | "PAYMENT_FAILED" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELED" | "REFUNDED";
   contactProfileId?: string;
   embeddedBuyer?: EmbeddedBuyerDto;
   commerceItems?: OrderItemDto[];
@@ -542,6 +560,24 @@ export interface PaymentRequestDto {
   quantity?: number;
   amount?: number;
   confirm?: boolean;
+}
+
+/**
+ * The map of `refundOrder`: the whole order (what is left of it) without `items`, else these units. `restock` says
+ * whether the units return to the offers once refunded; by default they do before shipment and do not after.
+ */
+export interface RefundRequestDto {
+  orderId: string;
+  items?: RefundItemDto[];
+  restock?: boolean;
+}
+
+/**
+ * Units of one bought line to refund.
+ */
+export interface RefundItemDto {
+  sellerSkuId: string;
+  quantity: number;
 }
 
 /**
@@ -1643,6 +1679,24 @@ export interface Beans {
     obtain3DSecureLink(orderId: string): Promise<null | string>;
 
     /**
+     * The buyer cancels their own order before shipment: unpaid at once (stock released), PAID through a full refund
+     * (CANCELED once the provider's webhook settles it). 409 while being charged or once shipped; 403 for another's.
+     *
+     * @role USER
+     * @signature cancelOrder(String)
+     */
+    cancelOrder(orderId: string): Promise<OrderView>;
+
+    /**
+     * Refunds a paid order, whole or per item ({@link RefundRequestDto}), through the card provider; settled by its
+     * webhook. ADMIN, or the user acting for the order's seller.
+     *
+     * @role USER
+     * @signature refundOrder(Map<RefundRequestDto>)
+     */
+    refundOrder(request: RefundRequestDto): Promise<OrderView>;
+
+    /**
      * @role ADMIN
      * @signature ship(String)
      */
@@ -2124,6 +2178,8 @@ export const beanManifest = {
       approve: [{ role: 'ADMIN', signature: 'approve(String)' }],
       pay: [{ role: 'GUEST', signature: 'pay(String)' }],
       obtain3DSecureLink: [{ role: 'GUEST', signature: 'obtain3DSecureLink(String)' }],
+      cancelOrder: [{ role: 'USER', signature: 'cancelOrder(String)' }],
+      refundOrder: [{ role: 'USER', signature: 'refundOrder(Map<RefundRequestDto>)' }],
       ship: [{ role: 'ADMIN', signature: 'ship(String)' }],
       deliver: [{ role: 'ADMIN', signature: 'deliver(String)' }],
     },
