@@ -126,7 +126,7 @@ describe('query plans of the beans', () => {
     await call(admin, 'orderServiceImpl', 'getOrdersPaged', ['{"query":{"status":"new"},"limit":10}']);
     const ofAlice = { query: { 'embeddedBuyer.userId': String(demoId('user:alice')) }, limit: 10 };
     await call(admin, 'orderServiceImpl', 'getOrders', [JSON.stringify(ofAlice)]);
-    await call(admin, 'orderServiceImpl', 'approve', [order.id]);
+    await call(alice, 'orderServiceImpl', 'cancelOrder', [order.id]);
     await call(admin, 'orderServiceImpl', 'getCommerceItemRepository', []);
   }
 

@@ -11,7 +11,9 @@ describe('orderServiceImpl administration', () => {
   let buyer: Buyer;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { ORDER_TAX_RATE: '20', ORDER_SERVICE_FEE_RATE: '10' } });
+    // The admin's approval is the subject here: orders wait for it (ORDER_APPROVAL=manual).
+    const env = { ORDER_TAX_RATE: '20', ORDER_SERVICE_FEE_RATE: '10', ORDER_APPROVAL: 'manual' };
+    t = await startTestApp({ env });
     admin = t.tokenFor(Role.ADMIN);
     buyer = await createBuyer(t);
   });
