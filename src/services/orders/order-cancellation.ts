@@ -39,10 +39,10 @@ export class OrderCancellation {
    * concurrent cancellations one wins) and gives its stock back, exactly once. 409 when it is no longer unpaid.
    */
   async cancelUnpaid(orderId: string, by: string, where: Record<string, unknown> = {}): Promise<StoredOrder> {
-    const options = { where: { ...where, status: { $in: UNPAID } } };
-    const canceled = await this.transitions.move(orderId, OrderStatus.CANCELED, by, options);
-    await this.stock.release(stockOf(canceled));
-    return canceled;
+    return this.transitions.move(orderId, OrderStatus.CANCELED, by, {
+      where: { ...where, status: { $in: UNPAID } },
+      effects: (canceled) => this.stock.release(stockOf(canceled)),
+    });
   }
 }
 

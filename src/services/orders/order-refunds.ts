@@ -85,9 +85,16 @@ export class OrderRefunds implements OnModuleInit {
   private async ask(found: StoredOrder, ask: RefundAsk): Promise<StoredOrder> {
     let order = found;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      if (!REFUNDABLE.includes(order.status)) {
+        throw new ConflictException(`Order ${String(order._id)} is ${order.status}; only paid orders are refunded`);
+      }
       const intentId = await this.cardPaymentOf(order);
       const entry = this.entryFor(order, ask);
-      const unchanged: Record<string, unknown> = { _id: order._id, status: order.status, refundVersion: versionOf(order) };
+      const unchanged: Record<string, unknown> = {
+        _id: order._id,
+        status: order.status,
+        refundVersion: versionOf(order),
+      };
       const recorded = await this.orders
         .findOneAndUpdate(
           unchanged,
@@ -103,9 +110,6 @@ export class OrderRefunds implements OnModuleInit {
   }
 
   private entryFor(order: StoredOrder, ask: RefundAsk): OrderRefund {
-    if (!REFUNDABLE.includes(order.status)) {
-      throw new ConflictException(`Order ${String(order._id)} is ${order.status}; only paid orders are refunded`);
-    }
     const { items, amount } = planRefund(order, ask.items);
     return {
       reference: new Types.ObjectId().toHexString(),
@@ -147,11 +151,14 @@ export class OrderRefunds implements OnModuleInit {
   }
 
   private async fail(orderId: Types.ObjectId, reference: string): Promise<void> {
+    const order = await this.orders.findById(orderId).lean<StoredOrder>().exec();
+    const entry = order?.refunds?.find((one) => one.reference === reference);
+    if (!entry) return;
     await this.orders
       .updateOne(
         { _id: orderId, refunds: { $elemMatch: { reference, status: OrderRefundStatus.PENDING } } },
         {
-          $set: { 'refunds.$.status': OrderRefundStatus.FAILED, 'refunds.$.settledAt': new Date() },
+          $set: { 'refunds.$': { ...entry, status: OrderRefundStatus.FAILED, settledAt: new Date() } },
           $inc: { refundVersion: 1 },
         },
       )
@@ -197,19 +204,18 @@ export class OrderRefunds implements OnModuleInit {
             refundVersion: versionOf(order),
             refunds: { $elemMatch: { reference: refund.reference, status: OrderRefundStatus.PENDING } },
           },
+          // The whole entry at once: the embedded database refuses two positional paths of one array element.
           set: {
-            'refunds.$.status': OrderRefundStatus.SUCCEEDED,
-            'refunds.$.refundId': refund.id,
-            'refunds.$.settledAt': new Date(),
+            'refunds.$': { ...entry, status: OrderRefundStatus.SUCCEEDED, refundId: refund.id, settledAt: new Date() },
           },
           also: { $inc: { refundVersion: 1 } },
           entry: { refundId: refund.id },
+          effects: async () => {
+            if (entry.restock) await this.stock.release(entry.items);
+          },
         },
       );
-      if (settled) {
-        if (entry.restock) await this.stock.release(entry.items);
-        return;
-      }
+      if (settled) return;
     }
     throw new ConflictException(`Order ${refund.orderId} is changing too often`);
   }

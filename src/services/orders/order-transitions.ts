@@ -20,6 +20,11 @@ export interface TransitionOptions {
   also?: Omit<UpdateQuery<Order>, '$set' | '$push'>;
   /** More about the time line entry, e.g. the refund it settles. */
   entry?: Pick<OrderTimeLine, 'refundId'>;
+  /**
+   * Work that only the winner of the move does (once), before the move is published, e.g. giving stock back: who sees
+   * the new status sees its effects.
+   */
+  effects?: (moved: StoredOrder) => Promise<void>;
 }
 
 /**
@@ -87,7 +92,9 @@ export class OrderTransitions {
       )
       .lean<StoredOrder>()
       .exec();
-    if (updated) this.announce(updated, entry);
+    if (!updated) return null;
+    await options.effects?.(updated);
+    this.announce(updated, entry);
     return updated;
   }
 

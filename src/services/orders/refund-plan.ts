@@ -37,7 +37,8 @@ export function unitsLeft(order: StoredOrder, counted: OrderRefundStatus[]): Map
     left.set(String(item.sellerSku), (left.get(String(item.sellerSku)) ?? 0) + item.quantity);
   }
   for (const refund of refundsIn(order, counted)) {
-    for (const item of refund.items) left.set(String(item.sellerSku), left.get(String(item.sellerSku))! - item.quantity);
+    for (const item of refund.items)
+      left.set(String(item.sellerSku), left.get(String(item.sellerSku))! - item.quantity);
   }
   return left;
 }
