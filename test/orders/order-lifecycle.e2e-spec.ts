@@ -43,7 +43,7 @@ describe('order lifecycle without an admin', () => {
   let stomp: TestStompClient;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { LOG_LEVEL: 'warn', ORDER_TAX_RATE: '21', CARD_PAYMENT_WEBHOOK_SECRET: 'card-secret-for-tests' } });
+    t = await startTestApp({ env: { ORDER_TAX_RATE: '21', CARD_PAYMENT_WEBHOOK_SECRET: 'card-secret-for-tests' } });
     admin = t.tokenFor(Role.ADMIN);
     [buyer, other, seller] = [await createBuyer(t), await createBuyer(t), await createBuyer(t)];
     stomp = await TestStompClient.connect(t.url, { token: buyer.token });
