@@ -105,6 +105,17 @@ describe('altPaymentServiceImpl', () => {
       expect(timeLine.filter((status) => status === 'PAID')).toHaveLength(1);
     });
 
+    it('should refuse to refund or cancel an order paid this way (409: the provider cannot refund)', async () => {
+      const order = await approvedOrder();
+      const payment = await start(order.id);
+      await answer(payment, 'approve');
+      await call('chargePayment', [payment.paymentId]).expect(200);
+      const refund = await orderCall(t, 'refundOrder', [{ orderId: order.id }], admin).expect(409);
+      expect(refund.body).toMatchObject({ status: 409, message: expect.stringContaining('cannot refund') });
+      await orderCall(t, 'cancelOrder', [order.id], buyer.token).expect(409);
+      expect(await orderOf(order.id)).toMatchObject({ status: 'PAID', refunds: [] });
+    });
+
     it('should start one payment of concurrent starts, and capture it once of concurrent charges', async () => {
       const order = await approvedOrder();
       const starts = await Promise.all(Array.from({ length: 5 }, () => startAs(buyer.token, order.id)));

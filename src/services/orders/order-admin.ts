@@ -79,12 +79,15 @@ export class OrderAdmin {
     for (const order of found) await this.removeFound(order);
   }
 
-  /** Removes a line of a NEW order, giving its stock back; false when there is no such line, 409 for the last. */
+  /**
+   * Removes a line of an unpaid order (NEW, APPROVED or PAYMENT_FAILED: checkout approves at once), giving its stock
+   * back; false when there is no such line, 409 for the last one and while the order is being charged or paid.
+   */
   async removeItem(orderId: string, itemId: string): Promise<boolean> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const order = await this.store.find(orderId);
-      if (order.status !== OrderStatus.NEW) {
-        throw new ConflictException(`Order ${orderId} is ${order.status}; only NEW orders change items`);
+      if (!UNPAID.includes(order.status)) {
+        throw new ConflictException(`Order ${orderId} is ${order.status}; only unpaid orders change items`);
       }
       const item = order.commerceItems.find((line) => String(line._id) === String(itemId));
       if (!item) return false;
@@ -94,7 +97,7 @@ export class OrderAdmin {
       const subtotal = order.subtotal - item.total;
       const removed = await this.orders
         .updateOne(
-          { _id: order._id, status: OrderStatus.NEW, subtotal: order.subtotal, 'commerceItems._id': item._id },
+          { _id: order._id, status: order.status, subtotal: order.subtotal, 'commerceItems._id': item._id },
           { $pull: { commerceItems: { _id: item._id } }, $set: amounts(subtotal, order.buyerTaxRate) },
         )
         .exec();

@@ -128,7 +128,10 @@ export class CardPaymentSandbox extends CardPaymentProvider {
     if (!Number.isInteger(amount) || amount <= 0) {
       throw new BadRequestException('The amount must be a positive whole number of minor units');
     }
-    const previous = await this.refunds.findOne({ reference: String(reference) }).lean().exec();
+    const previous = await this.refunds
+      .findOne({ reference: String(reference) })
+      .lean()
+      .exec();
     if (previous) return toRefund(previous);
     const intent = await this.takeRefundable(String(paymentIntentId), amount);
     let created: SandboxRefund;
