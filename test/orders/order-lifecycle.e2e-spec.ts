@@ -1,5 +1,6 @@
 import { Role } from '../../src/common/principal';
 import { signWebhook } from '../../src/services/payments';
+import { CardPaymentSandbox } from '../../src/services/payments/sandbox/card-payment-sandbox';
 import { TestStompClient } from '../realtime/stomp-client';
 import { startTestApp, TestApp } from '../support/test-app';
 import { Buyer, checkOut, chooseCard, createBuyer, OrderBody, orderCall } from './support/order-calls';
@@ -255,6 +256,28 @@ describe('order lifecycle without an admin', () => {
       const whole = await published(order.id, (o) => o.status === 'REFUNDED');
       expect(whole.refunds.map((one) => one.amount).reduce((a, b) => a + b)).toBe(order.total);
       expect([await stockOf(t, fern.sellerSkuId), await stockOf(t, moss.sellerSkuId)]).toEqual([10, 10]);
+    });
+
+    it('should refund once of two whole refunds asked at once', async () => {
+      const offer = await offerOfSeller();
+      const order = await paid([[offer, 2]]);
+      const answers = await Promise.all([refund({ orderId: order.id }), refund({ orderId: order.id })]);
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+      const refunded = await published(order.id, (o) => o.status === 'REFUNDED');
+      expect(refunded.refunds).toEqual([expect.objectContaining({ status: 'SUCCEEDED', amount: order.total })]);
+      expect(await stockOf(t, offer.sellerSkuId)).toBe(10);
+    });
+
+    it('should mark the refund FAILED and answer 409 when the provider refuses it (refunded at the provider already)', async () => {
+      const offer = await offerOfSeller();
+      const order = await paid([[offer, 1]]);
+      // Refunded in the provider's dashboard: its webhook names a refund the order never asked for, a no-op.
+      await t.app.get(CardPaymentSandbox).refund(order.paymentIntentId!, order.total, 'dashboard-refund');
+      const { body } = await refund({ orderId: order.id }).expect(409);
+      expect(body.message).toContain('left to refund');
+      const after = await orderOf(order.id);
+      expect(after).toMatchObject({ status: 'PAID', refunds: [expect.objectContaining({ status: 'FAILED' })] });
+      expect(await stockOf(t, offer.sellerSkuId)).toBe(9);
     });
 
     it('should let no one else refund: the buyer and another user 403, a guest 401', async () => {
