@@ -45,9 +45,9 @@ interface RefundAsk {
  * Refunds of paid orders through the card provider. Asking records a PENDING entry in `refunds` (one conditional
  * update on `refundVersion`, so two refunds at once never exceed what was bought) and asks the provider; the order is
  * settled only by the provider's signed webhook, as far as the provider confirms the refund. Settling is again one
- * conditional update: the entry becomes SUCCEEDED, a time line entry with the refund id is appended (status REFUNDED
- * when nothing is left, CANCELED for the buyer's cancellation, else unchanged) and published, and then, once, the
- * stock is released when `restock`.
+ * conditional update: the entry becomes SUCCEEDED and a time line entry with the refund id is appended (status
+ * REFUNDED when nothing is left, CANCELED for the buyer's cancellation, else unchanged); its winner alone releases the
+ * stock when `restock`, then the order is published.
  */
 @Injectable()
 export class OrderRefunds implements OnModuleInit {
