@@ -50,6 +50,9 @@ export class OrderShipping implements OnModuleInit {
     if (order.status !== OrderStatus.PAID) {
       throw new ConflictException(`Order ${orderId} is ${order.status}; only PAID orders ship`);
     }
+    if (order.refunds?.some(({ cancel, status }) => cancel && status === OrderRefundStatus.PENDING)) {
+      throw new ConflictException(`Order ${orderId} is being canceled by its buyer; it does not ship`);
+    }
     if (order.digital) return this.transitions.move(orderId, OrderStatus.SHIPPED, by.id, { where: NOT_BEING_CANCELED });
     if (!order.shippingAddress) throw new ConflictException(`Order ${orderId} has no shipping address`);
     const parcel = await this.logistics.bookParcel({
