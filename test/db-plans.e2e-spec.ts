@@ -6,6 +6,7 @@ import request from 'supertest';
 import { Role } from '../src/common/principal';
 import { buildDemoCatalogue } from '../src/seed/demo-data';
 import { demoId } from '../src/seed/demo-id';
+import { OrderExpiry } from '../src/services/orders/order-expiry';
 import { Join, joinsOf, PlannedQuery, planAll, QueryRecorder } from './support/query-plans';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -146,7 +147,9 @@ describe('query plans of the beans', () => {
     await call(admin, 'orderServiceImpl', 'getOrdersPaged', ['{"query":{"status":"new"},"limit":10}']);
     const ofAlice = { query: { 'embeddedBuyer.userId': String(demoId('user:alice')) }, limit: 10 };
     await call(admin, 'orderServiceImpl', 'getOrders', [JSON.stringify(ofAlice)]);
-    await call(admin, 'orderServiceImpl', 'approve', [order.id]);
+    await call(alice, 'orderServiceImpl', 'cancelOrder', [order.id]);
+    // The expiry sweep of unpaid orders, as every instance runs it in the background (all of them due).
+    await recorder.during('orderExpiry.sweep', () => t.app.get(OrderExpiry).sweep(new Date(Date.now() + 3_600_000)));
     await call(admin, 'orderServiceImpl', 'getCommerceItemRepository', []);
     await driveInvoices(order.id);
   }

@@ -22,7 +22,9 @@ describe('orderServiceImpl administration', () => {
   let buyer: Buyer;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { ORDER_TAX_RATE: '20', ORDER_SERVICE_FEE_RATE: '10' } });
+    // The admin's approval is the subject here: orders wait for it (ORDER_APPROVAL=manual).
+    const env = { ORDER_TAX_RATE: '20', ORDER_SERVICE_FEE_RATE: '10', ORDER_APPROVAL: 'manual' };
+    t = await startTestApp({ env });
     admin = t.tokenFor(Role.ADMIN);
     buyer = await createBuyer(t);
   });
@@ -51,6 +53,29 @@ describe('orderServiceImpl administration', () => {
     expect(items.count).toBeGreaterThanOrEqual(1);
     expect((await orderCall(t, 'activePaymentProvider', [], buyer.token).expect(200)).body).toBe('card-sandbox');
     expect((await orderCall(t, 'activeLogisticsProvider', [], buyer.token).expect(200)).body).toBe('logistics-sandbox');
+  });
+
+  it('should leave checkout orders NEW for the admin with ORDER_APPROVAL=manual, and pay only once approved', async () => {
+    const { order } = await newOrder(1);
+    expect(order.status).toBe('NEW');
+    expect((await orderOf(order.id)).orderTimeLines.map((entry) => entry.status)).toEqual(['NEW']);
+    await chooseCard(t, buyer, order.id, 'pm_card_visa').expect(200);
+    await orderCall(t, 'pay', [order.id], buyer.token).expect(409);
+    await call('approve', [order.id]).expect(200);
+    expect((await orderOf(order.id)).orderTimeLines.at(-1)).toMatchObject({
+      status: 'APPROVED',
+      by: expect.any(String),
+    });
+    expect((await orderCall(t, 'pay', [order.id], buyer.token).expect(200)).body.orderStatus).toBe('PAID');
+  });
+
+  it('should cancel only unpaid orders through saveOrder: a paid one is canceled through its refund', async () => {
+    const { order } = await newOrder(1);
+    await call('approve', [order.id]).expect(200);
+    await chooseCard(t, buyer, order.id, 'pm_card_visa').expect(200);
+    await orderCall(t, 'pay', [order.id], buyer.token).expect(200);
+    await call('saveOrder', [{ id: order.id, status: 'CANCELED' }]).expect(409);
+    expect((await orderOf(order.id)).status).toBe('PAID');
   });
 
   it('should refuse illegal transitions with 409', async () => {
@@ -99,7 +124,7 @@ describe('orderServiceImpl administration', () => {
     await call('saveOrder', [{ id: order.id, status: 'APPROVED' }]).expect(409);
   });
 
-  it('should remove a line of a NEW order, giving its stock back', async () => {
+  it('should remove a line of an unpaid order, giving its stock back', async () => {
     const fern = await createOffer(t, { price: 1000 });
     const second = await createOffer(t, { price: 300, sellerId: fern.sellerId });
     const [order] = await checkOut(t, buyer, [
@@ -116,7 +141,9 @@ describe('orderServiceImpl administration', () => {
     const last = [order.id, order.commerceItems.find((item) => item.id !== line.id)!.id];
     expect((await call('removeCommerceItemFromOrder', last).expect(409)).body.message).toContain('no items left');
     await call('approve', [order.id]).expect(200);
-    expect((await call('removeCommerceItemFromOrder', last).expect(409)).body.message).toContain('only NEW');
+    await chooseCard(t, buyer, order.id, 'pm_card_visa').expect(200);
+    await orderCall(t, 'pay', [order.id], buyer.token).expect(200);
+    expect((await call('removeCommerceItemFromOrder', last).expect(409)).body.message).toContain('only unpaid');
   });
 
   it('should remove unpaid orders giving their stock back, and skip unknown ids', async () => {

@@ -41,10 +41,11 @@ describe('altPaymentServiceImpl', () => {
   const call = (fn: string, args: unknown[], token = admin) => t.callBean(BEAN, fn, args, { token });
   const orderOf = async (id: string): Promise<OrderBody> =>
     (await orderCall(t, 'getOrder', [id], admin).expect(200)).body;
+  /** Checkout approves the order at once (ORDER_APPROVAL=auto, the default). */
   const approvedOrder = async (price = 2000) => {
     const offer = await createOffer(t, { price });
     const [order] = await checkOut(t, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 2 }]);
-    await orderCall(t, 'approve', [order.id], admin).expect(200);
+    expect(order.status).toBe('APPROVED');
     return order;
   };
   const startAs = (token: string | undefined, orderId: string) => {
@@ -119,6 +120,17 @@ describe('altPaymentServiceImpl', () => {
       await call('cancelPayment', [payment.paymentId]).expect(409);
       const timeLine = (await orderOf(order.id)).orderTimeLines.map((entry) => entry.status);
       expect(timeLine.filter((status) => status === 'PAID')).toHaveLength(1);
+    });
+
+    it('should refuse to refund or cancel an order paid this way (409: the provider cannot refund)', async () => {
+      const order = await approvedOrder();
+      const payment = await start(order.id);
+      await answer(payment, 'approve');
+      await call('chargePayment', [payment.paymentId]).expect(200);
+      const refund = await orderCall(t, 'refundOrder', [{ orderId: order.id }], admin).expect(409);
+      expect(refund.body).toMatchObject({ status: 409, message: expect.stringContaining('cannot refund') });
+      await orderCall(t, 'cancelOrder', [order.id], buyer.token).expect(409);
+      expect(await orderOf(order.id)).toMatchObject({ status: 'PAID', refunds: [] });
     });
 
     it('should start one payment of concurrent starts, and capture it once of concurrent charges', async () => {

@@ -74,6 +74,39 @@ export class StockReservation {
     }
   }
 
+  /**
+   * Shipped goods came back (a refund with restock after shipping): on hand again at the seller's first warehouse,
+   * and for sale. Unlike {@link release} it leaves `reserved` alone, which belongs to orders not shipped yet.
+   */
+  async returnGoods(lines: StockLine[]): Promise<void> {
+    for (const line of lines) {
+      try {
+        await this.returnLine(line);
+      } catch (error) {
+        const what = `${line.quantity} returned units of seller SKU ${String(line.sellerSku)}`;
+        this.logger.error(`Could not put back ${what}`, (error as Error).stack);
+      }
+    }
+  }
+
+  private async returnLine({ sellerSku, quantity }: StockLine): Promise<void> {
+    // Two conditional updates, one per shape of the offer; a first warehouse edit in between makes both miss: retry.
+    for (let attempt = 0; attempt < DISPATCH_ATTEMPTS; attempt++) {
+      const atWarehouse = await this.offers
+        .updateOne(
+          { _id: sellerSku, 'stockByWarehouse.0': { $exists: true } },
+          { $inc: { quantity, 'stockByWarehouse.0.onHand': quantity } },
+        )
+        .exec();
+      if (atWarehouse.matchedCount === 1) return;
+      const unplaced = await this.offers
+        .updateOne({ _id: sellerSku, 'stockByWarehouse.0': { $exists: false } }, { $inc: { quantity } })
+        .exec();
+      if (unplaced.matchedCount === 1) return;
+    }
+    throw new Error(`Seller SKU ${String(sellerSku)} is unknown or changing too often`);
+  }
+
   private async releaseLine({ sellerSku, quantity }: StockLine): Promise<void> {
     const released = await this.offers
       .updateOne({ _id: sellerSku, reserved: { $gte: quantity } }, { $inc: { quantity, reserved: -quantity } })

@@ -10,6 +10,7 @@ import { AddressView } from '../geolocation/address.view';
 import { CountryDirectory } from '../geolocation/country-directory.service';
 import { CheckoutLocks } from './checkout-lock';
 import { CheckoutDto } from './checkout.dto';
+import { OrderApproval } from './order-approval';
 import { OrderPayments } from './order-payments';
 import { OrderPlacement } from './order-placement';
 import { OrderStore } from './order-store';
@@ -36,6 +37,7 @@ export class OrderCheckout {
     private readonly locks: CheckoutLocks,
     private readonly addressBook: AddressBook,
     private readonly countries: CountryDirectory,
+    private readonly approval: OrderApproval,
   ) {}
 
   /**
@@ -55,12 +57,13 @@ export class OrderCheckout {
     const cart = await this.carts.view(buyer.id);
     const items = cart.sellers.flatMap((seller) => seller.items);
     if (items.length === 0) throw new ConflictException('The cart is empty');
-    const orders = await this.placement.place(items, {
+    const placed = await this.placement.place(items, {
       buyer: { userId: buyer.id, username: buyer.username },
       by: buyer.id,
       digital: false,
       shippingAddress: await address(),
     });
+    const orders = await this.approval.approveNew(placed);
     await this.carts.clear(buyer.id);
     this.recordCheckout(buyer.id, orders);
     return orders;
@@ -71,7 +74,9 @@ export class OrderCheckout {
    * directly from one seller. `confirm` then charges; a new digital order is approved by the system first.
    */
   async digitalCheckout(buyer: Principal, request: PaymentRequestDto): Promise<StoredOrder> {
-    const order = request.orderId ? await this.prepare(buyer, request) : await this.placeDirect(buyer, request);
+    const order = request.orderId
+      ? await this.prepare(buyer, request)
+      : await this.approval.approveOne(await this.placeDirect(buyer, request));
     if (!request.confirm) return order;
     const id = String(order._id);
     if (order.digital && order.status === OrderStatus.NEW) {

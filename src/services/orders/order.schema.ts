@@ -7,6 +7,8 @@ import {
   EmbeddedBuyerSchema,
   EmbeddedVendor,
   EmbeddedVendorSchema,
+  OrderRefund,
+  OrderRefundSchema,
   OrderTimeLine,
   OrderTimeLineSchema,
   PackageItem,
@@ -22,6 +24,7 @@ export {
   CommerceItem,
   EmbeddedBuyer,
   EmbeddedVendor,
+  OrderRefund,
   OrderTimeLine,
   PackageItem,
   ShippingAddress,
@@ -38,7 +41,7 @@ const integer = { validate: { validator: Number.isInteger, message: '{PATH} must
  */
 @Schema({ collection: 'orders', timestamps: true })
 export class Order {
-  @Prop({ type: String, enum: Object.values(OrderStatus), required: true, default: OrderStatus.NEW, index: true })
+  @Prop({ type: String, enum: Object.values(OrderStatus), required: true, default: OrderStatus.NEW })
   status!: OrderStatus;
 
   @Prop() contactProfileId?: string;
@@ -80,6 +83,11 @@ export class Order {
   /** The connect-account payout to the seller (accounting). */
   @Prop() payoutId?: string;
 
+  /** Refunds asked for after payment, oldest first. */
+  @Prop({ type: [OrderRefundSchema], default: [] }) refunds?: OrderRefund[];
+  /** Counts changes of `refunds`: asking for or settling a refund is conditional on it (no over-refund in a race). */
+  @Prop({ default: 0 }) refundVersion?: number;
+
   createdAt?: Date;
   updatedAt?: Date;
 }
@@ -90,3 +98,5 @@ OrderSchema.index({ 'embeddedBuyer.userId': 1, createdAt: -1 });
 OrderSchema.index({ 'embeddedVendor.sellerId': 1 });
 /** The default order of order searches, newest first (an unfiltered page reads only its window). */
 OrderSchema.index({ createdAt: -1 });
+/** Orders by status, oldest first: the expiry sweep of unpaid orders (and every status filter). */
+OrderSchema.index({ status: 1, createdAt: 1 });

@@ -1,6 +1,6 @@
 import { Types } from 'mongoose';
 import { orderTotals, OrderTotals } from './order-amounts';
-import { CommerceItem, Order, OrderStatus, ShippingLine } from './order.schema';
+import { CommerceItem, Order, OrderRefund, OrderStatus, ShippingLine } from './order.schema';
 
 /** An order as read from the database (lean). */
 export type StoredOrder = Order & { _id: Types.ObjectId; commerceItems: CommerceItem[] };
@@ -24,7 +24,7 @@ export interface OrderView {
   contactProfileId: string | null;
   embeddedVendor: Order['embeddedVendor'];
   embeddedBuyer: Order['embeddedBuyer'];
-  orderTimeLines: { status: OrderStatus; at: string; by: string }[];
+  orderTimeLines: { status: OrderStatus; at: string; by: string; refundId?: string }[];
   commerceItems: CommerceItemView[];
   subtotal: number;
   tax: number;
@@ -45,8 +45,22 @@ export interface OrderView {
   paymentIntentId: string | null;
   parcelId: string | null;
   payoutId: string | null;
+  refunds: RefundView[];
   createdAt: string | null;
   updatedAt: string | null;
+}
+
+export interface RefundView {
+  reference: string;
+  refundId: string | null;
+  amount: number;
+  items: { sellerSkuId: string; quantity: number }[];
+  restock: boolean;
+  cancel: boolean;
+  status: OrderRefund['status'];
+  requestedBy: string;
+  requestedAt: string;
+  settledAt: string | null;
 }
 
 export function toOrderView(order: StoredOrder): OrderView {
@@ -56,7 +70,12 @@ export function toOrderView(order: StoredOrder): OrderView {
     contactProfileId: order.contactProfileId ?? null,
     embeddedVendor: order.embeddedVendor,
     embeddedBuyer: order.embeddedBuyer,
-    orderTimeLines: order.orderTimeLines.map(({ status, at, by }) => ({ status, at: at.toISOString(), by })),
+    orderTimeLines: order.orderTimeLines.map(({ status, at, by, refundId }) => ({
+      status,
+      at: at.toISOString(),
+      by,
+      ...(refundId ? { refundId } : {}),
+    })),
     commerceItems: order.commerceItems.map(toItemView),
     subtotal: order.subtotal,
     tax: order.tax,
@@ -75,6 +94,7 @@ export function toOrderView(order: StoredOrder): OrderView {
     paymentIntentId: order.paymentIntentId ?? null,
     parcelId: order.parcelId ?? null,
     payoutId: order.payoutId ?? null,
+    refunds: (order.refunds ?? []).map(toRefundView),
     createdAt: order.createdAt?.toISOString() ?? null,
     updatedAt: order.updatedAt?.toISOString() ?? null,
   };
@@ -98,5 +118,20 @@ function toItemView(item: CommerceItem): CommerceItemView {
     quantity: item.quantity,
     unitPrice: item.unitPrice,
     total: item.total,
+  };
+}
+
+function toRefundView(refund: OrderRefund): RefundView {
+  return {
+    reference: refund.reference,
+    refundId: refund.refundId ?? null,
+    amount: refund.amount,
+    items: refund.items.map(({ sellerSku, quantity }) => ({ sellerSkuId: String(sellerSku), quantity })),
+    restock: refund.restock,
+    cancel: refund.cancel,
+    status: refund.status,
+    requestedBy: refund.requestedBy,
+    requestedAt: refund.requestedAt.toISOString(),
+    settledAt: refund.settledAt?.toISOString() ?? null,
   };
 }

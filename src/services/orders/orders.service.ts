@@ -18,8 +18,10 @@ import { PaymentStatus } from '../payments';
 import { Attachment, BuyerInvoice } from './buyer-invoice';
 import { OrderAdmin } from './order-admin';
 import { CheckoutDto } from './checkout.dto';
+import { OrderCancellation } from './order-cancellation';
 import { OrderCheckout } from './order-checkout';
 import { OrderPayments } from './order-payments';
+import { OrderRefunds } from './order-refunds';
 import { ORDER_SEARCH } from './order-search';
 import { OrderShipping } from './order-shipping';
 import { OrderStore } from './order-store';
@@ -28,6 +30,7 @@ import { Order, OrderStatus } from './order.schema';
 import { OrderDto } from './order.dto';
 import { OrderView, StoredOrder, toOrderView } from './order.view';
 import { PaymentRequestDto } from './payment-request.dto';
+import { RefundRequestDto } from './refund-request.dto';
 
 /**
  * `orderServiceImpl`, "conditional for USER/ADMIN" (DESIGN §2): the buyer methods are exposed at GUEST level,
@@ -45,6 +48,8 @@ export class OrdersService {
     private readonly admin: OrderAdmin,
     private readonly transitions: OrderTransitions,
     private readonly invoice: BuyerInvoice,
+    private readonly cancellation: OrderCancellation,
+    private readonly refunds: OrderRefunds,
   ) {}
 
   /** Settles PAYMENT_PENDING orders the provider has decided (webhooks that never arrived). */
@@ -181,6 +186,24 @@ export class OrdersService {
     return asBuyer((buyer) => this.payments.threeDSecureLink(orderId, buyer));
   }
 
+  /**
+   * The buyer cancels their own order before shipment: unpaid at once (stock released), PAID through a full refund
+   * (CANCELED once the provider's webhook settles it). 409 while being charged or once shipped; 403 for another's.
+   */
+  @Exposed(['String'], { role: Role.USER })
+  async cancelOrder(orderId: string): Promise<OrderView> {
+    return toOrderView(await this.cancellation.cancelByBuyer(orderId, caller()));
+  }
+
+  /**
+   * Refunds a paid order, whole or per item ({@link RefundRequestDto}), through the card provider; settled by its
+   * webhook. ADMIN, or the user acting for the order's seller.
+   */
+  @Exposed([MapOf(RefundRequestDto)], { role: Role.USER })
+  async refundOrder(request: RefundRequestDto): Promise<OrderView> {
+    return toOrderView(await this.refunds.refund(request, caller()));
+  }
+
   @Exposed(['String'])
   async ship(orderId: string): Promise<boolean> {
     await this.shipping.ship(orderId, caller());
@@ -208,7 +231,7 @@ async function asBuyer<T>(action: (buyer: Principal) => Promise<T>): Promise<T |
   return principal ? action(principal) : null;
 }
 
-/** The caller of a USER or ADMIN method (the invoker has checked the role already). */
+/** The caller of a method that needs a role (the invoker has checked it already). */
 function caller(): Principal {
   const principal = RequestContext.principal();
   if (!principal) throw new UnauthorizedException('Authentication required');

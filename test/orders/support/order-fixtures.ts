@@ -59,6 +59,12 @@ async function createSeller(t: TestApp, name: string, userId?: string, country =
   return String((await model<Seller>(t, Seller.name).create({ name, country, userId }))._id);
 }
 
+/** Units for sale and units reserved by orders not shipped yet. */
+export async function stockFiguresOf(t: TestApp, sellerSkuId: string): Promise<{ quantity: number; reserved: number }> {
+  const offer = await model<SellerSku>(t, SellerSku.name).findById(sellerSkuId).lean().exec();
+  return { quantity: offer!.quantity, reserved: offer!.reserved ?? 0 };
+}
+
 export async function stockOf(t: TestApp, sellerSkuId: string): Promise<number> {
   const offer = await model<SellerSku>(t, SellerSku.name).findById(sellerSkuId).lean().exec();
   return offer!.quantity;

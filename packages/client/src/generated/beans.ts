@@ -478,14 +478,15 @@ export interface JobDto {
  */
 export interface OrderView {
   id: string;
-  status: "NEW" | "APPROVED" | "PAYMENT_PENDING" | "PAYMENT_FAILED" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELED";
+  status: "NEW" | "APPROVED" | "PAYMENT_PENDING" | "PAYMENT_FAILED" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELED" | "REFUNDED";
   contactProfileId: null | string;
   embeddedVendor: EmbeddedVendor;
   embeddedBuyer: EmbeddedBuyer;
   orderTimeLines: ({
-      status: "NEW" | "APPROVED" | "PAYMENT_PENDING" | "PAYMENT_FAILED" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELED";
+      status: "NEW" | "APPROVED" | "PAYMENT_PENDING" | "PAYMENT_FAILED" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELED" | "REFUNDED";
       at: string;
       by: string;
+      refundId?: string;
     })[];
   commerceItems: CommerceItemView[];
   subtotal: number;
@@ -511,6 +512,7 @@ export interface OrderView {
   paymentIntentId: null | string;
   parcelId: null | string;
   payoutId: null | string;
+  refunds: RefundView[];
   createdAt: null | string;
   updatedAt: null | string;
 }
@@ -579,6 +581,22 @@ export interface ShippingAddress {
   pickupPointId?: string;
 }
 
+export interface RefundView {
+  reference: string;
+  refundId: null | string;
+  amount: number;
+  items: ({
+      sellerSkuId: string;
+      quantity: number;
+    })[];
+  restock: boolean;
+  cancel: boolean;
+  status: "PENDING" | "SUCCEEDED" | "FAILED";
+  requestedBy: string;
+  requestedAt: string;
+  settledAt: null | string;
+}
+
 /**
  * The logistics provider's rate for the order's parcel, quoted at checkout from the seller's warehouse country.
  */
@@ -630,7 +648,7 @@ export interface OrderTotals {
  */
 export interface OrderDto {
   id?: string;
-  status?: "NEW" | "APPROVED" | "PAYMENT_PENDING" | "PAYMENT_FAILED" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELED";
+  status?: "NEW" | "APPROVED" | "PAYMENT_PENDING" | "PAYMENT_FAILED" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELED" | "REFUNDED";
   contactProfileId?: string;
   embeddedBuyer?: EmbeddedBuyerDto;
   commerceItems?: OrderItemDto[];
@@ -724,6 +742,24 @@ export interface PaymentRequestDto {
   quantity?: number;
   amount?: number;
   confirm?: boolean;
+}
+
+/**
+ * The map of `refundOrder`: the whole order (what is left of it) without `items`, else these units. `restock` says
+ * whether the units return to the offers once refunded; by default they do before shipment and do not after.
+ */
+export interface RefundRequestDto {
+  orderId: string;
+  items?: RefundItemDto[];
+  restock?: boolean;
+}
+
+/**
+ * Units of one bought line to refund.
+ */
+export interface RefundItemDto {
+  sellerSkuId: string;
+  quantity: number;
 }
 
 /**
@@ -1908,6 +1944,24 @@ export interface Beans {
     obtain3DSecureLink(orderId: string): Promise<null | string>;
 
     /**
+     * The buyer cancels their own order before shipment: unpaid at once (stock released), PAID through a full refund
+     * (CANCELED once the provider's webhook settles it). 409 while being charged or once shipped; 403 for another's.
+     *
+     * @role USER
+     * @signature cancelOrder(String)
+     */
+    cancelOrder(orderId: string): Promise<OrderView>;
+
+    /**
+     * Refunds a paid order, whole or per item ({@link RefundRequestDto}), through the card provider; settled by its
+     * webhook. ADMIN, or the user acting for the order's seller.
+     *
+     * @role USER
+     * @signature refundOrder(Map<RefundRequestDto>)
+     */
+    refundOrder(request: RefundRequestDto): Promise<OrderView>;
+
+    /**
      * @role ADMIN
      * @signature ship(String)
      */
@@ -2396,6 +2450,8 @@ export const beanManifest = {
       approve: [{ role: 'ADMIN', signature: 'approve(String)' }],
       pay: [{ role: 'GUEST', signature: 'pay(String)' }],
       obtain3DSecureLink: [{ role: 'GUEST', signature: 'obtain3DSecureLink(String)' }],
+      cancelOrder: [{ role: 'USER', signature: 'cancelOrder(String)' }],
+      refundOrder: [{ role: 'USER', signature: 'refundOrder(Map<RefundRequestDto>)' }],
       ship: [{ role: 'ADMIN', signature: 'ship(String)' }],
       deliver: [{ role: 'ADMIN', signature: 'deliver(String)' }],
     },
