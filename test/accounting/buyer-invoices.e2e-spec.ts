@@ -203,7 +203,7 @@ describe('buyer invoices', () => {
     const buyer = await createBuyer(t);
     const [order] = await checkOut(t, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);
     const refused = await orderCall(t, 'createInvoiceBuyerToVendor', [order.id], admin).expect(409);
-    expect(refused.body.message).toContain('NEW');
+    expect(refused.body.message).toContain('APPROVED');
     expect((await mine(t, buyer.token).expect(200)).body.totalElements).toBe(0);
   });
 

@@ -581,22 +581,6 @@ export interface ShippingAddress {
   pickupPointId?: string;
 }
 
-export interface RefundView {
-  reference: string;
-  refundId: null | string;
-  amount: number;
-  items: ({
-      sellerSkuId: string;
-      quantity: number;
-    })[];
-  restock: boolean;
-  cancel: boolean;
-  status: "PENDING" | "SUCCEEDED" | "FAILED";
-  requestedBy: string;
-  requestedAt: string;
-  settledAt: null | string;
-}
-
 /**
  * The logistics provider's rate for the order's parcel, quoted at checkout from the seller's warehouse country.
  */
@@ -640,6 +624,22 @@ export interface OrderTotals {
    * What the buyer pays: goods + shipping + tax.
    */
   total: number;
+}
+
+export interface RefundView {
+  reference: string;
+  refundId: null | string;
+  amount: number;
+  items: ({
+      sellerSkuId: string;
+      quantity: number;
+    })[];
+  restock: boolean;
+  cancel: boolean;
+  status: "PENDING" | "SUCCEEDED" | "FAILED";
+  requestedBy: string;
+  requestedAt: string;
+  settledAt: null | string;
 }
 
 /**
