@@ -156,7 +156,13 @@ describe('API documentation', () => {
       expect(res.body.servers.websocket).toMatchObject({ pathname: '/ws', host: new URL(t.url).host });
       const addresses = Object.values(res.body.channels as Record<string, { address: string }>).map((c) => c.address);
       expect(addresses).toEqual(
-        expect.arrayContaining(['/request/bean', '/request/repository', '/user/topic/{site}/json', '/topic/job/{id}']),
+        expect.arrayContaining([
+          '/request/bean',
+          '/request/repository',
+          '/user/topic/{site}/json',
+          '/topic/job/{id}',
+          '/topic/catalogue',
+        ]),
       );
       expect(res.body.operations.receiveRequestBean).toEqual({
         action: 'receive',

@@ -2,9 +2,11 @@ import { EmbeddedMongoServer } from '@ccb/embedded-mongo';
 import { getConnectionToken } from '@nestjs/mongoose';
 import { MongoClient } from 'mongodb';
 import { Connection } from 'mongoose';
+import request from 'supertest';
 import { Role } from '../src/common/principal';
 import { buildDemoCatalogue } from '../src/seed/demo-data';
 import { demoId } from '../src/seed/demo-id';
+import { OrderExpiry } from '../src/services/orders/order-expiry';
 import { Join, joinsOf, PlannedQuery, planAll, QueryRecorder } from './support/query-plans';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -63,6 +65,7 @@ describe('query plans of the beans', () => {
     await driveCartAndOrders();
     await driveContent();
     await driveJobsAndAnalytics();
+    await driveSellerOffers();
     const client = new MongoClient(server.uri);
     try {
       planned = await planAll(client.db('plans'), recorder.queries);
@@ -92,12 +95,26 @@ describe('query plans of the beans', () => {
     await call(undefined, SEARCH, 'getProductsListFilter', []);
     await call(undefined, SEARCH, 'getProductsListByRequestFilter', ['ros']);
     await call(sellerNl, SEARCH, 'getLoggedSellerSkusFilter', []);
+    await driveStorefrontListing(attribute);
     const seller = String(demo.sellers[0]._id);
     await call(undefined, GEO, 'getCountryByCode', ['NL']);
     await call(undefined, GEO, 'searchCountriesPaged', ['{"searchTerm":"land","limit":5}']);
     await call(undefined, GEO, 'getCountryNameBySellerId', [seller]);
     await call(undefined, GEO, 'getSellersByCountryCode', ['NL']);
     await call(undefined, GEO, 'getShippingAddresses', [seller]);
+  }
+
+  /** Listing and detail, each query shape once: text search, filters, price range, every sort. */
+  async function driveStorefrontListing(attribute: (code: string) => string): Promise<void> {
+    const filters = [
+      { attributeId: attribute('light'), values: ['Shade'] },
+      { attributeId: attribute('form'), values: ['Seeds'] },
+    ];
+    await call(undefined, SEARCH, 'listProducts', [{}]);
+    await call(undefined, SEARCH, 'listProducts', [{ q: 'ficus', sort: 'price' }]);
+    await call(undefined, SEARCH, 'listProducts', [{ filters, categories: ['Houseplants'], sort: '-name' }]);
+    await call(undefined, SEARCH, 'listProducts', [{ minPrice: 500, maxPrice: 2000, currency: 'EUR', sort: 'newest' }]);
+    await call(undefined, SEARCH, 'getProductDetail', [String(demo.products[0]._id)]);
   }
 
   async function driveAccounts(): Promise<void> {
@@ -118,17 +135,25 @@ describe('query plans of the beans', () => {
       sellers: { items: { id: string }[] }[];
     };
     await call(alice, 'shoppingCartServiceImpl', 'increaseQuantity', [cart.sellers[0].items[0].id]);
+    const address = { street: 'Hauptstraße', houseNumber: '1', city: 'Köln', postalCode: '50667', country: 'DE' };
+    const home = (await call(alice, GEO, 'createAddress', [address])) as { id: string };
     await call(alice, 'shoppingCartServiceImpl', 'getCartDTO', []);
     const [order] = (await call(alice, 'orderServiceImpl', 'orderCheckout', [])) as { id: string }[];
+    await call(alice, 'shoppingCartServiceImpl', 'addCommerceItem', [String(offer._id)]);
+    const [toHome] = (await call(alice, 'orderServiceImpl', 'orderCheckoutTo', [{ addressId: home.id }])) as {
+      id: string;
+    }[];
     await call(alice, 'orderServiceImpl', 'getOrdersFromLoggedUser', []);
     await call(alice, 'orderServiceImpl', 'getOrder', [order.id]);
     await call(alice, 'orderServiceImpl', 'getOrdersFromLoggedUserByIds', [[order.id]]);
     await call(admin, 'orderServiceImpl', 'getOrdersPaged', ['{"query":{"status":"new"},"limit":10}']);
     const ofAlice = { query: { 'embeddedBuyer.userId': String(demoId('user:alice')) }, limit: 10 };
     await call(admin, 'orderServiceImpl', 'getOrders', [JSON.stringify(ofAlice)]);
-    await call(admin, 'orderServiceImpl', 'approve', [order.id]);
+    await driveInvoices(toHome.id); // paid before the sweep below cancels every unpaid order
+    await call(alice, 'orderServiceImpl', 'cancelOrder', [order.id]);
+    // The expiry sweep of unpaid orders, as every instance runs it in the background (all of them due).
+    await recorder.during('orderExpiry.sweep', () => t.app.get(OrderExpiry).sweep(new Date(Date.now() + 3_600_000)));
     await call(admin, 'orderServiceImpl', 'getCommerceItemRepository', []);
-    await driveInvoices(order.id);
   }
 
   /** Paying issues the invoice (register and GridFS); the buyer lists and downloads it over REST. */
@@ -164,6 +189,26 @@ describe('query plans of the beans', () => {
     await call(admin, 'customerAnalyticsServiceImpl', 'getRegisteredCustomersChart', []);
     await call(admin, 'customerAnalyticsServiceImpl', 'getRegisteredCompaniesByCountry', []);
     await call(admin, 'customerAnalyticsServiceImpl', 'getRegisteredCompaniesByType', []);
+  }
+
+  /** The seller self-service REST calls (recorded under their route). */
+  async function driveSellerOffers(): Promise<void> {
+    const rest = async (name: string, request: () => request.Test) => {
+      const response = await recorder.during(name, () => request().set('Authorization', `Bearer ${sellerNl}`));
+      if (response.status >= 300) throw new Error(`${name}: ${response.status} ${response.text}`);
+      return response.body as { items: { id: string }[] };
+    };
+    const offers = '/api/v1/catalogue/offers';
+    const { items } = await rest('GET sellers/me/offers', () => t.http.get('/api/v1/catalogue/sellers/me/offers'));
+    const [offer] = items;
+    const warehouse = String(demoId('address:seller.nl'));
+    await rest('PATCH offers/:id', () => t.http.patch(`${offers}/${offer.id}`).send({ price: 999 }));
+    await rest('PUT offers/:id/stock', () =>
+      t.http.put(`${offers}/${offer.id}/stock/${warehouse}`).send({ quantity: 9 }),
+    );
+    await rest('POST offers/:id/stock/adjust', () =>
+      t.http.post(`${offers}/${offer.id}/stock/${warehouse}/adjust`).send({ delta: -1 }),
+    );
   }
 
   it('should have recorded the queries of every bean it drove', () => {

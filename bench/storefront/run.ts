@@ -11,7 +11,7 @@ import { buildDemoCatalogue } from '../../src/seed/demo-data';
  * `npm run bench:storefront [-- --rounds 3 --seconds 5 --connections 10 --scale 100 --each --only search
  * --facet-cache 0 --cpu-prof DIR]`
  * A GUEST storefront through `POST /api/v1/bean/request` against the demo marketplace (`--scale` copies of its
- * catalogue): search filters and country lookups, each mix cycling through its calls on every connection, and the
+ * catalogue): search filters, product listing pages and product details, country lookups, each mix cycling through its calls on every connection, and the
  * baseline, one cheap call alone (`getCountryByCode('NL')`, answered from memory). The server runs in its own
  * process (one core), autocannon here (the other); mixes alternate within each round. Reports per mix the medians of
  * requests per second, latency and the server's CPU time per request (steadier than throughput on a shared
@@ -64,6 +64,15 @@ const FILTERS: Call[] = [
   ['getProductsListFilter', []],
   ['getProductsListByRequestFilter', ['ros']],
 ];
+/** The storefront's product pages: a listing page of each kind and two product details. */
+const PRODUCTS: Call[] = [
+  ['listProducts', [{}]],
+  ['listProducts', [{ q: 'ficus', sort: 'price' }]],
+  ['listProducts', [{ filters: [{ attributeId: attribute('light'), values: ['Shade'] }], sort: '-price' }]],
+  ['listProducts', [{ minPrice: 500, maxPrice: 2000, currency: 'EUR', sort: 'newest', page: 1 }]],
+  ['getProductDetail', [String(demo.products[0]._id)]],
+  ['getProductDetail', [String(demo.products[11]._id)]],
+];
 const COUNTRIES: Call[] = [
   ['getCountries', []],
   ['getCountryByCode', ['NL']],
@@ -74,8 +83,10 @@ const ALL_MIXES: Record<string, Mix> = {
   [BASELINE]: [{ beanId: GEO, calls: [['getCountryByCode', ['NL']]] }],
   'search filters': [{ beanId: SEARCH, calls: FILTERS }],
   'country lookups': [{ beanId: GEO, calls: COUNTRIES }],
+  'product listing': [{ beanId: SEARCH, calls: PRODUCTS.filter(([name]) => name === 'listProducts') }],
+  'product detail': [{ beanId: SEARCH, calls: PRODUCTS.filter(([name]) => name === 'getProductDetail') }],
   'storefront mix': [
-    { beanId: SEARCH, calls: FILTERS },
+    { beanId: SEARCH, calls: [...FILTERS, ...PRODUCTS] },
     { beanId: GEO, calls: COUNTRIES },
   ],
   ...(values.each ? Object.fromEntries(FILTERS.map((call) => [call[0], [{ beanId: SEARCH, calls: [call] }]])) : {}),
@@ -126,12 +137,28 @@ interface Sample {
   cpuPerRequest: number;
 }
 
+const HEADERS = { 'content-type': 'application/json', 'lang-context': 'de', 'site-context': 'default' };
+
+/**
+ * Answers every call of the mixes once, one after the other, before anything is measured: with the cache on, every
+ * measured call is then a hit (the read-mostly steady state), instead of first computations (seconds each at
+ * `--scale 100` on a busy machine) still running into the next mix's measurement.
+ */
+async function prime(url: string): Promise<void> {
+  for (const mix of Object.values(MIXES)) {
+    for (const { body } of requests(mix)) {
+      const response = await fetch(`${url}/api/v1/bean/request`, { method: 'POST', headers: HEADERS, body });
+      if (!response.ok) throw new Error(`${body}: ${response.status} ${await response.text()}`);
+    }
+  }
+}
+
 async function measure(url: string, server: ChildProcess, name: string, seconds: number): Promise<Sample> {
   const cpuBefore = cpuMicros(server.pid!);
   const result = await autocannon({
     url: `${url}/api/v1/bean/request`,
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'lang-context': 'de', 'site-context': 'default' },
+    headers: HEADERS,
     requests: requests(MIXES[name]),
     connections: Number(values.connections),
     duration: seconds,
@@ -141,7 +168,23 @@ async function measure(url: string, server: ChildProcess, name: string, seconds:
     throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   }
   const cpuPerRequest = (cpuMicros(server.pid!) - cpuBefore) / result.requests.total;
+  await settle(server);
   return { rate: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuPerRequest };
+}
+
+const SETTLE_SAMPLE_MS = 250;
+const SETTLE_LIMIT_MS = 120_000;
+
+/**
+ * Waits until the server is idle (under a tenth of a core over 250 ms): calls still running when autocannon stops
+ * (slow uncached ones at `--scale 100`) would otherwise spend the next mix's CPU and delay its answers.
+ */
+async function settle(server: ChildProcess): Promise<void> {
+  for (let waited = 0; waited < SETTLE_LIMIT_MS; waited += SETTLE_SAMPLE_MS) {
+    const before = cpuMicros(server.pid!);
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_SAMPLE_MS));
+    if (cpuMicros(server.pid!) - before < (SETTLE_SAMPLE_MS * 1000) / 10) return;
+  }
 }
 
 function median(numbers: number[]): number {
@@ -152,6 +195,7 @@ function median(numbers: number[]): number {
 
 async function runRounds(url: string, server: ChildProcess): Promise<Map<string, Sample[]>> {
   const names = Object.keys(MIXES);
+  await prime(url);
   for (const name of names) await measure(url, server, name, 1); // warm-up (JIT)
   const samples = new Map(names.map((name) => [name, [] as Sample[]]));
   for (let round = 0; round < Number(values.rounds); round++) {

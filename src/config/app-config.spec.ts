@@ -114,6 +114,12 @@ describe(AppConfig.name, () => {
       expect(AppConfig.fromEnvironment({}).redis).toBeUndefined();
     });
 
+    it('should read the order lifecycle settings, auto approval and 30 minutes to pay by default', () => {
+      expect(AppConfig.fromEnvironment({})).toMatchObject({ orderApproval: 'auto', orderPaymentTtlMs: 1_800_000 });
+      const manual = AppConfig.fromEnvironment({ ORDER_APPROVAL: 'manual', ORDER_PAYMENT_TTL: '2s' });
+      expect(manual).toMatchObject({ orderApproval: 'manual', orderPaymentTtlMs: 2000 });
+    });
+
     it.each([
       ['STOMP_HEARTBEAT', '10s'],
       ['STOMP_MAX_FRAME_BYTES', '512'],
@@ -127,6 +133,9 @@ describe(AppConfig.name, () => {
       ['FACET_CACHE_ENTRIES', '-1'],
       ['FACET_CACHE_ENTRIES', 'many'],
       ['FACET_CACHE_ENTRIES', '1.5'],
+      ['ORDER_APPROVAL', 'sometimes'],
+      ['ORDER_PAYMENT_TTL', '0'],
+      ['ORDER_PAYMENT_TTL', '30 minutes'],
     ])('should refuse %s=%s', (name, value) => {
       expect(problemsOf({ [name]: value }).map((p) => p.split(':')[0])).toEqual([name]);
     });

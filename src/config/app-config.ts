@@ -132,6 +132,10 @@ export class AppConfig {
   readonly webhookSecrets: { cardPayment: string; delivery: string };
   readonly publicUrl: string | undefined;
   readonly orderRates: { taxPercent: number; serviceFeePercent: number };
+  /** Whether checkout approves orders itself (`auto`) or leaves them to an ADMIN (`manual`). */
+  readonly orderApproval: 'auto' | 'manual';
+  /** How long an unpaid order keeps its stock before it is canceled. */
+  readonly orderPaymentTtlMs: number;
   /** Storefront filter results cached per instance (0: off). */
   readonly facetCacheEntries: number;
   readonly altPayment: { apiKey: string | undefined; webhookSecret: string };
@@ -183,6 +187,8 @@ export class AppConfig {
     this.webhookSecrets = { cardPayment: env.CARD_PAYMENT_WEBHOOK_SECRET, delivery: env.DELIVERY_WEBHOOK_SECRET };
     this.publicUrl = env.PUBLIC_URL;
     this.orderRates = { taxPercent: env.ORDER_TAX_RATE, serviceFeePercent: env.ORDER_SERVICE_FEE_RATE };
+    this.orderApproval = env.ORDER_APPROVAL;
+    this.orderPaymentTtlMs = parseDurationSeconds(env.ORDER_PAYMENT_TTL) * 1000;
     this.facetCacheEntries = env.FACET_CACHE_ENTRIES;
     this.altPayment = { apiKey: env.ALT_PAYMENT_API_KEY, webhookSecret: env.ALT_PAYMENT_WEBHOOK_SECRET };
     this.accountingApiKey = env.ACCOUNTING_API_KEY;

@@ -254,6 +254,14 @@ export class EnvironmentVariables {
   @IntSetting(0, 100)
   ORDER_SERVICE_FEE_RATE = 0;
 
+  /** `auto`: checkout approves orders for offers in stock at once; `manual`: an ADMIN approves each order. */
+  @IsIn(['auto', 'manual'], { message: 'ORDER_APPROVAL must be auto or manual' })
+  ORDER_APPROVAL: 'auto' | 'manual' = 'auto';
+
+  /** How long an unpaid order keeps its stock before it is canceled. */
+  @Matches(/^[1-9]\d*[smhd]?$/, { message: 'ORDER_PAYMENT_TTL must be a duration such as 1800, 90s, 30m or 1h' })
+  ORDER_PAYMENT_TTL = '30m';
+
   /** Storefront filter results kept per app instance for the current catalogue revision; 0: no cache. */
   @IntSetting(0)
   FACET_CACHE_ENTRIES = 1000;

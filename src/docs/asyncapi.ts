@@ -114,6 +114,14 @@ const BROKER_DESTINATIONS: readonly BrokerDestination[] = [
     message: 'Reply',
     description: 'Replies of requests sent with eventType SHARED',
   },
+  {
+    address: '/topic/catalogue',
+    key: 'catalogue',
+    message: 'LiveEvent',
+    description:
+      'Catalogue changes for everyone, guests included: `offer.changed` with the offer (id, sellerId, skuId, ' +
+      'productId, price, currency, active, quantity available) after a seller or an ADMIN created or changed it',
+  },
   { address: '/topic/jobs', key: 'jobs', message: 'LiveEvent', description: 'Every job change (ADMIN)' },
   { address: '/topic/job/{id}', key: 'job', message: 'LiveEvent', description: 'Changes of one job (ADMIN)' },
   {

@@ -121,6 +121,36 @@ describe('storefront filter cache', () => {
     expect(await facets(a, list)).toEqual(await facets(uncached, list));
   });
 
+  it("should keep every instance's product listing and detail in step with a checkout", async () => {
+    const product = await createProduct(b, 'NL');
+    const offerId = await offerOf(b, product, 1);
+    const detailOf = async (t: TestApp) =>
+      (await t.callBean(BEAN, 'getProductDetail', [String(product)]).expect(200)).body as {
+        name: string;
+        offers: object[];
+      };
+    // "Cache fern <tag>": the tag is a word of this product's name alone.
+    const tag = (await detailOf(a)).name.split(' ')[2];
+    const listing = async (t: TestApp) =>
+      (await t.callBean(BEAN, 'listProducts', [{ q: tag }]).expect(200)).body as {
+        items: { id: string }[];
+        total: number;
+      };
+    for (const t of [a, b]) {
+      expect((await listing(t)).items.map((item) => item.id)).toEqual([String(product)]);
+      expect((await detailOf(t)).offers).toEqual([expect.objectContaining({ offerId, quantity: 1, inStock: true })]);
+    }
+
+    await checkOut(a, await createBuyer(a), [{ sellerSkuId: offerId, quantity: 1 }]);
+
+    for (const t of [a, b]) {
+      expect(await listing(t)).toMatchObject({ items: [], total: 0 });
+      expect((await detailOf(t)).offers).toEqual([expect.objectContaining({ offerId, quantity: 0, inStock: false })]);
+    }
+    expect(await listing(a)).toEqual(await listing(uncached));
+    expect(await detailOf(b)).toEqual(await detailOf(uncached));
+  });
+
   it('should show a product created on one instance in the next filter call of another', async () => {
     expect(await countryCount(a, 'IS')).toBeUndefined();
     const product = await createProduct(b, 'IS');

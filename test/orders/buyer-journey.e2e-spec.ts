@@ -2,7 +2,17 @@ import { Role } from '../../src/common/principal';
 import { TestStompClient } from '../realtime/stomp-client';
 import { startTestApp, TestApp } from '../support/test-app';
 import { createAccount, loginToken } from '../auth/support/accounts';
-import { Buyer, checkOut, chooseCard as chooseCardOf, OrderBody, orderCall } from './support/order-calls';
+import {
+  Buyer,
+  checkOut,
+  cheapestRate,
+  chooseCard as chooseCardOf,
+  DEFAULT_ITEM_WEIGHT,
+  giveAddress,
+  OrderBody,
+  orderCall,
+  withTax,
+} from './support/order-calls';
 import { createOffer, stockOf } from './support/order-fixtures';
 
 type LiveEvent = { event: string; id: string; data: OrderBody };
@@ -19,6 +29,7 @@ describe('orderServiceImpl buyer journey', () => {
     admin = t.tokenFor(Role.ADMIN);
     const account = await createAccount(t);
     buyer = { id: String(account.user._id), username: account.username, token: await loginToken(t, account) };
+    await giveAddress(t, buyer.token, 'NL');
     stomp = await TestStompClient.connect(t.url, { token: buyer.token });
   });
 
@@ -38,7 +49,6 @@ describe('orderServiceImpl buyer journey', () => {
     return seen;
   };
 
-  const approve = (orderId: string) => orderCall(t, 'approve', [orderId], admin).expect(200);
   const address = { name: 'Ann', street: 'Canal Street', city: 'Amsterdam', postalCode: '1011AA', country: 'NL' };
   const chooseCard = (orderId: string, paymentMethodId: string) =>
     chooseCardOf(t, buyer, orderId, paymentMethodId, { shippingAddress: address }).expect(200);
@@ -51,22 +61,36 @@ describe('orderServiceImpl buyer journey', () => {
     ]);
     expect(orders).toHaveLength(2);
     const order = orders.find((o) => o.embeddedVendor.sellerId === fern.sellerId)!;
-    expect(order).toMatchObject({ status: 'NEW', subtotal: 2598, tax: 546, total: 3144, currencyCode: 'EUR' });
+    const shipping = await cheapestRate(t, {
+      fromCountry: 'NL',
+      toCountry: 'NL',
+      weightGrams: 2 * DEFAULT_ITEM_WEIGHT,
+    });
+    const amounts = withTax(2598, shipping!, 21);
+    expect(order).toMatchObject({ status: 'APPROVED', ...amounts, currencyCode: 'EUR' });
+    expect(order.orderTimeLines.map(({ status, by }) => [status, by])).toEqual([
+      ['NEW', buyer.id],
+      ['APPROVED', 'system:auto-approval'],
+    ]);
     expect(await stockOf(t, fern.sellerSkuId)).toBe(8);
     const { body: cart } = await t.callBean('shoppingCartServiceImpl', 'getCartDTO', [], { token: buyer.token });
     expect(cart.itemCount).toBe(0);
 
     await stomp.subscribe(`/topic/order/${order.id}`);
-    await approve(order.id);
     await chooseCard(order.id, 'pm_card_visa');
     const { body: payment } = await orderCall(t, 'pay', [order.id], buyer.token).expect(200);
-    expect(payment).toMatchObject({ orderId: order.id, status: 'SUCCEEDED', orderStatus: 'PAID', amount: 3144 });
+    expect(payment).toMatchObject({
+      orderId: order.id,
+      status: 'SUCCEEDED',
+      orderStatus: 'PAID',
+      amount: amounts.total,
+    });
     await orderCall(t, 'pay', [order.id], buyer.token).expect(409);
 
     await orderCall(t, 'ship', [order.id], admin).expect(200);
     await orderCall(t, 'deliver', [order.id], admin).expect(200);
 
-    expect(await statusesSeen(order.id, 5)).toEqual(['APPROVED', 'PAYMENT_PENDING', 'PAID', 'SHIPPED', 'DELIVERED']);
+    expect(await statusesSeen(order.id, 4)).toEqual(['PAYMENT_PENDING', 'PAID', 'SHIPPED', 'DELIVERED']);
     const { body: delivered } = await orderCall(t, 'getOrder', [order.id], buyer.token).expect(200);
     expect(delivered.parcelId).toMatch(/^par_/);
     expect(delivered.orderTimeLines.map((entry: { status: string }) => entry.status)).toEqual([
@@ -78,20 +102,19 @@ describe('orderServiceImpl buyer journey', () => {
       'DELIVERED',
     ]);
 
-    // Both orders' NEW, then five transitions of this one; the checkout once.
+    // Both orders' NEW and APPROVED, then four transitions of this one; the checkout once.
     const request = { query: { customerId: buyer.id }, ignoreRegexWrap: ['customerId'], limit: 200 };
     const analytics = 'customerAnalyticsServiceImpl';
     const { body } = await t.callBean(analytics, 'getCustomerActivity', [request], { token: admin }).expect(200);
     const types = body.content.map((activity: { type: string }) => activity.type);
     expect(types.filter((type: string) => type === 'CHECKOUT')).toHaveLength(1);
-    expect(types.filter((type: string) => type === 'ORDER_STATUS')).toHaveLength(2 + 5);
+    expect(types.filter((type: string) => type === 'ORDER_STATUS')).toHaveLength(2 + 2 + 4);
   });
 
   it('should pay with a 3-D Secure card through the challenge page and the signed webhook', async () => {
     const offer = await createOffer(t, { price: 2000 });
     const [order] = await checkOut(t, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);
     await stomp.subscribe(`/topic/order/${order.id}`);
-    await approve(order.id);
 
     const card = await t.http
       .post('/api/v1/cardpayment/payment-methods')
@@ -108,7 +131,7 @@ describe('orderServiceImpl buyer journey', () => {
     const path = new URL(link).pathname;
 
     const page = await t.http.get(path).expect(200);
-    expect(page.text).toContain('€24.20');
+    expect(page.text).toContain(`€${(order.total / 100).toFixed(2)}`);
     const challenge = await t.http.post(path).send({ outcome: 'complete' }).expect(200);
     expect(challenge.body).toEqual({ paymentIntentId: payment.paymentIntentId, status: 'SUCCEEDED' });
 
@@ -119,13 +142,12 @@ describe('orderServiceImpl buyer journey', () => {
 
     await orderCall(t, 'ship', [order.id], admin).expect(200);
     await orderCall(t, 'deliver', [order.id], admin).expect(200);
-    expect(await statusesSeen(order.id, 5)).toEqual(['APPROVED', 'PAYMENT_PENDING', 'PAID', 'SHIPPED', 'DELIVERED']);
+    expect(await statusesSeen(order.id, 4)).toEqual(['PAYMENT_PENDING', 'PAID', 'SHIPPED', 'DELIVERED']);
   });
 
   it('should let a declined card fail and a retry with a good card pay', async () => {
     const offer = await createOffer(t);
     const [order] = await checkOut(t, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);
-    await approve(order.id);
     await chooseCard(order.id, 'pm_card_chargeDeclined');
     const { body: declined } = await orderCall(t, 'pay', [order.id], buyer.token).expect(200);
     expect(declined).toMatchObject({ status: 'FAILED', orderStatus: 'PAYMENT_FAILED', failureCode: 'card_declined' });
@@ -149,7 +171,6 @@ describe('orderServiceImpl buyer journey', () => {
   it('should fail the payment of a card the provider does not know with 400', async () => {
     const offer = await createOffer(t);
     const [order] = await checkOut(t, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);
-    await approve(order.id);
     await chooseCard(order.id, 'pm_unknown');
     await orderCall(t, 'pay', [order.id], buyer.token).expect(400);
     const { body } = await orderCall(t, 'getOrder', [order.id], buyer.token).expect(200);
@@ -168,6 +189,7 @@ describe('orderServiceImpl buyer journey', () => {
     };
     const { body: order } = await orderCall(t, 'digitalOrderCheckout', [request], buyer.token).expect(200);
     expect(order).toMatchObject({ status: 'PAID', digital: true, total: 3626, commerceItems: [{ quantity: 3 }] });
+    expect(order.shipping).toBeNull();
     expect(await stockOf(t, offer.sellerSkuId)).toBe(7);
   });
 });

@@ -16,7 +16,8 @@ describe('orderServiceImpl access', () => {
   const clients: TestStompClient[] = [];
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // Paying before an admin's approval is refused only with ORDER_APPROVAL=manual, which this file checks.
+    t = await startTestApp({ env: { ORDER_APPROVAL: 'manual' } });
     [ann, bob] = [await createBuyer(t), await createBuyer(t)];
     const offer = await createOffer(t);
     [annOrder] = await checkOut(t, ann, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);

@@ -38,7 +38,7 @@ describe('orders report of checked-out orders', () => {
     for (const { order, buyer } of expected) {
       const vendorId = order.currencyCode === 'EUR' ? fernShop.sellerId : mossShop.sellerId;
       expect(report.get(order.id)).toMatchObject({
-        status: 'NEW',
+        status: 'APPROVED',
         buyerId: buyer.id,
         buyer: buyer.username,
         vendorId,

@@ -28,11 +28,10 @@ describe('signed webhooks', () => {
     return (await orderCall(t, 'getOrder', [id], admin).expect(200)).body;
   };
 
-  /** An approved order with a card chosen, paid with `paymentMethodId`. */
+  /** An order (approved at checkout) with a card chosen, paid with `paymentMethodId`. */
   const paidWith = async (paymentMethodId: string) => {
     const offer = await createOffer(t, { price: 1500 });
     const [order] = await checkOut(t, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);
-    await orderCall(t, 'approve', [order.id], admin).expect(200);
     const shippingAddress = { street: 'Main Street', city: 'Utrecht', postalCode: '3511AA', country: 'NL' };
     await chooseCard(t, buyer, order.id, paymentMethodId, { shippingAddress }).expect(200);
     const { body: payment } = await orderCall(t, 'pay', [order.id], buyer.token).expect(200);
@@ -148,7 +147,6 @@ describe('signed webhooks', () => {
     it('should charge once when the buyer pays twice at the same moment', async () => {
       const offer = await createOffer(t);
       const [order] = await checkOut(t, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);
-      await orderCall(t, 'approve', [order.id], admin).expect(200);
       await chooseCard(t, buyer, order.id, 'pm_card_visa').expect(200);
       const results = await Promise.all([1, 2].map(() => orderCall(t, 'pay', [order.id], buyer.token)));
       expect(results.map((response) => response.status).sort()).toEqual([200, 409]);

@@ -2,7 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { Role } from '../../src/common/principal';
 import { signWebhook } from '../../src/services/payments';
 import { AltPaymentSandbox } from '../../src/services/alt-payments/sandbox/alt-payment-sandbox';
-import { Buyer, checkOut, createBuyer, OrderBody, orderCall } from '../orders/support/order-calls';
+import {
+  Buyer,
+  checkOut,
+  cheapestRate,
+  createBuyer,
+  DEFAULT_ITEM_WEIGHT,
+  OrderBody,
+  orderCall,
+} from '../orders/support/order-calls';
 import { createOffer } from '../orders/support/order-fixtures';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -33,10 +41,11 @@ describe('altPaymentServiceImpl', () => {
   const call = (fn: string, args: unknown[], token = admin) => t.callBean(BEAN, fn, args, { token });
   const orderOf = async (id: string): Promise<OrderBody> =>
     (await orderCall(t, 'getOrder', [id], admin).expect(200)).body;
+  /** Checkout approves the order at once (ORDER_APPROVAL=auto, the default). */
   const approvedOrder = async (price = 2000) => {
     const offer = await createOffer(t, { price });
     const [order] = await checkOut(t, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 2 }]);
-    await orderCall(t, 'approve', [order.id], admin).expect(200);
+    expect(order.status).toBe('APPROVED');
     return order;
   };
   const startAs = (token: string | undefined, orderId: string) => {
@@ -88,7 +97,16 @@ describe('altPaymentServiceImpl', () => {
       expect((await orderOf(order.id)).status).toBe('PAYMENT_PENDING');
       await startAs(buyer.token, order.id).expect(409);
 
-      expect((await t.http.get(new URL(payment.redirectUrl).pathname).expect(200)).text).toContain('€40.00');
+      // The goods (2 × 20.00, no VAT configured) and the carrier's rate for the parcel: the whole total is charged.
+      const shipping = (await cheapestRate(t, {
+        fromCountry: 'NL',
+        toCountry: 'NL',
+        weightGrams: 2 * DEFAULT_ITEM_WEIGHT,
+      }))!;
+      const total = 4000 + shipping;
+      expect(order.total).toBe(total);
+      const page = (await t.http.get(new URL(payment.redirectUrl).pathname).expect(200)).text;
+      expect(page).toContain(`€${(total / 100).toFixed(2)}`);
       const back = new URL((await answer(payment, 'approve')).headers.location);
       expect(back.pathname).toBe('/api/v1/altpayment/return');
       const { body: returned } = await t.http.get(`${back.pathname}${back.search}`).expect(200);
@@ -96,12 +114,23 @@ describe('altPaymentServiceImpl', () => {
       expect((await orderOf(order.id)).status).toBe('PAYMENT_PENDING');
 
       const { body: charged } = await call('chargePayment', [payment.paymentId]).expect(200);
-      expect(charged).toMatchObject({ orderId: order.id, status: 'SUCCEEDED', orderStatus: 'PAID', amount: 4000 });
+      expect(charged).toMatchObject({ orderId: order.id, status: 'SUCCEEDED', orderStatus: 'PAID', amount: total });
       expect(charged.currency).toBe('EUR');
       expect((await call('chargePayment', [payment.paymentId]).expect(200)).body.orderStatus).toBe('PAID');
       await call('cancelPayment', [payment.paymentId]).expect(409);
       const timeLine = (await orderOf(order.id)).orderTimeLines.map((entry) => entry.status);
       expect(timeLine.filter((status) => status === 'PAID')).toHaveLength(1);
+    });
+
+    it('should refuse to refund or cancel an order paid this way (409: the provider cannot refund)', async () => {
+      const order = await approvedOrder();
+      const payment = await start(order.id);
+      await answer(payment, 'approve');
+      await call('chargePayment', [payment.paymentId]).expect(200);
+      const refund = await orderCall(t, 'refundOrder', [{ orderId: order.id }], admin).expect(409);
+      expect(refund.body).toMatchObject({ status: 409, message: expect.stringContaining('cannot refund') });
+      await orderCall(t, 'cancelOrder', [order.id], buyer.token).expect(409);
+      expect(await orderOf(order.id)).toMatchObject({ status: 'PAID', refunds: [] });
     });
 
     it('should start one payment of concurrent starts, and capture it once of concurrent charges', async () => {

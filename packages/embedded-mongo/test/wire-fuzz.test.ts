@@ -12,6 +12,8 @@ import { startHarness, type Harness } from './helpers';
  * repository root runs 100 000); the defaults keep `npm test` to a few seconds.
  */
 const runs = (fallback: number): number => Number(process.env.FUZZ_RUNS ?? fallback);
+/** Jest's timeout for the socket property: up to 30 ms per case on a busy machine, and never under a minute. */
+const SOCKET_TIMEOUT = Math.max(60_000, runs(200) * 30);
 
 const OP_QUERY = 2004;
 const OP_MSG = 2013;
@@ -279,29 +281,33 @@ describe('wire fuzzing over a socket', () => {
     return closes.has(source);
   }
 
-  it('answers every message with replies (ok or a MongoDB error) or a logged close, and stays up', async () => {
-    let client = await RawClient.open(harness.server.port);
-    let source = await connectionId(client);
-    await fc.assert(
-      fc.asyncProperty(message, async (bytes) => {
-        if (client.isClosed) {
-          client = await RawClient.open(harness.server.port);
-          source = await connectionId(client);
-        }
-        const { replies, closed } = await client.exchange(bytes);
-        for (const reply of replies) {
-          if (reply.ok === 1) continue;
-          expect(reply).toMatchObject({ ok: 0, code: expect.any(Number), codeName: expect.any(String) });
-        }
-        // Not closed: the ping after the message was answered. Closed: the server still answers another client.
-        if (closed) expect(await closeLogged(source)).toBe(true);
-        expect(defects).toEqual([]);
-      }),
-      {
-        numRuns: runs(200),
-        examples: [[Buffer.concat(pingThenBadLength[0])], [opMsgWithoutFlags], [numericCollectionName]],
-      },
-    );
-    client.close();
-  });
+  it(
+    'answers every message with replies (ok or a MongoDB error) or a logged close, and stays up',
+    async () => {
+      let client = await RawClient.open(harness.server.port);
+      let source = await connectionId(client);
+      await fc.assert(
+        fc.asyncProperty(message, async (bytes) => {
+          if (client.isClosed) {
+            client = await RawClient.open(harness.server.port);
+            source = await connectionId(client);
+          }
+          const { replies, closed } = await client.exchange(bytes);
+          for (const reply of replies) {
+            if (reply.ok === 1) continue;
+            expect(reply).toMatchObject({ ok: 0, code: expect.any(Number), codeName: expect.any(String) });
+          }
+          // Not closed: the ping after the message was answered. Closed: the server still answers another client.
+          if (closed) expect(await closeLogged(source)).toBe(true);
+          expect(defects).toEqual([]);
+        }),
+        {
+          numRuns: runs(200),
+          examples: [[Buffer.concat(pingThenBadLength[0])], [opMsgWithoutFlags], [numericCollectionName]],
+        },
+      );
+      client.close();
+    },
+    SOCKET_TIMEOUT,
+  );
 });

@@ -1,5 +1,5 @@
 import { Principal, Role } from '../../common/principal';
-import { TopicAuthorizer } from './topic-authorizer';
+import { EVERYONE, TopicAuthorizer } from './topic-authorizer';
 
 const user: Principal = { id: 'u1', username: 'alice', role: Role.USER };
 const admin: Principal = { id: 'a1', username: 'root', role: Role.ADMIN };
@@ -17,6 +17,13 @@ describe(TopicAuthorizer.name, () => {
     expect(authorizer.isProtected('/topic/job/1')).toBe(true);
     expect(authorizer.isProtected('/topic/job/1/progress')).toBe(true);
     expect(authorizer.mayFollow(user, '/topic/job/1/progress')).toBe(false);
+  });
+
+  it('should let everyone follow an EVERYONE topic, guests too, while keeping it protected', () => {
+    authorizer.register('/topic/catalogue', EVERYONE);
+    expect(authorizer.mayFollow(null, '/topic/catalogue')).toBe(true);
+    expect(authorizer.mayFollow(user, '/topic/catalogue')).toBe(true);
+    expect(authorizer.isProtected('/topic/catalogue')).toBe(true);
   });
 
   it('should let ADMIN pass and stop guests', () => {

@@ -13,6 +13,12 @@ interface CompiledRule {
 const NOBODY_BUT_ADMIN: TopicRule = () => false;
 
 /**
+ * A topic everyone may follow, guests included, that is still protected: only the server publishes on it (no
+ * client `SEND`, no SHARED reply can be addressed to it), so its events cannot be forged.
+ */
+export const EVERYONE: TopicRule = () => true;
+
+/**
  * Who may subscribe to which `/topic/**` destination (DESIGN §5). A pattern such as `/topic/order/{id}` protects
  * that topic and everything below it; topics no pattern matches are public. ADMIN passes every rule, a guest
  * none. Modules register their rules at start-up, replacing the defaults here (orders start as ADMIN-only
@@ -42,7 +48,7 @@ export class TopicAuthorizer {
 
   mayFollow(principal: Principal | null, destination: string): boolean | Promise<boolean> {
     const match = this.match(destination);
-    if (!match) return true;
+    if (!match || match.rule === EVERYONE) return true;
     if (!principal) return false;
     if (principal.role === Role.ADMIN) return true;
     return match.rule(principal, match.params);

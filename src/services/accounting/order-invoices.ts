@@ -27,7 +27,7 @@ export class OrderInvoices {
     private readonly config: AppConfig,
   ) {}
 
-  /** What the seller receives: items, the buyer's tax, less the commission with its VAT. */
+  /** What the seller receives: items, shipping, the buyer's tax, less the commission (on the items) with its VAT. */
   async payout(orderId: string, profileId: string): Promise<Attachment> {
     const { order, seller } = await this.parties(orderId, profileId);
     const { commission, commissionTax, payout } = settlementOf(order);
@@ -36,6 +36,7 @@ export class OrderInvoices {
       lines: itemLines(order),
       summary: [
         { label: 'Subtotal', amount: order.subtotal },
+        ...(order.shipping ? [{ label: 'Shipping', amount: order.shipping.amount }] : []),
         { label: `Tax (${order.buyerTaxRate}%)`, amount: order.tax },
         { label: 'Total paid by the buyer', amount: order.total },
         { label: `Commission (${order.serviceTaxRate}%)`, amount: -commission },

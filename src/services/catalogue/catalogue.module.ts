@@ -4,12 +4,16 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
 import { Attribute, AttributeSchema } from './attribute.schema';
 import { CatalogueImport } from './catalogue-import';
 import { CatalogueRevisionModule } from './catalogue-revision.module';
+import { CatalogueTopic } from './catalogue-topic';
 import { OfferCatalog } from './offer-catalog';
 import { OfferFacets } from './offer-facets';
+import { OfferStock } from './offer-stock';
 import { ProductController } from './product.controller';
 import { Product, ProductSchema } from './product.schema';
 import { ProductService } from './product.service';
 import { SellerDirectory } from './seller-directory';
+import { SellerOfferController } from './seller-offer.controller';
+import { SellerOffers } from './seller-offers';
 import { SellerSku, SellerSkuSchema } from './seller-sku.schema';
 import { Seller, SellerSchema } from './seller.schema';
 import { Sku, SkuSchema } from './sku.schema';
@@ -33,8 +37,18 @@ import { StockReservation } from './stock-reservation';
       { name: Seller.name, schema: SellerSchema },
     ]),
   ],
-  controllers: [ProductController],
-  providers: [ProductService, OfferCatalog, StockReservation, SellerDirectory, OfferFacets, CatalogueImport],
+  controllers: [ProductController, SellerOfferController],
+  providers: [
+    ProductService,
+    OfferCatalog,
+    StockReservation,
+    SellerDirectory,
+    OfferFacets,
+    CatalogueImport,
+    SellerOffers,
+    OfferStock,
+    CatalogueTopic,
+  ],
   exports: [
     ProductService,
     OfferCatalog,

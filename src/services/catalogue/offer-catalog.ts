@@ -1,4 +1,4 @@
-import { Injectable, NotFoundException } from '@nestjs/common';
+import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { SellerSku } from './seller-sku.schema';
@@ -8,9 +8,11 @@ export interface OfferDetails {
   _id: Types.ObjectId;
   price: number;
   currency: string;
+  /** Available to sell now: 0 for an inactive offer. */
   quantity: number;
+  active: boolean;
   product: { _id: Types.ObjectId; name: string; published: boolean; images: string[] };
-  sku: { _id: Types.ObjectId; name: string; code: string };
+  sku: { _id: Types.ObjectId; name: string; code: string; weightGrams?: number };
   seller: { _id: Types.ObjectId; name: string; country: string };
 }
 
@@ -36,9 +38,10 @@ export class OfferCatalog {
           $project: {
             price: 1,
             currency: 1,
-            quantity: 1,
+            quantity: { $cond: [{ $eq: ['$active', false] }, 0, '$quantity'] },
+            active: { $ne: ['$active', false] },
             product: { _id: 1, name: 1, published: 1, images: 1 },
-            sku: { _id: 1, name: 1, code: 1 },
+            sku: { _id: 1, name: 1, code: 1, weightGrams: 1 },
             seller: { _id: 1, name: 1, country: 1 },
           },
         },
@@ -47,10 +50,11 @@ export class OfferCatalog {
     return new Map(found.map((offer) => [String(offer._id), offer]));
   }
 
-  /** The offer if it can be bought at all (exists, product published); 404 otherwise. */
+  /** The offer if it can be bought at all: 404 when it does not exist or its product is unpublished, 409 inactive. */
   async forSale(id: Types.ObjectId): Promise<OfferDetails> {
     const offer = (await this.details([id])).get(String(id));
     if (!offer || !offer.product.published) throw new NotFoundException(`Seller SKU ${String(id)} not found`);
+    if (!offer.active) throw new ConflictException(`Seller SKU ${String(id)} is not for sale`);
     return offer;
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, PipelineStage, Types } from 'mongoose';
 import { Attribute } from './attribute.schema';
+import { Product } from './product.schema';
 import { SellerSku } from './seller-sku.schema';
 import { Sku } from './sku.schema';
 
@@ -9,8 +10,8 @@ import { Sku } from './sku.schema';
 export type AttributeRecord = Attribute & { _id: Types.ObjectId };
 
 /**
- * The catalogue's read model for storefront filters (product search): read-only aggregations over the offers
- * (seller SKUs), and the SKUs and attributes that narrow them.
+ * The catalogue's read model for the storefront (product search): read-only aggregations over the offers (seller
+ * SKUs) or the products, and the SKUs and attributes that narrow them.
  */
 @Injectable()
 export class OfferFacets {
@@ -18,11 +19,20 @@ export class OfferFacets {
     @InjectModel(SellerSku.name) private readonly offers: Model<SellerSku>,
     @InjectModel(Sku.name) private readonly skus: Model<Sku>,
     @InjectModel(Attribute.name) private readonly attributes: Model<Attribute>,
+    @InjectModel(Product.name) private readonly products: Model<Product>,
   ) {}
 
   /** Runs a read-only pipeline over the offers; it starts from the `sellerskus` collection. */
   aggregate<T>(pipeline: PipelineStage[]): Promise<T[]> {
     return this.offers.aggregate<T>(pipeline).exec();
+  }
+
+  /**
+   * Runs a read-only pipeline over the products; it starts from the `products` collection, so a first `$match` may
+   * use `$text` (the text index on name and description).
+   */
+  aggregateProducts<T>(pipeline: PipelineStage[]): Promise<T[]> {
+    return this.products.aggregate<T>(pipeline).exec();
   }
 
   async skuExists(id: Types.ObjectId): Promise<boolean> {

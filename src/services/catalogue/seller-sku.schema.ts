@@ -2,7 +2,19 @@ import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { HydratedDocument, SchemaTypes, Types } from 'mongoose';
 import { bumpsCatalogueRevision } from './catalogue-revision.hooks';
 
-/** A seller's offer of one SKU: its price and the quantity in stock. */
+/** Units on hand at one of the seller's warehouses (a shipping address of the seller). */
+@Schema({ _id: false })
+export class WarehouseStock {
+  @Prop({ type: SchemaTypes.ObjectId, ref: 'Address', required: true }) warehouse!: Types.ObjectId;
+  @Prop({ required: true, min: 0, validate: Number.isInteger }) onHand!: number;
+}
+export const WarehouseStockSchema = SchemaFactory.createForClass(WarehouseStock);
+
+/**
+ * A seller's offer of one SKU: its price and its stock. `quantity` is what can be sold now; `reserved` what orders
+ * took and have not shipped; once the seller keeps stock per warehouse, `quantity + reserved` equals the sum of
+ * `stockByWarehouse[].onHand` after every write (see the README, "Offers and stock").
+ */
 @Schema({ collection: 'seller_skus', timestamps: true })
 export class SellerSku {
   @Prop({ type: SchemaTypes.ObjectId, ref: 'Seller', required: true, index: true }) seller!: Types.ObjectId;
@@ -13,7 +25,14 @@ export class SellerSku {
   @Prop({ required: true, min: 0, validate: Number.isInteger }) price!: number;
   /** ISO 4217 code. */
   @Prop({ required: true, uppercase: true }) currency!: string;
+  /** Available to sell now: checkouts take from it. */
   @Prop({ required: true, min: 0, validate: Number.isInteger }) quantity!: number;
+  /** Units taken by orders that have not shipped (unpaid or unshipped); they are still on hand. */
+  @Prop({ default: 0, min: 0, validate: Number.isInteger }) reserved!: number;
+  /** An inactive offer is not for sale: carts and checkouts refuse it, the storefront leaves it out. */
+  @Prop({ default: true }) active!: boolean;
+  /** Empty until the seller first sets stock at a warehouse; until then `quantity` is one undistributed figure. */
+  @Prop({ type: [WarehouseStockSchema], default: [] }) stockByWarehouse!: WarehouseStock[];
 }
 
 export type SellerSkuDocument = HydratedDocument<SellerSku>;
@@ -22,3 +41,5 @@ bumpsCatalogueRevision(SellerSkuSchema);
 SellerSkuSchema.index({ seller: 1, sku: 1 }, { unique: true });
 /** In-stock offers (`quantity > 0`), the base of every storefront filter. */
 SellerSkuSchema.index({ quantity: 1 });
+/** A product's offers in stock, cheapest first: the storefront listing's and detail's join (`product` leads). */
+SellerSkuSchema.index({ product: 1, quantity: 1, price: 1 });

@@ -10,6 +10,8 @@ export class Sku {
   @Prop({ required: true, unique: true }) code!: string;
   @Prop({ required: true }) name!: string;
   @Prop({ type: [AttributeValueSchema], default: [] }) attributes!: AttributeValue[];
+  /** Shipping weight of one item in grams; checkout assumes DEFAULT_ITEM_WEIGHT_GRAMS (delivery) when absent. */
+  @Prop({ min: 1, validate: Number.isInteger }) weightGrams?: number;
 }
 
 export type SkuDocument = HydratedDocument<Sku>;

@@ -8,9 +8,15 @@ export interface StockLine {
   quantity: number;
 }
 
+/** Attempts of one dispatch step before it is given up (each loses only to another write of the same offer). */
+const DISPATCH_ATTEMPTS = 20;
+
 /**
  * Takes stock out of seller SKUs for orders (DESIGN §7). Each line is one conditional `$inc` that only matches
- * while `quantity >= n`, so concurrent checkouts never take more than there is and stock never goes negative.
+ * while the offer is active and `quantity >= n`, so concurrent checkouts never take more than there is and stock
+ * never goes negative. The units taken move from `quantity` (available) to `reserved` (still on hand, promised to
+ * an order) until the order ships (`dispatch`) or gives them back (`release`); every step keeps
+ * `quantity + reserved` equal to the units on hand (README, "Offers and stock").
  * There are no multi-document transactions on a standalone server: when a later line fails, the lines already
  * taken are given back.
  */
@@ -20,30 +26,139 @@ export class StockReservation {
 
   constructor(@InjectModel(SellerSku.name) private readonly offers: Model<SellerSku>) {}
 
-  /** All lines or none; 409 naming the first offer without enough stock. */
+  /** All lines or none; 409 naming the first offer that is inactive or without enough stock. */
   async reserve(lines: StockLine[]): Promise<void> {
     const taken: StockLine[] = [];
     for (const line of lines) {
       const updated = await this.offers
-        .updateOne({ _id: line.sellerSku, quantity: { $gte: line.quantity } }, { $inc: { quantity: -line.quantity } })
+        .updateOne(
+          { _id: line.sellerSku, active: { $ne: false }, quantity: { $gte: line.quantity } },
+          { $inc: { quantity: -line.quantity, reserved: line.quantity } },
+        )
         .exec();
       if (updated.modifiedCount !== 1) {
         await this.release(taken);
-        throw new ConflictException(`Not enough stock of seller SKU ${String(line.sellerSku)}`);
+        throw await this.refusal(line.sellerSku);
       }
       taken.push(line);
     }
   }
 
-  /** Gives stock back (a failed checkout, a canceled or removed unpaid order, a removed line). */
+  /**
+   * Gives stock back before it shipped (a failed checkout, a canceled, expired or removed unpaid order, a removed
+   * line): reserved units become available again.
+   */
   async release(lines: StockLine[]): Promise<void> {
     for (const line of lines) {
       try {
-        await this.offers.updateOne({ _id: line.sellerSku }, { $inc: { quantity: line.quantity } }).exec();
+        await this.releaseLine(line);
       } catch (error) {
         const what = `${line.quantity} of seller SKU ${String(line.sellerSku)}`;
         this.logger.error(`Could not give back ${what}`, (error as Error).stack);
       }
     }
+  }
+
+  /**
+   * The order's goods left the seller: its reserved units stop being on hand. They leave the warehouses holding
+   * the most (orders do not say which warehouse ships), one conditional step per warehouse touched.
+   */
+  async dispatch(lines: StockLine[]): Promise<void> {
+    for (const line of lines) {
+      try {
+        await this.dispatchLine(line);
+      } catch (error) {
+        const what = `${line.quantity} of seller SKU ${String(line.sellerSku)}`;
+        this.logger.error(`Could not take shipped ${what} off hand`, (error as Error).stack);
+      }
+    }
+  }
+
+  /**
+   * Shipped goods came back (a refund with restock after shipping): on hand again at the seller's first warehouse,
+   * and for sale. Unlike {@link release} it leaves `reserved` alone, which belongs to orders not shipped yet.
+   */
+  async returnGoods(lines: StockLine[]): Promise<void> {
+    for (const line of lines) {
+      try {
+        await this.returnLine(line);
+      } catch (error) {
+        const what = `${line.quantity} returned units of seller SKU ${String(line.sellerSku)}`;
+        this.logger.error(`Could not put back ${what}`, (error as Error).stack);
+      }
+    }
+  }
+
+  private async returnLine({ sellerSku, quantity }: StockLine): Promise<void> {
+    // Two conditional updates, one per shape of the offer; a first warehouse edit in between makes both miss: retry.
+    for (let attempt = 0; attempt < DISPATCH_ATTEMPTS; attempt++) {
+      const atWarehouse = await this.offers
+        .updateOne(
+          { _id: sellerSku, 'stockByWarehouse.0': { $exists: true } },
+          { $inc: { quantity, 'stockByWarehouse.0.onHand': quantity } },
+        )
+        .exec();
+      if (atWarehouse.matchedCount === 1) return;
+      const unplaced = await this.offers
+        .updateOne({ _id: sellerSku, 'stockByWarehouse.0': { $exists: false } }, { $inc: { quantity } })
+        .exec();
+      if (unplaced.matchedCount === 1) return;
+    }
+    throw new Error(`Seller SKU ${String(sellerSku)} is unknown or changing too often`);
+  }
+
+  private async releaseLine({ sellerSku, quantity }: StockLine): Promise<void> {
+    const released = await this.offers
+      .updateOne({ _id: sellerSku, reserved: { $gte: quantity } }, { $inc: { quantity, reserved: -quantity } })
+      .exec();
+    if (released.modifiedCount === 1) return;
+    // Taken before offers counted their reservations: those units only ever left `quantity`.
+    await this.offers.updateOne({ _id: sellerSku }, { $inc: { quantity } }).exec();
+  }
+
+  private async dispatchLine({ sellerSku, quantity }: StockLine): Promise<void> {
+    let remaining = quantity;
+    for (let attempt = 0; remaining > 0 && attempt < DISPATCH_ATTEMPTS; attempt++) {
+      const offer = await this.offers.findById(sellerSku, { reserved: 1, stockByWarehouse: 1 }).lean().exec();
+      if (!offer || (offer.reserved ?? 0) < remaining) {
+        this.logger.warn(`Seller SKU ${String(sellerSku)} shipped ${remaining} units it had not counted as reserved`);
+        return;
+      }
+      remaining -= await this.dispatchStep(sellerSku, remaining, offer.stockByWarehouse ?? []);
+    }
+    if (remaining > 0) throw new Error(`${remaining} units still reserved after ${DISPATCH_ATTEMPTS} attempts`);
+  }
+
+  /** Units taken off hand by one conditional update (0 when another write came first). */
+  private async dispatchStep(
+    sellerSku: Types.ObjectId,
+    wanted: number,
+    stock: SellerSku['stockByWarehouse'],
+  ): Promise<number> {
+    if (stock.length === 0) {
+      const filter = { _id: sellerSku, reserved: { $gte: wanted }, 'stockByWarehouse.0': { $exists: false } };
+      const updated = await this.offers.updateOne(filter, { $inc: { reserved: -wanted } }).exec();
+      return updated.modifiedCount === 1 ? wanted : 0;
+    }
+    const fullest = stock.reduce((best, entry) => (entry.onHand > best.onHand ? entry : best));
+    const taken = Math.min(wanted, fullest.onHand);
+    if (taken === 0) return 0;
+    const updated = await this.offers
+      .updateOne(
+        {
+          _id: sellerSku,
+          reserved: { $gte: taken },
+          stockByWarehouse: { $elemMatch: { warehouse: fullest.warehouse, onHand: { $gte: taken } } },
+        },
+        { $inc: { reserved: -taken, 'stockByWarehouse.$.onHand': -taken } },
+      )
+      .exec();
+    return updated.modifiedCount === 1 ? taken : 0;
+  }
+
+  private async refusal(sellerSku: Types.ObjectId): Promise<ConflictException> {
+    const offer = await this.offers.findById(sellerSku, { active: 1 }).lean().exec();
+    if (offer?.active === false) return new ConflictException(`Seller SKU ${String(sellerSku)} is not for sale`);
+    return new ConflictException(`Not enough stock of seller SKU ${String(sellerSku)}`);
   }
 }

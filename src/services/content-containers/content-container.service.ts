@@ -53,7 +53,7 @@ export class ContentContainerService {
   async saveContainer(blog: ContainerDto, blogId: string): Promise<ContainerView> {
     const filter = { _id: toObjectId(blogId, 'blogId'), ...contentScope() };
     const saved = await this.containers
-      .findOneAndUpdate(filter, { $set: containerFields(blog) }, { new: true, runValidators: true })
+      .findOneAndUpdate(filter, { $set: containerFields(blog) }, { returnDocument: 'after', runValidators: true })
       .lean<StoredContainer>()
       .exec();
     if (!saved) throw new NotFoundException(`Container ${blogId} not found`);

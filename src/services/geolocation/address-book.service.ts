@@ -1,6 +1,6 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { Model, Types } from 'mongoose';
+import { isValidObjectId, Model, Types } from 'mongoose';
 import { toObjectId } from '../../common/mongo/object-id';
 import { Principal } from '../../common/principal';
 import { FixedRecord, insertMissing } from '../../database/insert-missing';
@@ -13,6 +13,8 @@ import { AddressView, toAddressView } from './address.view';
 import { CountryDirectory } from './country-directory.service';
 
 const MAX_WINDOW = 200;
+/** How many of a user's newest addresses are looked at for the default one (warehouses are skipped). */
+const DEFAULT_CANDIDATES = 10;
 const SEARCHABLE = ['street', 'city', 'postalCode', 'houseNumber', 'country'];
 
 /** Addresses and their ownership: a USER reads and changes their own, an ADMIN any. */
@@ -83,6 +85,31 @@ export class AddressBook {
     const found = await this.addresses.find({ _id: { $in: objectIds } }, { ownerId: 1 }).lean();
     found.forEach((address) => assertOwnerOrAdmin(caller, address.ownerId));
     await this.deleteAndClean(found.map((address) => address._id));
+  }
+
+  /**
+   * The user's default shipping address: their most recently created or saved address (so `saveAddress` makes an
+   * address the default), leaving out sellers' warehouse addresses; undefined when they have none.
+   */
+  async defaultShippingOf(ownerId: string): Promise<AddressView | undefined> {
+    const newest = await this.addresses
+      .find({ ownerId: String(ownerId) })
+      .sort({ updatedAt: -1 })
+      .limit(DEFAULT_CANDIDATES)
+      .lean();
+    for (const address of newest) {
+      if (!(await this.isShippingAddress(address._id))) return toAddressView(address);
+    }
+    return undefined;
+  }
+
+  /** The user's own address; 400 alike for a malformed, unknown or another user's id (nothing is revealed). */
+  async ownedBy(id: string, ownerId: string): Promise<AddressView> {
+    const unknown = new BadRequestException(`Unknown address ${String(id)}`);
+    if (!isValidObjectId(id)) throw unknown;
+    const address = await this.addresses.findOne({ _id: id, ownerId: String(ownerId) }).lean();
+    if (!address) throw unknown;
+    return toAddressView(address);
   }
 
   async find(id: string): Promise<AddressDocument> {

@@ -17,3 +17,5 @@ export class Address {
 
 export type AddressDocument = HydratedDocument<Address>;
 export const AddressSchema = SchemaFactory.createForClass(Address);
+/** A user's newest addresses first: the default shipping address at checkout. */
+AddressSchema.index({ ownerId: 1, updatedAt: -1 });

@@ -17,6 +17,6 @@ import { SellerAddresses } from './seller-addresses.service';
     ]),
   ],
   providers: [CountryDirectory, AddressBook, SellerAddresses, GeoLocationService],
-  exports: [CountryDirectory, AddressBook],
+  exports: [CountryDirectory, AddressBook, SellerAddresses],
 })
 export class GeolocationModule {}

@@ -27,6 +27,14 @@ export class SellerAddresses {
     return this.countries.get((await this.find(sellerId)).country);
   }
 
+  /** Where the seller's parcels leave from: its first warehouse (shipping) address's country, else its own. */
+  async warehouseCountry(sellerId: string): Promise<string> {
+    const seller = await this.find(sellerId);
+    const [first] = seller.shippingAddresses;
+    const warehouse = first ? await this.addresses.findById(first, { country: 1 }).lean() : null;
+    return warehouse?.country ?? seller.country;
+  }
+
   async sellersIn(countryCode: string): Promise<SellerView[]> {
     const code = this.countries.resolve(countryCode);
     return this.sellers.inCountry(code);

@@ -53,6 +53,7 @@ function invoiceRequest(order: StoredOrder): InvoiceRequest {
       })),
       summary: [
         { label: 'Subtotal', amount: order.subtotal },
+        ...(order.shipping ? [{ label: `Shipping (${order.shipping.service})`, amount: order.shipping.amount }] : []),
         { label: `Tax (${order.buyerTaxRate}%)`, amount: order.tax },
         { label: 'Total', amount: order.total },
       ],

@@ -1,19 +1,19 @@
 import { BadRequestException, ConflictException, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { isValidObjectId, Model, Types } from 'mongoose';
+import { isValidObjectId, Model } from 'mongoose';
 import { EventPublisher } from '../../realtime/event-publisher';
 import { Principal } from '../../common/principal';
 import { amounts } from './order-drafts';
+import { OrderCancellation, stockOf } from './order-cancellation';
 import { OrderPlacement } from './order-placement';
 import { OrderStore } from './order-store';
 import { OrderTransitions } from './order-transitions';
+import { UNPAID } from './order-status';
 import { Order, OrderStatus } from './order.schema';
 import { StoredOrder } from './order.view';
 import { OrderDto } from './order.dto';
 import { StockReservation } from '../catalogue/stock-reservation';
 
-/** Orders whose stock is reserved but not paid for: removing or canceling them gives the stock back. */
-const UNPAID = [OrderStatus.NEW, OrderStatus.APPROVED, OrderStatus.PAYMENT_FAILED];
 /** Status changes `saveOrder` makes; payment, shipping and delivery have their own methods. */
 const SAVEABLE = [OrderStatus.APPROVED, OrderStatus.CANCELED];
 const MAX_ATTEMPTS = 20;
@@ -28,6 +28,7 @@ export class OrderAdmin {
     private readonly transitions: OrderTransitions,
     private readonly stock: StockReservation,
     private readonly events: EventPublisher,
+    private readonly cancellation: OrderCancellation,
   ) {}
 
   /** A NEW order for `embeddedBuyer` of `commerceItems` (one seller and currency), stock reserved. */
@@ -78,12 +79,15 @@ export class OrderAdmin {
     for (const order of found) await this.removeFound(order);
   }
 
-  /** Removes a line of a NEW order, giving its stock back; false when there is no such line, 409 for the last. */
+  /**
+   * Removes a line of an unpaid order (NEW, APPROVED or PAYMENT_FAILED: checkout approves at once), giving its stock
+   * back; false when there is no such line, 409 for the last one and while the order is being charged or paid.
+   */
   async removeItem(orderId: string, itemId: string): Promise<boolean> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const order = await this.store.find(orderId);
-      if (order.status !== OrderStatus.NEW) {
-        throw new ConflictException(`Order ${orderId} is ${order.status}; only NEW orders change items`);
+      if (!UNPAID.includes(order.status)) {
+        throw new ConflictException(`Order ${orderId} is ${order.status}; only unpaid orders change items`);
       }
       const item = order.commerceItems.find((line) => String(line._id) === String(itemId));
       if (!item) return false;
@@ -93,8 +97,11 @@ export class OrderAdmin {
       const subtotal = order.subtotal - item.total;
       const removed = await this.orders
         .updateOne(
-          { _id: order._id, status: OrderStatus.NEW, subtotal: order.subtotal, 'commerceItems._id': item._id },
-          { $pull: { commerceItems: { _id: item._id } }, $set: amounts(subtotal, order.buyerTaxRate) },
+          { _id: order._id, status: order.status, subtotal: order.subtotal, 'commerceItems._id': item._id },
+          {
+            $pull: { commerceItems: { _id: item._id } },
+            $set: amounts(subtotal, order.buyerTaxRate, order.shipping?.amount),
+          },
         )
         .exec();
       if (removed.modifiedCount === 1) {
@@ -112,7 +119,8 @@ export class OrderAdmin {
       if (!UNPAID.includes(order.status)) {
         throw new ConflictException(`Order ${String(order._id)} is ${order.status}; its tax rates are fixed`);
       }
-      Object.assign(set, rates, amounts(order.subtotal, rates.buyerTaxRate ?? order.buyerTaxRate));
+      const buyerTaxRate = rates.buyerTaxRate ?? order.buyerTaxRate;
+      Object.assign(set, rates, amounts(order.subtotal, buyerTaxRate, order.shipping?.amount));
     }
     if (Object.keys(set).length === 0) return;
     const updated = await this.orders.updateOne({ _id: order._id, status: order.status }, { $set: set }).exec();
@@ -123,8 +131,9 @@ export class OrderAdmin {
     if (!SAVEABLE.includes(status)) {
       throw new ConflictException(`saveOrder sets APPROVED or CANCELED; use pay, ship or deliver for ${status}`);
     }
-    const moved = await this.transitions.move(String(order._id), status, admin.id);
-    if (status === OrderStatus.CANCELED) await this.stock.release(stockOf(moved));
+    // A paid order is canceled only through its refund (cancelOrder).
+    if (status === OrderStatus.CANCELED) await this.cancellation.cancelUnpaid(String(order._id), admin.id);
+    else await this.transitions.move(String(order._id), status, admin.id);
   }
 
   private async removeFound(order: StoredOrder): Promise<void> {
@@ -145,10 +154,6 @@ function assertRemovable(order: StoredOrder): void {
   if (order.status === OrderStatus.PAYMENT_PENDING) {
     throw new ConflictException(`Order ${String(order._id)} is being paid; it cannot be removed now`);
   }
-}
-
-function stockOf(order: StoredOrder): { sellerSku: Types.ObjectId; quantity: number }[] {
-  return order.commerceItems.map(({ sellerSku, quantity }) => ({ sellerSku, quantity }));
 }
 
 function detailsOf(dto: OrderDto): Partial<Order> {

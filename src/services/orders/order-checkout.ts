@@ -5,12 +5,17 @@ import { Principal } from '../../common/principal';
 import { CustomerActivityRecorder } from '../customer-analytics/customer-activity-recorder';
 import { CustomerActivityType } from '../customer-analytics/customer-activity-type';
 import { CartStore } from '../shopping-cart/cart-store.service';
+import { AddressBook } from '../geolocation/address-book.service';
+import { AddressView } from '../geolocation/address.view';
+import { CountryDirectory } from '../geolocation/country-directory.service';
 import { CheckoutLocks } from './checkout-lock';
+import { CheckoutDto } from './checkout.dto';
+import { OrderApproval } from './order-approval';
 import { OrderPayments } from './order-payments';
 import { OrderPlacement } from './order-placement';
 import { OrderStore } from './order-store';
 import { OrderTransitions } from './order-transitions';
-import { Order, OrderStatus } from './order.schema';
+import { Order, OrderStatus, ShippingAddress } from './order.schema';
 import { StoredOrder } from './order.view';
 import { PaymentRequestDto } from './payment-request.dto';
 
@@ -30,22 +35,35 @@ export class OrderCheckout {
     private readonly payments: OrderPayments,
     private readonly activity: CustomerActivityRecorder,
     private readonly locks: CheckoutLocks,
+    private readonly addressBook: AddressBook,
+    private readonly countries: CountryDirectory,
+    private readonly approval: OrderApproval,
   ) {}
 
-  /** One order per seller from the buyer's cart, stock reserved; the cart is emptied. 409 for an empty cart. */
+  /**
+   * One order per seller from the buyer's cart, shipped to the buyer's default address, stock reserved; the cart
+   * is emptied. 409 for an empty cart and for a buyer without an address.
+   */
   checkout(buyer: Principal): Promise<StoredOrder[]> {
-    return this.locks.holding(buyer.id, () => this.checkoutCart(buyer));
+    return this.locks.holding(buyer.id, () => this.checkoutCart(buyer, () => this.defaultAddress(buyer)));
   }
 
-  private async checkoutCart(buyer: Principal): Promise<StoredOrder[]> {
+  /** As {@link checkout}, to one of the buyer's own addresses or to an address given inline (400 otherwise). */
+  checkoutTo(buyer: Principal, destination: CheckoutDto): Promise<StoredOrder[]> {
+    return this.locks.holding(buyer.id, () => this.checkoutCart(buyer, () => this.chosenAddress(buyer, destination)));
+  }
+
+  private async checkoutCart(buyer: Principal, address: () => Promise<ShippingAddress>): Promise<StoredOrder[]> {
     const cart = await this.carts.view(buyer.id);
     const items = cart.sellers.flatMap((seller) => seller.items);
     if (items.length === 0) throw new ConflictException('The cart is empty');
-    const orders = await this.placement.place(items, {
+    const placed = await this.placement.place(items, {
       buyer: { userId: buyer.id, username: buyer.username },
       by: buyer.id,
       digital: false,
+      shippingAddress: await address(),
     });
+    const orders = await this.approval.approveNew(placed);
     await this.carts.clear(buyer.id);
     this.recordCheckout(buyer.id, orders);
     return orders;
@@ -56,7 +74,9 @@ export class OrderCheckout {
    * directly from one seller. `confirm` then charges; a new digital order is approved by the system first.
    */
   async digitalCheckout(buyer: Principal, request: PaymentRequestDto): Promise<StoredOrder> {
-    const order = request.orderId ? await this.prepare(buyer, request) : await this.placeDirect(buyer, request);
+    const order = request.orderId
+      ? await this.prepare(buyer, request)
+      : await this.approval.approveOne(await this.placeDirect(buyer, request));
     if (!request.confirm) return order;
     const id = String(order._id);
     if (order.digital && order.status === OrderStatus.NEW) {
@@ -65,6 +85,28 @@ export class OrderCheckout {
     const { description, toAccountId: destinationAccountId, metadata } = request;
     await this.payments.pay(id, buyer, { description, destinationAccountId, metadata });
     return this.store.find(id);
+  }
+
+  private async defaultAddress(buyer: Principal): Promise<ShippingAddress> {
+    const address = await this.addressBook.defaultShippingOf(buyer.id);
+    if (!address) {
+      throw new ConflictException('No shipping address: create an address first, or use orderCheckoutTo');
+    }
+    return fromAddressBook(address, buyer);
+  }
+
+  private async chosenAddress(buyer: Principal, { addressId, address }: CheckoutDto): Promise<ShippingAddress> {
+    if (addressId) return fromAddressBook(await this.addressBook.ownedBy(addressId, buyer.id), buyer);
+    if (!address) throw new BadRequestException('Give exactly one of addressId and address');
+    return { ...address, country: this.knownCountry(address.country) };
+  }
+
+  private knownCountry(code: string): string {
+    try {
+      return this.countries.resolve(code);
+    } catch {
+      throw new BadRequestException(`Unknown country "${code}"`);
+    }
   }
 
   private async placeDirect(buyer: Principal, request: PaymentRequestDto): Promise<StoredOrder> {
@@ -87,16 +129,25 @@ export class OrderCheckout {
     return order;
   }
 
+  /** A new address of a parcel order is quoted again: its shipping line, tax and total follow it. */
   private async prepare(buyer: Principal, request: PaymentRequestDto): Promise<StoredOrder> {
     const order = await this.store.findOwn(String(request.orderId), buyer);
-    if (request.amount && request.amount !== order.total) {
-      throw new ConflictException(`The total is ${order.total}, not ${request.amount}`);
+    const set = preparation(request);
+    if (request.shippingAddress && !order.digital) {
+      const { country } = request.shippingAddress;
+      if (!country) throw new BadRequestException('The shippingAddress of a parcel needs a country');
+      Object.assign(set, await this.placement.shippingTo(order, country));
+    }
+    const total = (set.total as number | undefined) ?? order.total;
+    if (request.amount && request.amount !== total) {
+      throw new ConflictException(`The total is ${total}, not ${request.amount}`);
     }
     assertCurrency(order, request.currencyCode);
     const updated = await this.orders
       .findOneAndUpdate(
-        { _id: order._id, status: { $in: UNPAID } },
-        { $set: preparation(request) },
+        // Same subtotal: the amounts were computed from it (an ADMIN may remove a line meanwhile).
+        { _id: order._id, status: { $in: UNPAID }, subtotal: order.subtotal },
+        { $set: set },
         { returnDocument: 'after' },
       )
       .lean<StoredOrder>()
@@ -111,6 +162,12 @@ export class OrderCheckout {
     const summary = orders.map(({ _id, total, currencyCode: currency }) => ({ orderId: String(_id), total, currency }));
     void this.activity.record(buyerId, CustomerActivityType.CHECKOUT, { orders: summary });
   }
+}
+
+/** An address book entry as the parcel's address; the carrier needs a name, which is the buyer's account name. */
+function fromAddressBook(address: AddressView, buyer: Principal): ShippingAddress {
+  const { street, houseNumber, postalCode, city, country } = address;
+  return { name: buyer.username, street, houseNumber: houseNumber ?? undefined, postalCode, city, country };
 }
 
 function preparation(request: PaymentRequestDto): Record<string, unknown> {

@@ -1,4 +1,6 @@
 import { OfferDetails } from '../catalogue/offer-catalog';
+import { parcelWeight } from '../delivery/shipping-quotes';
+import { orderTotals } from './order-amounts';
 import { EmbeddedBuyer, EmbeddedVendor, Order, OrderStatus, ShippingAddress } from './order.schema';
 
 export interface OrderLine {
@@ -62,16 +64,26 @@ function draftOrder(lines: OrderLine[], context: DraftContext, now: Date): Order
     ...context.rates,
     ...amounts(subtotal, context.rates.buyerTaxRate),
     digital: context.digital,
+    packageItem: context.digital ? undefined : { weightGrams: weightOf(lines) },
     shippingAddress: context.shippingAddress,
     contactProfileId: context.contactProfileId,
     paymentMethodId: context.paymentMethodId,
   };
 }
 
-/** Subtotal, tax (rounded half up to the minor unit) and total, all integer minor units. */
-export function amounts(subtotal: number, buyerTaxRate: number): Pick<Order, 'subtotal' | 'tax' | 'total'> {
-  const tax = Math.round((subtotal * buyerTaxRate) / 100);
-  return { subtotal, tax, total: subtotal + tax };
+/** Subtotal, tax (on goods and shipping, rounded half up to the minor unit) and total, integer minor units. */
+export function amounts(
+  subtotal: number,
+  buyerTaxRate: number,
+  shipping = 0,
+): Pick<Order, 'subtotal' | 'tax' | 'total'> {
+  const { tax, total } = orderTotals({ goods: subtotal, shipping, buyerTaxRate, serviceTaxRate: 0 });
+  return { subtotal, tax, total };
+}
+
+/** The parcel's weight in grams: the SKUs' weights (or the default per item) times the quantities. */
+function weightOf(lines: OrderLine[]): number {
+  return parcelWeight(lines.map(({ offer, quantity }) => ({ weightGrams: offer.sku.weightGrams, quantity })));
 }
 
 export function currencySymbol(currency: string): string {

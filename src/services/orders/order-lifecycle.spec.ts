@@ -1,5 +1,5 @@
 import { canMove, sourcesOf } from './order-lifecycle';
-import { OrderStatus } from './order-status';
+import { OrderStatus, UNPAID } from './order-status';
 
 describe('order lifecycle', () => {
   it('should follow NEW → APPROVED → PAYMENT_PENDING → PAID → SHIPPED → DELIVERED', () => {
@@ -14,8 +14,15 @@ describe('order lifecycle', () => {
     path.slice(1).forEach((to, i) => expect(canMove(path[i], to)).toBe(true));
   });
 
-  it('should cancel only from NEW or APPROVED', () => {
-    expect(sourcesOf(OrderStatus.CANCELED).sort()).toEqual([OrderStatus.APPROVED, OrderStatus.NEW]);
+  it('should cancel unpaid orders, and a paid one (its refund settled), never one being charged or shipped', () => {
+    expect(sourcesOf(OrderStatus.CANCELED).sort()).toEqual([...UNPAID, OrderStatus.PAID].sort());
+    expect(canMove(OrderStatus.PAYMENT_PENDING, OrderStatus.CANCELED)).toBe(false);
+    expect(canMove(OrderStatus.SHIPPED, OrderStatus.CANCELED)).toBe(false);
+  });
+
+  it('should refund only paid orders, before or after shipping', () => {
+    const refundable = [OrderStatus.PAID, OrderStatus.SHIPPED, OrderStatus.DELIVERED];
+    expect(sourcesOf(OrderStatus.REFUNDED).sort()).toEqual(refundable.sort());
   });
 
   it('should retry a failed payment through APPROVED', () => {
@@ -23,12 +30,14 @@ describe('order lifecycle', () => {
     expect(canMove(OrderStatus.PAYMENT_FAILED, OrderStatus.PAID)).toBe(false);
   });
 
-  it('should never leave DELIVERED or CANCELED, nor skip payment', () => {
+  it('should never leave CANCELED or REFUNDED, leave DELIVERED only by a refund, nor skip payment', () => {
     for (const to of Object.values(OrderStatus)) {
-      expect(canMove(OrderStatus.DELIVERED, to)).toBe(false);
       expect(canMove(OrderStatus.CANCELED, to)).toBe(false);
+      expect(canMove(OrderStatus.REFUNDED, to)).toBe(false);
+      expect(canMove(OrderStatus.DELIVERED, to)).toBe(to === OrderStatus.REFUNDED);
     }
     expect(canMove(OrderStatus.APPROVED, OrderStatus.SHIPPED)).toBe(false);
     expect(canMove(OrderStatus.NEW, OrderStatus.PAID)).toBe(false);
+    expect(canMove(OrderStatus.APPROVED, OrderStatus.REFUNDED)).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { ConflictException, Injectable, Logger, NotFoundException, OnModuleInit } from '@nestjs/common';
 import { Principal } from '../../common/principal';
 import {
-  CardPaymentEvent,
+  CardChargeEvent,
   CardPaymentEvents,
   CardPaymentEventType,
   CardPaymentProvider,
@@ -9,6 +9,7 @@ import {
   PaymentIntent,
   PaymentIntentStatus,
   PaymentStatus,
+  isRefundEvent,
 } from '../payments';
 import { OrderPaymentFlow } from './order-payment-flow';
 import { OrderStatus } from './order-status';
@@ -34,7 +35,9 @@ export class OrderPayments implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.events.subscribe((event) => this.settle(event));
+    this.events.subscribe(async (event) => {
+      if (!isRefundEvent(event)) await this.settle(event);
+    });
   }
 
   get providerName(): string {
@@ -116,7 +119,7 @@ export class OrderPayments implements OnModuleInit {
    * provider's own record of it decides (never the event body). An event the provider does not confirm, e.g. forged
    * with a leaked secret, out of order or about an unknown intent, changes nothing and is logged.
    */
-  private async settle(event: CardPaymentEvent): Promise<void> {
+  private async settle(event: CardChargeEvent): Promise<void> {
     const claimed = CLAIMED_STATUS[event.type];
     const intent = await this.retrieveKnown(event.data.id);
     if (intent?.status !== claimed) {

@@ -5,9 +5,10 @@ import { toObjectId } from '../../common/mongo/object-id';
 import { AppConfig } from '../../config/app-config';
 import { SellerDirectory } from '../catalogue/seller-directory';
 import { OfferCatalog } from '../catalogue/offer-catalog';
-import { DraftContext, draftOrders, OrderDraft, OrderLine, OrderRates } from './order-drafts';
+import { DEFAULT_ITEM_WEIGHT_GRAMS, ShippingQuotes } from '../delivery/shipping-quotes';
+import { amounts, DraftContext, draftOrders, OrderDraft, OrderLine, OrderRates } from './order-drafts';
 import { OrderTransitions } from './order-transitions';
-import { Order } from './order.schema';
+import { Order, ShippingAddress } from './order.schema';
 import { StoredOrder } from './order.view';
 import { StockLine, StockReservation } from '../catalogue/stock-reservation';
 
@@ -15,6 +16,9 @@ export interface ItemRequest {
   sellerSkuId: string;
   quantity: number;
 }
+
+/** What pricing an order's shipping reads of it. */
+export type Shippable = Pick<Order, 'embeddedVendor' | 'packageItem' | 'currencyCode' | 'subtotal' | 'buyerTaxRate'>;
 
 export type PlacementContext = Omit<DraftContext, 'vendors' | 'rates'> & {
   rates?: Partial<OrderRates>;
@@ -36,6 +40,7 @@ export class OrderPlacement {
     private readonly stock: StockReservation,
     private readonly transitions: OrderTransitions,
     private readonly config: AppConfig,
+    private readonly quotes: ShippingQuotes,
   ) {}
 
   /** All orders or none: stock taken for them is given back when storing fails. */
@@ -43,6 +48,7 @@ export class OrderPlacement {
     const lines = await this.linesOf(items);
     const vendors = await this.vendorsOf(lines);
     const drafts = draftOrders(lines, { ...context, rates: this.ratesWith(context.rates), vendors });
+    await this.addShipping(drafts, context.shippingAddress);
     assertExpectations(drafts, context);
     const reserved: StockLine[] = lines.map(({ offer, quantity }) => ({ sellerSku: offer._id, quantity }));
     await this.stock.reserve(reserved);
@@ -55,6 +61,34 @@ export class OrderPlacement {
     }
     created.forEach((order) => this.transitions.announce(order, order.orderTimeLines[0]));
     return created;
+  }
+
+  /**
+   * The shipping line and amounts of an order sent to `country`: the provider's cheapest rate for the order's
+   * parcel from the seller's warehouse. 409 naming the seller when the provider does not serve the route.
+   */
+  async shippingTo(order: Shippable, country: string): Promise<Pick<Order, 'shipping' | 'subtotal' | 'tax' | 'total'>> {
+    const { sellerId, name } = order.embeddedVendor;
+    // Parcel orders get their weight at checkout; one without (placed before weights existed) counts as one item.
+    const weightGrams = order.packageItem?.weightGrams ?? DEFAULT_ITEM_WEIGHT_GRAMS;
+    const shipping = await this.quotes.quote({
+      sellerId,
+      toCountry: country,
+      weightGrams,
+      currency: order.currencyCode,
+    });
+    if (!shipping) {
+      throw new ConflictException(`Seller "${name}" (${sellerId}) does not ship to ${country.toUpperCase()}`);
+    }
+    return { shipping, ...amounts(order.subtotal, order.buyerTaxRate, shipping.amount) };
+  }
+
+  /** Before any stock is taken, so a route without a rate refuses the whole checkout with nothing to give back. */
+  private async addShipping(drafts: OrderDraft[], address: ShippingAddress | undefined): Promise<void> {
+    if (!address?.country) return;
+    for (const draft of drafts) {
+      if (!draft.digital) Object.assign(draft, await this.shippingTo(draft, address.country));
+    }
   }
 
   /** Same offer twice adds up; every offer must exist and be for sale (404). */

@@ -8,6 +8,7 @@ import {
   TrackingEventType,
 } from '../delivery/logistics.provider';
 import { TrackingEvents } from '../delivery/tracking-events';
+import { OrderRefundStatus } from './order-parts.schema';
 import { isRefusal } from './refusal';
 import { OrderStore } from './order-store';
 import { OrderTransitions } from './order-transitions';
@@ -19,6 +20,9 @@ const CONFIRMED_BY: Record<TrackingEventType, readonly ParcelStatus[]> = {
   [TrackingEventType.PICKED_UP]: [ParcelStatus.PICKED_UP, ParcelStatus.DELIVERED],
   [TrackingEventType.DELIVERED]: [ParcelStatus.DELIVERED],
 };
+
+/** A paid order the buyer is canceling (its refund pending) does not ship. */
+const NOT_BEING_CANCELED = { refunds: { $not: { $elemMatch: { cancel: true, status: OrderRefundStatus.PENDING } } } };
 
 /** Ships and delivers orders: by their seller's user or an ADMIN, or by the carrier's tracking webhooks. */
 @Injectable()
@@ -49,14 +53,18 @@ export class OrderShipping implements OnModuleInit {
     if (order.status !== OrderStatus.PAID) {
       throw new ConflictException(`Order ${orderId} is ${order.status}; only PAID orders ship`);
     }
-    if (order.digital) return this.transitions.move(orderId, OrderStatus.SHIPPED, by.id);
+    if (order.refunds?.some(({ cancel, status }) => cancel && status === OrderRefundStatus.PENDING)) {
+      throw new ConflictException(`Order ${orderId} is being canceled by its buyer; it does not ship`);
+    }
+    if (order.digital) return this.transitions.move(orderId, OrderStatus.SHIPPED, by.id, { where: NOT_BEING_CANCELED });
     if (!order.shippingAddress) throw new ConflictException(`Order ${orderId} has no shipping address`);
     const parcel = await this.logistics.bookParcel({
       reference: orderId,
       address: order.shippingAddress,
       package: order.packageItem,
     });
-    return this.transitions.move(orderId, OrderStatus.SHIPPED, by.id, { set: { parcelId: parcel.id } });
+    const set = { parcelId: parcel.id };
+    return this.transitions.move(orderId, OrderStatus.SHIPPED, by.id, { set, where: NOT_BEING_CANCELED });
   }
 
   deliver(orderId: string, by: Principal): Promise<StoredOrder> {

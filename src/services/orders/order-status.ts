@@ -8,4 +8,9 @@ export enum OrderStatus {
   SHIPPED = 'SHIPPED',
   DELIVERED = 'DELIVERED',
   CANCELED = 'CANCELED',
+  /** Every item refunded through the payment provider after payment. */
+  REFUNDED = 'REFUNDED',
 }
+
+/** Orders whose stock is reserved but not paid for: canceling or removing them gives the stock back. */
+export const UNPAID: readonly OrderStatus[] = [OrderStatus.NEW, OrderStatus.APPROVED, OrderStatus.PAYMENT_FAILED];

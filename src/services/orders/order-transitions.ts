@@ -1,20 +1,37 @@
 import { ConflictException, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { isValidObjectId, Model } from 'mongoose';
+import { isValidObjectId, Model, UpdateQuery } from 'mongoose';
 import { EventPublisher } from '../../realtime/event-publisher';
 import { CustomerActivityRecorder } from '../customer-analytics/customer-activity-recorder';
 import { CustomerActivityType } from '../customer-analytics/customer-activity-type';
-import { sourcesOf } from './order-lifecycle';
+import { StockReservation } from '../catalogue/stock-reservation';
+import { canMove, sourcesOf } from './order-lifecycle';
 import { OrderPaidHook } from './order-paid-hook';
 import { OrderStore } from './order-store';
 import { Order, OrderStatus, OrderTimeLine } from './order.schema';
 import { StoredOrder, toOrderView } from './order.view';
 
-/** Further conditions and changes of a transition, e.g. the payment intent it must match and the parcel it sets. */
+/**
+ * Further conditions and changes of a transition, e.g. the payment intent it must match and the parcel it sets.
+ * `where.status` narrows the statuses the order may come from.
+ */
 export interface TransitionOptions {
   where?: Record<string, unknown>;
-  set?: Partial<Order>;
+  set?: Record<string, unknown>;
+  /** Other operators of the same update (e.g. `$inc`). */
+  also?: Omit<UpdateQuery<Order>, '$set' | '$push'>;
+  /** More about the time line entry, e.g. the refund it settles. */
+  entry?: Pick<OrderTimeLine, 'refundId'>;
+  /**
+   * Work that only the winner of the move does (once), before the move is published, e.g. giving stock back: who sees
+   * the new status sees its effects.
+   */
+  effects?: (moved: StoredOrder) => Promise<void>;
 }
+
+/** Shipped goods leave the seller's stock on hand (the catalogue's reservation ends). */
+const stockLinesOf = (order: StoredOrder) =>
+  order.commerceItems.map(({ sellerSku, quantity }) => ({ sellerSku, quantity }));
 
 /**
  * Moves orders through their lifecycle (DESIGN §7). A move is one conditional update on the current status, so of
@@ -30,25 +47,29 @@ export class OrderTransitions {
     private readonly events: EventPublisher,
     private readonly activity: CustomerActivityRecorder,
     private readonly paidHook: OrderPaidHook,
+    private readonly stock: StockReservation,
   ) {}
 
   /** @throws 404 unknown order, 409 when the order is not in a status that may become `to` (or `where` fails) */
   async move(orderId: string, to: OrderStatus, by: string, options: TransitionOptions = {}): Promise<StoredOrder> {
-    const entry: OrderTimeLine = { status: to, at: new Date(), by };
-    const updated = isValidObjectId(orderId)
-      ? await this.orders
-          .findOneAndUpdate(
-            { _id: String(orderId), status: { $in: sourcesOf(to) }, ...options.where },
-            { $set: { ...options.set, status: to }, $push: { orderTimeLines: entry } },
-            { returnDocument: 'after' },
-          )
-          .lean<StoredOrder>()
-          .exec()
-      : null;
+    const updated = await this.apply(orderId, { $in: sourcesOf(to) }, to, by, options);
     if (!updated) throw await this.refusal(orderId, to);
-    this.announce(updated, entry);
-    if (to === OrderStatus.PAID) await this.paidHook.paid(updated);
     return updated;
+  }
+
+  /**
+   * Like {@link move}, but only from exactly `from`, which `to` may equal (a change worth an entry that keeps the
+   * status, e.g. a partial refund). Null when the order is no longer `from` or `where` fails: the caller decides.
+   */
+  async moveFrom(
+    orderId: string,
+    from: OrderStatus,
+    to: OrderStatus,
+    by: string,
+    options: TransitionOptions = {},
+  ): Promise<StoredOrder | null> {
+    if (from !== to && !canMove(from, to)) throw new ConflictException(`An order cannot go from ${from} to ${to}`);
+    return this.apply(orderId, from, to, by, options);
   }
 
   /** Publishes an order's current status (a transition, or its creation). */
@@ -60,6 +81,33 @@ export class OrderTransitions {
       status: entry.status,
       by: entry.by,
     });
+  }
+
+  private async apply(
+    orderId: string,
+    from: unknown,
+    to: OrderStatus,
+    by: string,
+    options: TransitionOptions,
+  ): Promise<StoredOrder | null> {
+    if (!isValidObjectId(orderId)) return null;
+    const entry: OrderTimeLine = { status: to, at: new Date(), by, ...options.entry };
+    const filter: Record<string, unknown> = { _id: String(orderId), status: from, ...options.where };
+    const updated = await this.orders
+      .findOneAndUpdate(
+        filter,
+        { ...options.also, $set: { ...options.set, status: to }, $push: { orderTimeLines: entry } },
+        { returnDocument: 'after' },
+      )
+      .lean<StoredOrder>()
+      .exec();
+    if (!updated) return null;
+    await options.effects?.(updated);
+    const statusChanged = from !== to; // a partial refund keeps the status: no dispatch, no second invoice
+    if (statusChanged && to === OrderStatus.SHIPPED) await this.stock.dispatch(stockLinesOf(updated));
+    this.announce(updated, entry);
+    if (statusChanged && to === OrderStatus.PAID) await this.paidHook.paid(updated);
+    return updated;
   }
 
   private async refusal(orderId: string, to: OrderStatus): Promise<ConflictException> {

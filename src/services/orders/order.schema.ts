@@ -7,16 +7,30 @@ import {
   EmbeddedBuyerSchema,
   EmbeddedVendor,
   EmbeddedVendorSchema,
+  OrderRefund,
+  OrderRefundSchema,
   OrderTimeLine,
   OrderTimeLineSchema,
   PackageItem,
   PackageItemSchema,
   ShippingAddress,
   ShippingAddressSchema,
+  ShippingLine,
+  ShippingLineSchema,
 } from './order-parts.schema';
 import { OrderStatus } from './order-status';
 
-export { CommerceItem, EmbeddedBuyer, EmbeddedVendor, OrderTimeLine, PackageItem, ShippingAddress, OrderStatus };
+export {
+  CommerceItem,
+  EmbeddedBuyer,
+  EmbeddedVendor,
+  OrderRefund,
+  OrderTimeLine,
+  PackageItem,
+  ShippingAddress,
+  ShippingLine,
+  OrderStatus,
+};
 
 const integer = { validate: { validator: Number.isInteger, message: '{PATH} must be a whole number' } };
 
@@ -27,7 +41,7 @@ const integer = { validate: { validator: Number.isInteger, message: '{PATH} must
  */
 @Schema({ collection: 'orders', timestamps: true })
 export class Order {
-  @Prop({ type: String, enum: Object.values(OrderStatus), required: true, default: OrderStatus.NEW, index: true })
+  @Prop({ type: String, enum: Object.values(OrderStatus), required: true, default: OrderStatus.NEW })
   status!: OrderStatus;
 
   @Prop() contactProfileId?: string;
@@ -38,9 +52,9 @@ export class Order {
 
   /** Sum of the items' totals, before tax. */
   @Prop({ required: true, min: 0, default: 0, ...integer }) subtotal!: number;
-  /** Tax charged to the buyer: `round(subtotal × buyerTaxRate / 100)`. */
+  /** VAT charged to the buyer on goods and shipping: `round((subtotal + shipping.amount) × buyerTaxRate / 100)`. */
   @Prop({ required: true, min: 0, default: 0, ...integer }) tax!: number;
-  /** What the buyer pays: `subtotal + tax`. */
+  /** What the buyer pays: `subtotal + shipping.amount + tax`. */
   @Prop({ required: true, min: 0, default: 0, ...integer }) total!: number;
   /** ISO 4217 code; every item of an order is in this currency. */
   @Prop({ required: true, uppercase: true }) currencyCode!: string;
@@ -55,6 +69,8 @@ export class Order {
 
   @Prop({ type: PackageItemSchema }) packageItem?: PackageItem;
   @Prop({ type: ShippingAddressSchema }) shippingAddress?: ShippingAddress;
+  /** The parcel's price, quoted at checkout for `shippingAddress`; none for digital orders. */
+  @Prop({ type: ShippingLineSchema }) shipping?: ShippingLine;
   /** Created by `digitalOrderCheckout` rather than from the cart. */
   @Prop({ default: false }) digital!: boolean;
 
@@ -67,6 +83,11 @@ export class Order {
   /** The connect-account payout to the seller (accounting). */
   @Prop() payoutId?: string;
 
+  /** Refunds asked for after payment, oldest first. */
+  @Prop({ type: [OrderRefundSchema], default: [] }) refunds?: OrderRefund[];
+  /** Counts changes of `refunds`: asking for or settling a refund is conditional on it (no over-refund in a race). */
+  @Prop({ default: 0 }) refundVersion?: number;
+
   createdAt?: Date;
   updatedAt?: Date;
 }
@@ -77,3 +98,5 @@ OrderSchema.index({ 'embeddedBuyer.userId': 1, createdAt: -1 });
 OrderSchema.index({ 'embeddedVendor.sellerId': 1 });
 /** The default order of order searches, newest first (an unfiltered page reads only its window). */
 OrderSchema.index({ createdAt: -1 });
+/** Orders by status, oldest first: the expiry sweep of unpaid orders (and every status filter). */
+OrderSchema.index({ status: 1, createdAt: 1 });

@@ -4,16 +4,21 @@ import { InvoicesModule } from '../accounting/invoices';
 import { CatalogueModule } from '../catalogue/catalogue.module';
 import { CustomerAnalyticsModule } from '../customer-analytics/customer-analytics.module';
 import { DeliveryModule } from '../delivery/delivery.module';
+import { GeolocationModule } from '../geolocation/geolocation.module';
 import { PaymentsModule } from '../payments';
 import { ShoppingCartModule } from '../shopping-cart/shopping-cart.module';
 import { BuyerInvoice } from './buyer-invoice';
 import { CheckoutLock, CheckoutLocks, CheckoutLockSchema } from './checkout-lock';
 import { OrderAdmin } from './order-admin';
+import { OrderApproval } from './order-approval';
+import { OrderCancellation } from './order-cancellation';
 import { OrderCheckout } from './order-checkout';
+import { OrderExpiry } from './order-expiry';
 import { OrderPaymentFlow } from './order-payment-flow';
 import { OrderPaidHook } from './order-paid-hook';
 import { OrderPayments } from './order-payments';
 import { OrderPlacement } from './order-placement';
+import { OrderRefunds } from './order-refunds';
 import { OrderShipping } from './order-shipping';
 import { OrderStore } from './order-store';
 import { OrderTopic } from './order-topic';
@@ -34,6 +39,7 @@ import { OrdersService } from './orders.service';
     CustomerAnalyticsModule,
     PaymentsModule,
     DeliveryModule,
+    GeolocationModule,
     InvoicesModule,
     MongooseModule.forFeature([
       { name: Order.name, schema: OrderSchema },
@@ -51,6 +57,10 @@ import { OrdersService } from './orders.service';
     OrderPaymentFlow,
     OrderShipping,
     OrderAdmin,
+    OrderApproval,
+    OrderCancellation,
+    OrderExpiry,
+    OrderRefunds,
     OrderTopic,
     CheckoutLocks,
     BuyerInvoice,

@@ -17,8 +17,11 @@ import {
 import { PaymentStatus } from '../payments';
 import { Attachment, BuyerInvoice } from './buyer-invoice';
 import { OrderAdmin } from './order-admin';
+import { CheckoutDto } from './checkout.dto';
+import { OrderCancellation } from './order-cancellation';
 import { OrderCheckout } from './order-checkout';
 import { OrderPayments } from './order-payments';
+import { OrderRefunds } from './order-refunds';
 import { ORDER_SEARCH } from './order-search';
 import { OrderShipping } from './order-shipping';
 import { OrderStore } from './order-store';
@@ -27,6 +30,7 @@ import { Order, OrderStatus } from './order.schema';
 import { OrderDto } from './order.dto';
 import { OrderView, StoredOrder, toOrderView } from './order.view';
 import { PaymentRequestDto } from './payment-request.dto';
+import { RefundRequestDto } from './refund-request.dto';
 
 /**
  * `orderServiceImpl`, "conditional for USER/ADMIN" (DESIGN §2): the buyer methods are exposed at GUEST level,
@@ -44,6 +48,8 @@ export class OrdersService {
     private readonly admin: OrderAdmin,
     private readonly transitions: OrderTransitions,
     private readonly invoice: BuyerInvoice,
+    private readonly cancellation: OrderCancellation,
+    private readonly refunds: OrderRefunds,
   ) {}
 
   /** Settles PAYMENT_PENDING orders the provider has decided (webhooks that never arrived). */
@@ -117,6 +123,12 @@ export class OrdersService {
     return asBuyer(async (buyer) => (await this.checkout.checkout(buyer)).map(toOrderView));
   }
 
+  /** As `orderCheckout`, shipped to `addressId` (one of the caller's addresses) or to an inline `address`. */
+  @Exposed([MapOf(CheckoutDto)], { role: Role.USER })
+  async orderCheckoutTo(destination: CheckoutDto): Promise<OrderView[]> {
+    return (await this.checkout.checkoutTo(caller(), destination)).map(toOrderView);
+  }
+
   /** See {@link PaymentRequestDto}: choose the card of an order, or buy items directly; `confirm` pays. */
   @Exposed([MapOf(PaymentRequestDto)], { role: Role.GUEST })
   digitalOrderCheckout(request: PaymentRequestDto): Promise<OrderView | null> {
@@ -174,6 +186,24 @@ export class OrdersService {
     return asBuyer((buyer) => this.payments.threeDSecureLink(orderId, buyer));
   }
 
+  /**
+   * The buyer cancels their own order before shipment: unpaid at once (stock released), PAID through a full refund
+   * (CANCELED once the provider's webhook settles it). 409 while being charged or once shipped; 403 for another's.
+   */
+  @Exposed(['String'], { role: Role.USER })
+  async cancelOrder(orderId: string): Promise<OrderView> {
+    return toOrderView(await this.cancellation.cancelByBuyer(orderId, caller()));
+  }
+
+  /**
+   * Refunds a paid order, whole or per item ({@link RefundRequestDto}), through the card provider; settled by its
+   * webhook. ADMIN, or the user acting for the order's seller.
+   */
+  @Exposed([MapOf(RefundRequestDto)], { role: Role.USER })
+  async refundOrder(request: RefundRequestDto): Promise<OrderView> {
+    return toOrderView(await this.refunds.refund(request, caller()));
+  }
+
   /** Books the parcel of a PAID order and ships it: the user acting for the order's seller, or an ADMIN. */
   @Exposed(['String'], { role: Role.USER })
   async ship(orderId: string): Promise<boolean> {
@@ -202,7 +232,7 @@ async function asBuyer<T>(action: (buyer: Principal) => Promise<T>): Promise<T |
   return principal ? action(principal) : null;
 }
 
-/** The caller of a USER or ADMIN method (the invoker has checked the role already). */
+/** The caller of a method that needs a role (the invoker has checked it already). */
 function caller(): Principal {
   const principal = RequestContext.principal();
   if (!principal) throw new UnauthorizedException('Authentication required');

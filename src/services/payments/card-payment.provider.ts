@@ -37,6 +37,24 @@ export interface PaymentIntent {
   failureCode?: string;
 }
 
+export enum RefundStatus {
+  SUCCEEDED = 'SUCCEEDED',
+  FAILED = 'FAILED',
+}
+
+/** Money given back on a succeeded payment intent, as the card provider records it. */
+export interface Refund {
+  id: string;
+  paymentIntentId: string;
+  orderId: string;
+  /** Integer minor units of `currency`. */
+  amount: number;
+  currency: string;
+  status: RefundStatus;
+  /** The merchant's own id of the refund (also its idempotency key). */
+  reference: string;
+}
+
 /** A card tokenized by the provider; orders refer to it by `id` (`paymentMethodId`). */
 export interface PaymentMethod {
   id: string;
@@ -67,6 +85,14 @@ export abstract class CardPaymentProvider {
   abstract retrieve(paymentIntentId: string): Promise<PaymentIntent>;
   /** The URL where the buyer completes the 3-D Secure challenge of an intent in REQUIRES_ACTION. */
   abstract threeDSecureLink(paymentIntentId: string): Promise<string>;
+  /**
+   * Refunds `amount` of a succeeded intent; the same `reference` never refunds twice (the first refund is answered).
+   * The outcome is also sent as a signed webhook ({@link CardRefundEvent}).
+   * @throws NotFoundException unknown intent, ConflictException not charged or more than is left to refund
+   */
+  abstract refund(paymentIntentId: string, amount: number, reference: string): Promise<Refund>;
+  /** @throws NotFoundException for an unknown refund */
+  abstract retrieveRefund(refundId: string): Promise<Refund>;
 }
 
 export enum CardPaymentEventType {
@@ -74,5 +100,18 @@ export enum CardPaymentEventType {
   FAILED = 'payment_intent.payment_failed',
 }
 
+export enum CardRefundEventType {
+  REFUNDED = 'charge.refunded',
+  FAILED = 'refund.failed',
+}
+
+/** Body of a card payment webhook about a charge. */
+export type CardChargeEvent = WebhookEvent<CardPaymentEventType, PaymentIntent>;
+/** Body of a card payment webhook about a refund. */
+export type CardRefundEvent = WebhookEvent<CardRefundEventType, Refund>;
 /** Body of a card payment webhook. */
-export type CardPaymentEvent = WebhookEvent<CardPaymentEventType, PaymentIntent>;
+export type CardPaymentEvent = CardChargeEvent | CardRefundEvent;
+
+export function isRefundEvent(event: CardPaymentEvent): event is CardRefundEvent {
+  return (Object.values(CardRefundEventType) as string[]).includes(event.type);
+}

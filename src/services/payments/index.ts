@@ -1,8 +1,18 @@
 /** What other modules (orders, accounting, alternative payments) use of card payments and webhook signing. */
-export { CardPaymentEventType, CardPaymentProvider, PaymentIntentStatus } from './card-payment.provider';
+export {
+  CardPaymentEventType,
+  CardPaymentProvider,
+  CardRefundEventType,
+  isRefundEvent,
+  PaymentIntentStatus,
+  RefundStatus,
+} from './card-payment.provider';
 export type {
+  CardChargeEvent,
   CardDetails,
   CardPaymentEvent,
+  CardRefundEvent,
+  Refund,
   ChargeRequest,
   PaymentIntent,
   PaymentMethod,

@@ -8,6 +8,7 @@ import { ProcessedWebhook, ProcessedWebhookSchema } from './processed-webhook.sc
 import { CardPaymentSandbox } from './sandbox/card-payment-sandbox';
 import { SandboxPaymentIntent, SandboxPaymentIntentSchema } from './sandbox/sandbox-payment-intent.schema';
 import { SandboxPaymentMethod, SandboxPaymentMethodSchema } from './sandbox/sandbox-payment-method.schema';
+import { SandboxRefund, SandboxRefundSchema } from './sandbox/sandbox-refund.schema';
 import { ThreeDSecureController } from './sandbox/three-d-secure.controller';
 import { SelfUrl } from './self-url';
 import { SignedWebhookSender } from './signed-webhook-sender';
@@ -23,6 +24,7 @@ import { WebhookReplayGuard } from './webhook-replay-guard';
       { name: ProcessedWebhook.name, schema: ProcessedWebhookSchema },
       { name: SandboxPaymentMethod.name, schema: SandboxPaymentMethodSchema },
       { name: SandboxPaymentIntent.name, schema: SandboxPaymentIntentSchema },
+      { name: SandboxRefund.name, schema: SandboxRefundSchema },
     ]),
   ],
   controllers: [CardPaymentWebhookController, PaymentMethodController, ThreeDSecureController],

@@ -2,22 +2,21 @@ import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { AppConfig } from '../../config/app-config';
 import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
-import { Facet } from './facet-pipelines';
 
-/** Facet rows kept on average per entry: results are held to `entries` × this many rows in all. */
+/** Rows kept on average per entry: results are held to `entries` × this many rows (facets, listed products) in all. */
 const AVERAGE_FACETS_PER_ENTRY = 100;
 
-type Compute = () => Promise<Facet[]>;
+type Compute = () => Promise<object>;
 
 /**
- * A read-through cache of storefront filter results for the current catalogue revision, which is read from the
+ * A read-through cache of storefront results (filters, listings, product details) for the current catalogue revision, which is read from the
  * database on every call (one `_id` look-up), so a write through any app instance sharing the database is seen by
  * the next call of every instance. Entries of other revisions are dropped as soon as a call reads a new one.
  * Bounded by `FACET_CACHE_ENTRIES` entries and, against large results, by a total number of facet rows.
  */
 @Injectable()
 export class FacetCache {
-  private readonly entries: LRUCache<string, Facet[], Compute> | undefined;
+  private readonly entries: LRUCache<string, object, Compute> | undefined;
   private revision: number | undefined;
 
   constructor(
@@ -32,10 +31,10 @@ export class FacetCache {
    * `compute()`'s result for `key` (a method name and its arguments) at the current catalogue revision. Concurrent
    * misses of one key share one computation; a failed one is not kept. Callers must not mutate the result.
    */
-  async get(key: unknown[], compute: Compute): Promise<Facet[]> {
+  async get<T extends object>(key: unknown[], compute: () => Promise<T>): Promise<T> {
     if (!this.entries) return compute();
     this.dropOtherRevisions(await this.catalogue.current());
-    return (await this.entries.fetch(JSON.stringify(key), { context: compute }))!;
+    return (await this.entries.fetch(JSON.stringify(key), { context: compute })) as T;
   }
 
   /**
@@ -49,11 +48,18 @@ export class FacetCache {
   }
 }
 
-function newCache(max: number): LRUCache<string, Facet[], Compute> {
-  return new LRUCache<string, Facet[], Compute>({
+/** The rows of a result: a filter's facets, a listing's items, else one. */
+function rowsOf(result: object): number {
+  if (Array.isArray(result)) return result.length;
+  const items = (result as { items?: unknown }).items;
+  return Array.isArray(items) ? items.length : 0;
+}
+
+function newCache(max: number): LRUCache<string, object, Compute> {
+  return new LRUCache<string, object, Compute>({
     max,
     maxSize: max * AVERAGE_FACETS_PER_ENTRY,
-    sizeCalculation: (facets) => facets.length + 1,
+    sizeCalculation: (result) => rowsOf(result) + 1,
     ignoreFetchAbort: true,
     fetchMethod: (_key, _stale, { context }) => context(),
   });

@@ -26,15 +26,16 @@ const ACCUMULATORS: Record<Collect, Record<string, unknown>> = {
 };
 
 /**
- * In-stock offers (optionally of one SKU) grouped per product and joined to it when published: the base of every
- * facet, one row per product (`_id`, `product`: the product document, and the `collect`ed `offers` count,
- * `sellers` or `skus` ids). The first `$match` is on indexed offer fields (`sku`, `quantity`), the join is on the
+ * In-stock active offers (optionally of one SKU) grouped per product and joined to it when published: the base of
+ * every facet, one row per product (`_id`, `product`: the product document, and the `collect`ed `offers` count,
+ * `sellers` or `skus` ids). The first `$match` is on indexed offer fields (`sku`, `quantity`; `active` is checked on
+ * the offers found), the join is on the
  * products' `_id`, and grouping first keeps it to one look-up per product, so every count below is a `$sum`.
  */
 export function productsInStock(skuId?: Types.ObjectId, collect: Collect[] = []): PipelineStage[] {
   const accumulators = Object.fromEntries(collect.map((name) => [name, ACCUMULATORS[name]]));
   return [
-    { $match: { ...(skuId ? { sku: skuId } : {}), quantity: { $gt: 0 } } },
+    { $match: { ...(skuId ? { sku: skuId } : {}), quantity: { $gt: 0 }, active: { $ne: false } } },
     { $group: { _id: '$product', ...accumulators } },
     { $lookup: { from: 'products', localField: '_id', foreignField: '_id', as: 'product' } },
     { $unwind: '$product' },

@@ -19,10 +19,11 @@ export class FacetScope {
     if (!(await this.catalogue.skuExists(id))) throw new NotFoundException(`SKU ${skuId} not found`);
   }
 
-  async attribute(attributeId: string, type: AttributeType): Promise<AttributeRecord> {
+  /** 400 for a malformed id or (when `type` is given) another type, 404 for an unknown attribute. */
+  async attribute(attributeId: string, type?: AttributeType): Promise<AttributeRecord> {
     const attribute = await this.catalogue.attribute(toObjectId(attributeId, 'attributeId'));
     if (!attribute) throw new NotFoundException(`Attribute ${attributeId} not found`);
-    if (attribute.type !== type) {
+    if (type && attribute.type !== type) {
       throw new BadRequestException(`Attribute ${attributeId} is of type ${attribute.type}, not ${type}`);
     }
     return attribute;

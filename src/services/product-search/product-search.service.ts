@@ -1,6 +1,7 @@
-import { BadRequestException } from '@nestjs/common';
+import { BadRequestException, NotFoundException } from '@nestjs/common';
 import { PipelineStage } from 'mongoose';
-import { Bean, Exposed } from '../../bean';
+import { Bean, Exposed, MapOf } from '../../bean';
+import { toObjectId } from '../../common/mongo/object-id';
 import { Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
 import { AttributeType } from '../catalogue/attribute-type';
@@ -22,6 +23,16 @@ import {
   valuesOfAttribute,
 } from './facet-pipelines';
 import { FacetScope } from './facet-scope.service';
+import { ProductListingQueryDto } from './product-listing.dto';
+import {
+  AttributeCondition,
+  DetailRow,
+  detailPipeline,
+  ListingCriteria,
+  listingPipeline,
+  ListingResult,
+} from './storefront-pipelines';
+import { ProductDetail, ProductListing, toListedProduct, toProductDetail } from './storefront-views';
 
 const MAX_SEARCH_TERM = 200;
 
@@ -115,6 +126,40 @@ export class ProductSearchService {
     return this.cache.get(['getProductsListByRequestFilter', searchTerm], compute);
   }
 
+  /**
+   * A page of published products with an active in-stock offer, each with its cheapest such offer (within the
+   * price range, currency and attribute filters), and the number of such products (`total`). See the README.
+   */
+  @Exposed([MapOf(ProductListingQueryDto)])
+  listProducts(query: ProductListingQueryDto): Promise<ProductListing> {
+    const criteria = listingCriteria(query);
+    const filters = query.filters?.map(({ attributeId, values }) => [attributeId, values]);
+    return this.cache.get(['listProducts', criteria, filters], async () => {
+      const conditions = await this.attributeConditions(query);
+      const [result] = await this.offers.aggregateProducts<ListingResult>(listingPipeline({ ...criteria, conditions }));
+      const { page, size } = criteria;
+      return { items: result.items.map(toListedProduct), page, size, total: result.total[0]?.n ?? 0 };
+    });
+  }
+
+  /** A published product with its SKUs and every active offer, cheapest first; 400 malformed id, 404 unknown. */
+  @Exposed(['String'])
+  getProductDetail(productId: string): Promise<ProductDetail> {
+    const id = toObjectId(productId, 'productId');
+    return this.cache.get(['getProductDetail', productId], async () => {
+      const [row] = await this.offers.aggregateProducts<DetailRow>(detailPipeline(id));
+      if (!row) throw new NotFoundException(`Product ${productId} not found`);
+      return toProductDetail(row);
+    });
+  }
+
+  /** Each filter's attribute must exist (404), as for the attribute facets. */
+  private async attributeConditions(query: ProductListingQueryDto): Promise<AttributeCondition[]> {
+    const filters = query.filters ?? [];
+    const attributes = await Promise.all(filters.map((filter) => this.scope.attribute(filter.attributeId)));
+    return attributes.map((attribute, index) => ({ attribute: attribute._id, values: filters[index].values }));
+  }
+
   private async attributeFacets(skuId: string, attributeId: string, type: AttributeType): Promise<Facet[]> {
     const attribute = await this.scope.attribute(attributeId, type);
     const suffix = attribute.unit ? ` ${attribute.unit}` : '';
@@ -144,4 +189,22 @@ export class ProductSearchService {
   private countryName(code: string): string {
     return this.countries.isKnown(code) ? this.countries.get(code).name : code;
   }
+}
+
+/** The listing query checked beyond its fields (the DTO checked each), without the attribute conditions. */
+function listingCriteria(query: ProductListingQueryDto): Omit<ListingCriteria, 'conditions'> {
+  if (query.minPrice !== undefined && query.maxPrice !== undefined && query.minPrice > query.maxPrice) {
+    throw new BadRequestException('minPrice must not be above maxPrice');
+  }
+  const q = query.q?.trim();
+  return {
+    q: q || undefined,
+    categories: query.categories ?? [],
+    minPrice: query.minPrice,
+    maxPrice: query.maxPrice,
+    currency: query.currency,
+    sort: query.sort,
+    page: query.page,
+    size: query.size,
+  };
 }

@@ -6,7 +6,7 @@ import { toObjectId } from '../../common/mongo/object-id';
 import { Cart, CartDocument, CartItem } from './cart.schema';
 import { OfferCatalog, OfferDetails } from '../catalogue/offer-catalog';
 import { assertWithinStock, clampToStock } from './stock-rules';
-import { toCartView, ShoppingCartView } from './cart.view';
+import { CartContents, toCartView } from './cart.view';
 
 const ATTEMPTS = 3;
 
@@ -24,7 +24,7 @@ export class CartStore {
   ) {}
 
   /** The buyer's cart, cut back to current stock first; an empty cart when the buyer has none. */
-  async view(buyerId: string): Promise<ShoppingCartView> {
+  async view(buyerId: string): Promise<CartContents> {
     let cart = await this.carts.findOne({ buyerId });
     if (!cart) return toCartView({ buyerId, items: [] }, new Map());
     let offers = await this.offersOf(cart);
@@ -40,7 +40,7 @@ export class CartStore {
   }
 
   /** Adds every offer or none: each resulting line must stay within stock (409) and be for sale (404). */
-  async add(buyerId: string, additions: CartAddition[]): Promise<ShoppingCartView> {
+  async add(buyerId: string, additions: CartAddition[]): Promise<CartContents> {
     const ids = additions.map((addition) => toObjectId(addition.sellerSkuId, 'sellerSkuId'));
     await this.mutate(buyerId, async (cart) => {
       for (const [index, addition] of additions.entries()) {
@@ -65,7 +65,7 @@ export class CartStore {
   }
 
   /** Sets the line's quantity to `next(current)`; 0 removes the line. */
-  async changeQuantity(buyerId: string, itemId: string, next: (current: number) => number): Promise<ShoppingCartView> {
+  async changeQuantity(buyerId: string, itemId: string, next: (current: number) => number): Promise<CartContents> {
     const id = toObjectId(itemId, 'itemId');
     await this.mutate(buyerId, async (cart) => {
       const line = findLine(cart, id, itemId);
@@ -81,7 +81,7 @@ export class CartStore {
     return this.view(buyerId);
   }
 
-  async remove(buyerId: string, itemId: string): Promise<ShoppingCartView> {
+  async remove(buyerId: string, itemId: string): Promise<CartContents> {
     const id = toObjectId(itemId, 'itemId');
     await this.mutate(buyerId, async (cart) => {
       cart.items.pull(findLine(cart, id, itemId)._id);

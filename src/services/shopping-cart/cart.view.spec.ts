@@ -11,6 +11,7 @@ function offer(seller: typeof sellerA, price: number, currency: string): OfferDe
     price,
     currency,
     quantity: 10,
+    active: true,
     product: { _id: new Types.ObjectId(), name: 'Fern', published: true, images: [] },
     sku: { _id: new Types.ObjectId(), name: 'Young plant', code: 'F-1' },
     seller,

@@ -1,6 +1,8 @@
 import { Types } from 'mongoose';
 import { Cart, CartItem } from './cart.schema';
 import { OfferDetails } from '../catalogue/offer-catalog';
+import { DEFAULT_ITEM_WEIGHT_GRAMS } from '../delivery/shipping-quotes';
+import { OrderTotals } from '../orders/order-amounts';
 
 /** An amount in integer minor units of `currency`. */
 export interface Money {
@@ -21,6 +23,15 @@ export interface CartItemView {
   quantity: number;
   inStock: number;
   total: number;
+  /** Shipping weight of one item (the SKU's, or the default per item). */
+  weightGrams: number;
+}
+
+/** What one order of the checkout would cost (one per seller and currency); shipping null when not quoted. */
+export interface SellerTotalsView extends OrderTotals {
+  currency: string;
+  /** Why `shipping` is null (no default address, or no rate for the route); null when it is quoted. */
+  shippingNote: string | null;
 }
 
 export interface SellerCartView {
@@ -31,8 +42,13 @@ export interface SellerCartView {
   totals: Money[];
 }
 
-/** The ShoppingCartDTO: items grouped by seller, totals per currency (a cart may mix currencies). */
-export interface ShoppingCartView {
+/** A seller's lines with the estimated totals of the orders they would make. */
+export interface SellerCartWithTotals extends SellerCartView {
+  breakdown: SellerTotalsView[];
+}
+
+/** The cart's contents, as stored and priced from the offers (checkout reads these). */
+export interface CartContents {
   id: string | null;
   buyerId: string;
   sellers: SellerCartView[];
@@ -41,9 +57,22 @@ export interface ShoppingCartView {
   updatedAt: string | null;
 }
 
+/**
+ * The ShoppingCartDTO: items grouped by seller, goods totals per currency (a cart may mix currencies), and per
+ * seller the estimated order totals with shipping to the buyer's default address.
+ */
+export interface ShoppingCartView extends Omit<CartContents, 'sellers'> {
+  sellers: SellerCartWithTotals[];
+  /** Where the estimate ships to: the buyer's default address; null when the buyer has none. */
+  shippingAddressId: string | null;
+  shippingCountry: string | null;
+  /** What the buyer pays at checkout per currency: the breakdowns' totals (shipping counted where quoted). */
+  grandTotals: Money[];
+}
+
 type CartData = Pick<Cart, 'buyerId' | 'updatedAt'> & { _id?: Types.ObjectId; items: CartItem[] };
 
-export function toCartView(cart: CartData, offers: Map<string, OfferDetails>): ShoppingCartView {
+export function toCartView(cart: CartData, offers: Map<string, OfferDetails>): CartContents {
   const groups = new Map<string, SellerCartView>();
   const lines: CartItemView[] = [];
   for (const item of cart.items) {
@@ -78,6 +107,7 @@ function toItemView(item: CartItem, offer: OfferDetails): CartItemView {
     quantity: item.quantity,
     inStock: offer.quantity,
     total: offer.price * item.quantity,
+    weightGrams: offer.sku.weightGrams ?? DEFAULT_ITEM_WEIGHT_GRAMS,
   };
 }
 

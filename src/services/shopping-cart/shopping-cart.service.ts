@@ -7,7 +7,8 @@ import { CustomerActivityRecorder } from '../customer-analytics/customer-activit
 import { CustomerActivityType } from '../customer-analytics/customer-activity-type';
 import { AddCartItemDto, AddCartItemsDto } from './cart.dto';
 import { CartStore } from './cart-store.service';
-import { ShoppingCartView } from './cart.view';
+import { CartTotals } from './cart-totals';
+import { CartContents, ShoppingCartView } from './cart.view';
 
 /**
  * The cart bean, "conditional for USER/ADMIN" (DESIGN §2): every method but `getCartDTO(buyerId)` is exposed at
@@ -20,11 +21,12 @@ export class ShoppingCartService {
     private readonly store: CartStore,
     private readonly activity: CustomerActivityRecorder,
     private readonly users: UsersService,
+    private readonly totals: CartTotals,
   ) {}
 
   @Exposed([], { role: Role.GUEST })
   getCartDTO(): Promise<ShoppingCartView | null> {
-    return this.asBuyer((buyerId) => this.store.view(buyerId));
+    return this.asBuyer((buyerId) => this.priced(this.store.view(buyerId)));
   }
 
   /** An account without a cart has an empty one. @throws 404 when `buyerId` names neither a cart nor an account. */
@@ -34,31 +36,31 @@ export class ShoppingCartService {
     if (!(await this.store.exists(buyerId)) && !(await this.users.accessState(buyerId))) {
       throw new NotFoundException(`Buyer ${buyerId} not found`);
     }
-    return this.store.view(buyerId);
+    return this.priced(this.store.view(buyerId));
   }
 
   @Exposed(['String'], { name: 'addCommerceItem', role: Role.GUEST })
   addCommerceItemById(sellerSkuId: string): Promise<ShoppingCartView | null> {
     return this.change('add', { sellerSkuId, quantity: 1 }, (buyerId) =>
-      this.store.add(buyerId, [{ sellerSkuId, quantity: 1 }]),
+      this.priced(this.store.add(buyerId, [{ sellerSkuId, quantity: 1 }])),
     );
   }
 
   @Exposed([MapOf(AddCartItemDto)], { role: Role.GUEST })
   addCommerceItem(data: AddCartItemDto): Promise<ShoppingCartView | null> {
-    return this.change('add', { ...data }, (buyerId) => this.store.add(buyerId, [data]));
+    return this.change('add', { ...data }, (buyerId) => this.priced(this.store.add(buyerId, [data])));
   }
 
   @Exposed([MapOf(AddCartItemsDto)], { role: Role.GUEST })
   addCommerceItems(data: AddCartItemsDto): Promise<ShoppingCartView | null> {
     return this.change('add', { items: data.items.map((item) => ({ ...item })) }, (buyerId) =>
-      this.store.add(buyerId, data.items),
+      this.priced(this.store.add(buyerId, data.items)),
     );
   }
 
   @Exposed(['String'], { role: Role.GUEST })
   removeCommerceItem(itemId: string): Promise<ShoppingCartView | null> {
-    return this.change('remove', { itemId }, (buyerId) => this.store.remove(buyerId, itemId));
+    return this.change('remove', { itemId }, (buyerId) => this.priced(this.store.remove(buyerId, itemId)));
   }
 
   @Exposed([], { role: Role.GUEST })
@@ -70,7 +72,7 @@ export class ShoppingCartService {
   @Exposed(['String'], { role: Role.GUEST })
   decreaseQuantity(itemId: string): Promise<ShoppingCartView | null> {
     return this.change('decrease', { itemId }, (buyerId) =>
-      this.store.changeQuantity(buyerId, itemId, (current) => current - 1),
+      this.priced(this.store.changeQuantity(buyerId, itemId, (current) => current - 1)),
     );
   }
 
@@ -79,14 +81,14 @@ export class ShoppingCartService {
   updateQuantity(itemId: string, quantity: string): Promise<ShoppingCartView | null> {
     const wanted = parseQuantity(quantity);
     return this.change('update', { itemId, quantity: wanted }, (buyerId) =>
-      this.store.changeQuantity(buyerId, itemId, () => wanted),
+      this.priced(this.store.changeQuantity(buyerId, itemId, () => wanted)),
     );
   }
 
   @Exposed(['String'], { role: Role.GUEST })
   increaseQuantity(itemId: string): Promise<ShoppingCartView | null> {
     return this.change('increase', { itemId }, (buyerId) =>
-      this.store.changeQuantity(buyerId, itemId, (current) => current + 1),
+      this.priced(this.store.changeQuantity(buyerId, itemId, (current) => current + 1)),
     );
   }
 
@@ -94,6 +96,10 @@ export class ShoppingCartService {
   @Exposed(['String'], { role: Role.GUEST })
   canAddItem(sellerSkuId: string): Promise<boolean | null> {
     return this.asBuyer((buyerId) => this.store.canAdd(buyerId, sellerSkuId));
+  }
+
+  private async priced(cart: Promise<CartContents>): Promise<ShoppingCartView> {
+    return this.totals.of(await cart);
   }
 
   private async asBuyer<T>(action: (buyerId: string) => Promise<T>): Promise<T | null> {

@@ -12,11 +12,54 @@ export interface Buyer {
   token: string;
 }
 
-/** A real USER account and a token for it. */
-export async function createBuyer(t: TestApp): Promise<Buyer> {
+export const GEO = 'geoLocationServiceImpl';
+
+export interface AddressBody {
+  id: string;
+  street: string;
+  houseNumber: string | null;
+  city: string;
+  postalCode: string;
+  country: string;
+}
+
+/** A real USER account and a token for it, with an address (its default shipping address) unless `country` is null. */
+export async function createBuyer(t: TestApp, country: string | null = 'NL'): Promise<Buyer> {
   const { user, username } = await createAccount(t);
   const id = String(user._id);
-  return { id, username, token: t.tokenFor(Role.USER, { id, username }) };
+  const buyer = { id, username, token: t.tokenFor(Role.USER, { id, username }) };
+  if (country) await giveAddress(t, buyer.token, country);
+  return buyer;
+}
+
+/** Creates an address of the token's user through the geolocation bean; their newest is their default. */
+export async function giveAddress(t: TestApp, token: string, country = 'NL', city = 'Delft'): Promise<AddressBody> {
+  const address = { street: 'Oude Delft', houseNumber: '1', city, postalCode: '2611 BA', country };
+  const { body } = await t.callBean(GEO, 'createAddress', [address], { token }).expect(200);
+  return body as AddressBody;
+}
+
+/** The documented weight of an item whose SKU has none (DEFAULT_ITEM_WEIGHT_GRAMS of the delivery module). */
+export const DEFAULT_ITEM_WEIGHT = 500;
+
+/** An order's amounts by the checkout rule: VAT at `rate` % on goods and shipping, rounded half up once. */
+export function withTax(subtotal: number, shipping: number, rate: number) {
+  const tax = Math.round(((subtotal + shipping) * rate) / 100);
+  return { subtotal, tax, total: subtotal + shipping + tax };
+}
+
+export interface RateQuery {
+  fromCountry: string;
+  toCountry: string;
+  weightGrams: number;
+  currency?: string;
+}
+
+/** The logistics provider's cheapest rate, asked through its public REST endpoint (undefined: no rate). */
+export async function cheapestRate(t: TestApp, query: RateQuery): Promise<number | undefined> {
+  const { body } = await t.http.post('/api/v1/delivery/rates').send(query).expect(200);
+  const amounts = (body as { amount: number }[]).map((rate) => rate.amount);
+  return amounts.length > 0 ? Math.min(...amounts) : undefined;
 }
 
 export function orderCall(t: TestApp, fn: string, args: unknown[], token?: string): request.Test {
@@ -33,8 +76,10 @@ export function chooseCard(t: TestApp, buyer: Buyer, orderId: string, paymentMet
  * the payment request, e.g. a shipping address, or another `paymentMethodId` (a 3-D Secure card leaves the order
  * PAYMENT_PENDING, with the challenge in `nextActionUrl`). The payment.
  */
+/** Pays the buyer's order by card; an ADMIN approves it first where checkout left it NEW (`ORDER_APPROVAL=manual`). */
 export async function payOrder(t: TestApp, buyer: Buyer, orderId: string, adminToken: string, more: object = {}) {
-  await orderCall(t, 'approve', [orderId], adminToken).expect(200);
+  const { body: order } = await orderCall(t, 'getOrder', [orderId], buyer.token).expect(200);
+  if ((order as OrderBody).status === 'NEW') await orderCall(t, 'approve', [orderId], adminToken).expect(200);
   await chooseCard(t, buyer, orderId, 'pm_card_visa', more).expect(200);
   const { body: payment } = await orderCall(t, 'pay', [orderId], buyer.token).expect(200);
   return payment as { orderId: string; orderStatus: string; status: string; amount: number; nextActionUrl?: string };
@@ -57,6 +102,16 @@ export interface OrderBody {
   parcelId: string | null;
   paymentIntentId: string | null;
   paymentMethodId: string | null;
+  shippingAddress: { name?: string; street?: string; city?: string; postalCode?: string; country?: string } | null;
+  shipping: {
+    service: string;
+    amount: number;
+    currency: string;
+    fromCountry: string;
+    toCountry: string;
+    weightGrams: number;
+  } | null;
+  totals: { goods: number; shipping: number | null; tax: number; fees: number; total: number };
   embeddedBuyer: { userId: string };
   embeddedVendor: { sellerId: string; userId?: string };
   commerceItems: { id: string; sellerSkuId: string; quantity: number; total: number }[];

@@ -15,6 +15,10 @@ export interface OfferOptions {
   sellerUserId?: string;
   /** Reuse a seller (several offers of one seller). */
   sellerId?: string;
+  /** Country of a new seller (its parcels leave from there); NL unless given. */
+  sellerCountry?: string;
+  /** Shipping weight of the SKU; none (the default per item) unless given. */
+  weightGrams?: number;
 }
 
 export interface Offer {
@@ -31,8 +35,15 @@ export async function createOffer(t: TestApp, options: OfferOptions = {}): Promi
   const { price = 1250, currency = 'EUR', quantity = 10 } = options;
   const tag = randomUUID().slice(0, 8);
   const product = await model<Product>(t, Product.name).create({ name: `Fern ${tag}`, published: true });
-  const sku = await model<Sku>(t, Sku.name).create({ product: product._id, code: `F-${tag}`, name: 'Young plant' });
-  const sellerId = options.sellerId ?? (await createSeller(t, `Nursery ${tag}`, options.sellerUserId));
+  const { weightGrams } = options;
+  const sku = await model<Sku>(t, Sku.name).create({
+    product: product._id,
+    code: `F-${tag}`,
+    name: 'Young plant',
+    weightGrams,
+  });
+  const sellerId =
+    options.sellerId ?? (await createSeller(t, `Nursery ${tag}`, options.sellerUserId, options.sellerCountry));
   const offer = await model<SellerSku>(t, SellerSku.name).create({
     seller: sellerId,
     sku: sku._id,
@@ -44,8 +55,14 @@ export async function createOffer(t: TestApp, options: OfferOptions = {}): Promi
   return { sellerSkuId: String(offer._id), sellerId, price, currency };
 }
 
-async function createSeller(t: TestApp, name: string, userId?: string): Promise<string> {
-  return String((await model<Seller>(t, Seller.name).create({ name, country: 'NL', userId }))._id);
+async function createSeller(t: TestApp, name: string, userId?: string, country = 'NL'): Promise<string> {
+  return String((await model<Seller>(t, Seller.name).create({ name, country, userId }))._id);
+}
+
+/** Units for sale and units reserved by orders not shipped yet. */
+export async function stockFiguresOf(t: TestApp, sellerSkuId: string): Promise<{ quantity: number; reserved: number }> {
+  const offer = await model<SellerSku>(t, SellerSku.name).findById(sellerSkuId).lean().exec();
+  return { quantity: offer!.quantity, reserved: offer!.reserved ?? 0 };
 }
 
 export async function stockOf(t: TestApp, sellerSkuId: string): Promise<number> {

@@ -301,6 +301,92 @@ export interface Facet {
 }
 
 /**
+ * Input of `listProducts`: every field optional; prices in integer minor units of `currency`.
+ */
+export interface ProductListingQueryDto {
+  q?: string;
+  filters?: AttributeFilterDto[];
+  categories?: string[];
+  minPrice?: number;
+  maxPrice?: number;
+  currency?: string;
+  sort?: "price" | "-price" | "name" | "-name" | "newest";
+  page?: number;
+  size?: number;
+}
+
+/**
+ * One attribute filter: the product (or the SKU of its offer) has at least one of `values` for the attribute, as
+ * `getDynamicOptionFilters` / `getDynamicValueFilters` list them (`attributeId` from `getDynamicFilters`).
+ */
+export interface AttributeFilterDto {
+  attributeId: string;
+  values: string[];
+}
+
+export interface ProductListing {
+  items: ListedProduct[];
+  page: number;
+  size: number;
+  total: number;
+}
+
+export interface ListedProduct {
+  id: string;
+  name: string;
+  description: string;
+  image: null | string;
+  attributes: AttributeView[];
+  cheapestOffer: CheapestOfferView;
+}
+
+/**
+ * An attribute of a product or SKU with what a storefront shows of it.
+ */
+export interface AttributeView {
+  attributeId: string;
+  name: string;
+  type: string;
+  unit: null | string;
+  values: string[];
+}
+
+export interface CheapestOfferView {
+  offerId: string;
+  sellerId: string;
+  sellerName: string;
+  price: number;
+  currency: string;
+  quantity: number;
+}
+
+export interface ProductDetail {
+  id: string;
+  name: string;
+  description: string;
+  images: string[];
+  attributes: AttributeView[];
+  skus: ({
+      id: string;
+      code: string;
+      name: string;
+      attributes: AttributeView[];
+    })[];
+  offers: OfferView[];
+}
+
+export interface OfferView {
+  sku: string;
+  inStock: boolean;
+  offerId: string;
+  sellerId: string;
+  sellerName: string;
+  price: number;
+  currency: string;
+  quantity: number;
+}
+
+/**
  * A country as clients see it, named in the request language.
  */
 export interface CountryView {
@@ -392,14 +478,15 @@ export interface JobDto {
  */
 export interface OrderView {
   id: string;
-  status: "NEW" | "APPROVED" | "PAYMENT_PENDING" | "PAYMENT_FAILED" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELED";
+  status: "NEW" | "APPROVED" | "PAYMENT_PENDING" | "PAYMENT_FAILED" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELED" | "REFUNDED";
   contactProfileId: null | string;
   embeddedVendor: EmbeddedVendor;
   embeddedBuyer: EmbeddedBuyer;
   orderTimeLines: ({
-      status: "NEW" | "APPROVED" | "PAYMENT_PENDING" | "PAYMENT_FAILED" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELED";
+      status: "NEW" | "APPROVED" | "PAYMENT_PENDING" | "PAYMENT_FAILED" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELED" | "REFUNDED";
       at: string;
       by: string;
+      refundId?: string;
     })[];
   commerceItems: CommerceItemView[];
   subtotal: number;
@@ -412,11 +499,20 @@ export interface OrderView {
   serviceTaxRate: number;
   packageItem?: null | PackageItem;
   shippingAddress?: null | ShippingAddress;
+  /**
+   * The quoted parcel price (null for digital orders and orders placed without an address).
+   */
+  shipping: null | ShippingLine;
+  /**
+   * goods, shipping, tax, fees and total of this order (one seller); `total` is what `pay` charges.
+   */
+  totals: OrderTotals;
   digital: boolean;
   paymentMethodId: null | string;
   paymentIntentId: null | string;
   parcelId: null | string;
   payoutId: null | string;
+  refunds: RefundView[];
   createdAt: null | string;
   updatedAt: null | string;
 }
@@ -486,12 +582,73 @@ export interface ShippingAddress {
 }
 
 /**
+ * The logistics provider's rate for the order's parcel, quoted at checkout from the seller's warehouse country.
+ */
+export interface ShippingLine {
+  service: string;
+  /**
+   * Integer minor units of the order's currency.
+   */
+  amount: number;
+  currency: string;
+  estimatedDays?: number;
+  /**
+   * ISO 3166-1 alpha-2: the seller's warehouse country and the destination.
+   */
+  fromCountry: string;
+  toCountry: string;
+  weightGrams: number;
+}
+
+/**
+ * An order's money, integer minor units of its currency (the cart shows the same per seller).
+ */
+export interface OrderTotals {
+  /**
+   * The items' total (`subtotal`).
+   */
+  goods: number;
+  /**
+   * The parcel's price; null in a cart while it cannot be quoted (no default address, or no rate).
+   */
+  shipping: null | number;
+  /**
+   * VAT at `buyerTaxRate` on goods and shipping.
+   */
+  tax: number;
+  /**
+   * The marketplace's service fee on the goods; borne by the seller (taken from the payout), not added to total.
+   */
+  fees: number;
+  /**
+   * What the buyer pays: goods + shipping + tax.
+   */
+  total: number;
+}
+
+export interface RefundView {
+  reference: string;
+  refundId: null | string;
+  amount: number;
+  items: ({
+      sellerSkuId: string;
+      quantity: number;
+    })[];
+  restock: boolean;
+  cancel: boolean;
+  status: "PENDING" | "SUCCEEDED" | "FAILED";
+  requestedBy: string;
+  requestedAt: string;
+  settledAt: null | string;
+}
+
+/**
  * The order map of `createOrder` / `saveOrder` (ADMIN). Vendor, currency, amounts and time line are derived from
  * the items and the lifecycle, never taken from the map; `status` in `saveOrder` must be a legal transition.
  */
 export interface OrderDto {
   id?: string;
-  status?: "NEW" | "APPROVED" | "PAYMENT_PENDING" | "PAYMENT_FAILED" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELED";
+  status?: "NEW" | "APPROVED" | "PAYMENT_PENDING" | "PAYMENT_FAILED" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELED" | "REFUNDED";
   contactProfileId?: string;
   embeddedBuyer?: EmbeddedBuyerDto;
   commerceItems?: OrderItemDto[];
@@ -537,6 +694,30 @@ export interface ShippingAddressDto {
 }
 
 /**
+ * The map of `orderCheckoutTo`: where the cart's orders go. `addressId` names one of the caller's own addresses
+ * (geoLocationServiceImpl); `address` is given inline and kept on the orders only.
+ */
+export interface CheckoutDto {
+  /**
+   * Checked while there is an addressId or nothing at all, so "neither" and "both" are refused alike.
+   */
+  addressId?: string;
+  address?: CheckoutAddressDto;
+}
+
+/**
+ * A street address given at checkout: what the logistics provider needs to deliver the parcel.
+ */
+export interface CheckoutAddressDto {
+  name: string;
+  street: string;
+  houseNumber?: string;
+  postalCode: string;
+  city: string;
+  country: string;
+}
+
+/**
  * The payment request of `digitalOrderCheckout`. With `orderId` it selects the card (`paymentMethodId`) for the
  * buyer's existing order; without, it creates an order of `commerceItems` directly (no cart). `confirm: true`
  * also charges at once. An item without its own quantity takes `quantity`, or 1 while that is 0 (its default).
@@ -561,6 +742,24 @@ export interface PaymentRequestDto {
   quantity?: number;
   amount?: number;
   confirm?: boolean;
+}
+
+/**
+ * The map of `refundOrder`: the whole order (what is left of it) without `items`, else these units. `restock` says
+ * whether the units return to the offers once refunded; by default they do before shipment and do not after.
+ */
+export interface RefundRequestDto {
+  orderId: string;
+  items?: RefundItemDto[];
+  restock?: boolean;
+}
+
+/**
+ * Units of one bought line to refund.
+ */
+export interface RefundItemDto {
+  sellerSkuId: string;
+  quantity: number;
 }
 
 /**
@@ -670,23 +869,68 @@ export interface PageView {
 }
 
 /**
- * The ShoppingCartDTO: items grouped by seller, totals per currency (a cart may mix currencies).
+ * The ShoppingCartDTO: items grouped by seller, goods totals per currency (a cart may mix currencies), and per
+ * seller the estimated order totals with shipping to the buyer's default address.
  */
 export interface ShoppingCartView {
+  sellers: SellerCartWithTotals[];
+  /**
+   * Where the estimate ships to: the buyer's default address; null when the buyer has none.
+   */
+  shippingAddressId: null | string;
+  shippingCountry: null | string;
+  /**
+   * What the buyer pays at checkout per currency: the breakdowns' totals (shipping counted where quoted).
+   */
+  grandTotals: Money[];
   id: null | string;
   buyerId: string;
-  sellers: SellerCartView[];
   totals: Money[];
   itemCount: number;
   updatedAt: null | string;
 }
 
-export interface SellerCartView {
+/**
+ * A seller's lines with the estimated totals of the orders they would make.
+ */
+export interface SellerCartWithTotals {
+  breakdown: SellerTotalsView[];
   sellerId: string;
   sellerName: string;
   country: string;
   items: CartItemView[];
   totals: Money[];
+}
+
+/**
+ * What one order of the checkout would cost (one per seller and currency); shipping null when not quoted.
+ */
+export interface SellerTotalsView {
+  currency: string;
+  /**
+   * Why `shipping` is null (no default address, or no rate for the route); null when it is quoted.
+   */
+  shippingNote: null | string;
+  /**
+   * The items' total (`subtotal`).
+   */
+  goods: number;
+  /**
+   * The parcel's price; null in a cart while it cannot be quoted (no default address, or no rate).
+   */
+  shipping: null | number;
+  /**
+   * VAT at `buyerTaxRate` on goods and shipping.
+   */
+  tax: number;
+  /**
+   * The marketplace's service fee on the goods; borne by the seller (taken from the payout), not added to total.
+   */
+  fees: number;
+  /**
+   * What the buyer pays: goods + shipping + tax.
+   */
+  total: number;
 }
 
 export interface CartItemView {
@@ -702,6 +946,10 @@ export interface CartItemView {
   quantity: number;
   inStock: number;
   total: number;
+  /**
+   * Shipping weight of one item (the SKU's, or the default per item).
+   */
+  weightGrams: number;
 }
 
 /**
@@ -1239,6 +1487,23 @@ export interface Beans {
      * @signature getProductsListByRequestFilter(String)
      */
     getProductsListByRequestFilter(searchTerm: string): Promise<Facet[]>;
+
+    /**
+     * A page of published products with an active in-stock offer, each with its cheapest such offer (within the
+     * price range, currency and attribute filters), and the number of such products (`total`). See the README.
+     *
+     * @role GUEST
+     * @signature listProducts(Map<ProductListingQueryDto>)
+     */
+    listProducts(query: ProductListingQueryDto): Promise<ProductListing>;
+
+    /**
+     * A published product with its SKUs and every active offer, cheapest first; 400 malformed id, 404 unknown.
+     *
+     * @role GUEST
+     * @signature getProductDetail(String)
+     */
+    getProductDetail(productId: string): Promise<ProductDetail>;
   };
 
   /** `FileManagerService` (src/services/file-manager/file-manager.service.ts); default role ADMIN. */
@@ -1603,6 +1868,14 @@ export interface Beans {
     orderCheckout(): Promise<null | OrderView[]>;
 
     /**
+     * As `orderCheckout`, shipped to `addressId` (one of the caller's addresses) or to an inline `address`.
+     *
+     * @role USER
+     * @signature orderCheckoutTo(Map<CheckoutDto>)
+     */
+    orderCheckoutTo(destination: CheckoutDto): Promise<OrderView[]>;
+
+    /**
      * See {@link PaymentRequestDto}: choose the card of an order, or buy items directly; `confirm` pays.
      *
      * @role GUEST
@@ -1669,6 +1942,24 @@ export interface Beans {
      * @signature obtain3DSecureLink(String)
      */
     obtain3DSecureLink(orderId: string): Promise<null | string>;
+
+    /**
+     * The buyer cancels their own order before shipment: unpaid at once (stock released), PAID through a full refund
+     * (CANCELED once the provider's webhook settles it). 409 while being charged or once shipped; 403 for another's.
+     *
+     * @role USER
+     * @signature cancelOrder(String)
+     */
+    cancelOrder(orderId: string): Promise<OrderView>;
+
+    /**
+     * Refunds a paid order, whole or per item ({@link RefundRequestDto}), through the card provider; settled by its
+     * webhook. ADMIN, or the user acting for the order's seller.
+     *
+     * @role USER
+     * @signature refundOrder(Map<RefundRequestDto>)
+     */
+    refundOrder(request: RefundRequestDto): Promise<OrderView>;
 
     /**
      * Books the parcel of a PAID order and ships it: the user acting for the order's seller, or an ADMIN.
@@ -2079,6 +2370,8 @@ export const beanManifest = {
       getDynamicValueFilters: [{ role: 'GUEST', signature: 'getDynamicValueFilters(String, String)' }],
       getProductsListFilter: [{ role: 'GUEST', signature: 'getProductsListFilter()' }],
       getProductsListByRequestFilter: [{ role: 'GUEST', signature: 'getProductsListByRequestFilter(String)' }],
+      listProducts: [{ role: 'GUEST', signature: 'listProducts(Map<ProductListingQueryDto>)' }],
+      getProductDetail: [{ role: 'GUEST', signature: 'getProductDetail(String)' }],
     },
   },
   fileManagerServiceMock: {
@@ -2147,6 +2440,7 @@ export const beanManifest = {
       createOrder: [{ role: 'ADMIN', signature: 'createOrder(Map<OrderDto>)' }],
       saveOrder: [{ role: 'ADMIN', signature: 'saveOrder(Map<OrderDto>)' }],
       orderCheckout: [{ role: 'GUEST', signature: 'orderCheckout()' }],
+      orderCheckoutTo: [{ role: 'USER', signature: 'orderCheckoutTo(Map<CheckoutDto>)' }],
       digitalOrderCheckout: [{ role: 'GUEST', signature: 'digitalOrderCheckout(Map<PaymentRequestDto>)' }],
       createInvoiceBuyerToVendor: [{ role: 'ADMIN', signature: 'createInvoiceBuyerToVendor(String)' }],
       removeOrder: [{ role: 'ADMIN', signature: 'removeOrder(String)' }],
@@ -2158,6 +2452,8 @@ export const beanManifest = {
       approve: [{ role: 'ADMIN', signature: 'approve(String)' }],
       pay: [{ role: 'GUEST', signature: 'pay(String)' }],
       obtain3DSecureLink: [{ role: 'GUEST', signature: 'obtain3DSecureLink(String)' }],
+      cancelOrder: [{ role: 'USER', signature: 'cancelOrder(String)' }],
+      refundOrder: [{ role: 'USER', signature: 'refundOrder(Map<RefundRequestDto>)' }],
       ship: [{ role: 'USER', signature: 'ship(String)' }],
       deliver: [{ role: 'ADMIN', signature: 'deliver(String)' }],
     },

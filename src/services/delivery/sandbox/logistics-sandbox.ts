@@ -18,6 +18,8 @@ const PICKUP_POINTS_PER_AREA = 3;
 /** Domestic and international base prices (minor units) and the price per started kilogram. */
 const BASE_PRICE = { domestic: 495, international: 1295 };
 const PER_KG = 100;
+/** Destinations the sandbox carrier does not serve (no rates): shows a route a real carrier lacks. */
+export const SANDBOX_UNSERVED_COUNTRIES: readonly string[] = ['AQ'];
 
 /** Scans a carrier makes, in order; a parcel only moves forward. */
 const PREVIOUS: Partial<Record<ParcelStatus, ParcelStatus>> = {
@@ -48,6 +50,7 @@ export class LogisticsSandbox extends LogisticsProvider {
   }
 
   async rates({ fromCountry, toCountry, weightGrams, currency }: RateRequest): Promise<Rate[]> {
+    if ([fromCountry, toCountry].some((country) => SANDBOX_UNSERVED_COUNTRIES.includes(country))) return [];
     const base = fromCountry === toCountry ? BASE_PRICE.domestic : BASE_PRICE.international;
     const standard = base + PER_KG * Math.ceil(Math.max(weightGrams, 1) / 1000);
     const days = fromCountry === toCountry ? 2 : 5;

@@ -1,17 +1,24 @@
-import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { randomBytes } from 'node:crypto';
 import { isDuplicateKeyError } from '../../../common/mongo/duplicate-key';
+import { AppConfig } from '../../../config/app-config';
 import {
   CardDetails,
   CardPaymentProvider,
+  CardRefundEvent,
+  CardRefundEventType,
   ChargeRequest,
   PaymentIntent,
   PaymentIntentStatus,
   PaymentMethod,
+  Refund,
+  RefundStatus,
 } from '../card-payment.provider';
 import { SelfUrl } from '../self-url';
+import { SignedWebhookSender } from '../signed-webhook-sender';
+import { SandboxRefund } from './sandbox-refund.schema';
 import { SandboxPaymentIntent } from './sandbox-payment-intent.schema';
 import { SandboxPaymentMethod } from './sandbox-payment-method.schema';
 import { CardBehaviour, FAILURE_CODES, TEST_CARDS, TEST_PAYMENT_METHODS } from './test-cards';
@@ -29,11 +36,15 @@ const STATUS_OF: Record<CardBehaviour, PaymentIntentStatus> = {
 @Injectable()
 export class CardPaymentSandbox extends CardPaymentProvider {
   readonly name = 'card-sandbox';
+  private readonly logger = new Logger(CardPaymentSandbox.name);
 
   constructor(
     @InjectModel(SandboxPaymentMethod.name) private readonly methods: Model<SandboxPaymentMethod>,
     @InjectModel(SandboxPaymentIntent.name) private readonly intents: Model<SandboxPaymentIntent>,
+    @InjectModel(SandboxRefund.name) private readonly refunds: Model<SandboxRefund>,
     private readonly self: SelfUrl,
+    private readonly sender: SignedWebhookSender,
+    private readonly config: AppConfig,
   ) {
     super();
   }
@@ -109,6 +120,83 @@ export class CardPaymentSandbox extends CardPaymentProvider {
   }
 
   /**
+   * Refunds at once, like a provider's test mode, and then (after answering, as a real provider does) sends the
+   * signed `charge.refunded` webhook. The intent's refunded sum grows by one conditional update, so two refunds at
+   * once never give back more than was charged.
+   */
+  async refund(paymentIntentId: string, amount: number, reference: string): Promise<Refund> {
+    if (!Number.isInteger(amount) || amount <= 0) {
+      throw new BadRequestException('The amount must be a positive whole number of minor units');
+    }
+    const previous = await this.refunds
+      .findOne({ reference: String(reference) })
+      .lean()
+      .exec();
+    if (previous) return toRefund(previous);
+    const intent = await this.takeRefundable(String(paymentIntentId), amount);
+    let created: SandboxRefund;
+    try {
+      created = await this.refunds.create({
+        refundId: newId('re'),
+        reference,
+        paymentIntentId: intent.intentId,
+        orderId: intent.orderId,
+        amount,
+        currency: intent.currency,
+        status: RefundStatus.SUCCEEDED,
+      });
+    } catch (error) {
+      await this.intents.updateOne({ intentId: intent.intentId }, { $inc: { refunded: -amount } }).exec();
+      if (!isDuplicateKeyError(error)) throw error;
+      return this.refund(paymentIntentId, amount, reference);
+    }
+    const refund = toRefund(created);
+    setImmediate(() => void this.notifyRefund(refund));
+    return refund;
+  }
+
+  async retrieveRefund(refundId: string): Promise<Refund> {
+    const refund = await this.refunds
+      .findOne({ refundId: String(refundId) })
+      .lean()
+      .exec();
+    if (!refund) throw new NotFoundException(`Refund ${refundId} not found`);
+    return toRefund(refund);
+  }
+
+  private async takeRefundable(intentId: string, amount: number): Promise<SandboxPaymentIntent> {
+    const left = { $subtract: ['$amount', { $ifNull: ['$refunded', 0] }] };
+    const taken = await this.intents
+      .findOneAndUpdate(
+        { intentId, status: PaymentIntentStatus.SUCCEEDED, $expr: { $gte: [left, amount] } },
+        { $inc: { refunded: amount } },
+        { returnDocument: 'after' },
+      )
+      .lean()
+      .exec();
+    if (taken) return taken;
+    const intent = await this.retrieve(intentId);
+    if (intent.status !== PaymentIntentStatus.SUCCEEDED) {
+      throw new ConflictException(`Payment intent ${intent.id} is ${intent.status}: nothing to refund`);
+    }
+    throw new ConflictException(`Payment intent ${intent.id} has less than ${amount} left to refund`);
+  }
+
+  private async notifyRefund(refund: Refund): Promise<void> {
+    const event: CardRefundEvent = {
+      id: newId('evt'),
+      type: CardRefundEventType.REFUNDED,
+      created: Math.floor(Date.now() / 1000),
+      data: refund,
+    };
+    try {
+      await this.sender.send('/api/v1/cardpayment', event, this.config.webhookSecrets.cardPayment);
+    } catch (error) {
+      this.logger.error(`Refund ${refund.id}: its webhook was not delivered`, String(error));
+    }
+  }
+
+  /**
    * How the card behaves; the ready-made test methods serve everyone, a tokenized one only its customer. Another
    * customer's method is refused exactly like an unknown one, so its existence does not show.
    */
@@ -143,4 +231,9 @@ function toPaymentMethod(method: SandboxPaymentMethod): PaymentMethod {
 function toIntent(intent: SandboxPaymentIntent): PaymentIntent {
   const { intentId, orderId, amount, currency, paymentMethodId, status, failureCode } = intent;
   return { id: intentId, orderId, amount, currency, paymentMethodId, status, ...(failureCode ? { failureCode } : {}) };
+}
+
+function toRefund(refund: SandboxRefund): Refund {
+  const { refundId, paymentIntentId, orderId, amount, currency, status, reference } = refund;
+  return { id: refundId, paymentIntentId, orderId, amount, currency, status, reference };
 }

@@ -12,6 +12,8 @@ export class SandboxPaymentIntent {
   @Prop({ required: true }) paymentMethodId!: string;
   @Prop({ type: String, enum: Object.values(PaymentIntentStatus), required: true }) status!: PaymentIntentStatus;
   @Prop() failureCode?: string;
+  /** What has been refunded of `amount` so far; never more than `amount`. */
+  @Prop({ default: 0 }) refunded!: number;
   @Prop() description?: string;
   @Prop() destinationAccountId?: string;
   @Prop({ type: Map, of: String }) metadata?: Map<string, string>;

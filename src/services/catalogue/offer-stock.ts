@@ -1,0 +1,107 @@
+import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { QueryFilter, Model, Types, UpdateQuery } from 'mongoose';
+import { SellerSku } from './seller-sku.schema';
+
+/** What a seller does to one warehouse's stock: set the units on hand, or add (remove) some. */
+export type StockEdit = { set: number } | { delta: number };
+
+/** Attempts of one edit; an attempt loses only to another write of the same offer between its read and its update. */
+const ATTEMPTS = 25;
+
+type StockState = Pick<SellerSku, 'quantity' | 'reserved' | 'stockByWarehouse'> & { _id: Types.ObjectId };
+
+/** One conditional update that makes the edit if the offer is still as it was read. */
+interface Step {
+  filter: QueryFilter<SellerSku>;
+  update: UpdateQuery<SellerSku>;
+}
+
+/**
+ * Seller edits of an offer's stock at one warehouse (README, "Offers and stock"). Each attempt reads the offer,
+ * decides, and writes with one conditional update whose filter pins what the decision relied on; the update moves
+ * the warehouse's on-hand and `quantity` (available) by the same amount, so `quantity + reserved` stays the sum on
+ * hand, and the filter keeps `quantity >= 0`, so the units on hand never fall below those reserved by open orders.
+ * Checkouts racing with the edit change `quantity` and `reserved` only: they make an attempt fail only when
+ * it would leave less than nothing available (a 409 then, on the next read) or, for an offer without warehouse
+ * stock yet, make it read again.
+ */
+@Injectable()
+export class OfferStock {
+  constructor(@InjectModel(SellerSku.name) private readonly offers: Model<SellerSku>) {}
+
+  /** 404 unknown offer; 409 when the edit would leave fewer on hand than reserved, or a warehouse below 0. */
+  async edit(offerId: Types.ObjectId, warehouse: Types.ObjectId, edit: StockEdit): Promise<void> {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const offer = await this.offers
+        .findById(offerId, { quantity: 1, reserved: 1, stockByWarehouse: 1 })
+        .lean<StockState>()
+        .exec();
+      if (!offer) throw new NotFoundException(`Offer ${String(offerId)} not found`);
+      const step = planStep(offer, warehouse, edit);
+      const updated = await this.offers.updateOne(step.filter, step.update).exec();
+      if (updated.matchedCount === 1) return;
+    }
+    throw new ConflictException(`Offer ${String(offerId)} is changing too often; try again`);
+  }
+}
+
+function planStep(offer: StockState, warehouse: Types.ObjectId, edit: StockEdit): Step {
+  const reserved = offer.reserved ?? 0;
+  const stock = offer.stockByWarehouse ?? [];
+  if (stock.length === 0) return firstWarehouse(offer, reserved, warehouse, edit);
+  const entry = stock.find((candidate) => candidate.warehouse.equals(warehouse));
+  const onHand = entry?.onHand ?? 0;
+  const next = 'set' in edit ? edit.set : onHand + edit.delta;
+  if (next < 0) throw new ConflictException(`Warehouse ${String(warehouse)} has only ${onHand} on hand`);
+  const change = next - onHand;
+  assertAboveReserved(offer.quantity + change, next, reserved);
+  if (!entry) {
+    return {
+      filter: {
+        _id: offer._id,
+        'stockByWarehouse.0': { $exists: true },
+        'stockByWarehouse.warehouse': { $ne: warehouse },
+      },
+      update: { $push: { stockByWarehouse: { warehouse, onHand: next } }, $inc: { quantity: next } },
+    };
+  }
+  return {
+    filter: {
+      _id: offer._id,
+      quantity: { $gte: -change },
+      stockByWarehouse: { $elemMatch: { warehouse, onHand } },
+    },
+    update: { $inc: { quantity: change, 'stockByWarehouse.$.onHand': change } },
+  };
+}
+
+/**
+ * An offer without warehouse stock holds `quantity + reserved` on hand in no particular place: its first warehouse
+ * edit puts all of it at that warehouse, then applies the edit (a `set` replaces it).
+ */
+function firstWarehouse(offer: StockState, reserved: number, warehouse: Types.ObjectId, edit: StockEdit): Step {
+  const next = 'set' in edit ? edit.set : offer.quantity + reserved + edit.delta;
+  if (next < 0)
+    throw new ConflictException(`Warehouse ${String(warehouse)} has only ${offer.quantity + reserved} on hand`);
+  const available = next - reserved;
+  assertAboveReserved(available, next, reserved);
+  return {
+    filter: {
+      _id: offer._id,
+      'stockByWarehouse.0': { $exists: false },
+      quantity: offer.quantity,
+      reserved: offer.reserved === undefined ? { $exists: false } : reserved,
+    },
+    update: { $set: { stockByWarehouse: [{ warehouse, onHand: next }], quantity: available, reserved } },
+  };
+}
+
+function assertAboveReserved(available: number, onHandHere: number, reserved: number): void {
+  if (available < 0) {
+    throw new ConflictException(
+      `Open orders have reserved ${reserved} units that are still on hand; ${onHandHere} at this warehouse ` +
+        `would leave ${-available} of them without stock`,
+    );
+  }
+}

@@ -1,0 +1,151 @@
+import { BadRequestException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model, Types } from 'mongoose';
+import { conflictOnDuplicate } from '../../common/mongo/duplicate-key';
+import { toObjectId } from '../../common/mongo/object-id';
+import { Principal } from '../../common/principal';
+import { assertOwnerOrAdmin, isAdmin } from './caller';
+import { CatalogueTopic } from './catalogue-topic';
+import { OfferStock, StockEdit } from './offer-stock';
+import { SellerDirectory, SellerRecord } from './seller-directory';
+import { CreateOfferDto, UpdateOfferDto, WarehouseStockDto } from './seller-offer.dto';
+import {
+  SellerOfferPage,
+  SellerOfferView,
+  StoredOffer,
+  toPublicOfferView,
+  toSellerOfferView,
+} from './seller-offer.view';
+import { SellerSku } from './seller-sku.schema';
+import { Sku } from './sku.schema';
+
+/**
+ * Seller self-service for offers: a user acts on the offers of the seller they act for (`Seller.userId`), an ADMIN
+ * on any seller's. Every change is a write through the offer model (so it bumps the catalogue revision before the
+ * call returns) and is then published on `/topic/catalogue` as `offer.changed`.
+ */
+@Injectable()
+export class SellerOffers {
+  constructor(
+    @InjectModel(SellerSku.name) private readonly offers: Model<SellerSku>,
+    @InjectModel(Sku.name) private readonly skus: Model<Sku>,
+    private readonly sellers: SellerDirectory,
+    private readonly stock: OfferStock,
+    private readonly topic: CatalogueTopic,
+  ) {}
+
+  /** The caller's seller's offers by SKU, a page of them; 404 when the caller acts for no seller. */
+  async listOwn(caller: Principal, page: number, limit: number): Promise<SellerOfferPage> {
+    const seller = await this.ownSellerId(caller);
+    const [offers, total] = await Promise.all([
+      this.offers
+        .find({ seller })
+        .sort({ sku: 1 })
+        .skip(page * limit)
+        .limit(limit)
+        .lean<StoredOffer[]>()
+        .exec(),
+      this.offers.countDocuments({ seller }).exec(),
+    ]);
+    return { items: offers.map(toSellerOfferView), total, page, limit };
+  }
+
+  /** 404 unknown SKU or seller, 403 another's seller, 400 a warehouse that is not the seller's, 409 duplicate. */
+  async create(caller: Principal, dto: CreateOfferDto): Promise<SellerOfferView> {
+    const seller = await this.sellerToActFor(caller, dto.sellerId);
+    const sku = await this.skus.findById(toObjectId(dto.skuId, 'skuId'), { product: 1 }).lean().exec();
+    if (!sku) throw new NotFoundException(`SKU ${dto.skuId} not found`);
+    const stockByWarehouse = warehouseStockOf(seller, dto.stock ?? []);
+    const created = await this.offers
+      .create({
+        seller: seller._id,
+        sku: sku._id,
+        product: sku.product,
+        price: dto.price,
+        currency: dto.currency,
+        active: dto.active ?? true,
+        quantity: stockByWarehouse.reduce((sum, entry) => sum + entry.onHand, 0),
+        reserved: 0,
+        stockByWarehouse,
+      })
+      .catch(conflictOnDuplicate(`Seller ${String(seller._id)} already offers SKU ${dto.skuId}`));
+    return this.announced(created.toObject<StoredOffer>());
+  }
+
+  async update(caller: Principal, offerId: string, dto: UpdateOfferDto): Promise<SellerOfferView> {
+    const { offer } = await this.ownedOffer(caller, offerId);
+    const set = Object.fromEntries(
+      Object.entries({ price: dto.price, currency: dto.currency, active: dto.active }).filter(
+        ([, v]) => v !== undefined,
+      ),
+    );
+    if (Object.keys(set).length === 0)
+      throw new BadRequestException('Nothing to change: give price, currency or active');
+    await this.offers.updateOne({ _id: offer._id }, { $set: set }).exec();
+    return this.announced(await this.reread(offer._id));
+  }
+
+  /** Sets or moves the units on hand at one of the seller's warehouses (see {@link OfferStock}). */
+  async editStock(caller: Principal, offerId: string, warehouseId: string, edit: StockEdit): Promise<SellerOfferView> {
+    const { offer, seller } = await this.ownedOffer(caller, offerId);
+    const warehouse = toObjectId(warehouseId, 'warehouseId');
+    assertWarehouseOf(seller, warehouse);
+    await this.stock.edit(offer._id, warehouse, edit);
+    return this.announced(await this.reread(offer._id));
+  }
+
+  private announced(offer: StoredOffer): SellerOfferView {
+    this.topic.offerChanged(toPublicOfferView(offer));
+    return toSellerOfferView(offer);
+  }
+
+  private async reread(id: Types.ObjectId): Promise<StoredOffer> {
+    const offer = await this.offers.findById(id).lean<StoredOffer>().exec();
+    if (!offer) throw new NotFoundException(`Offer ${String(id)} not found`);
+    return offer;
+  }
+
+  /** 400 malformed id, 404 unknown offer, 403 an offer of a seller the caller does not act for. */
+  private async ownedOffer(caller: Principal, offerId: string): Promise<{ offer: StoredOffer; seller: SellerRecord }> {
+    const offer = await this.offers.findById(toObjectId(offerId, 'id')).lean<StoredOffer>().exec();
+    if (!offer) throw new NotFoundException(`Offer ${offerId} not found`);
+    const seller = await this.sellers.get(String(offer.seller));
+    assertOwnerOrAdmin(caller, seller.userId);
+    return { offer, seller };
+  }
+
+  private async sellerToActFor(caller: Principal, sellerId: string | undefined): Promise<SellerRecord> {
+    if (sellerId === undefined) {
+      const own = await this.sellers.idActingFor(caller.id);
+      if (!own) throw new NotFoundException(`You act for no seller${isAdmin(caller) ? '; give sellerId' : ''}`);
+      return this.sellers.get(String(own));
+    }
+    const seller = await this.sellers.get(sellerId);
+    if (!isAdmin(caller) && seller.userId !== caller.id) {
+      throw new ForbiddenException('Only an ADMIN offers for another seller');
+    }
+    return seller;
+  }
+
+  private async ownSellerId(caller: Principal): Promise<Types.ObjectId> {
+    const seller = await this.sellers.idActingFor(caller.id);
+    if (!seller) throw new NotFoundException('You act for no seller');
+    return seller;
+  }
+}
+
+function assertWarehouseOf(seller: SellerRecord, warehouse: Types.ObjectId): void {
+  if (!seller.shippingAddresses.some((address) => address.equals(warehouse))) {
+    throw new BadRequestException(`Warehouse ${String(warehouse)} is not an address of seller ${String(seller._id)}`);
+  }
+}
+
+/** 400 for a warehouse that is not the seller's, or one given twice. */
+function warehouseStockOf(seller: SellerRecord, stock: WarehouseStockDto[]) {
+  const warehouses = stock.map((entry) => new Types.ObjectId(entry.warehouseId));
+  warehouses.forEach((warehouse) => assertWarehouseOf(seller, warehouse));
+  if (new Set(stock.map((entry) => entry.warehouseId.toLowerCase())).size !== stock.length) {
+    throw new BadRequestException('Each warehouse may appear once in stock');
+  }
+  return stock.map((entry, index) => ({ warehouse: warehouses[index], onHand: entry.quantity }));
+}

@@ -1,0 +1,93 @@
+import { getModelToken } from '@nestjs/mongoose';
+import { Model } from 'mongoose';
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { Role } from '../../../src/common/principal';
+import { SellerSku } from '../../../src/services/catalogue/seller-sku.schema';
+import { Seller } from '../../../src/services/catalogue/seller.schema';
+import { Sku } from '../../../src/services/catalogue/sku.schema';
+import { TestApp } from '../../support/test-app';
+
+export const OFFERS = '/api/v1/catalogue/offers';
+export const MY_OFFERS = '/api/v1/catalogue/sellers/me/offers';
+
+export interface SellerAccount {
+  userId: string;
+  token: string;
+  sellerId: string;
+  /** A shipping address of the seller, added through the geolocation bean. */
+  warehouseId: string;
+}
+
+export interface OfferBody {
+  id: string;
+  sellerId: string;
+  skuId: string;
+  productId: string;
+  price: number;
+  currency: string;
+  active: boolean;
+  quantity: number;
+  reserved: number;
+  stockByWarehouse: { warehouseId: string; onHand: number }[];
+}
+
+const model = <T>(t: TestApp, name: string): Model<T> => t.app.get<Model<T>>(getModelToken(name));
+const warehouseAddress = { street: 'Kade', houseNumber: '1', city: 'Leiden', postalCode: '2311AA', country: 'NL' };
+
+/**
+ * A user account acting for a new seller with one warehouse. Sellers have no API of their own (the seeder and
+ * operators make them), so the seller record is stored through its model; the warehouse goes through the API.
+ */
+export async function createSellerAccount(t: TestApp): Promise<SellerAccount> {
+  const tag = randomUUID().slice(0, 8);
+  const user = await t.createUser({ username: `seller-${tag}`, role: Role.USER });
+  const seller = await model<Seller>(t, Seller.name).create({ name: `Nursery ${tag}`, country: 'NL', userId: user.id });
+  const sellerId = String(seller._id);
+  const warehouseId = await addWarehouse(t, user.token, sellerId);
+  return { userId: user.id, token: user.token, sellerId, warehouseId };
+}
+
+export async function addWarehouse(t: TestApp, token: string, sellerId: string): Promise<string> {
+  const added = await t
+    .callBean('geoLocationServiceImpl', 'addShippingAddress', [sellerId, warehouseAddress], { token })
+    .expect(200);
+  return (added.body as { id: string }).id;
+}
+
+/** A published product made through its REST API, with one SKU (SKUs have no API: stored through the model). */
+export async function createSku(t: TestApp, name = `Fern ${randomUUID().slice(0, 8)}`) {
+  const product = await t.http
+    .post('/api/v1/catalogue/products')
+    .set('Authorization', `Bearer ${t.tokenFor(Role.ADMIN)}`)
+    .send({ name, published: true, geneticType: `type-${randomUUID().slice(0, 8)}` })
+    .expect(201);
+  const body = product.body as { id: string; name: string; geneticType: string };
+  const sku = await model<Sku>(t, Sku.name).create({ product: body.id, code: `C-${randomUUID()}`, name: 'Pot 12' });
+  return { productId: body.id, productName: body.name, geneticType: body.geneticType, skuId: String(sku._id) };
+}
+
+export function authed(test: request.Test, token?: string): request.Test {
+  return token ? test.set('Authorization', `Bearer ${token}`) : test;
+}
+
+export function createOfferCall(t: TestApp, body: object, token?: string): request.Test {
+  return authed(t.http.post(OFFERS).send(body), token);
+}
+
+export function patchOffer(t: TestApp, id: string, body: object, token?: string): request.Test {
+  return authed(t.http.patch(`${OFFERS}/${id}`).send(body), token);
+}
+
+export function setStock(t: TestApp, id: string, warehouseId: string, quantity: unknown, token?: string) {
+  return authed(t.http.put(`${OFFERS}/${id}/stock/${warehouseId}`).send({ quantity }), token);
+}
+
+export function adjustStock(t: TestApp, id: string, warehouseId: string, delta: unknown, token?: string) {
+  return authed(t.http.post(`${OFFERS}/${id}/stock/${warehouseId}/adjust`).send({ delta }), token);
+}
+
+/** The offer as stored (for the concurrency counts). */
+export async function storedOffer(t: TestApp, id: string) {
+  return (await model<SellerSku>(t, SellerSku.name).findById(id).lean().exec())!;
+}

@@ -1,0 +1,83 @@
+import { OrderExpiry } from '../../src/services/orders/order-expiry';
+import { TestStompClient } from '../realtime/stomp-client';
+import { Cluster, startCluster } from '../support/cluster';
+import { TestApp } from '../support/test-app';
+import { Buyer, checkOut, chooseCard, createBuyer, OrderBody, orderCall } from './support/order-calls';
+import { createOffer, stockOf } from './support/order-fixtures';
+
+type LiveEvent = { event: string; id: string; data: OrderBody };
+
+/**
+ * Unpaid orders expire after ORDER_PAYMENT_TTL (a few seconds here) on a deployment of two instances sharing one
+ * database, both sweeping: the order is canceled once, by `system:payment-ttl`, published on its topic, and its stock
+ * comes back exactly once.
+ */
+describe('expiry of unpaid orders on two instances', () => {
+  let cluster: Cluster;
+  let a: TestApp;
+  let b: TestApp;
+  let buyer: Buyer;
+  let stomp: TestStompClient;
+
+  beforeAll(async () => {
+    cluster = await startCluster({ env: { ORDER_PAYMENT_TTL: '3s' } });
+    [a, b] = cluster.instances;
+    buyer = await createBuyer(a);
+    stomp = await TestStompClient.connect(b.url, { token: buyer.token });
+  });
+
+  afterAll(async () => {
+    await stomp?.disconnect();
+    await cluster?.stop();
+  });
+
+  const orderOn = async (app: TestApp, id: string): Promise<OrderBody> =>
+    (await orderCall(app, 'getOrder', [id], buyer.token).expect(200)).body;
+
+  it('should cancel an unpaid order by system:payment-ttl, publish it, give its stock back once, and leave a charge in flight alone', async () => {
+    const offer = await createOffer(a);
+    const [charging] = await checkOut(a, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);
+    await chooseCard(a, buyer, charging.id, 'pm_card_threeDSecureRequired').expect(200);
+    const { body: payment } = await orderCall(a, 'pay', [charging.id], buyer.token).expect(200);
+    expect(payment.orderStatus).toBe('PAYMENT_PENDING');
+
+    const [unpaid] = await checkOut(a, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 2 }]);
+    const topic = `/topic/order/${unpaid.id}`;
+    await stomp.subscribe(topic);
+    expect(await stockOf(a, offer.sellerSkuId)).toBe(7);
+
+    const event = await stomp.next<LiveEvent>(topic, (message) => message.data.status === 'CANCELED', 30_000);
+    expect(event).toMatchObject({ event: 'order.status', id: unpaid.id });
+    expect(event.data.orderTimeLines.at(-1)).toMatchObject({ status: 'CANCELED', by: 'system:payment-ttl' });
+    expect(await stockOf(a, offer.sellerSkuId)).toBe(9);
+
+    const canceled = await orderOn(b, unpaid.id);
+    expect(canceled.orderTimeLines.filter((entry) => entry.status === 'CANCELED')).toHaveLength(1);
+    // The older order's charge is in flight: the sweep that canceled the newer one passed it over.
+    expect((await orderOn(a, charging.id)).status).toBe('PAYMENT_PENDING');
+  });
+
+  it('should release stock exactly once when both instances sweep the same expired orders at once', async () => {
+    const offer = await createOffer(a, { quantity: 10 });
+    const orders: OrderBody[] = [];
+    for (let i = 0; i < 5; i++) {
+      orders.push(...(await checkOut(a, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 2 }])));
+    }
+    expect(await stockOf(a, offer.sellerSkuId)).toBe(0);
+
+    // Every unpaid order is due at this time: all sweeps (and the background ones) race for the same orders.
+    const later = new Date(Date.now() + 3_600_000);
+    const sweeps = [a, b, a, b].map((app) => app.app.get(OrderExpiry).sweep(later));
+    const canceledBySweeps = (await Promise.all(sweeps)).reduce((sum, count) => sum + count, 0);
+    expect(canceledBySweeps).toBeLessThanOrEqual(orders.length);
+
+    for (const order of orders) {
+      const expired = await orderOn(b, order.id);
+      expect(expired.status).toBe('CANCELED');
+      expect(expired.orderTimeLines.filter((entry) => entry.status === 'CANCELED')).toEqual([
+        expect.objectContaining({ by: 'system:payment-ttl' }),
+      ]);
+    }
+    expect(await stockOf(a, offer.sellerSkuId)).toBe(10);
+  });
+});
