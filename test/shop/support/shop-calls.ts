@@ -28,6 +28,7 @@ export interface ShopOrder {
   totals: { goods: number; shipping: number; tax: number; fees: number; total: number };
   commerceItems: { sellerSkuId: string; quantity: number }[];
   orderTimeLines: { status: string; at: string; by: string }[];
+  refunds: { amount: number; status: string; restock: boolean; requestedBy: string }[];
 }
 
 export interface PaymentAnswer {
