@@ -1,9 +1,10 @@
 import { Role } from '../../src/common/principal';
 import { SmtpInbox } from '../auth/support/smtp-inbox';
+import { TestStompClient } from '../realtime/stomp-client';
 import { pdfPages } from '../support/pdf-text';
 import { startTestApp, TestApp } from '../support/test-app';
 import { addToCatalogue, CatalogueEntry, onboardSeller } from './support/operator-setup';
-import { OrderFollower } from './support/order-follower';
+import { EVENT_BOUND_MS, OrderFollower } from './support/order-follower';
 import { Person, signUp } from './support/people';
 import {
   asPerson,
@@ -47,6 +48,9 @@ const annAddress: PostalAddress = {
   city: 'Amsterdam',
   country: 'NL',
 };
+
+const CATALOGUE_TOPIC = '/topic/catalogue';
+type OfferEvent = { event: string; id: string; data: { quantity: number; price: number } };
 
 /** Euros as the invoice prints them, e.g. `€44.77`. */
 const euros = (cents: number) => `€${(cents / 100).toFixed(2)}`;
@@ -109,7 +113,9 @@ describe('a shop day with no admin in the loop', () => {
     return (body as { items: { id: string; reserved: number; stockByWarehouse: unknown[] }[] }).items;
   };
 
-  it('the seller lists an offer of the product with stock at their warehouse', async () => {
+  it('the seller lists an offer of the product with stock at their warehouse, live for guests', async () => {
+    const guest = await TestStompClient.connect(t.url);
+    await guest.subscribe(CATALOGUE_TOPIC);
     const { body: address } = await t
       .callBean(GEO, 'addShippingAddress', [sellerId, warehouse], { token: seller.token })
       .expect(200);
@@ -125,6 +131,11 @@ describe('a shop day with no admin in the loop', () => {
       .send({ quantity: STOCK })
       .expect(200);
     expect(stocked.body).toMatchObject({ quantity: STOCK, stockByWarehouse: [{ warehouseId, onHand: STOCK }] });
+
+    const inStock = (event: OfferEvent) => event.id === offerId && event.data.quantity === STOCK;
+    const live = await guest.next<OfferEvent>(CATALOGUE_TOPIC, inStock, EVENT_BOUND_MS);
+    expect(live).toMatchObject({ event: 'offer.changed', data: { price: PRICE, currency: 'EUR', active: true } });
+    await guest.disconnect();
   });
 
   it('a guest finds it in the product listing and opens its detail', async () => {
