@@ -33,7 +33,16 @@ describe('API documentation', () => {
 
     it('should document the REST endpoints', () => {
       expect(Object.keys(document.paths)).toEqual(
-        expect.arrayContaining(['/api/v1/bean/request', '/api/v1/auth/token', '/api/v1/health', '/api/v1/health/live']),
+        expect.arrayContaining([
+          '/api/v1/bean/request',
+          '/api/v1/auth/token',
+          '/api/v1/health',
+          '/api/v1/health/live',
+          '/api/v1/catalogue/offers',
+          '/api/v1/catalogue/offers/{id}/stock/{warehouseId}',
+          '/api/v1/invoices/mine',
+          '/api/v1/invoices/{invoiceId}/pdf',
+        ]),
       );
       expect(document.components.schemas.ErrorBody.required).toContain('requestId');
       expect(document.security).toEqual([{ bearer: [] }, { session: [] }, {}]);
