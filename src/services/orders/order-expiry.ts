@@ -70,7 +70,11 @@ export class OrderExpiry implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** PAYMENT_PENDING orders unchanged since before the cutoff, by the card payment they wait for. */
   private async abandonPending(cutoff: Date): Promise<number> {
-    const filter = { status: OrderStatus.PAYMENT_PENDING, updatedAt: { $lt: cutoff }, paymentIntentId: { $exists: true } };
+    const filter = {
+      status: OrderStatus.PAYMENT_PENDING,
+      updatedAt: { $lt: cutoff },
+      paymentIntentId: { $exists: true },
+    };
     const stale = await this.orders
       .find(filter, { _id: 1, paymentIntentId: 1 })
       .sort({ updatedAt: 1 })

@@ -86,7 +86,8 @@ export class OrderPayments implements OnModuleInit {
   async abandon(paymentIntentId: string): Promise<PaymentIntent | undefined> {
     const intent = await this.retrieveKnown(paymentIntentId);
     if (!intent) return undefined;
-    const decided = intent.status === PaymentIntentStatus.REQUIRES_ACTION ? await this.provider.cancel(intent.id) : intent;
+    const decided =
+      intent.status === PaymentIntentStatus.REQUIRES_ACTION ? await this.provider.cancel(intent.id) : intent;
     await this.settleIntent(decided);
     return decided;
   }
