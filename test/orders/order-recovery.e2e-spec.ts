@@ -92,6 +92,28 @@ describe('recovery of lost steps', () => {
     expect((await orderOn(b, order.id)).status).toBe('PAID');
   });
 
+  it('should still issue the invoice by the sweep when the buyer canceled the paid order before it came', async () => {
+    const offer = await createOffer(a);
+    const [order] = await checkOut(a, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);
+    const issue = jest.spyOn(a.app.get(InvoiceService), 'issue').mockRejectedValueOnce(new Error('register down'));
+    try {
+      expect((await payOrder(a, buyer, order.id, admin)).orderStatus).toBe('PAID');
+    } finally {
+      issue.mockRestore();
+    }
+    await orderCall(a, 'cancelOrder', [order.id], buyer.token).expect(200);
+    await eventually(
+      () => orderOn(b, order.id),
+      (current) => current.status === 'CANCELED',
+    );
+
+    const issued = await eventually(
+      () => invoicesOf(b),
+      (invoices) => invoices.some(({ orderId }) => orderId === order.id),
+    );
+    expect(issued.filter(({ orderId }) => orderId === order.id)).toHaveLength(1);
+  });
+
   it('should settle a refund whose webhook was lost when handleNotify asks the provider, once', async () => {
     const offer = await createOffer(a);
     const [order] = await checkOut(a, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 2 }]);
