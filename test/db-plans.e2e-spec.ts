@@ -7,6 +7,7 @@ import { Role } from '../src/common/principal';
 import { buildDemoCatalogue } from '../src/seed/demo-data';
 import { demoId } from '../src/seed/demo-id';
 import { OrderExpiry } from '../src/services/orders/order-expiry';
+import { OrderPaidRetry } from '../src/services/orders/order-paid-retry';
 import { Join, joinsOf, PlannedQuery, planAll, QueryRecorder } from './support/query-plans';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -153,6 +154,10 @@ describe('query plans of the beans', () => {
     await call(alice, 'orderServiceImpl', 'cancelOrder', [order.id]);
     // The expiry sweep of unpaid orders, as every instance runs it in the background (all of them due).
     await recorder.during('orderExpiry.sweep', () => t.app.get(OrderExpiry).sweep(new Date(Date.now() + 3_600_000)));
+    // The retry of paid orders' invoices, and the reconciliation of pending payments and refunds.
+    const later = new Date(Date.now() + 3_600_000);
+    await recorder.during('orderPaidRetry.sweep', () => t.app.get(OrderPaidRetry).sweep(later));
+    await call(admin, 'orderServiceImpl', 'handleNotify', []);
     await call(admin, 'orderServiceImpl', 'getCommerceItemRepository', []);
   }
 

@@ -118,6 +118,8 @@ describe(AppConfig.name, () => {
       expect(AppConfig.fromEnvironment({})).toMatchObject({ orderApproval: 'auto', orderPaymentTtlMs: 1_800_000 });
       const manual = AppConfig.fromEnvironment({ ORDER_APPROVAL: 'manual', ORDER_PAYMENT_TTL: '2s' });
       expect(manual).toMatchObject({ orderApproval: 'manual', orderPaymentTtlMs: 2000 });
+      expect(AppConfig.fromEnvironment({}).invoiceRetryAfterMs).toBe(300_000);
+      expect(AppConfig.fromEnvironment({ INVOICE_RETRY_AFTER: '3s' }).invoiceRetryAfterMs).toBe(3000);
     });
 
     it.each([
@@ -136,6 +138,7 @@ describe(AppConfig.name, () => {
       ['ORDER_APPROVAL', 'sometimes'],
       ['ORDER_PAYMENT_TTL', '0'],
       ['ORDER_PAYMENT_TTL', '30 minutes'],
+      ['INVOICE_RETRY_AFTER', '0'],
     ])('should refuse %s=%s', (name, value) => {
       expect(problemsOf({ [name]: value }).map((p) => p.split(':')[0])).toEqual([name]);
     });

@@ -262,6 +262,10 @@ export class EnvironmentVariables {
   @Matches(/^[1-9]\d*[smhd]?$/, { message: 'ORDER_PAYMENT_TTL must be a duration such as 1800, 90s, 30m or 1h' })
   ORDER_PAYMENT_TTL = '30m';
 
+  /** How long after its payment a paid order without its invoice waits before a sweep issues it. */
+  @Matches(/^[1-9]\d*[smhd]?$/, { message: 'INVOICE_RETRY_AFTER must be a duration such as 300, 90s, 5m or 1h' })
+  INVOICE_RETRY_AFTER = '5m';
+
   /** Storefront filter results kept per app instance for the current catalogue revision; 0: no cache. */
   @IntSetting(0)
   FACET_CACHE_ENTRIES = 1000;

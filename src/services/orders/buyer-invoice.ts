@@ -6,8 +6,14 @@ import { StoredOrder } from './order.view';
 
 export type { Attachment };
 
-/** The buyer has paid in these states, so the seller's invoice to them may be issued. */
-const PAID = new Set<OrderStatus>([OrderStatus.PAID, OrderStatus.SHIPPED, OrderStatus.DELIVERED]);
+/**
+ * An order is invoiced once its buyer has paid: it is PAID, SHIPPED or DELIVERED, or was PAID before a refund or the
+ * buyer's cancellation (the sale happened; its invoice is still owed, e.g. when the hook failed and the retry sweep
+ * comes after the refund).
+ */
+function wasPaid(order: StoredOrder): boolean {
+  return order.status === OrderStatus.PAID || order.orderTimeLines.some((entry) => entry.status === OrderStatus.PAID);
+}
 
 /**
  * The buyer-to-vendor invoice of an order, issued by the accounting module's invoice service in the seller's series
@@ -22,7 +28,7 @@ export class BuyerInvoice {
     const request = invoiceRequest(order);
     const issued = await this.invoices.issued(request);
     if (issued) return issued;
-    if (!PAID.has(order.status)) {
+    if (!wasPaid(order)) {
       throw new ConflictException(`Order ${String(order._id)} is ${order.status}: it is invoiced once paid`);
     }
     return this.invoices.issue(request);

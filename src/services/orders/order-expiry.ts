@@ -2,8 +2,10 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { AppConfig } from '../../config/app-config';
+import { PaymentIntentStatus } from '../payments';
 import { OrderCancellation } from './order-cancellation';
-import { UNPAID } from './order-status';
+import { OrderPayments } from './order-payments';
+import { OrderStatus, UNPAID } from './order-status';
 import { Order } from './order.schema';
 import { isRefusal } from './refusal';
 
@@ -13,10 +15,12 @@ const BATCH = 100;
 const MAX_SWEEP_EVERY_MS = 60_000;
 
 /**
- * Unpaid orders (NEW, APPROVED, PAYMENT_FAILED; never PAYMENT_PENDING, whose charge is in flight) older than
- * `ORDER_PAYMENT_TTL` become CANCELED by `system:payment-ttl` and give their stock back. Every instance sweeps
- * every min(TTL / 4, 1 min); each order is canceled by one conditional update, so when instances sweep at once
- * only one of them cancels it and releases its stock.
+ * Unpaid orders (NEW, APPROVED, PAYMENT_FAILED) older than `ORDER_PAYMENT_TTL` become CANCELED by
+ * `system:payment-ttl` and give their stock back. A card payment left PAYMENT_PENDING (a 3-D Secure challenge never
+ * answered) for longer than the TTL is decided with the provider first ({@link OrderPayments.abandon}: canceled
+ * there, the order PAYMENT_FAILED, or PAID when the buyer completed it meanwhile), and a failed one canceled. Every
+ * instance sweeps every min(TTL / 4, 1 min); each order is canceled by one conditional update, so when instances
+ * sweep at once only one of them cancels it and releases its stock.
  */
 @Injectable()
 export class OrderExpiry implements OnApplicationBootstrap, OnModuleDestroy {
@@ -27,6 +31,7 @@ export class OrderExpiry implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     @InjectModel(Order.name) private readonly orders: Model<Order>,
     private readonly cancellation: OrderCancellation,
+    private readonly payments: OrderPayments,
     private readonly config: AppConfig,
   ) {}
 
@@ -40,9 +45,16 @@ export class OrderExpiry implements OnApplicationBootstrap, OnModuleDestroy {
     clearInterval(this.timer);
   }
 
-  /** Cancels the unpaid orders older than the TTL (a batch of them); how many this instance canceled. */
+  /**
+   * Decides the payments left pending longer than the TTL, then cancels the unpaid orders older than the TTL (a
+   * batch of each); how many this instance canceled.
+   */
   async sweep(now = new Date()): Promise<number> {
     const cutoff = new Date(now.getTime() - this.config.orderPaymentTtlMs);
+    return (await this.abandonPending(cutoff)) + (await this.cancelUnpaid(cutoff));
+  }
+
+  private async cancelUnpaid(cutoff: Date): Promise<number> {
     const expired = await this.orders
       .find({ status: { $in: UNPAID }, createdAt: { $lt: cutoff } }, { _id: 1 })
       .sort({ createdAt: 1 })
@@ -56,10 +68,41 @@ export class OrderExpiry implements OnApplicationBootstrap, OnModuleDestroy {
     return canceled;
   }
 
-  /** False when the order was paid, canceled or removed meanwhile (by the buyer, or another instance's sweep). */
-  private async expire(orderId: string, cutoff: Date): Promise<boolean> {
+  /** PAYMENT_PENDING orders unchanged since before the cutoff, by the card payment they wait for. */
+  private async abandonPending(cutoff: Date): Promise<number> {
+    const filter = {
+      status: OrderStatus.PAYMENT_PENDING,
+      updatedAt: { $lt: cutoff },
+      paymentIntentId: { $exists: true },
+    };
+    const stale = await this.orders
+      .find(filter, { _id: 1, paymentIntentId: 1 })
+      .sort({ updatedAt: 1 })
+      .limit(BATCH)
+      .lean<{ _id: Types.ObjectId; paymentIntentId: string }[]>()
+      .exec();
+    let canceled = 0;
+    for (const { _id, paymentIntentId } of stale) {
+      if (await this.abandon(String(_id), paymentIntentId)) canceled++;
+    }
+    return canceled;
+  }
+
+  /** One order's failure (e.g. the provider unreachable) is logged and retried by the next sweep, not the others'. */
+  private async abandon(orderId: string, paymentIntentId: string): Promise<boolean> {
     try {
-      await this.cancellation.cancelUnpaid(orderId, EXPIRY_ACTOR, { createdAt: { $lt: cutoff } });
+      const intent = await this.payments.abandon(paymentIntentId);
+      return Boolean(intent && intent.status !== PaymentIntentStatus.SUCCEEDED && (await this.expire(orderId)));
+    } catch (error) {
+      this.logger.error(`Deciding the pending payment of order ${orderId} failed: ${(error as Error).message}`);
+      return false;
+    }
+  }
+
+  /** False when the order was paid, canceled or removed meanwhile (by the buyer, or another instance's sweep). */
+  private async expire(orderId: string, cutoff?: Date): Promise<boolean> {
+    try {
+      await this.cancellation.cancelUnpaid(orderId, EXPIRY_ACTOR, cutoff ? { createdAt: { $lt: cutoff } } : {});
       return true;
     } catch (error) {
       if (isRefusal(error)) return false;

@@ -77,6 +77,21 @@ export class OrderPayments implements OnModuleInit {
     }
   }
 
+  /**
+   * Decides a card payment its buyer left pending past ORDER_PAYMENT_TTL (a 3-D Secure challenge never answered): an
+   * intent still awaiting the buyer is canceled at the provider first, so a late challenge cannot charge; then the
+   * order is settled as the provider decided (PAID when the buyer won the race, else PAYMENT_FAILED). Undefined for
+   * a payment the card provider does not know (the alternative payment provider's): left alone.
+   */
+  async abandon(paymentIntentId: string): Promise<PaymentIntent | undefined> {
+    const intent = await this.retrieveKnown(paymentIntentId);
+    if (!intent) return undefined;
+    const decided =
+      intent.status === PaymentIntentStatus.REQUIRES_ACTION ? await this.provider.cancel(intent.id) : intent;
+    await this.settleIntent(decided);
+    return decided;
+  }
+
   private charge(order: StoredOrder, options: ChargeOptions): Promise<PaymentIntent> {
     const orderId = String(order._id);
     return this.provider.charge({

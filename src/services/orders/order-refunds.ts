@@ -155,6 +155,25 @@ export class OrderRefunds implements OnModuleInit {
       .exec();
   }
 
+  /**
+   * Asks the provider about every PENDING refund it has answered (with a `refundId`) and settles those it has decided
+   * the same way as their webhooks: a safety net for `charge.refunded` events that never arrived. A refund whose
+   * webhook came meanwhile is no longer PENDING, so it changes nothing.
+   */
+  async reconcile(): Promise<void> {
+    const pending = await this.orders
+      .find({ 'refunds.status': OrderRefundStatus.PENDING }, { refunds: 1 })
+      .lean<Pick<StoredOrder, '_id' | 'refunds'>[]>()
+      .exec();
+    for (const order of pending) {
+      for (const entry of order.refunds ?? []) {
+        if (entry.status !== OrderRefundStatus.PENDING || !entry.refundId) continue;
+        const refund = await this.provider.retrieveRefund(entry.refundId).catch(notFoundAsNull);
+        if (refund) await this.settleConfirmed(refund);
+      }
+    }
+  }
+
   /** Settles an authentic refund event only as far as the provider's own record of the refund confirms it. */
   private async settleEvent(event: CardRefundEvent): Promise<void> {
     const refund = await this.provider.retrieveRefund(event.data.id).catch(notFoundAsNull);
@@ -163,6 +182,11 @@ export class OrderRefunds implements OnModuleInit {
       this.logger.warn(`Ignored card event ${event.id} (${event.type} of ${event.data.id}): ${actual}`);
       return;
     }
+    await this.settleConfirmed(refund);
+  }
+
+  /** Applies the provider's own record of a decided refund to its order's PENDING entry (else a logged no-op). */
+  private async settleConfirmed(refund: Refund): Promise<void> {
     if (refund.status === RefundStatus.FAILED) {
       await this.fail(new Types.ObjectId(refund.orderId), refund.reference);
       return;

@@ -93,10 +93,13 @@ export class OrderTransitions {
     if (!isValidObjectId(orderId)) return null;
     const entry: OrderTimeLine = { status: to, at: new Date(), by, ...options.entry };
     const filter: Record<string, unknown> = { _id: String(orderId), status: from, ...options.where };
+    const paid = from !== to && to === OrderStatus.PAID;
+    // Owing the invoice is recorded with the payment itself: if this process dies before the hook, a sweep retries.
+    const set = { ...options.set, status: to, ...(paid ? { invoiceDueAt: entry.at } : {}) };
     const updated = await this.orders
       .findOneAndUpdate(
         filter,
-        { ...options.also, $set: { ...options.set, status: to }, $push: { orderTimeLines: entry } },
+        { ...options.also, $set: set, $push: { orderTimeLines: entry } },
         { returnDocument: 'after' },
       )
       .lean<StoredOrder>()
@@ -106,7 +109,7 @@ export class OrderTransitions {
     const statusChanged = from !== to; // a partial refund keeps the status: no dispatch, no second invoice
     if (statusChanged && to === OrderStatus.SHIPPED) await this.stock.dispatch(stockLinesOf(updated));
     this.announce(updated, entry);
-    if (statusChanged && to === OrderStatus.PAID) await this.paidHook.paid(updated);
+    if (paid) await this.paidHook.paid(updated);
     return updated;
   }
 

@@ -87,6 +87,12 @@ export class Order {
   @Prop({ type: [OrderRefundSchema], default: [] }) refunds?: OrderRefund[];
   /** Counts changes of `refunds`: asking for or settling a refund is conditional on it (no over-refund in a race). */
   @Prop({ default: 0 }) refundVersion?: number;
+  /**
+   * Set by the move to PAID (in the same update), removed once every {@link OrderPaidHook} listener succeeded (the
+   * buyer's invoice exists): while set, the order still owes its invoice and the retry sweep takes it after
+   * `INVOICE_RETRY_AFTER` (a claim moves it forward, so one instance retries at a time).
+   */
+  @Prop() invoiceDueAt?: Date;
 
   createdAt?: Date;
   updatedAt?: Date;
@@ -100,3 +106,9 @@ OrderSchema.index({ 'embeddedVendor.sellerId': 1 });
 OrderSchema.index({ createdAt: -1 });
 /** Orders by status, oldest first: the expiry sweep of unpaid orders (and every status filter). */
 OrderSchema.index({ status: 1, createdAt: 1 });
+/** Paid orders still owing their invoice (few: the sweep of `OrderPaidRetry`); absent on every other order. */
+OrderSchema.index({ invoiceDueAt: 1 }, { sparse: true });
+/** Payments left pending, by their last change: the expiry sweep of abandoned 3-D Secure challenges. */
+OrderSchema.index({ status: 1, updatedAt: 1 });
+/** Orders with a refund whose webhook is awaited: `handleNotify` asks the provider about them. */
+OrderSchema.index({ 'refunds.status': 1 });

@@ -16,6 +16,7 @@ import { OrderCheckout } from './order-checkout';
 import { OrderExpiry } from './order-expiry';
 import { OrderPaymentFlow } from './order-payment-flow';
 import { OrderPaidHook } from './order-paid-hook';
+import { OrderPaidRetry } from './order-paid-retry';
 import { OrderPayments } from './order-payments';
 import { OrderPlacement } from './order-placement';
 import { OrderRefunds } from './order-refunds';
@@ -51,6 +52,7 @@ import { OrdersService } from './orders.service';
     OrderStore,
     OrderTransitions,
     OrderPaidHook,
+    OrderPaidRetry,
     OrderPlacement,
     OrderCheckout,
     OrderPayments,

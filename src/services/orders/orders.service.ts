@@ -52,10 +52,13 @@ export class OrdersService {
     private readonly refunds: OrderRefunds,
   ) {}
 
-  /** Settles PAYMENT_PENDING orders the provider has decided (webhooks that never arrived). */
+  /**
+   * Settles PAYMENT_PENDING orders and PENDING refunds the provider has decided (webhooks that never arrived).
+   */
   @Exposed()
-  handleNotify(): Promise<void> {
-    return this.payments.reconcile();
+  async handleNotify(): Promise<void> {
+    await this.payments.reconcile();
+    await this.refunds.reconcile();
   }
 
   @Exposed()

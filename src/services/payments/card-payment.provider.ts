@@ -6,6 +6,8 @@ export enum PaymentIntentStatus {
   /** The card needs a 3-D Secure challenge; a signed webhook settles the intent later. */
   REQUIRES_ACTION = 'REQUIRES_ACTION',
   FAILED = 'FAILED',
+  /** Canceled by the merchant before the buyer decided (an abandoned 3-D Secure challenge): it can never succeed. */
+  CANCELED = 'CANCELED',
 }
 
 export interface ChargeRequest {
@@ -85,6 +87,12 @@ export abstract class CardPaymentProvider {
   abstract retrieve(paymentIntentId: string): Promise<PaymentIntent>;
   /** The URL where the buyer completes the 3-D Secure challenge of an intent in REQUIRES_ACTION. */
   abstract threeDSecureLink(paymentIntentId: string): Promise<string>;
+  /**
+   * Cancels an intent still in REQUIRES_ACTION, so a late challenge can no longer charge the buyer. Answers the intent
+   * as it is then: CANCELED, or as decided when the buyer's decision came first.
+   * @throws NotFoundException unknown intent
+   */
+  abstract cancel(paymentIntentId: string): Promise<PaymentIntent>;
   /**
    * Refunds `amount` of a succeeded intent; the same `reference` never refunds twice (the first refund is answered).
    * The outcome is also sent as a signed webhook ({@link CardRefundEvent}).

@@ -44,7 +44,7 @@ export interface PaymentStatus {
   orderId: string;
   orderStatus: string;
   paymentIntentId: string;
-  status: "SUCCEEDED" | "REQUIRES_ACTION" | "FAILED";
+  status: "SUCCEEDED" | "REQUIRES_ACTION" | "FAILED" | "CANCELED";
   amount: number;
   currency: string;
   /**
@@ -1786,7 +1786,7 @@ export interface Beans {
   /** `OrdersService` (src/services/orders/orders.service.ts); default role ADMIN. */
   orderServiceImpl: {
     /**
-     * Settles PAYMENT_PENDING orders the provider has decided (webhooks that never arrived).
+     * Settles PAYMENT_PENDING orders and PENDING refunds the provider has decided (webhooks that never arrived).
      *
      * @role ADMIN
      * @signature handleNotify()

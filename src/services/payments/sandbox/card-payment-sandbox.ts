@@ -103,6 +103,18 @@ export class CardPaymentSandbox extends CardPaymentProvider {
     return `${this.self.public()}${CHALLENGE_PATH}/${intent.id}`;
   }
 
+  async cancel(paymentIntentId: string): Promise<PaymentIntent> {
+    const canceled = await this.intents
+      .findOneAndUpdate(
+        { intentId: String(paymentIntentId), status: PaymentIntentStatus.REQUIRES_ACTION },
+        { $set: { status: PaymentIntentStatus.CANCELED, failureCode: 'canceled' } },
+        { returnDocument: 'after' },
+      )
+      .lean()
+      .exec();
+    return canceled ? toIntent(canceled) : this.retrieve(paymentIntentId);
+  }
+
   /** The buyer's answer to the challenge: the intent succeeds or fails, once (409 when already settled). */
   async completeChallenge(paymentIntentId: string, passed: boolean): Promise<PaymentIntent> {
     const status = passed ? PaymentIntentStatus.SUCCEEDED : PaymentIntentStatus.FAILED;

@@ -1,0 +1,89 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model, Types } from 'mongoose';
+import { AppConfig } from '../../config/app-config';
+import { OrderPaidHook } from './order-paid-hook';
+import { Order } from './order.schema';
+import { StoredOrder } from './order.view';
+
+/** Orders retried per sweep; the next sweep takes the rest. */
+const BATCH = 100;
+const MAX_SWEEP_EVERY_MS = 60_000;
+
+/**
+ * Runs the {@link OrderPaidHook} listeners (the buyer's invoice) again for paid orders still marked `invoiceDueAt`
+ * more than `INVOICE_RETRY_AFTER` ago: the listener failed, or the process died between the payment and the hook.
+ * Every instance sweeps every min(INVOICE_RETRY_AFTER / 4, 1 min). Each order is claimed by one conditional update
+ * that moves its mark to now, so one instance retries it and the others skip it until the next period; the
+ * listeners are idempotent (one invoice per order, by a unique index), so even a stale retry issues nothing twice.
+ */
+@Injectable()
+export class OrderPaidRetry implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(OrderPaidRetry.name);
+  private timer?: NodeJS.Timeout;
+  private sweeping = false;
+
+  constructor(
+    @InjectModel(Order.name) private readonly orders: Model<Order>,
+    private readonly hook: OrderPaidHook,
+    private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const everyMs = Math.min(this.config.invoiceRetryAfterMs / 4, MAX_SWEEP_EVERY_MS);
+    this.timer = setInterval(() => void this.sweepInBackground(), everyMs);
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Retries the hook of the orders due before `now - INVOICE_RETRY_AFTER`; how many this instance completed. */
+  async sweep(now = new Date()): Promise<number> {
+    const cutoff = new Date(now.getTime() - this.config.invoiceRetryAfterMs);
+    const due = await this.orders
+      .find({ invoiceDueAt: { $lt: cutoff } }, { _id: 1, invoiceDueAt: 1 })
+      .sort({ invoiceDueAt: 1 })
+      .limit(BATCH)
+      .lean<{ _id: Types.ObjectId; invoiceDueAt: Date }[]>()
+      .exec();
+    let completed = 0;
+    for (const seen of due) {
+      if (await this.retry(seen, now)) completed++;
+    }
+    return completed;
+  }
+
+  /** False when another instance claimed the order first, or a listener failed again (logged; retried later). */
+  private async retry(seen: { _id: Types.ObjectId; invoiceDueAt: Date }, now: Date): Promise<boolean> {
+    const claimed = await this.orders
+      .findOneAndUpdate(
+        { _id: seen._id, invoiceDueAt: seen.invoiceDueAt },
+        { $set: { invoiceDueAt: now } },
+        { returnDocument: 'after' },
+      )
+      .lean<StoredOrder>()
+      .exec();
+    if (!claimed) return false;
+    try {
+      return await this.hook.paid(claimed);
+    } catch (error) {
+      this.logger.error(`Retrying the paid hook of order ${String(seen._id)} failed: ${(error as Error).message}`);
+      return false;
+    }
+  }
+
+  private async sweepInBackground(): Promise<void> {
+    if (this.sweeping) return;
+    this.sweeping = true;
+    try {
+      const completed = await this.sweep();
+      if (completed > 0) this.logger.log(`Issued what ${completed} paid order(s) still owed (invoices)`);
+    } catch (error) {
+      this.logger.error('Sweeping paid orders that owe their invoice failed', (error as Error).stack ?? String(error));
+    } finally {
+      this.sweeping = false;
+    }
+  }
+}
