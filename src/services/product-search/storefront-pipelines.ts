@@ -104,7 +104,7 @@ export function listingPipeline(criteria: ListingCriteria): PipelineStage[] {
         from: 'seller_skus',
         localField: '_id',
         foreignField: 'product',
-        let: { productAttributes: { $ifNull: ['$attributes', []] } },
+        let: productHolds(criteria.conditions),
         pipeline: cheapestOffer(criteria),
         as: 'offer',
       },
@@ -150,12 +150,21 @@ function cheapestOffer(criteria: ListingCriteria): PipelineStage[] {
   return [{ $match: match }, ...skuConditions(criteria.conditions), { $sort: { price: 1, _id: 1 } }, { $limit: 1 }];
 }
 
-/** Keeps the offers for which every condition holds on the product (`$$productAttributes`) or the offer's SKU. */
+/**
+ * Whether the product itself meets each condition (`product0`, `product1`…), evaluated once per product for the
+ * offers join instead of once per offer: then an offer's SKU is checked only for the conditions its product misses.
+ */
+function productHolds(conditions: AttributeCondition[]): Record<string, unknown> {
+  const attributes = { $ifNull: ['$attributes', []] };
+  return Object.fromEntries(conditions.map((condition, index) => [`product${index}`, hasValue(attributes, condition)]));
+}
+
+/** Keeps the offers for which every condition holds on the product (`$$product<i>`) or the offer's SKU. */
 function skuConditions(conditions: AttributeCondition[]): PipelineStage[] {
   if (conditions.length === 0) return [];
   const skuAttributes = { $ifNull: [{ $arrayElemAt: ['$skuRecord.attributes', 0] }, []] };
-  const holds = conditions.map((condition) => ({
-    $or: [hasValue('$$productAttributes', condition), hasValue(skuAttributes, condition)],
+  const holds = conditions.map((condition, index) => ({
+    $or: [`$$product${index}`, hasValue(skuAttributes, condition)],
   }));
   return [
     { $lookup: { from: 'skus', localField: 'sku', foreignField: '_id', as: 'skuRecord' } },
