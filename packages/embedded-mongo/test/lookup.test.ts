@@ -2,6 +2,7 @@ import {
   Double,
   Long,
   MongoServerError,
+  ObjectId,
   type CreateIndexesOptions,
   type Db,
   type Document,
@@ -344,6 +345,38 @@ describe('$lookup with let and pipeline', () => {
       for (const [i, condition] of conditions.entries()) {
         const looked = await local.aggregate(join(condition)).toArray();
         expect(looked.map((doc) => ({ ...doc, j: byId(doc.j) }))).toEqual(scanned[i]);
+      }
+    }
+  });
+
+  it('runs the $match, $sort and $limit of a join pipeline as the same stages do on a collection', async () => {
+    // A join prepares these stages once and runs them on arrays (join-pipeline.ts); the same stages run
+    // as a command's pipeline over the collection are the reference, ties included (input order).
+    const oid = (hex: string) => new ObjectId(hex.padStart(24, '0'));
+    await fresh('sortable', [
+      { _id: 1, g: 'a', v: 3, w: 'x', at: new Date(2000), o: oid('2') },
+      { _id: 2, g: 'a', v: -0, w: 'X', at: new Date(1000), o: oid('1') },
+      { _id: 3, g: 'a', v: 0, w: 'é', o: oid('3') },
+      { _id: 4, g: 'a', v: null, w: 'x', at: new Date(1000), o: 'text' },
+      { _id: 5, g: 'a', w: true, at: null },
+      { _id: 6, g: 'a', v: 'three', w: false, at: new Date(3000), o: oid('1') },
+      { _id: 7, g: 'a', v: 2.5, w: 10, o: null },
+      { _id: 8, g: 'b', v: 3, w: 'x' },
+      { _id: 9, g: 'a', v: 3, w: 'a', at: new Date(2000), o: oid('2') },
+      { _id: 10, g: 'a', v: [2, 9], w: { n: 1 } },
+      { _id: 11, g: 'a', v: { n: 1 }, w: [1] },
+    ]);
+    await fresh('sortLocal', [{ _id: 'only' }]);
+    const sorts = [{ v: 1 }, { v: -1 }, { w: 1, v: -1 }, { at: -1, _id: 1 }, { o: 1 }, { o: -1, w: 1 }, { g: 1 }];
+    const matches = [{ g: 'a' }, { g: 'a', _id: { $lte: 9 } }, { v: { $gte: 0 } }];
+    for (const $match of matches) {
+      for (const $sort of sorts) {
+        for (const tail of [[], [{ $limit: 3 }], [{ $limit: 3 }, { $project: { _id: 1 } }]]) {
+          const stages = [{ $match }, { $sort }, ...tail];
+          const expected = await run('sortable', [{ $skip: 0 }, ...stages]);
+          const joined = await run('sortLocal', [{ $lookup: { from: 'sortable', pipeline: stages, as: 'j' } }]);
+          expect({ stages, j: joined[0].j }).toEqual({ stages, j: expected });
+        }
       }
     }
   });

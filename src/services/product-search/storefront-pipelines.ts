@@ -73,6 +73,14 @@ const SORTS: Record<ListingSort | 'relevance', Record<string, 1 | -1 | { $meta: 
   relevance: { score: -1, _id: 1 },
 };
 
+/**
+ * What a listing row keeps of its offer. Projected once for the page's rows rather than inside the offers join,
+ * where a `$project` per joined product cost the embedded database as much as the join's other stages together.
+ */
+const OFFER_FIELDS = Object.fromEntries(
+  ['_id', 'sku', 'seller', 'sellerName', 'price', 'currency', 'quantity'].map((field) => [`offer.${field}`, 1]),
+);
+
 /** The seller's name of each offer row (`seller` id), joined on the sellers' `_id`. */
 const SELLER_NAME: PipelineStage.FacetPipelineStage[] = [
   { $lookup: { from: 'sellers', localField: 'offer.seller', foreignField: '_id', as: 'sellerRecord' } },
@@ -96,7 +104,7 @@ export function listingPipeline(criteria: ListingCriteria): PipelineStage[] {
         from: 'seller_skus',
         localField: '_id',
         foreignField: 'product',
-        let: { productAttributes: { $ifNull: ['$attributes', []] } },
+        let: productHolds(criteria.conditions),
         pipeline: cheapestOffer(criteria),
         as: 'offer',
       },
@@ -110,7 +118,7 @@ export function listingPipeline(criteria: ListingCriteria): PipelineStage[] {
           { $limit: criteria.size },
           ...SELLER_NAME,
           ...attributeNames('$attributes.attribute'),
-          { $project: { name: 1, description: 1, images: 1, attributes: 1, attributeRecords: 1, offer: 1 } },
+          { $project: { name: 1, description: 1, images: 1, attributes: 1, attributeRecords: 1, ...OFFER_FIELDS } },
         ],
         total: [{ $count: 'n' }],
       },
@@ -139,21 +147,24 @@ function cheapestOffer(criteria: ListingCriteria): PipelineStage[] {
     ...(Object.keys(price).length > 0 ? { price } : {}),
     ...(criteria.currency ? { currency: criteria.currency } : {}),
   };
-  return [
-    { $match: match },
-    ...skuConditions(criteria.conditions),
-    { $sort: { price: 1, _id: 1 } },
-    { $limit: 1 },
-    { $project: { sku: 1, seller: 1, price: 1, currency: 1, quantity: 1 } },
-  ];
+  return [{ $match: match }, ...skuConditions(criteria.conditions), { $sort: { price: 1, _id: 1 } }, { $limit: 1 }];
 }
 
-/** Keeps the offers for which every condition holds on the product (`$$productAttributes`) or the offer's SKU. */
+/**
+ * Whether the product itself meets each condition (`product0`, `product1`…), evaluated once per product for the
+ * offers join instead of once per offer: then an offer's SKU is checked only for the conditions its product misses.
+ */
+function productHolds(conditions: AttributeCondition[]): Record<string, unknown> {
+  const attributes = { $ifNull: ['$attributes', []] };
+  return Object.fromEntries(conditions.map((condition, index) => [`product${index}`, hasValue(attributes, condition)]));
+}
+
+/** Keeps the offers for which every condition holds on the product (`$$product<i>`) or the offer's SKU. */
 function skuConditions(conditions: AttributeCondition[]): PipelineStage[] {
   if (conditions.length === 0) return [];
   const skuAttributes = { $ifNull: [{ $arrayElemAt: ['$skuRecord.attributes', 0] }, []] };
-  const holds = conditions.map((condition) => ({
-    $or: [hasValue('$$productAttributes', condition), hasValue(skuAttributes, condition)],
+  const holds = conditions.map((condition, index) => ({
+    $or: [`$$product${index}`, hasValue(skuAttributes, condition)],
   }));
   return [
     { $lookup: { from: 'skus', localField: 'sku', foreignField: '_id', as: 'skuRecord' } },

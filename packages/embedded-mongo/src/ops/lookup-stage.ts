@@ -5,7 +5,8 @@ import { MongoError } from '../errors';
 import { isDoc, type Doc } from '../types';
 import { joinedValues } from './field-values';
 import { foreignResolver, sourceDocs, type ForeignResolver } from './foreign-source';
-import { pipelineArgument, runOptions, subPipeline, withField } from './sub-pipeline';
+import { joinPipeline } from './join-pipeline';
+import { pipelineArgument, runOptions, withField } from './sub-pipeline';
 
 interface LookupSpec {
   from?: string;
@@ -120,9 +121,9 @@ type PipelineJoin = (foreign: Iterable<Doc>, variables: Doc) => Doc[];
 /** Runs the stage's pipeline over an input document's candidates, with its `let` variables. */
 function pipelineJoin(spec: LookupSpec, options: Options): PipelineJoin | undefined {
   if (!spec.pipeline) return undefined;
-  const aggregator = subPipeline(spec.pipeline, options);
+  const pipeline = joinPipeline(spec.pipeline, options);
   const perDocument = runOptions(options);
-  return (foreign, variables) => aggregator.run<Doc>(foreign, perDocument.update({ root: null, variables }));
+  return (foreign, variables) => pipeline(foreign, perDocument.update({ root: null, variables }));
 }
 
 /** The `let` variables evaluated against an input document (`$$ROOT` being that document). */

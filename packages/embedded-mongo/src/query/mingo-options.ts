@@ -70,7 +70,7 @@ const UPDATER_CONTEXT = Context.init({ query: OUR_QUERY_OPERATORS });
 const EXPRESSION_QUERY_OPERATORS = new Set(['$expr', '$where', '$jsonSchema', '$function']);
 const PLAIN_PROJECTION_OPERATORS = new Set(['$slice', '$elemMatch']);
 
-function mentions(value: unknown, isExpressionKey: (key: string) => boolean): boolean {
+export function mentions(value: unknown, isExpressionKey: (key: string) => boolean): boolean {
   if (Array.isArray(value)) return value.some((item) => mentions(item, isExpressionKey));
   if (!isDoc(value)) return false;
   return Object.entries(value).some(([key, item]) => isExpressionKey(key) || mentions(item, isExpressionKey));
