@@ -18,6 +18,7 @@ import { HeartbeatMonitor } from './session/heartbeat-monitor';
 import { SendHandler } from './session/send-handler';
 import { StompProtocol } from './session/stomp-protocol';
 import { SubscriptionHandler } from './session/subscription-handler';
+import { ClientAddresses } from './transport/client-addresses';
 import { SockJsServer } from './transport/sockjs-server';
 import { StompWsGateway } from './transport/stomp-ws.gateway';
 
@@ -53,6 +54,7 @@ import { StompWsGateway } from './transport/stomp-ws.gateway';
     StompProtocol,
     StompWsGateway,
     SockJsServer,
+    ClientAddresses,
   ],
   exports: [EventPublisher, MessageBroker, TopicAuthorizer, RequestHandlerRegistry, RepositoryRegistry],
 })

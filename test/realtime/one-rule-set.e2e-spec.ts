@@ -199,6 +199,14 @@ describe('Rate limits and Retry-After on both transports', () => {
     expect(Number(rest.headers['retry-after'])).toBeLessThanOrEqual(60);
   });
 
+  it('should ignore X-Forwarded-For from a peer TRUST_PROXY does not trust (the default)', async () => {
+    const guest = await TestStompClient.connect(t.url, { upgradeHeaders: { 'X-Forwarded-For': '198.51.100.1' } });
+    await guest.subscribe(USER_REPLIES);
+    const reply = await ask(guest, '/request/bean', { beanId: 'probe', functionName: 'nothing' });
+    expect(JSON.parse(reply.body)).toMatchObject({ status: 429 });
+    await guest.disconnect();
+  });
+
   it("should not count a guest address's calls against a signed-in principal", async () => {
     await t.callBean('probe', 'nothing', [], { token: t.tokenFor(Role.USER) }).expect(200);
   });
@@ -211,5 +219,37 @@ describe('Rate limits and Retry-After on both transports', () => {
     // The login throttle does not know its own wait; a 429 without one says a minute, the length of its window.
     expect(throttled.headers['retry-after']).toBe('60');
     expect(throttled.body).toMatchObject({ status: 429, error: 'Too Many Requests' });
+  });
+});
+
+describe('Guests behind a trusted proxy (TRUST_PROXY)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ imports: [ProbeModule], env: { BEAN_RATE_LIMIT: '3', TRUST_PROXY: 'loopback' } });
+  });
+  afterAll(async () => t.stop());
+
+  const forwardedFor = (address: string) => ({ upgradeHeaders: { 'X-Forwarded-For': address } });
+  const callAs = (client: TestStompClient) =>
+    ask(client, '/request/bean', { beanId: 'probe', functionName: 'nothing' }).then(
+      (reply) => (JSON.parse(reply.body) as Body).status,
+    );
+
+  it('should count each forwarded guest address on its own, one budget across REST and STOMP', async () => {
+    const first = '203.0.113.7';
+    await t.callBean('probe', 'nothing', []).set('X-Forwarded-For', first).expect(200);
+    await t.callBean('probe', 'nothing', []).set('X-Forwarded-For', first).expect(200);
+    const [guest, neighbour] = [
+      await TestStompClient.connect(t.url, forwardedFor(first)),
+      await TestStompClient.connect(t.url, forwardedFor('198.51.100.9')),
+    ];
+    await guest.subscribe(USER_REPLIES);
+    await neighbour.subscribe(USER_REPLIES);
+
+    expect([await callAs(guest), await callAs(guest)]).toEqual([200, 429]);
+    expect([await callAs(neighbour), await callAs(neighbour), await callAs(neighbour)]).toEqual([200, 200, 200]);
+    expect(await callAs(neighbour)).toBe(429);
+    await guest.disconnect();
+    await neighbour.disconnect();
   });
 });

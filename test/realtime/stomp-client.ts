@@ -9,6 +9,8 @@ export interface ConnectOptions {
   transport?: Transport;
   headers?: StompHeaders;
   heartbeat?: [number, number];
+  /** HTTP headers of the WebSocket upgrade request (`ws` only), e.g. what a proxy adds. */
+  upgradeHeaders?: Record<string, string>;
 }
 
 /** A real `@stomp/stompjs` client with helpers that wait for messages. */
@@ -24,13 +26,15 @@ export class TestStompClient {
     baseUrl: string,
     options: ConnectOptions = {},
   ): Promise<TestStompClient & { connected: IFrame }> {
-    const { token, transport = 'ws', headers = {}, heartbeat = [0, 0] } = options;
+    const { token, transport = 'ws', headers = {}, heartbeat = [0, 0], upgradeHeaders = {} } = options;
     const connectHeaders: StompHeaders = { ...headers };
     if (token) connectHeaders.Authorization = `Bearer ${token}`;
     const client = new Client({
       webSocketFactory: () =>
         transport === 'ws'
-          ? new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/ws`, ['v12.stomp', 'v11.stomp', 'v10.stomp'])
+          ? new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/ws`, ['v12.stomp', 'v11.stomp', 'v10.stomp'], {
+              headers: upgradeHeaders,
+            })
           : new SockJS(`${baseUrl}/sock`),
       connectHeaders,
       heartbeatOutgoing: heartbeat[0],

@@ -4,6 +4,7 @@ import { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createSockJsServer, ServerOptions } from 'sockjs';
 import { AppConfig } from '../../config';
 import { StompProtocol } from '../session/stomp-protocol';
+import { ClientAddresses } from './client-addresses';
 import { SockJsTransport } from './sockjs-transport';
 import { maxTransportMessageBytes } from './stomp-ws.adapter';
 
@@ -21,6 +22,7 @@ export class SockJsServer implements OnApplicationBootstrap {
     private readonly adapterHost: HttpAdapterHost,
     private readonly protocol: StompProtocol,
     private readonly config: AppConfig,
+    private readonly addresses: ClientAddresses,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -39,7 +41,9 @@ export class SockJsServer implements OnApplicationBootstrap {
     const sockJs = createSockJsServer(options);
     sockJs.on('connection', (connection) => {
       if (!connection) return;
-      const session = this.protocol.open(new SockJsTransport(connection));
+      // SockJS keeps X-Forwarded-For among the few request headers it passes on.
+      const address = this.addresses.of(connection.remoteAddress, connection.headers['x-forwarded-for']);
+      const session = this.protocol.open(new SockJsTransport(connection, address));
       connection.on('data', (text: string) => session.receive(Buffer.from(text)));
       connection.on('close', () => session.close());
     });

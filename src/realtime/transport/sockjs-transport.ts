@@ -6,7 +6,11 @@ import { StompTransport } from '../session/stomp-transport';
 export class SockJsTransport implements StompTransport {
   private open = true;
 
-  constructor(private readonly connection: Connection) {}
+  constructor(
+    private readonly connection: Connection,
+    /** The client's address behind trusted proxies (see ClientAddresses). */
+    readonly remoteAddress: string,
+  ) {}
 
   send(frame: EncodedFrame): void {
     this.connection.write(frame.text);
@@ -16,10 +20,6 @@ export class SockJsTransport implements StompTransport {
     if (!this.open) return;
     this.open = false;
     this.connection.close();
-  }
-
-  get remoteAddress(): string {
-    return this.connection.remoteAddress;
   }
 
   /** SockJS exposes no send-queue size. */

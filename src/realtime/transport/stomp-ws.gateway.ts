@@ -2,6 +2,7 @@ import { OnGatewayConnection, OnGatewayDisconnect, WebSocketGateway } from '@nes
 import { IncomingMessage } from 'node:http';
 import { WebSocket } from 'ws';
 import { StompProtocol } from '../session/stomp-protocol';
+import { ClientAddresses } from './client-addresses';
 import { attachSession, sessionOf } from './stomp-ws.adapter';
 import { WsTransport } from './ws-transport';
 
@@ -13,10 +14,14 @@ export const WS_PATH = '/ws';
  */
 @WebSocketGateway({ path: WS_PATH })
 export class StompWsGateway implements OnGatewayConnection<WebSocket>, OnGatewayDisconnect<WebSocket> {
-  constructor(private readonly protocol: StompProtocol) {}
+  constructor(
+    private readonly protocol: StompProtocol,
+    private readonly addresses: ClientAddresses,
+  ) {}
 
   handleConnection(client: WebSocket, request: IncomingMessage): void {
-    attachSession(client, this.protocol.open(new WsTransport(client, request.socket.remoteAddress ?? '')));
+    const address = this.addresses.of(request.socket.remoteAddress, request.headers['x-forwarded-for']);
+    attachSession(client, this.protocol.open(new WsTransport(client, address)));
   }
 
   handleDisconnect(client: WebSocket): void {
