@@ -65,6 +65,17 @@ describe('accountingServiceImpl', () => {
     }
     return { order, profileId };
   };
+  /** The order's confirmed refunds, once the provider's signed webhook has settled one (bounded polling). */
+  const refundedSoFar = async (orderId: string): Promise<number> => {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const { body } = await orderCall(t, 'getOrder', [orderId], admin).expect(200);
+      const refunds = (body as { refunds: { status: string; amount: number }[] }).refunds;
+      const confirmed = refunds.filter((refund) => refund.status === 'SUCCEEDED');
+      if (confirmed.length > 0 || Date.now() > deadline) return confirmed.reduce((sum, r) => sum + r.amount, 0);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
   const textOf = async (attachment: AttachmentBody) =>
     (await pdfPages(Buffer.from(attachment.data, 'base64'))).join('\n');
 
@@ -122,6 +133,22 @@ describe('accountingServiceImpl', () => {
       expect(text).toMatch(/VAT on commission \(21%\)\s*-€0\.78/);
       // Commission 370 (10 % of the goods) and its VAT 78 come off what the buyer paid.
       expect(text).toMatch(new RegExp(`Payout\\s*${euros(total - 370 - 78)}`));
+    });
+
+    it("should take a partial refund from the seller's payout, once the provider confirmed it", async () => {
+      const { order, profileId } = await sellerOrder();
+      const [line] = order.commerceItems;
+      const refundOne = { orderId: order.id, items: [{ sellerSkuId: line.sellerSkuId, quantity: 1 }] };
+      await orderCall(t, 'refundOrder', [refundOne], admin).expect(200);
+      const settled = await refundedSoFar(order.id);
+      expect(settled).toBeGreaterThan(0);
+
+      const { body: invoice } = await call('createPayoutInvoice', [order.id, profileId]).expect(200);
+      const text = await textOf(invoice);
+      const euros = (cents: number) => `€${(cents / 100).toFixed(2)}`.replace('.', '\\.');
+      expect(text).toMatch(new RegExp(`Refunded to the buyer\\s*-${euros(settled)}`));
+      // Commission 370 and its VAT 78 stay on the goods as sold; the refund comes out of the payout.
+      expect(text).toMatch(new RegExp(`Payout\\s*${euros(order.total - settled - 370 - 78)}`));
     });
 
     it('should answer the same invoice when asked again', async () => {

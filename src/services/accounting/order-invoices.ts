@@ -1,5 +1,6 @@
 import { BadRequestException, ConflictException, Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
+import { refundedAmount } from '../orders/order-amounts';
 import { OrderStore } from '../orders/order-store';
 import { OrderStatus } from '../orders/order-status';
 import { StoredOrder } from '../orders/order.view';
@@ -27,10 +28,14 @@ export class OrderInvoices {
     private readonly config: AppConfig,
   ) {}
 
-  /** What the seller receives: items, shipping, the buyer's tax, less the commission (on the items) with its VAT. */
+  /**
+   * What the seller receives: items, shipping, the buyer's tax, less confirmed refunds, less the commission (on the
+   * items as sold) with its VAT.
+   */
   async payout(orderId: string, profileId: string): Promise<Attachment> {
     const { order, seller } = await this.parties(orderId, profileId);
-    const { commission, commissionTax, payout } = settlementOf(order);
+    const refunded = refundedAmount(order);
+    const { commission, commissionTax, payout } = settlementOf({ ...order, refunded });
     return this.issue(order, PAYOUT_STATEMENTS, {
       ...this.header(order, seller, InvoiceKind.PAYOUT, 'Payout statement'),
       lines: itemLines(order),
@@ -39,6 +44,7 @@ export class OrderInvoices {
         ...(order.shipping ? [{ label: 'Shipping', amount: order.shipping.amount }] : []),
         { label: `Tax (${order.buyerTaxRate}%)`, amount: order.tax },
         { label: 'Total paid by the buyer', amount: order.total },
+        ...(refunded > 0 ? [{ label: 'Refunded to the buyer', amount: -refunded }] : []),
         { label: `Commission (${order.serviceTaxRate}%)`, amount: -commission },
         { label: `VAT on commission (${order.sellerTaxRate}%)`, amount: -commissionTax },
         { label: 'Payout', amount: payout },
@@ -49,7 +55,7 @@ export class OrderInvoices {
   /** The marketplace's fee on the order's subtotal, with VAT at the seller's rate. */
   async commission(orderId: string, profileId: string): Promise<Attachment> {
     const { order, seller } = await this.parties(orderId, profileId);
-    const { commission, commissionTax, commissionTotal } = settlementOf(order);
+    const { commission, commissionTax, commissionTotal } = settlementOf({ ...order, refunded: 0 });
     const description = `Commission ${order.serviceTaxRate}% on ${order.commerceItems.length} item line(s)`;
     return this.issue(order, COMMISSION_INVOICES, {
       ...this.header(order, seller, InvoiceKind.COMMISSION, 'Commission invoice'),

@@ -29,3 +29,10 @@ export function orderTotals({ goods, shipping, buyerTaxRate, serviceTaxRate }: T
   const fees = Math.round((goods * serviceTaxRate) / 100);
   return { goods, shipping, tax, fees, total: taxed + tax };
 }
+
+/** What has been given back to the buyer: the refunds the provider confirmed. */
+export function refundedAmount(order: { refunds?: { amount: number; status: string }[] }): number {
+  return (order.refunds ?? [])
+    .filter((refund) => refund.status === 'SUCCEEDED')
+    .reduce((sum, refund) => sum + refund.amount, 0);
+}
