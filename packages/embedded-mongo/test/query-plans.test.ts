@@ -157,6 +157,16 @@ describe('choosing among candidate plans', () => {
     expect(ixscan(again)?.indexName).toBe('y_1');
   });
 
+  it('shapes a filter nested 100 arrays deep in one pass, and tells array shapes apart', async () => {
+    const nested = (depth: number, leaf: unknown): unknown => (depth === 0 ? leaf : [nested(depth - 1, leaf)]);
+    // The shape once doubled in length per level: 27 levels ran out of string length (fuzzing found it).
+    expect(await items.find({ x: nested(100, 1) }).toArray()).toEqual([]);
+    const hashOf = async (filter: Filter<AnyDoc>) => (await explainFind(items, filter)).queryPlanner.queryHash;
+    expect(await hashOf({ x: nested(3, 1) })).toBe(await hashOf({ x: nested(3, 2) }));
+    expect(await hashOf({ x: nested(3, 1) })).not.toBe(await hashOf({ x: nested(3, 'a') }));
+    expect(await hashOf({ x: nested(3, 1) })).not.toBe(await hashOf({ x: nested(2, 1) }));
+  });
+
   it('forgets cached plans when the indexes change', async () => {
     await explainFind(items, { x: 1, z: 5, y: { $gt: 10 } });
     expect((await explainFind(items, { x: 1, z: 5, y: { $gt: 10 } })).queryPlanner.planCacheUsed).toBe(true);

@@ -49,12 +49,21 @@ export function planCache(collection: Collection): PlanCache {
   return cache;
 }
 
-/** Values replaced by their type: queries differing only in values share a plan (MongoDB's query shape). */
-function shapeOf(value: unknown): unknown {
-  if (Array.isArray(value)) return ['array', ...new Set(value.map((item) => JSON.stringify(shapeOf(item))))].sort();
-  if (isDoc(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, shapeOf(item)]));
-  if (value instanceof RegExp) return regexShape(value);
-  return value === null ? 'null' : typeof value === 'object' ? value.constructor?.name : typeof value;
+/**
+ * Values replaced by their type: queries differing only in values share a plan (MongoDB's query shape). An array's
+ * shape is the set of its items' shapes. Built as one string in a single pass: stringifying each level's shape again
+ * escaped the quotes of the level below, which doubled the length per level of nesting (a filter nested 27 arrays
+ * deep ran out of string length).
+ */
+function shapeOf(value: unknown): string {
+  if (Array.isArray(value)) return `[${[...new Set(value.map(shapeOf))].sort().join(',')}]`;
+  if (isDoc(value)) {
+    return `{${Object.entries(value)
+      .map(([key, item]) => `${JSON.stringify(key)}:${shapeOf(item)}`)
+      .join(',')}}`;
+  }
+  if (value instanceof RegExp) return JSON.stringify(regexShape(value));
+  return JSON.stringify(value === null ? 'null' : typeof value === 'object' ? value.constructor?.name : typeof value);
 }
 
 /** Anchored and unanchored regexes plan differently. */
