@@ -13,14 +13,13 @@ import { CheckoutDto } from './checkout.dto';
 import { OrderApproval } from './order-approval';
 import { OrderPayments } from './order-payments';
 import { OrderPlacement } from './order-placement';
+import { UNPAID } from './order-status';
 import { OrderStore } from './order-store';
 import { OrderTransitions } from './order-transitions';
 import { Order, OrderStatus, ShippingAddress } from './order.schema';
 import { StoredOrder } from './order.view';
 import { PaymentRequestDto } from './payment-request.dto';
 
-/** Statuses in which the buyer may still choose the card and the address. */
-const UNPAID = [OrderStatus.NEW, OrderStatus.APPROVED, OrderStatus.PAYMENT_FAILED];
 const DIGITAL_APPROVER = 'system:digital-checkout';
 
 /** The buyer's ways to order: the whole cart, or a payment request (DESIGN §7). */
