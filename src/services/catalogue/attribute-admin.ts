@@ -5,7 +5,7 @@ import { conflictOnDuplicate } from '../../common/mongo/duplicate-key';
 import { toObjectId } from '../../common/mongo/object-id';
 import { Attribute } from './attribute.schema';
 import { CreateAttributeDto, UpdateAttributeDto } from './catalogue-admin.dto';
-import { AttributeView, toAttributeView } from './catalogue-admin.view';
+import { AdminAttributeView, toAttributeView } from './catalogue-admin.view';
 import { definedOnly, listed } from './catalogue-admin.view';
 import { Product } from './product.schema';
 import { Sku } from './sku.schema';
@@ -21,19 +21,19 @@ export class AttributeAdmin {
     @InjectModel(Sku.name) private readonly skus: Model<Sku>,
   ) {}
 
-  async list(): Promise<AttributeView[]> {
+  async list(): Promise<AdminAttributeView[]> {
     const all = await this.attributes.find().sort({ code: 1 }).lean<StoredAttribute[]>().exec();
     return all.map(toAttributeView);
   }
 
-  async create(dto: CreateAttributeDto): Promise<AttributeView> {
+  async create(dto: CreateAttributeDto): Promise<AdminAttributeView> {
     const created = await this.attributes
       .create({ code: dto.code, name: dto.name, type: dto.type, unit: dto.unit })
       .catch(conflictOnDuplicate(`An attribute with code "${dto.code}" exists already`));
     return toAttributeView(created.toObject());
   }
 
-  async update(id: string, dto: UpdateAttributeDto): Promise<AttributeView> {
+  async update(id: string, dto: UpdateAttributeDto): Promise<AdminAttributeView> {
     const updated = await this.attributes
       .findByIdAndUpdate(
         toObjectId(id, 'id'),
@@ -47,7 +47,7 @@ export class AttributeAdmin {
   }
 
   /** 409 naming the products and SKUs that still have values of it. */
-  async remove(id: string): Promise<AttributeView> {
+  async remove(id: string): Promise<AdminAttributeView> {
     const attribute = await this.attributes.findById(toObjectId(id, 'id')).lean<StoredAttribute>().exec();
     if (!attribute) throw new NotFoundException(`Attribute ${id} not found`);
     const usedBy = { 'attributes.attribute': attribute._id };

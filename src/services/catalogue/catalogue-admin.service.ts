@@ -12,7 +12,7 @@ import {
   UpdateProductDto,
   UpdateSkuDto,
 } from './catalogue-admin.dto';
-import { AdminProductView, AttributeView, CategoryNode, CategoryView, SkuView } from './catalogue-admin.view';
+import { AdminProductView, AdminAttributeView, CategoryNode, CategoryView, AdminSkuView } from './catalogue-admin.view';
 import { CatalogueTopic } from './catalogue-topic';
 import { CategoryTree } from './category-tree';
 import { ProductAdmin, ProductChange } from './product-admin';
@@ -58,23 +58,23 @@ export class CatalogueAdminService {
   }
 
   @Exposed()
-  getAttributes(): Promise<AttributeView[]> {
+  getAttributes(): Promise<AdminAttributeView[]> {
     return this.attributes.list();
   }
 
   @Exposed([MapOf(CreateAttributeDto)])
-  async createAttribute(attribute: CreateAttributeDto): Promise<AttributeView> {
+  async createAttribute(attribute: CreateAttributeDto): Promise<AdminAttributeView> {
     return this.attributeChanged('attribute.created', await this.attributes.create(attribute));
   }
 
   @Exposed(['String', MapOf(UpdateAttributeDto)])
-  async updateAttribute(id: string, change: UpdateAttributeDto): Promise<AttributeView> {
+  async updateAttribute(id: string, change: UpdateAttributeDto): Promise<AdminAttributeView> {
     return this.attributeChanged('attribute.updated', await this.attributes.update(id, change));
   }
 
   /** 409 while products or SKUs have values of it. */
   @Exposed(['String'])
-  async deleteAttribute(id: string): Promise<AttributeView> {
+  async deleteAttribute(id: string): Promise<AdminAttributeView> {
     return this.attributeChanged('attribute.deleted', await this.attributes.remove(id));
   }
 
@@ -125,18 +125,18 @@ export class CatalogueAdminService {
   }
 
   @Exposed([MapOf(CreateSkuDto)])
-  async createSku(sku: CreateSkuDto): Promise<SkuView> {
+  async createSku(sku: CreateSkuDto): Promise<AdminSkuView> {
     return this.skuChanged('sku.created', await this.skus.create(sku));
   }
 
   @Exposed(['String', MapOf(UpdateSkuDto)])
-  async updateSku(id: string, change: UpdateSkuDto): Promise<SkuView> {
+  async updateSku(id: string, change: UpdateSkuDto): Promise<AdminSkuView> {
     return this.skuChanged('sku.updated', await this.skus.update(id, change));
   }
 
   /** 409 while sellers offer it. */
   @Exposed(['String'])
-  async deleteSku(id: string): Promise<SkuView> {
+  async deleteSku(id: string): Promise<AdminSkuView> {
     return this.skuChanged('sku.deleted', await this.skus.remove(id));
   }
 
@@ -145,7 +145,7 @@ export class CatalogueAdminService {
     return category;
   }
 
-  private attributeChanged(event: string, attribute: AttributeView): AttributeView {
+  private attributeChanged(event: string, attribute: AdminAttributeView): AdminAttributeView {
     this.topic.catalogueChanged(event, attribute.id, attribute);
     return attribute;
   }
@@ -158,7 +158,7 @@ export class CatalogueAdminService {
   }
 
   /** Only ids: the SKU's product may be a draft. */
-  private skuChanged(event: string, sku: SkuView): SkuView {
+  private skuChanged(event: string, sku: AdminSkuView): AdminSkuView {
     this.topic.catalogueChanged(event, sku.id, { id: sku.id, productId: sku.productId });
     return sku;
   }

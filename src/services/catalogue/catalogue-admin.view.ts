@@ -20,7 +20,7 @@ export interface CategoryNode extends CategoryView {
   children: CategoryNode[];
 }
 
-export interface AttributeView {
+export interface AdminAttributeView {
   id: string;
   code: string;
   name: string;
@@ -28,7 +28,7 @@ export interface AttributeView {
   unit: string | null;
 }
 
-export interface SkuView {
+export interface AdminSkuView {
   id: string;
   productId: string;
   code: string;
@@ -41,7 +41,7 @@ export interface SkuView {
 export interface AdminProductView extends ProductView {
   slug: string | null;
   translations: { lang: string; name: string; description: string }[];
-  skus: SkuView[];
+  skus: AdminSkuView[];
 }
 
 export function toCategoryView(category: Stored<Category>): CategoryView {
@@ -53,7 +53,7 @@ export function toCategoryView(category: Stored<Category>): CategoryView {
   };
 }
 
-export function toAttributeView(attribute: Stored<Attribute>): AttributeView {
+export function toAttributeView(attribute: Stored<Attribute>): AdminAttributeView {
   return {
     id: String(attribute._id),
     code: attribute.code,
@@ -63,7 +63,7 @@ export function toAttributeView(attribute: Stored<Attribute>): AttributeView {
   };
 }
 
-export function toSkuView(sku: Stored<Sku>): SkuView {
+export function toSkuView(sku: Stored<Sku>): AdminSkuView {
   return {
     id: String(sku._id),
     productId: String(sku.product),

@@ -4,7 +4,7 @@ import { Model, Types } from 'mongoose';
 import { conflictOnDuplicate } from '../../common/mongo/duplicate-key';
 import { toObjectId } from '../../common/mongo/object-id';
 import { CreateSkuDto, UpdateSkuDto } from './catalogue-admin.dto';
-import { definedOnly, listed, SkuView, toSkuView } from './catalogue-admin.view';
+import { definedOnly, listed, AdminSkuView, toSkuView } from './catalogue-admin.view';
 import { CatalogueReferences } from './catalogue-references';
 import { Product } from './product.schema';
 import { SellerSku } from './seller-sku.schema';
@@ -30,7 +30,7 @@ export class SkuAdmin {
   }
 
   /** 404 for an unknown product or attribute, 409 for a code in use. */
-  async create(dto: CreateSkuDto): Promise<SkuView> {
+  async create(dto: CreateSkuDto): Promise<AdminSkuView> {
     const product = toObjectId(dto.productId, 'productId');
     if (!(await this.products.exists({ _id: product })))
       throw new NotFoundException(`Product ${dto.productId} not found`);
@@ -40,7 +40,7 @@ export class SkuAdmin {
     return toSkuView(created.toObject());
   }
 
-  async update(id: string, dto: UpdateSkuDto): Promise<SkuView> {
+  async update(id: string, dto: UpdateSkuDto): Promise<AdminSkuView> {
     const attributes = await this.references.attributeValues(dto.attributes);
     const change = definedOnly({ code: dto.code, name: dto.name, attributes, weightGrams: dto.weightGrams });
     const updated = await this.skus
@@ -52,7 +52,7 @@ export class SkuAdmin {
     return toSkuView(updated);
   }
 
-  async remove(id: string): Promise<SkuView> {
+  async remove(id: string): Promise<AdminSkuView> {
     const sku = await this.skus.findById(toObjectId(id, 'id')).lean<StoredSku>().exec();
     if (!sku) throw new NotFoundException(`SKU ${id} not found`);
     await this.assertNotOffered([sku]);
