@@ -148,6 +148,66 @@ describe('catalogue management (catalogueAdminServiceImpl)', () => {
     });
   });
 
+  describe('the audit trail', () => {
+    it('should record every change with who made it, the action and what was asked', async () => {
+      const operator = await t.createUser({ username: 'catalogue.operator', role: Role.ADMIN });
+      const as = async <T>(fn: string, args: unknown[]) =>
+        (await adminCall(t, fn, args, operator.token).expect(200)).body as T;
+      const trail = async (type: string, id: string) => {
+        const response = await t
+          .callBean('auditServiceImpl', 'getAuditTrail', [type, id], { token: t.tokenFor(Role.ADMIN) })
+          .expect(200);
+        return response.body as { action: string; actor: { name: string }; details: Record<string, unknown> }[];
+      };
+      const actions = async (type: string, id: string) => (await trail(type, id)).map((entry) => entry.action);
+
+      const shelf = await as<CategoryBody>('createCategory', [{ name: 'Audited shelf' }]);
+      await as('updateCategory', [shelf.id, { name: 'Audited shelf 2' }]);
+      const grade = await as<AttributeBody>('createAttribute', [{ code: 'grade', name: 'Grade', type: 'OPTION' }]);
+      await as('updateAttribute', [grade.id, { name: 'Quality grade' }]);
+      const fern = await as<AdminProductBody>('createProduct', [{ name: 'Audited fern', categories: [shelf.id] }]);
+      await as('setProductTranslation', [fern.id, { lang: 'de', name: 'Geprüfter Farn' }]);
+      await as('publishProduct', [fern.id]);
+      await as('unpublishProduct', [fern.id]);
+      const variant = await as<SkuBody>('createSku', [{ productId: fern.id, code: 'AF-1', name: 'Pot' }]);
+      await as('updateSku', [variant.id, { weightGrams: 250 }]);
+      await as('deleteProduct', [fern.id]);
+      await as('deleteAttribute', [grade.id]);
+      await as('deleteCategory', [shelf.id]);
+
+      expect(await actions('category', shelf.id)).toEqual(['category.delete', 'category.update', 'category.create']);
+      expect(await actions('attribute', grade.id)).toEqual([
+        'attribute.delete',
+        'attribute.update',
+        'attribute.create',
+      ]);
+      const productTrail = await trail('product', fern.id);
+      expect(productTrail.map((entry) => entry.action)).toEqual([
+        'product.delete',
+        'product.unpublish',
+        'product.publish',
+        'product.update',
+        'product.create',
+      ]);
+      expect(productTrail.every((entry) => entry.actor.name === 'catalogue.operator')).toBe(true);
+      expect(productTrail[0].details).toEqual({ name: 'Audited fern', skuCodes: ['AF-1'] });
+      expect(productTrail[3].details).toEqual({ translation: { lang: 'de', name: 'Geprüfter Farn' } });
+      expect(productTrail[4].details).toMatchObject({ name: 'Audited fern', categories: [shelf.id] });
+      expect(await actions('sku', variant.id)).toEqual(['sku.update', 'sku.create']);
+      expect((await trail('sku', variant.id))[0].details).toEqual({ weightGrams: 250 });
+    });
+
+    it('should record nothing for a refused change', async () => {
+      const fern = await product('Unchanged fern');
+      await adminCall(t, 'updateProduct', [fern.id, { name: '' }]).expect(400);
+      await adminCall(t, 'updateProduct', [fern.id, { categories: [MISSING_ID] }]).expect(404);
+      const response = await t
+        .callBean('auditServiceImpl', 'getAuditTrail', ['product', fern.id], { token: t.tokenFor(Role.ADMIN) })
+        .expect(200);
+      expect(response.body.map((entry: { action: string }) => entry.action)).toEqual(['product.create']);
+    });
+  });
+
   describe('the category tree', () => {
     it('should order siblings by position, move branches and refuse a move under a descendant', async () => {
       const root = await category('Garden');
