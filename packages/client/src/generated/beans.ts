@@ -163,6 +163,174 @@ export interface ExternalAccount {
 }
 
 /**
+ * A category with its subcategories, siblings by `position`, then name.
+ */
+export interface CategoryNode {
+  children: CategoryNode[];
+  id: string;
+  name: string;
+  parentId: null | string;
+  position: number;
+}
+
+/**
+ * A category: `parentId` absent or `null` makes a root; `position` orders it among its siblings.
+ */
+export interface CreateCategoryDto {
+  name: string;
+  parentId?: null | string;
+  position?: number;
+}
+
+export interface CategoryView {
+  id: string;
+  name: string;
+  parentId: null | string;
+  position: number;
+}
+
+/**
+ * A rename, a move (`parentId`; `null` moves it to the roots) or a new position.
+ */
+export interface UpdateCategoryDto {
+  name?: string;
+  parentId?: null | string;
+  position?: number;
+}
+
+export interface AdminAttributeView {
+  id: string;
+  code: string;
+  name: string;
+  type: "OPTION" | "VALUE";
+  unit: null | string;
+}
+
+export interface CreateAttributeDto {
+  code: string;
+  name: string;
+  type: "OPTION" | "VALUE";
+  unit?: string;
+}
+
+/**
+ * The code and type stay: products, SKUs and storefront filters refer to them.
+ */
+export interface UpdateAttributeDto {
+  name?: string;
+  unit?: string;
+}
+
+/**
+ * A product as an ADMIN manages it: drafts too, with its content per language, slug and SKUs.
+ */
+export interface AdminProductView {
+  slug: null | string;
+  translations: ({
+      lang: string;
+      name: string;
+      description: string;
+    })[];
+  skus: AdminSkuView[];
+  id: string;
+  name: string;
+  description: string;
+  images: string[];
+  categories: string[];
+  attributes: ({
+      attributeId: string;
+      values: string[];
+    })[];
+  geneticType: null | string;
+  countryOfOrigin: null | string;
+  published: boolean;
+}
+
+export interface AdminSkuView {
+  id: string;
+  productId: string;
+  code: string;
+  name: string;
+  attributes: ({
+      attributeId: string;
+      values: string[];
+    })[];
+  weightGrams: null | number;
+}
+
+/**
+ * A new product: a draft unless `published` is true.
+ */
+export interface CreateProductAdminDto {
+  name: string;
+  description?: string;
+  images?: string[];
+  /**
+   * Ids of categories of the tree.
+   */
+  categories?: string[];
+  attributes?: AttributeValueDto[];
+  geneticType?: string;
+  countryOfOrigin?: string;
+  /**
+   * One per language.
+   */
+  translations?: ProductTranslationDto[];
+  slug?: string;
+  published?: boolean;
+}
+
+export interface AttributeValueDto {
+  attributeId: string;
+  values: string[];
+}
+
+/**
+ * A product's name and description in one language (`lang`: a primary language subtag such as `de`).
+ */
+export interface ProductTranslationDto {
+  lang: string;
+  name: string;
+  description?: string;
+}
+
+/**
+ * Changes to a product: each absent field stays as it is; `translations` replaces them all.
+ */
+export interface UpdateProductDto {
+  name?: string;
+  description?: string;
+  images?: string[];
+  categories?: string[];
+  attributes?: AttributeValueDto[];
+  geneticType?: string;
+  countryOfOrigin?: string;
+  translations?: ProductTranslationDto[];
+  slug?: string;
+}
+
+/**
+ * A new SKU (variant) of an existing product; `code` is unique across the catalogue.
+ */
+export interface CreateSkuDto {
+  productId: string;
+  code: string;
+  name: string;
+  attributes?: AttributeValueDto[];
+  weightGrams?: number;
+}
+
+/**
+ * Changes to a SKU; its product stays (offers and orders refer to both).
+ */
+export interface UpdateSkuDto {
+  code?: string;
+  name?: string;
+  attributes?: AttributeValueDto[];
+  weightGrams?: number;
+}
+
+/**
  * What a bean's `getRepository()` answers. The spec returns a Spring repository object, which has no JSON form;
  * a description of the store (its entity, collection and size) is what a client can use.
  */
@@ -1231,6 +1399,139 @@ export interface Beans {
      * @signature verifyAccount(String, String, Map<VerificationDto>)
      */
     verifyAccount(refreshUrl: string, returnUrl: string, meta: VerificationDto): Promise<ConnectAccountDTO>;
+  };
+
+  /** `CatalogueAdminService` (src/services/catalogue/catalogue-admin.service.ts); default role ADMIN. */
+  catalogueAdminServiceImpl: {
+    /**
+     * @role ADMIN
+     * @signature getCategoryTree()
+     */
+    getCategoryTree(): Promise<CategoryNode[]>;
+
+    /**
+     * @role ADMIN
+     * @signature createCategory(Map<CreateCategoryDto>)
+     */
+    createCategory(category: CreateCategoryDto): Promise<CategoryView>;
+
+    /**
+     * Renames, moves (`parentId`; `null`: to the roots) or repositions; 409 for a move below itself.
+     *
+     * @role ADMIN
+     * @signature updateCategory(String, Map<UpdateCategoryDto>)
+     */
+    updateCategory(id: string, change: UpdateCategoryDto): Promise<CategoryView>;
+
+    /**
+     * 409 while it has subcategories or products.
+     *
+     * @role ADMIN
+     * @signature deleteCategory(String)
+     */
+    deleteCategory(id: string): Promise<CategoryView>;
+
+    /**
+     * @role ADMIN
+     * @signature getAttributes()
+     */
+    getAttributes(): Promise<AdminAttributeView[]>;
+
+    /**
+     * @role ADMIN
+     * @signature createAttribute(Map<CreateAttributeDto>)
+     */
+    createAttribute(attribute: CreateAttributeDto): Promise<AdminAttributeView>;
+
+    /**
+     * @role ADMIN
+     * @signature updateAttribute(String, Map<UpdateAttributeDto>)
+     */
+    updateAttribute(id: string, change: UpdateAttributeDto): Promise<AdminAttributeView>;
+
+    /**
+     * 409 while products or SKUs have values of it.
+     *
+     * @role ADMIN
+     * @signature deleteAttribute(String)
+     */
+    deleteAttribute(id: string): Promise<AdminAttributeView>;
+
+    /**
+     * Any product, drafts included, with its translations, slug and SKUs.
+     *
+     * @role ADMIN
+     * @signature getProduct(String)
+     */
+    getProduct(id: string): Promise<AdminProductView>;
+
+    /**
+     * @role ADMIN
+     * @signature createProduct(Map<CreateProductAdminDto>)
+     */
+    createProduct(product: CreateProductAdminDto): Promise<AdminProductView>;
+
+    /**
+     * @role ADMIN
+     * @signature updateProduct(String, Map<UpdateProductDto>)
+     */
+    updateProduct(id: string, change: UpdateProductDto): Promise<AdminProductView>;
+
+    /**
+     * @role ADMIN
+     * @signature publishProduct(String)
+     */
+    publishProduct(id: string): Promise<AdminProductView>;
+
+    /**
+     * The product leaves the storefront; its offers stay (and come back with it).
+     *
+     * @role ADMIN
+     * @signature unpublishProduct(String)
+     */
+    unpublishProduct(id: string): Promise<AdminProductView>;
+
+    /**
+     * Adds or replaces the product's name and description in one language.
+     *
+     * @role ADMIN
+     * @signature setProductTranslation(String, Map<ProductTranslationDto>)
+     */
+    setProductTranslation(id: string, translation: ProductTranslationDto): Promise<AdminProductView>;
+
+    /**
+     * @role ADMIN
+     * @signature removeProductTranslation(String, String)
+     */
+    removeProductTranslation(id: string, lang: string): Promise<AdminProductView>;
+
+    /**
+     * Deletes the product with its SKUs; 409 while sellers offer any of its SKUs.
+     *
+     * @role ADMIN
+     * @signature deleteProduct(String)
+     */
+    deleteProduct(id: string): Promise<AdminProductView>;
+
+    /**
+     * @role ADMIN
+     * @signature createSku(Map<CreateSkuDto>)
+     */
+    createSku(sku: CreateSkuDto): Promise<AdminSkuView>;
+
+    /**
+     * @role ADMIN
+     * @signature updateSku(String, Map<UpdateSkuDto>)
+     */
+    updateSku(id: string, change: UpdateSkuDto): Promise<AdminSkuView>;
+
+    /**
+     * 409 while sellers offer it.
+     *
+     * @role ADMIN
+     * @signature deleteSku(String)
+     */
+    deleteSku(id: string): Promise<AdminSkuView>;
   };
 
   /** `ContentContainerService` (src/services/content-containers/content-container.service.ts); default role ADMIN. */
@@ -2364,6 +2665,30 @@ export const beanManifest = {
       getMCCs: [{ role: 'ADMIN', signature: 'getMCCs()' }],
       obtainConnectOnboardingLink: [{ role: 'ADMIN', signature: 'obtainConnectOnboardingLink(String, String)' }],
       verifyAccount: [{ role: 'ADMIN', signature: 'verifyAccount(String, String, Map<VerificationDto>)' }],
+    },
+  },
+  catalogueAdminServiceImpl: {
+    role: 'ADMIN',
+    functions: {
+      getCategoryTree: [{ role: 'ADMIN', signature: 'getCategoryTree()' }],
+      createCategory: [{ role: 'ADMIN', signature: 'createCategory(Map<CreateCategoryDto>)' }],
+      updateCategory: [{ role: 'ADMIN', signature: 'updateCategory(String, Map<UpdateCategoryDto>)' }],
+      deleteCategory: [{ role: 'ADMIN', signature: 'deleteCategory(String)' }],
+      getAttributes: [{ role: 'ADMIN', signature: 'getAttributes()' }],
+      createAttribute: [{ role: 'ADMIN', signature: 'createAttribute(Map<CreateAttributeDto>)' }],
+      updateAttribute: [{ role: 'ADMIN', signature: 'updateAttribute(String, Map<UpdateAttributeDto>)' }],
+      deleteAttribute: [{ role: 'ADMIN', signature: 'deleteAttribute(String)' }],
+      getProduct: [{ role: 'ADMIN', signature: 'getProduct(String)' }],
+      createProduct: [{ role: 'ADMIN', signature: 'createProduct(Map<CreateProductAdminDto>)' }],
+      updateProduct: [{ role: 'ADMIN', signature: 'updateProduct(String, Map<UpdateProductDto>)' }],
+      publishProduct: [{ role: 'ADMIN', signature: 'publishProduct(String)' }],
+      unpublishProduct: [{ role: 'ADMIN', signature: 'unpublishProduct(String)' }],
+      setProductTranslation: [{ role: 'ADMIN', signature: 'setProductTranslation(String, Map<ProductTranslationDto>)' }],
+      removeProductTranslation: [{ role: 'ADMIN', signature: 'removeProductTranslation(String, String)' }],
+      deleteProduct: [{ role: 'ADMIN', signature: 'deleteProduct(String)' }],
+      createSku: [{ role: 'ADMIN', signature: 'createSku(Map<CreateSkuDto>)' }],
+      updateSku: [{ role: 'ADMIN', signature: 'updateSku(String, Map<UpdateSkuDto>)' }],
+      deleteSku: [{ role: 'ADMIN', signature: 'deleteSku(String)' }],
     },
   },
   contentContainerServiceImpl: {
