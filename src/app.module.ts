@@ -31,6 +31,7 @@ import { SpaRouterModule } from './services/router/router.module';
 import { JobsModule } from './services/jobs/jobs.module';
 import { ProfileSearchModule } from './services/profile-search/profile-search.module';
 import { TokenModule } from './services/token/token.module';
+import { UserManagementModule } from './services/user-management/user-management.module';
 import { SitesModule } from './sites/sites.module';
 import { GeolocationModule } from './services/geolocation/geolocation.module';
 import { ProductSearchModule } from './services/product-search/product-search.module';
@@ -73,6 +74,7 @@ import { SharedStateModule } from './shared-state/shared-state.module';
     JobsModule,
     CustomerAnalyticsModule,
     TokenModule,
+    UserManagementModule,
     ProfileSearchModule,
     GeolocationModule,
     ProductSearchModule,
