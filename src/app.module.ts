@@ -32,6 +32,8 @@ import { SpaRouterModule } from './services/router/router.module';
 import { JobsModule } from './services/jobs/jobs.module';
 import { ProfileSearchModule } from './services/profile-search/profile-search.module';
 import { TokenModule } from './services/token/token.module';
+import { UserManagementModule } from './services/user-management/user-management.module';
+import { SellerOnboardingModule } from './services/seller-onboarding/seller-onboarding.module';
 import { SitesModule } from './sites/sites.module';
 import { GeolocationModule } from './services/geolocation/geolocation.module';
 import { ProductSearchModule } from './services/product-search/product-search.module';
@@ -75,12 +77,14 @@ import { SharedStateModule } from './shared-state/shared-state.module';
     JobsModule,
     CustomerAnalyticsModule,
     TokenModule,
+    UserManagementModule,
     ProfileSearchModule,
     GeolocationModule,
     ProductSearchModule,
     ShoppingCartModule,
     OrdersModule,
     ConnectAccountsModule,
+    SellerOnboardingModule,
     AltPaymentsModule,
     AccountingModule,
     SeedModule,

@@ -1059,6 +1059,92 @@ export interface PageView {
 }
 
 /**
+ * `applyAsSeller(application)`: who the seller will be. The VAT id must match the country's format.
+ */
+export interface SellerApplicationDto {
+  companyName: string;
+  street: string;
+  postalCode: string;
+  city: string;
+  country: string;
+  vatId: string;
+  email?: string;
+}
+
+/**
+ * An application as its applicant and the operators see it.
+ */
+export interface SellerApplicationView {
+  id: string;
+  userId: string;
+  username: string;
+  company: ApplicantCompany;
+  status: "PENDING" | "APPROVED" | "REJECTED";
+  reason: null | string;
+  decidedBy: null | string;
+  decidedAt: null | string;
+  sellerId: null | string;
+  profileId: null | string;
+  createdAt: null | string;
+}
+
+/**
+ * The company a seller application names; it becomes the seller's company profile on approval.
+ */
+export interface ApplicantCompany {
+  name: string;
+  street: string;
+  postalCode: string;
+  city: string;
+  /**
+   * ISO 3166-1 alpha-2 code.
+   */
+  country: string;
+  /**
+   * Normalized: capitals and digits, with the EU country prefix.
+   */
+  vatId: string;
+  email?: string;
+}
+
+/**
+ * `listApplications(query)`: the operators' queue, oldest first.
+ */
+export interface ApplicationSearchDto {
+  status?: "PENDING" | "APPROVED" | "REJECTED";
+  page?: number;
+  size?: number;
+}
+
+/**
+ * The seller's company as invoices print it.
+ */
+export interface CompanyProfileView {
+  sellerId: string;
+  profileId: string;
+  companyName: string;
+  street: null | string;
+  postalCode: null | string;
+  city: null | string;
+  country: null | string;
+  vatId: null | string;
+  email: null | string;
+}
+
+/**
+ * `updateMyCompanyProfile(profile)`: the whole company profile, as in the application.
+ */
+export interface CompanyProfileDto {
+  companyName: string;
+  street: string;
+  postalCode: string;
+  city: string;
+  country: string;
+  vatId: string;
+  email?: string;
+}
+
+/**
  * The ShoppingCartDTO: items grouped by seller, goods totals per currency (a cart may mix currencies), and per
  * seller the estimated order totals with shipping to the buyer's default address.
  */
@@ -1186,6 +1272,40 @@ export interface OneTimeTokenRecord {
   token: string;
   username: string;
   expiryDate: string;
+}
+
+/**
+ * `listUsers(query)`: accounts whose username or e-mail contains `search` (literal text, case ignored).
+ */
+export interface UserSearchDto {
+  search?: string;
+  role?: "USER" | "ADMIN";
+  disabled?: boolean;
+  page?: number;
+  size?: number;
+}
+
+/**
+ * An account as an operator sees it: never the password hash or the token version.
+ */
+export interface UserView {
+  id: string;
+  username: string;
+  email: string;
+  role: "GUEST" | "USER" | "ADMIN";
+  verified: boolean;
+  disabled: boolean;
+  createdAt: null | string;
+}
+
+/**
+ * `createUser(user)`: a verified account; the operator hands the password over.
+ */
+export interface NewUserDto {
+  username: string;
+  email: string;
+  password: string;
+  role?: "USER" | "ADMIN";
 }
 
 /** Every bean callable through the unified call, by bean id: its exposed functions with their overloads. */
@@ -1339,6 +1459,12 @@ export interface Beans {
     checkConnectAccountStatus(): Promise<string>;
 
     /**
+     * @role USER
+     * @signature checkMySellerAccountStatus()
+     */
+    checkMySellerAccountStatus(): Promise<string>;
+
+    /**
      * @role ADMIN
      * @signature deleteAccount(String)
      */
@@ -1351,10 +1477,22 @@ export interface Beans {
     getInitialPerson(): Promise<ConnectPersonDTO>;
 
     /**
+     * @role USER
+     * @signature getMySellerInitialPerson()
+     */
+    getMySellerInitialPerson(): Promise<ConnectPersonDTO>;
+
+    /**
      * @role ADMIN
      * @signature createExternalBankAccount(Map<BankAccountDto>)
      */
     createExternalBankAccount(bank: BankAccountDto): Promise<boolean>;
+
+    /**
+     * @role USER
+     * @signature createMySellerBankAccount(Map<BankAccountDto>)
+     */
+    createMySellerBankAccount(bank: BankAccountDto): Promise<boolean>;
 
     /**
      * `false` when the sandbox refuses a valid number that is not one of its debit test cards.
@@ -1363,6 +1501,14 @@ export interface Beans {
      * @signature createExternalCardAccount(Map<CardAccountDto>)
      */
     createExternalCardAccount(card: CardAccountDto): Promise<boolean>;
+
+    /**
+     * As `createExternalCardAccount`, for the caller's seller.
+     *
+     * @role USER
+     * @signature createMySellerCardAccount(Map<CardAccountDto>)
+     */
+    createMySellerCardAccount(card: CardAccountDto): Promise<boolean>;
 
     /**
      * @role ADMIN
@@ -1393,12 +1539,26 @@ export interface Beans {
     obtainConnectOnboardingLink(refreshUrl: string, returnUrl: string): Promise<string>;
 
     /**
+     * @role USER
+     * @signature obtainMySellerOnboardingLink(String, String)
+     */
+    obtainMySellerOnboardingLink(refreshUrl: string, returnUrl: string): Promise<string>;
+
+    /**
      * Records the business profile; while requirements remain, the answer carries a fresh onboarding link.
      *
      * @role ADMIN
      * @signature verifyAccount(String, String, Map<VerificationDto>)
      */
     verifyAccount(refreshUrl: string, returnUrl: string, meta: VerificationDto): Promise<ConnectAccountDTO>;
+
+    /**
+     * As `verifyAccount`, for the caller's seller.
+     *
+     * @role USER
+     * @signature verifyMySellerAccount(String, String, Map<VerificationDto>)
+     */
+    verifyMySellerAccount(refreshUrl: string, returnUrl: string, meta: VerificationDto): Promise<ConnectAccountDTO>;
   };
 
   /** `CatalogueAdminService` (src/services/catalogue/catalogue-admin.service.ts); default role ADMIN. */
@@ -2443,6 +2603,73 @@ export interface Beans {
     getPage404(site: string): Promise<string>;
   };
 
+  /** `SellerOnboardingService` (src/services/seller-onboarding/seller-onboarding.service.ts); default role ADMIN. */
+  sellerOnboardingServiceImpl: {
+    /**
+     * 409 when the caller is a seller already or has an application pending.
+     *
+     * @role USER
+     * @signature applyAsSeller(Map<SellerApplicationDto>)
+     */
+    applyAsSeller(application: SellerApplicationDto): Promise<SellerApplicationView>;
+
+    /**
+     * The caller's applications, newest first, with their decisions.
+     *
+     * @role USER
+     * @signature getMySellerApplications()
+     */
+    getMySellerApplications(): Promise<SellerApplicationView[]>;
+
+    /**
+     * @role ADMIN
+     * @signature listSellerApplications(Map<ApplicationSearchDto>)
+     */
+    listSellerApplications(query: ApplicationSearchDto): Promise<{
+      content: SellerApplicationView[];
+      totalElements: number;
+      totalPages: number;
+      size: number;
+      number: number;
+      numberOfElements: number;
+      first: boolean;
+      last: boolean;
+      empty: boolean;
+    }>;
+
+    /**
+     * 404 for an unknown application, 409 for one decided already.
+     *
+     * @role ADMIN
+     * @signature approveSellerApplication(String)
+     */
+    approveSellerApplication(applicationId: string): Promise<SellerApplicationView>;
+
+    /**
+     * `reason` (1-500 characters) is shown to the applicant.
+     *
+     * @role ADMIN
+     * @signature rejectSellerApplication(String, String)
+     */
+    rejectSellerApplication(applicationId: string, reason: string): Promise<SellerApplicationView>;
+
+    /**
+     * 404 for a caller who acts for no seller, or whose seller has no company profile.
+     *
+     * @role USER
+     * @signature getMyCompanyProfile()
+     */
+    getMyCompanyProfile(): Promise<CompanyProfileView>;
+
+    /**
+     * Replaces the company profile (made here if the seller had none); the seller's name and country follow it.
+     *
+     * @role USER
+     * @signature updateMyCompanyProfile(Map<CompanyProfileDto>)
+     */
+    updateMyCompanyProfile(company: CompanyProfileDto): Promise<CompanyProfileView>;
+  };
+
   /** `ShoppingCartService` (src/services/shopping-cart/shopping-cart.service.ts); default role ADMIN. */
   shoppingCartServiceImpl: {
     /**
@@ -2566,6 +2793,65 @@ export interface Beans {
     getPasswordResetToken(passwordResetToken: string, username: string): Promise<null | OneTimeTokenRecord>;
   };
 
+  /** `UserManagementService` (src/services/user-management/user-management.service.ts); default role ADMIN. */
+  userManagementServiceImpl: {
+    /**
+     * @role ADMIN
+     * @signature listUsers(Map<UserSearchDto>)
+     */
+    listUsers(query: UserSearchDto): Promise<{
+      content: UserView[];
+      totalElements: number;
+      totalPages: number;
+      size: number;
+      number: number;
+      numberOfElements: number;
+      first: boolean;
+      last: boolean;
+      empty: boolean;
+    }>;
+
+    /**
+     * 404 for a malformed or unknown id.
+     *
+     * @role ADMIN
+     * @signature getUser(String)
+     */
+    getUser(userId: string): Promise<UserView>;
+
+    /**
+     * A verified, enabled account; 409 when the username or e-mail address is taken.
+     *
+     * @role ADMIN
+     * @signature createUser(Map<NewUserDto>)
+     */
+    createUser(user: NewUserDto): Promise<UserView>;
+
+    /**
+     * Ends the account's sessions, tokens and live STOMP sessions at once.
+     *
+     * @role ADMIN
+     * @signature disableUser(String)
+     */
+    disableUser(userId: string): Promise<UserView>;
+
+    /**
+     * The account can log in again; tokens issued before it was disabled stay refused.
+     *
+     * @role ADMIN
+     * @signature enableUser(String)
+     */
+    enableUser(userId: string): Promise<UserView>;
+
+    /**
+     * `role`: `USER` or `ADMIN`. The account's tokens end (they carry the old role); it logs in again.
+     *
+     * @role ADMIN
+     * @signature changeRole(String, String)
+     */
+    changeRole(userId: string, role: string): Promise<UserView>;
+  };
+
   /** `VcsService` (src/services/vcs/vcs.service.ts); default role ADMIN. */
   vcsProvider: {
     /**
@@ -2656,15 +2942,21 @@ export const beanManifest = {
     role: 'ADMIN',
     functions: {
       checkConnectAccountStatus: [{ role: 'ADMIN', signature: 'checkConnectAccountStatus()' }],
+      checkMySellerAccountStatus: [{ role: 'USER', signature: 'checkMySellerAccountStatus()' }],
       deleteAccount: [{ role: 'ADMIN', signature: 'deleteAccount(String)' }],
       getInitialPerson: [{ role: 'ADMIN', signature: 'getInitialPerson()' }],
+      getMySellerInitialPerson: [{ role: 'USER', signature: 'getMySellerInitialPerson()' }],
       createExternalBankAccount: [{ role: 'ADMIN', signature: 'createExternalBankAccount(Map<BankAccountDto>)' }],
+      createMySellerBankAccount: [{ role: 'USER', signature: 'createMySellerBankAccount(Map<BankAccountDto>)' }],
       createExternalCardAccount: [{ role: 'ADMIN', signature: 'createExternalCardAccount(Map<CardAccountDto>)' }],
+      createMySellerCardAccount: [{ role: 'USER', signature: 'createMySellerCardAccount(Map<CardAccountDto>)' }],
       getBusinessTypes: [{ role: 'ADMIN', signature: 'getBusinessTypes()' }],
       getBusinessStructures: [{ role: 'ADMIN', signature: 'getBusinessStructures(String)' }],
       getMCCs: [{ role: 'ADMIN', signature: 'getMCCs()' }],
       obtainConnectOnboardingLink: [{ role: 'ADMIN', signature: 'obtainConnectOnboardingLink(String, String)' }],
+      obtainMySellerOnboardingLink: [{ role: 'USER', signature: 'obtainMySellerOnboardingLink(String, String)' }],
       verifyAccount: [{ role: 'ADMIN', signature: 'verifyAccount(String, String, Map<VerificationDto>)' }],
+      verifyMySellerAccount: [{ role: 'USER', signature: 'verifyMySellerAccount(String, String, Map<VerificationDto>)' }],
     },
   },
   catalogueAdminServiceImpl: {
@@ -2871,6 +3163,18 @@ export const beanManifest = {
       getPage404: [{ role: 'ADMIN', signature: 'getPage404(String)' }],
     },
   },
+  sellerOnboardingServiceImpl: {
+    role: 'ADMIN',
+    functions: {
+      applyAsSeller: [{ role: 'USER', signature: 'applyAsSeller(Map<SellerApplicationDto>)' }],
+      getMySellerApplications: [{ role: 'USER', signature: 'getMySellerApplications()' }],
+      listSellerApplications: [{ role: 'ADMIN', signature: 'listSellerApplications(Map<ApplicationSearchDto>)' }],
+      approveSellerApplication: [{ role: 'ADMIN', signature: 'approveSellerApplication(String)' }],
+      rejectSellerApplication: [{ role: 'ADMIN', signature: 'rejectSellerApplication(String, String)' }],
+      getMyCompanyProfile: [{ role: 'USER', signature: 'getMyCompanyProfile()' }],
+      updateMyCompanyProfile: [{ role: 'USER', signature: 'updateMyCompanyProfile(Map<CompanyProfileDto>)' }],
+    },
+  },
   shoppingCartServiceImpl: {
     role: 'ADMIN',
     functions: {
@@ -2897,6 +3201,17 @@ export const beanManifest = {
     functions: {
       getVerificationToken: [{ role: 'ADMIN', signature: 'getVerificationToken(String)' }, { role: 'ADMIN', signature: 'getVerificationToken(String, String)' }],
       getPasswordResetToken: [{ role: 'ADMIN', signature: 'getPasswordResetToken(String)' }, { role: 'ADMIN', signature: 'getPasswordResetToken(String, String)' }],
+    },
+  },
+  userManagementServiceImpl: {
+    role: 'ADMIN',
+    functions: {
+      listUsers: [{ role: 'ADMIN', signature: 'listUsers(Map<UserSearchDto>)' }],
+      getUser: [{ role: 'ADMIN', signature: 'getUser(String)' }],
+      createUser: [{ role: 'ADMIN', signature: 'createUser(Map<NewUserDto>)' }],
+      disableUser: [{ role: 'ADMIN', signature: 'disableUser(String)' }],
+      enableUser: [{ role: 'ADMIN', signature: 'enableUser(String)' }],
+      changeRole: [{ role: 'ADMIN', signature: 'changeRole(String, String)' }],
     },
   },
   vcsProvider: {
