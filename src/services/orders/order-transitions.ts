@@ -10,6 +10,7 @@ import { OrderPaidHook } from './order-paid-hook';
 import { OrderStore } from './order-store';
 import { Order, OrderStatus, OrderTimeLine } from './order.schema';
 import { StoredOrder, toOrderView } from './order.view';
+import { unitsToShip } from './refund-plan';
 
 /**
  * Further conditions and changes of a transition, e.g. the payment intent it must match and the parcel it sets.
@@ -28,10 +29,6 @@ export interface TransitionOptions {
    */
   effects?: (moved: StoredOrder) => Promise<void>;
 }
-
-/** Shipped goods leave the seller's stock on hand (the catalogue's reservation ends). */
-const stockLinesOf = (order: StoredOrder) =>
-  order.commerceItems.map(({ sellerSku, quantity }) => ({ sellerSku, quantity }));
 
 /**
  * Moves orders through their lifecycle (DESIGN §7). A move is one conditional update on the current status, so of
@@ -107,7 +104,7 @@ export class OrderTransitions {
     if (!updated) return null;
     await options.effects?.(updated);
     const statusChanged = from !== to; // a partial refund keeps the status: no dispatch, no second invoice
-    if (statusChanged && to === OrderStatus.SHIPPED) await this.stock.dispatch(stockLinesOf(updated));
+    if (statusChanged && to === OrderStatus.SHIPPED) await this.stock.dispatch(unitsToShip(updated));
     this.announce(updated, entry);
     if (paid) await this.paidHook.paid(updated);
     return updated;
