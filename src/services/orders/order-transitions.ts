@@ -11,6 +11,7 @@ import { OrderStore } from './order-store';
 import { Order, OrderStatus, OrderTimeLine } from './order.schema';
 import { StoredOrder, toOrderView } from './order.view';
 import { unitsToShip } from './refund-plan';
+import { SellerOrderTopic } from './seller-order-topic';
 
 /**
  * Further conditions and changes of a transition, e.g. the payment intent it must match and the parcel it sets.
@@ -45,6 +46,7 @@ export class OrderTransitions {
     private readonly activity: CustomerActivityRecorder,
     private readonly paidHook: OrderPaidHook,
     private readonly stock: StockReservation,
+    private readonly sellerTopic: SellerOrderTopic,
   ) {}
 
   /** @throws 404 unknown order, 409 when the order is not in a status that may become `to` (or `where` fails) */
@@ -73,6 +75,7 @@ export class OrderTransitions {
   announce(order: StoredOrder, entry: OrderTimeLine): void {
     const id = String(order._id);
     this.events.publish(`/topic/order/${id}`, { event: 'order.status', id, data: toOrderView(order) });
+    this.sellerTopic.announce(order, entry.status);
     void this.activity.record(order.embeddedBuyer.userId, CustomerActivityType.ORDER_STATUS, {
       orderId: id,
       status: entry.status,

@@ -101,7 +101,8 @@ export class Order {
 export type OrderDocument = HydratedDocument<Order>;
 export const OrderSchema = SchemaFactory.createForClass(Order);
 OrderSchema.index({ 'embeddedBuyer.userId': 1, createdAt: -1 });
-OrderSchema.index({ 'embeddedVendor.sellerId': 1 });
+/** The seller's order desk, newest first (`SellerOrderDesk`); its prefix serves lookups by seller. */
+OrderSchema.index({ 'embeddedVendor.sellerId': 1, createdAt: -1 });
 /** The default order of order searches, newest first (an unfiltered page reads only its window). */
 OrderSchema.index({ createdAt: -1 });
 /** Orders by status, oldest first: the expiry sweep of unpaid orders (and every status filter). */

@@ -23,6 +23,8 @@ import { OrderRefunds } from './order-refunds';
 import { OrderShipping } from './order-shipping';
 import { OrderStore } from './order-store';
 import { OrderTopic } from './order-topic';
+import { SellerOrderDesk } from './seller-order-desk';
+import { SellerOrderTopic } from './seller-order-topic';
 import { OrderTransitions } from './order-transitions';
 import { Order, OrderSchema } from './order.schema';
 import { OrdersReport } from './orders-report';
@@ -64,6 +66,8 @@ import { OrdersService } from './orders.service';
     OrderExpiry,
     OrderRefunds,
     OrderTopic,
+    SellerOrderTopic,
+    SellerOrderDesk,
     CheckoutLocks,
     BuyerInvoice,
     OrdersReport,
