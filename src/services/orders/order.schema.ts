@@ -76,6 +76,8 @@ export class Order {
 
   /** The card (payment method) the buyer chose; `pay` charges it. */
   @Prop() paymentMethodId?: string;
+  /** Where the card provider's 3-D Secure page sends the buyer back (`returnUrl` of the payment request). */
+  @Prop() paymentReturnUrl?: string;
   /** The card provider's payment intent of the last charge attempt. */
   @Prop({ index: true }) paymentIntentId?: string;
   /** The logistics provider's parcel, set by `ship`. */

@@ -23,6 +23,7 @@ import { OrderRefunds } from './order-refunds';
 import { OrderShipping } from './order-shipping';
 import { OrderStore } from './order-store';
 import { OrderTopic } from './order-topic';
+import { PaymentReturnUrls } from './payment-return-url';
 import { SellerOrderDesk } from './seller-order-desk';
 import { SellerOrderTopic } from './seller-order-topic';
 import { OrderTransitions } from './order-transitions';
@@ -68,6 +69,7 @@ import { OrdersService } from './orders.service';
     OrderTopic,
     SellerOrderTopic,
     SellerOrderDesk,
+    PaymentReturnUrls,
     CheckoutLocks,
     BuyerInvoice,
     OrdersReport,
