@@ -127,6 +127,15 @@ describe(AppConfig.name, () => {
       expect(AppConfig.fromEnvironment({ SELLER_ONBOARDING: 'open' }).sellerOnboarding).toBe('open');
     });
 
+    it('should read the origins a payment may return to after 3-D Secure, none by default', () => {
+      expect(AppConfig.fromEnvironment({}).paymentReturnOrigins).toEqual([]);
+      const origins = 'https://shop.example.com,http://127.0.0.1:8080';
+      expect(AppConfig.fromEnvironment({ PAYMENT_RETURN_ORIGINS: origins }).paymentReturnOrigins).toEqual([
+        'https://shop.example.com',
+        'http://127.0.0.1:8080',
+      ]);
+    });
+
     it.each([
       ['STOMP_HEARTBEAT', '10s'],
       ['STOMP_MAX_FRAME_BYTES', '512'],
@@ -145,6 +154,9 @@ describe(AppConfig.name, () => {
       ['ORDER_PAYMENT_TTL', '0'],
       ['ORDER_PAYMENT_TTL', '30 minutes'],
       ['INVOICE_RETRY_AFTER', '0'],
+      ['PAYMENT_RETURN_ORIGINS', 'https://shop.example.com/return'],
+      ['PAYMENT_RETURN_ORIGINS', 'shop.example.com'],
+      ['PAYMENT_RETURN_ORIGINS', 'javascript:alert(1)'],
     ])('should refuse %s=%s', (name, value) => {
       expect(problemsOf({ [name]: value }).map((p) => p.split(':')[0])).toEqual([name]);
     });

@@ -252,6 +252,15 @@ export class EnvironmentVariables {
   @Matches(/^https?:\/\/[^\s/]+$/, { message: 'PUBLIC_URL must be an http(s) origin without a path' })
   PUBLIC_URL?: string = undefined;
 
+  /**
+   * Comma-separated origins besides `PUBLIC_URL`'s that a payment's `returnUrl` may lead back to after 3-D Secure,
+   * e.g. the storefront's `https://shop.example.com` (no open redirect: any other origin is refused).
+   */
+  @Matches(/^(https?:\/\/[^\s,/]+)?(,https?:\/\/[^\s,/]+)*$/, {
+    message: 'PAYMENT_RETURN_ORIGINS must be a comma-separated list of origins such as https://shop.example.com',
+  })
+  PAYMENT_RETURN_ORIGINS = '';
+
   /** VAT charged to buyers and on sellers' invoices, in percent. */
   @IntSetting(0, 100)
   ORDER_TAX_RATE = 0;

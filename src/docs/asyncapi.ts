@@ -131,6 +131,12 @@ const BROKER_DESTINATIONS: readonly BrokerDestination[] = [
     description: "Status of one order (the order's buyer, seller or an ADMIN)",
   },
   {
+    address: '/topic/seller/{id}/orders',
+    key: 'sellerOrders',
+    message: 'LiveEvent',
+    description: "A seller's new, paid and canceled orders as `order.status` (the user acting for it or an ADMIN)",
+  },
+  {
     address: '/topic/customer/{id}',
     key: 'customer',
     message: 'LiveEvent',

@@ -21,7 +21,7 @@ const CLAIMED_STATUS: Record<CardPaymentEventType, PaymentIntentStatus> = {
   [CardPaymentEventType.FAILED]: PaymentIntentStatus.FAILED,
 };
 
-export type ChargeOptions = Pick<ChargeRequest, 'description' | 'destinationAccountId' | 'metadata'>;
+export type ChargeOptions = Pick<ChargeRequest, 'description' | 'destinationAccountId' | 'metadata' | 'returnUrl'>;
 
 /** Charges orders through the active card provider and settles them from its webhooks (DESIGN §7, §8). */
 @Injectable()
@@ -101,6 +101,7 @@ export class OrderPayments implements OnModuleInit {
       currency: order.currencyCode,
       paymentMethodId: String(order.paymentMethodId),
       customerId: order.embeddedBuyer.userId,
+      returnUrl: options.returnUrl ?? order.paymentReturnUrl,
       // One key per attempt: the time line grows with every retry.
       idempotencyKey: `${orderId}:${order.orderTimeLines.length}`,
     });

@@ -224,17 +224,24 @@ export class OrderRefunds implements OnModuleInit {
           },
           also: { $inc: { refundVersion: 1 } },
           entry: { refundId: refund.id },
-          effects: async () => {
-            if (!entry.restock) return;
-            const shipped = [OrderStatus.SHIPPED, OrderStatus.DELIVERED].includes(order.status);
-            await (shipped ? this.stock.returnGoods(entry.items) : this.stock.release(entry.items));
-          },
+          effects: () => stockAfterRefund(this.stock, order, entry),
         },
       );
       if (settled) return;
     }
     throw new ConflictException(`Order ${refund.orderId} is changing too often`);
   }
+}
+
+/**
+ * Before shipping, refunded units stop being reserved: back for sale with `restock`, else off hand (the seller keeps
+ * them out of sale), so the shipment takes only what is left (`unitsToShip`). After shipping they come back on hand
+ * only with `restock`.
+ */
+function stockAfterRefund(stock: StockReservation, order: StoredOrder, entry: OrderRefund): Promise<void> {
+  const shipped = [OrderStatus.SHIPPED, OrderStatus.DELIVERED].includes(order.status);
+  if (shipped) return entry.restock ? stock.returnGoods(entry.items) : Promise.resolve();
+  return entry.restock ? stock.release(entry.items) : stock.dispatch(entry.items);
 }
 
 /** REFUNDED once every unit is refunded (CANCELED when it was the buyer's cancellation of a PAID order). */

@@ -10,6 +10,8 @@ import { OrderPaidHook } from './order-paid-hook';
 import { OrderStore } from './order-store';
 import { Order, OrderStatus, OrderTimeLine } from './order.schema';
 import { StoredOrder, toOrderView } from './order.view';
+import { unitsToShip } from './refund-plan';
+import { SellerOrderTopic } from './seller-order-topic';
 
 /**
  * Further conditions and changes of a transition, e.g. the payment intent it must match and the parcel it sets.
@@ -29,10 +31,6 @@ export interface TransitionOptions {
   effects?: (moved: StoredOrder) => Promise<void>;
 }
 
-/** Shipped goods leave the seller's stock on hand (the catalogue's reservation ends). */
-const stockLinesOf = (order: StoredOrder) =>
-  order.commerceItems.map(({ sellerSku, quantity }) => ({ sellerSku, quantity }));
-
 /**
  * Moves orders through their lifecycle (DESIGN §7). A move is one conditional update on the current status, so of
  * two concurrent moves only one wins and the other is a 409; the entry is appended to `orderTimeLines`, published on
@@ -48,6 +46,7 @@ export class OrderTransitions {
     private readonly activity: CustomerActivityRecorder,
     private readonly paidHook: OrderPaidHook,
     private readonly stock: StockReservation,
+    private readonly sellerTopic: SellerOrderTopic,
   ) {}
 
   /** @throws 404 unknown order, 409 when the order is not in a status that may become `to` (or `where` fails) */
@@ -76,6 +75,7 @@ export class OrderTransitions {
   announce(order: StoredOrder, entry: OrderTimeLine): void {
     const id = String(order._id);
     this.events.publish(`/topic/order/${id}`, { event: 'order.status', id, data: toOrderView(order) });
+    this.sellerTopic.announce(order, entry.status);
     void this.activity.record(order.embeddedBuyer.userId, CustomerActivityType.ORDER_STATUS, {
       orderId: id,
       status: entry.status,
@@ -107,7 +107,7 @@ export class OrderTransitions {
     if (!updated) return null;
     await options.effects?.(updated);
     const statusChanged = from !== to; // a partial refund keeps the status: no dispatch, no second invoice
-    if (statusChanged && to === OrderStatus.SHIPPED) await this.stock.dispatch(stockLinesOf(updated));
+    if (statusChanged && to === OrderStatus.SHIPPED) await this.stock.dispatch(unitsToShip(updated));
     this.announce(updated, entry);
     if (paid) await this.paidHook.paid(updated);
     return updated;

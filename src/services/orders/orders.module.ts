@@ -23,6 +23,9 @@ import { OrderRefunds } from './order-refunds';
 import { OrderShipping } from './order-shipping';
 import { OrderStore } from './order-store';
 import { OrderTopic } from './order-topic';
+import { PaymentReturnUrls } from './payment-return-url';
+import { SellerOrderDesk } from './seller-order-desk';
+import { SellerOrderTopic } from './seller-order-topic';
 import { OrderTransitions } from './order-transitions';
 import { Order, OrderSchema } from './order.schema';
 import { OrdersReport } from './orders-report';
@@ -64,6 +67,9 @@ import { OrdersService } from './orders.service';
     OrderExpiry,
     OrderRefunds,
     OrderTopic,
+    SellerOrderTopic,
+    SellerOrderDesk,
+    PaymentReturnUrls,
     CheckoutLocks,
     BuyerInvoice,
     OrdersReport,

@@ -25,6 +25,8 @@ import { OrderRefunds } from './order-refunds';
 import { ORDER_SEARCH } from './order-search';
 import { OrderShipping } from './order-shipping';
 import { OrderStore } from './order-store';
+import { SellerOrderDesk } from './seller-order-desk';
+import { SellerOrdersRequestDto } from './seller-orders.dto';
 import { OrderTransitions } from './order-transitions';
 import { Order, OrderStatus } from './order.schema';
 import { OrderDto } from './order.dto';
@@ -50,6 +52,7 @@ export class OrdersService {
     private readonly invoice: BuyerInvoice,
     private readonly cancellation: OrderCancellation,
     private readonly refunds: OrderRefunds,
+    private readonly desk: SellerOrderDesk,
   ) {}
 
   /**
@@ -171,6 +174,22 @@ export class OrdersService {
   @Exposed(['String'], { role: Role.GUEST })
   getOrder(orderId: string): Promise<OrderView | null> {
     return asBuyer(async (buyer) => toOrderView(await this.store.findOwn(orderId, buyer)));
+  }
+
+  /**
+   * The seller's order desk: the orders of the seller the caller acts for, newest first, paged and filtered by status
+   * and creation time ({@link SellerOrdersRequestDto}); an ADMIN names any seller with `sellerId`.
+   */
+  @Exposed([MapOf(SellerOrdersRequestDto)], { role: Role.USER })
+  async getSellerOrdersPaged(request: SellerOrdersRequestDto): Promise<Page<OrderView>> {
+    const { content, total } = await this.desk.list(request, caller());
+    return toPage(content.map(toOrderView), total, request.page, request.size);
+  }
+
+  /** One order of the caller's seller (any for an ADMIN); another seller's is a 403. */
+  @Exposed(['String'], { role: Role.USER })
+  async getSellerOrder(orderId: string): Promise<OrderView> {
+    return toOrderView(await this.desk.open(orderId, caller()));
   }
 
   @Exposed(['String'])

@@ -935,6 +935,22 @@ export interface PaymentRequestDto {
 }
 
 /**
+ * The map of `getSellerOrdersPaged`: the seller's orders, newest first, optionally of some statuses and created in
+ * `[from, to)` (ISO-8601 instants). `sellerId` names the seller for an ADMIN; a USER acts for their own seller.
+ */
+export interface SellerOrdersRequestDto {
+  sellerId?: string;
+  status?: ("NEW" | "APPROVED" | "PAYMENT_PENDING" | "PAYMENT_FAILED" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELED" | "REFUNDED")[];
+  /**
+   * ISO-8601 instants as strings; a number, an object or an impossible date is a 400.
+   */
+  from?: string;
+  to?: string;
+  page?: number;
+  size?: number;
+}
+
+/**
  * The map of `refundOrder`: the whole order (what is left of it) without `items`, else these units. `restock` says
  * whether the units return to the offers once refunded; by default they do before shipment and do not after.
  */
@@ -2433,6 +2449,33 @@ export interface Beans {
     getOrder(orderId: string): Promise<null | OrderView>;
 
     /**
+     * The seller's order desk: the orders of the seller the caller acts for, newest first, paged and filtered by status
+     * and creation time ({@link SellerOrdersRequestDto}); an ADMIN names any seller with `sellerId`.
+     *
+     * @role USER
+     * @signature getSellerOrdersPaged(Map<SellerOrdersRequestDto>)
+     */
+    getSellerOrdersPaged(request: SellerOrdersRequestDto): Promise<{
+      content: OrderView[];
+      totalElements: number;
+      totalPages: number;
+      size: number;
+      number: number;
+      numberOfElements: number;
+      first: boolean;
+      last: boolean;
+      empty: boolean;
+    }>;
+
+    /**
+     * One order of the caller's seller (any for an ADMIN); another seller's is a 403.
+     *
+     * @role USER
+     * @signature getSellerOrder(String)
+     */
+    getSellerOrder(orderId: string): Promise<OrderView>;
+
+    /**
      * @role ADMIN
      * @signature approve(String)
      */
@@ -3119,6 +3162,8 @@ export const beanManifest = {
       getOrdersFromLoggedUser: [{ role: 'GUEST', signature: 'getOrdersFromLoggedUser()' }],
       getOrdersFromLoggedUserByIds: [{ role: 'GUEST', signature: 'getOrdersFromLoggedUserByIds(IdList)' }],
       getOrder: [{ role: 'GUEST', signature: 'getOrder(String)' }],
+      getSellerOrdersPaged: [{ role: 'USER', signature: 'getSellerOrdersPaged(Map<SellerOrdersRequestDto>)' }],
+      getSellerOrder: [{ role: 'USER', signature: 'getSellerOrder(String)' }],
       approve: [{ role: 'ADMIN', signature: 'approve(String)' }],
       pay: [{ role: 'GUEST', signature: 'pay(String)' }],
       obtain3DSecureLink: [{ role: 'GUEST', signature: 'obtain3DSecureLink(String)' }],
