@@ -15,6 +15,7 @@ import { DocsModule } from './docs/docs.module';
 import { HealthModule } from './health/health.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { CustomerAnalyticsModule } from './services/customer-analytics/customer-analytics.module';
+import { DomainEventsModule } from './events/domain-events.module';
 import { DummyTreeModule } from './services/dummy-tree/dummy-tree.module';
 import { PageDeliveryModule } from './services/page-delivery/page-delivery.module';
 import { ReportsModule } from './services/reports/reports.module';
@@ -57,6 +58,7 @@ import { SharedStateModule } from './shared-state/shared-state.module';
     BeanAdmissionModule,
     BeanModule,
     RealtimeModule,
+    DomainEventsModule,
     DummyTreeModule,
     PageDeliveryModule,
     ReportsModule,

@@ -59,7 +59,7 @@ export class OrderPlacement {
       await this.stock.release(reserved);
       throw error;
     }
-    created.forEach((order) => this.transitions.announce(order, order.orderTimeLines[0]));
+    for (const order of created) await this.transitions.placed(order);
     return created;
   }
 
