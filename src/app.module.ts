@@ -37,6 +37,7 @@ import { GeolocationModule } from './services/geolocation/geolocation.module';
 import { ProductSearchModule } from './services/product-search/product-search.module';
 import { ShoppingCartModule } from './services/shopping-cart/shopping-cart.module';
 import { OrdersModule } from './services/orders/orders.module';
+import { OrderMailModule } from './services/order-mail/order-mail.module';
 import { ConnectAccountsModule } from './services/connect-accounts/connect-accounts.module';
 import { AltPaymentsModule } from './services/alt-payments/alt-payments.module';
 import { AccountingModule } from './services/accounting/accounting.module';
@@ -80,6 +81,7 @@ import { SharedStateModule } from './shared-state/shared-state.module';
     ProductSearchModule,
     ShoppingCartModule,
     OrdersModule,
+    OrderMailModule,
     ConnectAccountsModule,
     AltPaymentsModule,
     AccountingModule,

@@ -1,12 +1,11 @@
 import type { CardChargeEvent, CardRefundEvent } from '../services/payments/card-payment.provider';
 import type { TrackingEvent } from '../services/delivery/logistics.provider';
-import type { OrderTimeLine } from '../services/orders/order-parts.schema';
 import type { StoredOrder } from '../services/orders/order.view';
 
 /** An order as it is after a move, with the time line entry the move appended (status, when, by whom, refund). */
 export interface OrderEvent {
   order: StoredOrder;
-  entry: OrderTimeLine;
+  entry: StoredOrder['orderTimeLines'][number];
 }
 
 /**

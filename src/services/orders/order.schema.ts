@@ -93,6 +93,8 @@ export class Order {
    * `INVOICE_RETRY_AFTER` (a claim moves it forward, so one instance retries at a time).
    */
   @Prop() invoiceDueAt?: Date;
+  /** The buyer's `Lang-Context` at checkout: the language of the mails about the order. */
+  @Prop() lang?: string;
 
   createdAt?: Date;
   updatedAt?: Date;
