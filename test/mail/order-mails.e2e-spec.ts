@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Role } from '../../src/common/principal';
-import { OrderMailState } from '../../src/services/order-mail/order-mail.schema';
+import { OrderMailKind, OrderMailState } from '../../src/services/order-mail/order-mail.schema';
 import { SmtpInbox } from '../auth/support/smtp-inbox';
 import { createBuyer, Buyer, CART, OrderBody, orderCall, payOrder } from '../orders/support/order-calls';
 import { createOffer, Offer } from '../orders/support/order-fixtures';
@@ -148,7 +148,7 @@ describe('order mails', () => {
     try {
       orderId = (await checkOutIn('en', buyer, offer)).id;
       const failed = await eventually(
-        () => outboxOf(t).findOne({ orderId, kind: 'order-placed' }).lean().exec(),
+        () => outboxOf(t).findOne({ orderId, kind: OrderMailKind.PLACED }).lean().exec(),
         (row) => Boolean(row?.lastError),
       );
       expect(failed).toMatchObject({ state: OrderMailState.PENDING, lastError: expect.any(String) });

@@ -17,7 +17,7 @@ export class OrderMailSender {
     private readonly mail: MailService,
   ) {}
 
-  /** @throws when the order cannot be read, the invoice not issued or the mail not handed over: retried */
+  /** @throws when the order cannot be read, its invoice is not issued yet or the mail not handed over: retried */
   async send(queued: StoredOrderMail): Promise<void> {
     const order = await this.store.find(queued.orderId);
     const data = orderMailData(order, queued.lang, queued.refundId);
@@ -26,9 +26,13 @@ export class OrderMailSender {
     await this.mail.send({ to: queued.to, subject, text, attachments });
   }
 
-  /** The buyer's invoice: the one issued on `order.paid`, or issued now when that has not happened yet (once). */
+  /**
+   * The buyer's invoice, issued by accounting on `order.paid`. The mail does not issue it: while it is missing (its
+   * issuing failed and waits for the retry sweep) the mail waits too, retried with the outbox's back-off.
+   */
   private async invoiceOf(order: StoredOrder): Promise<MailAttachment> {
-    const invoice = await this.invoices.create(order);
+    const invoice = await this.invoices.issued(order);
+    if (!invoice) throw new Error(`The invoice of order ${String(order._id)} is not issued yet`);
     return { filename: invoice.name, content: Buffer.from(invoice.data, 'base64'), contentType: invoice.contentType };
   }
 }
