@@ -66,7 +66,11 @@ describe('order mails on two instances', () => {
       // The first order's invoice failed on its first delivery (the sweep may have retried it since).
       await expect(issue.mock.results[0].value).rejects.toThrow('register down');
       await eventually(
-        () => outboxOf(b).find({ orderId: { $in: orderIds } }).lean().exec(),
+        () =>
+          outboxOf(b)
+            .find({ orderId: { $in: orderIds } })
+            .lean()
+            .exec(),
         (rows) => rows.length === ORDERS * 3 && rows.every((row) => row.lastError !== undefined),
       );
     } finally {
@@ -75,7 +79,11 @@ describe('order mails on two instances', () => {
     }
 
     const rows = await eventually(
-      () => outboxOf(a).find({ orderId: { $in: orderIds } }).lean().exec(),
+      () =>
+        outboxOf(a)
+          .find({ orderId: { $in: orderIds } })
+          .lean()
+          .exec(),
       (found) => found.every((row) => row.state === OrderMailState.SENT),
     );
     expect(rows.map(({ state }) => state)).toEqual(Array(ORDERS * 3).fill(OrderMailState.SENT));

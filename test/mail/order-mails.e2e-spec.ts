@@ -42,7 +42,9 @@ describe('order mails', () => {
   const checkOutIn = async (lang: string, buyer: Buyer, offer: Offer, quantity = 1): Promise<OrderBody> => {
     const items = [{ sellerSkuId: offer.sellerSkuId, quantity }];
     await t.callBean(CART, 'addCommerceItems', [{ items }], { token: buyer.token, lang }).expect(200);
-    const { body } = await t.callBean('orderServiceImpl', 'orderCheckout', [], { token: buyer.token, lang }).expect(200);
+    const { body } = await t
+      .callBean('orderServiceImpl', 'orderCheckout', [], { token: buyer.token, lang })
+      .expect(200);
     return (body as OrderBody[])[0];
   };
 

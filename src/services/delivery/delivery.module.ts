@@ -20,11 +20,7 @@ import { ShippingQuotes } from './shipping-quotes';
     MongooseModule.forFeature([{ name: SandboxParcel.name, schema: SandboxParcelSchema }]),
   ],
   controllers: [DeliveryController, CarrierScanController],
-  providers: [
-    LogisticsSandbox,
-    { provide: LogisticsProvider, useExisting: LogisticsSandbox },
-    ShippingQuotes,
-  ],
+  providers: [LogisticsSandbox, { provide: LogisticsProvider, useExisting: LogisticsSandbox }, ShippingQuotes],
   exports: [LogisticsProvider, ShippingQuotes],
 })
 export class DeliveryModule {}

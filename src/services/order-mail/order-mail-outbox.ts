@@ -104,7 +104,9 @@ export class OrderMailOutbox implements OnApplicationBootstrap, OnModuleDestroy 
 
   private async failed(mail: StoredOrderMail, error: string): Promise<void> {
     if (mail.attempts >= MAX_ATTEMPTS) {
-      this.logger.error(`${mail.kind} mail of order ${mail.orderId} abandoned after ${mail.attempts} attempts: ${error}`);
+      this.logger.error(
+        `${mail.kind} mail of order ${mail.orderId} abandoned after ${mail.attempts} attempts: ${error}`,
+      );
       await this.mails.updateOne({ _id: mail._id }, { $set: { state: OrderMailState.ABANDONED, lastError: error } });
       return;
     }

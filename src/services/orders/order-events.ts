@@ -69,7 +69,9 @@ export class OrderEvents {
       await this.events.emit(name, event);
       return true;
     } catch (error) {
-      this.logger.error(`A listener of ${name} failed on order ${String(event.order._id)}: ${(error as Error).message}`);
+      this.logger.error(
+        `A listener of ${name} failed on order ${String(event.order._id)}: ${(error as Error).message}`,
+      );
       return false;
     }
   }

@@ -4,13 +4,7 @@ import { Model, Types } from 'mongoose';
 import { Principal } from '../../common/principal';
 import { OnDomainEvent } from '../../events/domain-events';
 import { StockReservation } from '../catalogue/stock-reservation';
-import {
-  CardPaymentProvider,
-  CardRefundEvent,
-  CardRefundEventType,
-  Refund,
-  RefundStatus,
-} from '../payments';
+import { CardPaymentProvider, CardRefundEvent, CardRefundEventType, Refund, RefundStatus } from '../payments';
 import { OrderRefund, OrderRefundStatus } from './order-parts.schema';
 import { OrderStore } from './order-store';
 import { OrderTransitions } from './order-transitions';

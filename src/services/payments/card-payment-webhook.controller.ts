@@ -39,8 +39,14 @@ export class CardPaymentWebhookController {
   /** The notice as its domain event; a listener's failure fails the webhook, so the provider sends it again. */
   private emit(event: CardPaymentEvent): Promise<void> {
     if (isRefundEvent(event)) {
-      return this.events.emit(event.type === CardRefundEventType.REFUNDED ? 'refund.succeeded' : 'refund.failed', event);
+      return this.events.emit(
+        event.type === CardRefundEventType.REFUNDED ? 'refund.succeeded' : 'refund.failed',
+        event,
+      );
     }
-    return this.events.emit(event.type === CardPaymentEventType.SUCCEEDED ? 'payment.succeeded' : 'payment.failed', event);
+    return this.events.emit(
+      event.type === CardPaymentEventType.SUCCEEDED ? 'payment.succeeded' : 'payment.failed',
+      event,
+    );
   }
 }
