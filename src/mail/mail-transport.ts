@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createTransport, SendMailOptions } from 'nodemailer';
@@ -31,8 +31,12 @@ function outboxSender(outboxDir: string): SendMail {
   const transport = createTransport({ streamTransport: true, buffer: true });
   return async (message) => {
     const { message: raw } = (await transport.sendMail(message)) as { message: Buffer };
-    await mkdir(outboxDir, { recursive: true });
+    // Written beside the outbox, then renamed into it (atomic on one file system): whoever reads the outbox never
+    // sees half a message.
+    const partialDir = `${outboxDir}.partial`;
+    await Promise.all([mkdir(outboxDir, { recursive: true }), mkdir(partialDir, { recursive: true })]);
     const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`;
-    await writeFile(join(outboxDir, name), raw, { mode: 0o600 });
+    await writeFile(join(partialDir, name), raw, { mode: 0o600 });
+    await rename(join(partialDir, name), join(outboxDir, name));
   };
 }

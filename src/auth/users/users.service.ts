@@ -76,6 +76,13 @@ export class UsersService implements OnModuleInit {
     return this.users.findOne({ email: normalize(email) }).exec();
   }
 
+  /** The account's e-mail address; undefined when there is no such user. */
+  async emailOf(id: string): Promise<string | undefined> {
+    if (!isAccountId(id)) return undefined;
+    const user = await this.users.findById(id, { email: 1 }).lean().exec();
+    return user?.email;
+  }
+
   /** The user's access state, or null when there is no such user. */
   async accessState(id: string): Promise<AccessState | null> {
     const cached = this.accessStates.get(id);

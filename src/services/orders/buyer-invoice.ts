@@ -23,6 +23,11 @@ function wasPaid(order: StoredOrder): boolean {
 export class BuyerInvoice {
   constructor(private readonly invoices: InvoiceService) {}
 
+  /** The order's invoice if it has been issued; null otherwise (never issues one). */
+  issued(order: StoredOrder): Promise<Attachment | null> {
+    return this.invoices.issued(invoiceRequest(order));
+  }
+
   /** @throws 409 when the order was never paid and has no invoice yet */
   async create(order: StoredOrder): Promise<Attachment> {
     const request = invoiceRequest(order);
