@@ -929,6 +929,10 @@ export interface PaymentRequestDto {
   metadata?: {
     [key: string]: string;
   };
+  /**
+   * Where the 3-D Secure page sends the buyer back (`PaymentReturnUrls` checks the origin); `PUBLIC_URL` unset.
+   */
+  returnUrl?: string;
   quantity?: number;
   amount?: number;
   confirm?: boolean;
