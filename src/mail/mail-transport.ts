@@ -12,15 +12,22 @@ export function createSendMail(smtp: SmtpSettings | undefined, outboxDir: string
   return smtp ? smtpSender(smtp) : outboxSender(outboxDir);
 }
 
+/**
+ * nodemailer's defaults wait minutes for a silent server; bounded, an attempt ends well within the order mail
+ * outbox's one-minute lease, after which another instance may try the same mail again.
+ */
+const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+
 function smtpSender(smtp: SmtpSettings): SendMail {
   const transport =
     'url' in smtp
-      ? createTransport(smtp.url)
+      ? createTransport({ url: smtp.url, ...TIMEOUTS })
       : createTransport({
           host: smtp.host,
           port: smtp.port,
           secure: smtp.secure,
           auth: smtp.user ? { user: smtp.user, pass: smtp.password } : undefined,
+          ...TIMEOUTS,
         });
   return async (message) => {
     await transport.sendMail(message);

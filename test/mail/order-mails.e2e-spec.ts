@@ -48,7 +48,7 @@ describe('order mails', () => {
     return (body as OrderBody[])[0];
   };
 
-  it('should write to a German buyer in German (confirmation, paid with the invoice, shipped with tracking) and to the seller', async () => {
+  it('should write to a German buyer in German (confirmation, paid with the invoice, shipped with tracking, delivered) and to the seller', async () => {
     const seller = await createBuyer(t);
     const offer = await createOffer(t, { sellerUserId: seller.id, price: 1250 });
     const buyer = await createBuyer(t, 'DE');
@@ -89,8 +89,12 @@ describe('order mails', () => {
     expect(shipped.subject).toBe(`Bestellung ${order.id} wurde versandt`);
     expect(shipped.text).toContain(`Sendungsnummer: ${(shippedOrder as OrderBody).parcelId}`);
 
+    await orderCall(t, 'deliver', [order.id], admin).expect(200);
+    expect((await nextMailTo(inbox, emailOf(buyer))).subject).toBe(`Bestellung ${order.id} wurde zugestellt`);
+
     const rows = await settledMailsOf(t, order.id);
     expect(rows.map(({ kind, state }) => `${kind}:${state}`).sort()).toEqual([
+      'order-delivered:SENT',
       'order-paid:SENT',
       'order-placed:SENT',
       'order-shipped:SENT',
@@ -106,7 +110,7 @@ describe('order mails', () => {
     expect(confirmation.text).toContain('thank you for your order');
   });
 
-  it('should tell the buyer of a cancellation and of a partial refund with its amount', async () => {
+  it('should tell the buyer of cancellations, before and after payment, and of a partial refund with its amount', async () => {
     const seller = await createBuyer(t);
     const offer = await createOffer(t, { sellerUserId: seller.id, price: 1000 });
     const buyer = await createBuyer(t);
@@ -124,6 +128,17 @@ describe('order mails', () => {
     const refund = await nextMailTo(inbox, emailOf(buyer));
     expect(refund.subject).toBe(`Refund for order ${order.id}`);
     expect(refund.text).toContain('€10.00 of order'); // one unit, no tax configured
+
+    const canceledPaid = await checkOutIn('en', buyer, offer);
+    await nextMailTo(inbox, emailOf(buyer));
+    await payOrder(t, buyer, canceledPaid.id, admin);
+    await nextMailTo(inbox, emailOf(buyer));
+    await orderCall(t, 'cancelOrder', [canceledPaid.id], buyer.token).expect(200);
+    const canceled = await nextMailTo(inbox, emailOf(buyer));
+    expect(canceled.subject).toBe(`Order ${canceledPaid.id} has been canceled`);
+    const { body: refunded } = await orderCall(t, 'getOrder', [canceledPaid.id], buyer.token).expect(200);
+    const total = (refunded as OrderBody).total;
+    expect(canceled.text).toContain(`€${(total / 100).toFixed(2)} has been refunded to your card`);
   });
 
   it("should use an operator's template from DATA_DIR/mail-templates", async () => {
