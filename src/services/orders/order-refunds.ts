@@ -12,6 +12,7 @@ import {
   Refund,
   RefundStatus,
 } from '../payments';
+import { BuyerCreditNote } from './buyer-credit-note';
 import { OrderRefund, OrderRefundStatus } from './order-parts.schema';
 import { OrderStore } from './order-store';
 import { OrderTransitions } from './order-transitions';
@@ -53,6 +54,7 @@ export class OrderRefunds implements OnModuleInit {
     private readonly provider: CardPaymentProvider,
     private readonly events: CardPaymentEvents,
     private readonly stock: StockReservation,
+    private readonly creditNote: BuyerCreditNote,
   ) {}
 
   onModuleInit(): void {
@@ -224,7 +226,11 @@ export class OrderRefunds implements OnModuleInit {
           },
           also: { $inc: { refundVersion: 1 } },
           entry: { refundId: refund.id },
-          effects: () => stockAfterRefund(this.stock, order, entry),
+          effects: async (moved) => {
+            await stockAfterRefund(this.stock, order, entry);
+            const settledEntry = moved.refunds?.find((one) => one.reference === entry.reference) ?? entry;
+            await this.creditNote.issueSafely(moved, settledEntry);
+          },
         },
       );
       if (settled) return;
