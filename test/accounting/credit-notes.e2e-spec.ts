@@ -196,6 +196,20 @@ describe('credit notes and seller document numbers', () => {
         admin,
       ).expect(200);
       expect(admins).toMatchObject({ invoicePattern: 'INV-{YYYY}-{SEQ:6}', creditNotePattern: 'FMC{YYYY}{SEQ}' });
+      const { body: trail } = await t
+        .callBean('auditServiceImpl', 'getAuditTrail', ['seller', offer.sellerId], { token: admin })
+        .expect(200);
+      expect(trail).toEqual([
+        expect.objectContaining({
+          action: 'documentNumbering.update',
+          actor: expect.objectContaining({ role: 'ADMIN' }),
+        }),
+        expect.objectContaining({
+          action: 'documentNumbering.update',
+          actor: expect.objectContaining({ id: seller.id }),
+          details: { invoicePattern: 'FM/{YYYY}/{SEQ:4}', creditNotePattern: 'FMC{YYYY}{SEQ}' },
+        }),
+      ]);
     });
 
     it.each([

@@ -1,4 +1,5 @@
 import { BadRequestException, UnauthorizedException } from '@nestjs/common';
+import { AuditTrail } from '../../audit/audit-trail';
 import { Bean, Exposed, MapOf } from '../../bean';
 import { Principal, Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
@@ -21,6 +22,7 @@ export class AccountingService {
     private readonly invoices: OrderInvoices,
     private readonly numbering: DocumentNumbering,
     private readonly sellers: SellerDirectory,
+    private readonly audit: AuditTrail,
   ) {}
 
   /** Prepares the ledger: the contact indexes exist before the first contact is written. */
@@ -57,7 +59,13 @@ export class AccountingService {
     const principal = caller();
     const sellerId = await actingSeller(this.sellers, principal, request.sellerId);
     const patterns = { ...(invoicePattern && { invoicePattern }), ...(creditNotePattern && { creditNotePattern }) };
-    return { sellerId, ...(await this.numbering.set(sellerId, patterns, principal.id)) };
+    const numbering = await this.numbering.set(sellerId, patterns, principal.id);
+    await this.audit.record({
+      action: 'documentNumbering.update',
+      target: { type: 'seller', id: sellerId },
+      details: patterns,
+    });
+    return { sellerId, ...numbering };
   }
 
   @Exposed(['String'])
