@@ -141,6 +141,19 @@ describe('seller order desk', () => {
       await orderCall(t, 'ship', [mine.id], seller.token).expect(200, 'true');
       const { body: shipped } = await orderCall(t, 'getSellerOrder', [mine.id], seller.token).expect(200);
       expect(shipped).toMatchObject({ status: 'SHIPPED', refunds: [expect.objectContaining({ amount: 1250 })] });
+
+      const { body: trail } = await t.callBean('auditServiceImpl', 'getAuditTrail', ['order', mine.id], {
+        token: admin,
+      });
+      const bySeller = { id: seller.id, name: seller.username, role: 'USER' };
+      expect(trail).toEqual([
+        expect.objectContaining({ action: 'order.ship', actor: bySeller, target: { type: 'order', id: mine.id } }),
+        expect.objectContaining({
+          action: 'order.refund',
+          actor: bySeller,
+          details: expect.objectContaining({ amount: 1250, items }),
+        }),
+      ]);
     });
 
     it("should refuse another seller's order and the buyer's (403), a guest (401)", async () => {

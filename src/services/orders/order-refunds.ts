@@ -5,6 +5,7 @@ import { Principal } from '../../common/principal';
 import { OnDomainEvent } from '../../events/domain-events';
 import { StockReservation } from '../catalogue/stock-reservation';
 import { CardPaymentProvider, CardRefundEvent, CardRefundEventType, Refund, RefundStatus } from '../payments';
+import { BuyerCreditNote } from './buyer-credit-note';
 import { OrderRefund, OrderRefundStatus } from './order-parts.schema';
 import { OrderStore } from './order-store';
 import { OrderTransitions } from './order-transitions';
@@ -45,6 +46,7 @@ export class OrderRefunds {
     private readonly transitions: OrderTransitions,
     private readonly provider: CardPaymentProvider,
     private readonly stock: StockReservation,
+    private readonly creditNote: BuyerCreditNote,
   ) {}
 
   /** `refundOrder`: by an ADMIN, or the user acting for the order's seller (403 for anyone else). */
@@ -212,7 +214,11 @@ export class OrderRefunds {
           },
           also: { $inc: { refundVersion: 1 } },
           entry: { refundId: refund.id },
-          effects: () => stockAfterRefund(this.stock, order, entry),
+          effects: async (moved) => {
+            await stockAfterRefund(this.stock, order, entry);
+            const settledEntry = moved.refunds?.find((one) => one.reference === entry.reference) ?? entry;
+            await this.creditNote.issueSafely(moved, settledEntry);
+          },
         },
       );
       if (settled) return;

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
+import { ProfilesModule } from '../../auth/profiles/profiles.module';
 import { InvoicesModule } from '../accounting/invoices';
 import { CatalogueModule } from '../catalogue/catalogue.module';
 import { CustomerAnalyticsModule } from '../customer-analytics/customer-analytics.module';
@@ -7,7 +8,9 @@ import { DeliveryModule } from '../delivery/delivery.module';
 import { GeolocationModule } from '../geolocation/geolocation.module';
 import { PaymentsModule } from '../payments';
 import { ShoppingCartModule } from '../shopping-cart/shopping-cart.module';
+import { BuyerCreditNote } from './buyer-credit-note';
 import { BuyerInvoice } from './buyer-invoice';
+import { InvoiceParties } from './invoice-parties';
 import { CheckoutLock, CheckoutLocks, CheckoutLockSchema } from './checkout-lock';
 import { OrderAdmin } from './order-admin';
 import { OrderApproval } from './order-approval';
@@ -45,6 +48,7 @@ import { OrdersService } from './orders.service';
     DeliveryModule,
     GeolocationModule,
     InvoicesModule,
+    ProfilesModule,
     MongooseModule.forFeature([
       { name: Order.name, schema: OrderSchema },
       { name: CheckoutLock.name, schema: CheckoutLockSchema },
@@ -72,6 +76,8 @@ import { OrdersService } from './orders.service';
     PaymentReturnUrls,
     CheckoutLocks,
     BuyerInvoice,
+    BuyerCreditNote,
+    InvoiceParties,
     OrdersReport,
   ],
   exports: [OrderStore, OrderPaymentFlow, BuyerInvoice],

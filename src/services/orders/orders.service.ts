@@ -5,6 +5,7 @@ import { Bean, Exposed, MapOf } from '../../bean';
 import { describeRepository, RepositoryDescription } from '../../common/mongo/repository-description';
 import { Page, toPage } from '../../common/page';
 import { Principal, Role } from '../../common/principal';
+import { AuditTrail } from '../../audit/audit-trail';
 import { RequestContext } from '../../common/request-context';
 import {
   parseSearchRequest,
@@ -53,6 +54,7 @@ export class OrdersService {
     private readonly cancellation: OrderCancellation,
     private readonly refunds: OrderRefunds,
     private readonly desk: SellerOrderDesk,
+    private readonly audit: AuditTrail,
   ) {}
 
   /**
@@ -223,13 +225,23 @@ export class OrdersService {
    */
   @Exposed([MapOf(RefundRequestDto)], { role: Role.USER })
   async refundOrder(request: RefundRequestDto): Promise<OrderView> {
-    return toOrderView(await this.refunds.refund(request, caller()));
+    const order = await this.refunds.refund(request, caller());
+    const asked = order.refunds?.at(-1);
+    const details = {
+      reference: asked?.reference,
+      amount: asked?.amount,
+      items: request.items,
+      restock: asked?.restock,
+    };
+    await this.audit.record({ action: 'order.refund', target: { type: 'order', id: request.orderId }, details });
+    return toOrderView(order);
   }
 
   /** Books the parcel of a PAID order and ships it: the user acting for the order's seller, or an ADMIN. */
   @Exposed(['String'], { role: Role.USER })
   async ship(orderId: string): Promise<boolean> {
     await this.shipping.ship(orderId, caller());
+    await this.audit.record({ action: 'order.ship', target: { type: 'order', id: orderId } });
     return true;
   }
 

@@ -1,4 +1,4 @@
-import { BadRequestException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { ForbiddenException, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, QueryFilter } from 'mongoose';
 import { Principal } from '../../common/principal';
@@ -7,6 +7,7 @@ import { isAdmin, OrderStore } from './order-store';
 import { Order } from './order.schema';
 import { StoredOrder } from './order.view';
 import { SellerOrdersRequestDto } from './seller-orders.dto';
+import { actingSeller } from './seller-scope';
 
 export interface SellerOrdersPage {
   content: StoredOrder[];
@@ -27,7 +28,7 @@ export class SellerOrderDesk {
 
   /** 404 when a USER acts for no seller, 403 for another seller's id, 400 for an ADMIN naming no seller. */
   async list(request: SellerOrdersRequestDto, principal: Principal): Promise<SellerOrdersPage> {
-    const sellerId = await this.sellerFor(principal, request.sellerId);
+    const sellerId = await actingSeller(this.sellers, principal, request.sellerId);
     const filter = filterOf(sellerId, request);
     const [content, total] = await Promise.all([
       this.orders
@@ -51,20 +52,6 @@ export class SellerOrderDesk {
       throw new ForbiddenException("Only the order's seller or an ADMIN may open it");
     }
     return order;
-  }
-
-  private async sellerFor(principal: Principal, requested?: string): Promise<string> {
-    const own = await this.sellers.idActingFor(principal.id);
-    if (isAdmin(principal)) {
-      const sellerId = requested ?? (own && String(own));
-      if (!sellerId) throw new BadRequestException('sellerId is required for an ADMIN who acts for no seller');
-      return String((await this.sellers.get(sellerId))._id);
-    }
-    if (!own) throw new NotFoundException('You act for no seller');
-    if (requested !== undefined && requested !== String(own)) {
-      throw new ForbiddenException("You may only read your own seller's orders");
-    }
-    return String(own);
   }
 }
 

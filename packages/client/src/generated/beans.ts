@@ -38,6 +38,16 @@ export interface Attachment {
 }
 
 /**
+ * The map of `setDocumentNumbering`: the number patterns of the seller's invoices and credit notes to buyers, e.g.
+ * `INV-{YYYY}-{SEQ:6}` (at least one of them). `sellerId` names the seller for an ADMIN.
+ */
+export interface DocumentNumberingDto {
+  sellerId?: string;
+  invoicePattern?: string;
+  creditNotePattern?: string;
+}
+
+/**
  * What `orderServiceImpl.pay` answers: the charge's outcome and where the order stands.
  */
 export interface PaymentStatus {
@@ -1366,6 +1376,19 @@ export interface Beans {
      * @signature createCommissionInvoice(String, String)
      */
     createCommissionInvoice(orderId: string, profileId: string): Promise<Attachment>;
+
+    /**
+     * Sets how the seller's next invoices and credit notes to buyers are numbered ({@link DocumentNumberingDto}): the
+     * user acting for the seller, or an ADMIN naming it. The sequence of the year goes on; issued numbers stay.
+     *
+     * @role USER
+     * @signature setDocumentNumbering(Map<DocumentNumberingDto>)
+     */
+    setDocumentNumbering(request: DocumentNumberingDto): Promise<{
+      invoicePattern: string;
+      creditNotePattern: string;
+      sellerId: string;
+    }>;
 
     /**
      * @role ADMIN
@@ -2957,6 +2980,7 @@ export const beanManifest = {
       isAccountingKeyDefined: [{ role: 'ADMIN', signature: 'isAccountingKeyDefined()' }],
       createPayoutInvoice: [{ role: 'ADMIN', signature: 'createPayoutInvoice(String, String)' }],
       createCommissionInvoice: [{ role: 'ADMIN', signature: 'createCommissionInvoice(String, String)' }],
+      setDocumentNumbering: [{ role: 'USER', signature: 'setDocumentNumbering(Map<DocumentNumberingDto>)' }],
       retrieveContact: [{ role: 'ADMIN', signature: 'retrieveContact(String)' }],
     },
   },
