@@ -128,6 +128,10 @@ describe('order mails', () => {
     const refund = await nextMailTo(inbox, emailOf(buyer));
     expect(refund.subject).toBe(`Refund for order ${order.id}`);
     expect(refund.text).toContain('€10.00 of order'); // one unit, no tax configured
+    expect(refund.attachments).toEqual([expect.objectContaining({ contentType: 'application/pdf' })]);
+    const creditNote = (await pdfPages(refund.attachments[0].content)).join('\n');
+    expect(creditNote).toContain(refund.attachments[0].filename!.replace(/\.pdf$/, ''));
+    expect(creditNote).toMatch(/€10\.00/);
 
     const canceledPaid = await checkOutIn('en', buyer, offer);
     await nextMailTo(inbox, emailOf(buyer));
@@ -139,6 +143,7 @@ describe('order mails', () => {
     const { body: refunded } = await orderCall(t, 'getOrder', [canceledPaid.id], buyer.token).expect(200);
     const total = (refunded as OrderBody).total;
     expect(canceled.text).toContain(`€${(total / 100).toFixed(2)} has been refunded to your card`);
+    expect(canceled.attachments.map((a) => a.contentType)).toEqual(['application/pdf']);
   });
 
   it("should use an operator's template from DATA_DIR/mail-templates", async () => {

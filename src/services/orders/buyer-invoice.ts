@@ -37,7 +37,7 @@ export class BuyerInvoice {
 
   /** The order's invoice if it has been issued; null otherwise (never issues one). */
   issued(order: StoredOrder): Promise<Attachment | null> {
-    return this.invoices.issued(invoiceRequest(order));
+    return this.invoices.issuedOnce(InvoiceKind.BUYER_TO_VENDOR, String(order._id));
   }
 
   /** @throws 409 when the order was never paid and has no invoice yet */

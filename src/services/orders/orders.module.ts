@@ -80,6 +80,6 @@ import { OrdersService } from './orders.service';
     InvoiceParties,
     OrdersReport,
   ],
-  exports: [OrderStore, OrderPaymentFlow, BuyerInvoice],
+  exports: [OrderStore, OrderPaymentFlow, BuyerInvoice, BuyerCreditNote],
 })
 export class OrdersModule {}
