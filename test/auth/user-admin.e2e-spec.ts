@@ -182,6 +182,21 @@ describe('userManagementServiceImpl', () => {
       await ownInvoices(await login(user.username, password)).expect(200);
     });
 
+    it('should audit every change with who made it', async () => {
+      const { user } = await createUser();
+      await call('disableUser', [user.id]).expect(200);
+      await call('enableUser', [user.id]).expect(200);
+      await call('changeRole', [user.id, Role.ADMIN]).expect(200);
+      const trail = await t
+        .callBean('auditServiceImpl', 'getAuditTrail', ['user', user.id], { token: admin })
+        .expect(200);
+      const entries = trail.body as { action: string; actor: { name: string }; details?: Record<string, unknown> }[];
+      expect(entries.map((e) => e.action)).toEqual(['user.change-role', 'user.enable', 'user.disable', 'user.create']);
+      expect(entries.every((e) => e.actor.name === 'test-admin')).toBe(true);
+      expect(entries[0].details).toEqual({ role: Role.ADMIN });
+      expect(JSON.stringify(entries)).not.toMatch(/pw-|passwordHash/);
+    });
+
     it('should publish the change on /topic/users to ADMINs', async () => {
       const { user } = await createUser();
       const watcher = await TestStompClient.connect(t.url, { token: admin });

@@ -74,6 +74,12 @@ describe('sellerOnboardingServiceImpl', () => {
       .body as ApplicationView;
   }
 
+  /** A record's audit trail, newest first, as `[action, actor name]`. */
+  async function auditTrail(type: string, id: string): Promise<[string, string][]> {
+    const trail = await t.callBean('auditServiceImpl', 'getAuditTrail', [type, id], { token: admin }).expect(200);
+    return (trail.body as { action: string; actor: { name: string } }[]).map((e) => [e.action, e.actor.name]);
+  }
+
   /** A SKU of the demo catalogue, found as a shopper finds it. */
   async function demoSku(index: number): Promise<string> {
     const search = 'ecomRemainsSearchEngineServiceImpl';
@@ -138,6 +144,15 @@ describe('sellerOnboardingServiceImpl', () => {
         expect(JSON.stringify(publicProfiles.body)).not.toContain('NL123456789B01');
 
         await offerAndSell(applicant, sellerId, approved.profileId!);
+        expect(await auditTrail('seller-application', submitted.id)).toEqual([
+          ['seller-application.approve', 'test-admin'],
+          ['seller-application.submit', applicant.username],
+        ]);
+        expect(await auditTrail('seller', sellerId)).toEqual([
+          ['connect-account.add-external-account', applicant.username],
+          ['connect-account.verify', applicant.username],
+          ['seller.create', 'test-admin'],
+        ]);
       } finally {
         await Promise.all([live.disconnect(), desk.disconnect()]);
       }
@@ -217,6 +232,10 @@ describe('sellerOnboardingServiceImpl', () => {
           admin,
         ).expect(200);
         expect(rejected.body).toMatchObject({ status: 'REJECTED', reason: 'VAT id unknown to VIES', sellerId: null });
+        expect((await auditTrail('seller-application', submitted.id))[0]).toEqual([
+          'seller-application.reject',
+          'test-admin',
+        ]);
         const decision = await live.next(
           `/topic/seller-onboarding/${applicant.id}`,
           (e) => e.id === submitted.id && e.event !== 'seller-application.submitted',
@@ -258,6 +277,15 @@ describe('sellerOnboardingServiceImpl', () => {
         const token = open.tokenFor(Role.USER);
         const answer = await open.callBean(ONBOARDING, 'applyAsSeller', [application()], { token }).expect(200);
         expect(answer.body).toMatchObject({ status: 'APPROVED', decidedBy: 'system', sellerId: expect.any(String) });
+        const trail = await open
+          .callBean('auditServiceImpl', 'getAuditTrail', ['seller-application', answer.body.id], {
+            token: open.tokenFor(Role.ADMIN),
+          })
+          .expect(200);
+        expect(trail.body.map((e: { action: string; actor: { name: string } }) => [e.action, e.actor.name])).toEqual([
+          ['seller-application.approve', 'system'],
+          ['seller-application.submit', 'test-user'],
+        ]);
         const profile = await open.callBean(ONBOARDING, 'getMyCompanyProfile', [], { token }).expect(200);
         expect(profile.body).toMatchObject({ companyName: 'Groene Vingers B.V.', vatId: 'NL123456789B01' });
       } finally {
@@ -281,6 +309,8 @@ describe('sellerOnboardingServiceImpl', () => {
       });
       const updated = await onboarding('updateMyCompanyProfile', [moved], applicant.token).expect(200);
       expect(updated.body).toMatchObject({ companyName: 'Grüne Finger GmbH', country: 'DE', vatId: 'DE123456789' });
+      const profileId = (updated.body as { profileId: string }).profileId;
+      expect(await auditTrail('profile', profileId)).toEqual([['company-profile.update', applicant.username]]);
       const sellers = await t.callBean('geoLocationServiceImpl', 'getSellersByCountryCode', ['DE']).expect(200);
       expect(sellers.body).toEqual(
         expect.arrayContaining([expect.objectContaining({ id: sellerId, name: 'Grüne Finger GmbH' })]),
