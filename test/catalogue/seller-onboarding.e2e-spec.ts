@@ -150,6 +150,7 @@ describe('sellerOnboardingServiceImpl', () => {
         ]);
         expect(await auditTrail('seller', sellerId)).toEqual([
           ['connect-account.add-external-account', applicant.username],
+          ['connect-account.add-external-account', applicant.username],
           ['connect-account.verify', applicant.username],
           ['seller.create', 'test-admin'],
         ]);
@@ -200,8 +201,23 @@ describe('sellerOnboardingServiceImpl', () => {
       expect(text).toContain('Groene Vingers B.V.');
     }
 
+    const debitCard = { holderName: 'Groene Vingers', number: '4000056655665556', expMonth: 12, expYear: 2099 };
+
     async function setUpPayouts(seller: Person): Promise<void> {
       expect((await connect('checkMySellerAccountStatus', [], seller.token).expect(200)).body).toBe('NOT_CONNECTED');
+      const person = await connect('getMySellerInitialPerson', [], seller.token).expect(200);
+      expect(person.body).toMatchObject({
+        firstName: 'Groene',
+        lastName: 'Vingers B.V.',
+        email: 'info@groene-vingers.test',
+        address: { line1: 'Herengracht 1', postalCode: '1015 BA', city: 'Amsterdam', country: 'NL' },
+        relationship: { representative: true, owner: true },
+      });
+      await connect(
+        'obtainMySellerOnboardingLink',
+        ['javascript:alert(1)', 'https://shop.test/done'],
+        seller.token,
+      ).expect(400);
       const meta = { businessType: 'company', mcc: '5261', country: 'NL', email: 'pay@groene-vingers.test' };
       const verified = await connect(
         'verifyMySellerAccount',
@@ -214,6 +230,13 @@ describe('sellerOnboardingServiceImpl', () => {
       const link = new URL((verified.body as { onboardingUrl: string }).onboardingUrl);
       await request(t.url).post(link.pathname).expect(303).expect('Location', 'https://shop.test/done');
       expect((await connect('checkMySellerAccountStatus', [], seller.token).expect(200)).body).toBe('ENABLED');
+      const fresh = await connect(
+        'obtainMySellerOnboardingLink',
+        ['https://shop.test/r', 'https://shop.test/d'],
+        seller.token,
+      ).expect(200);
+      expect(new URL(fresh.body as string).pathname).toMatch(/^\/api\/v1\/connect\/onboarding\//);
+      expect((await connect('createMySellerCardAccount', [debitCard], seller.token).expect(200)).body).toBe(true);
       // The spec's own methods stay ADMIN's.
       await connect('checkConnectAccountStatus', [], seller.token).expect(403);
     }
@@ -315,6 +338,22 @@ describe('sellerOnboardingServiceImpl', () => {
       expect(sellers.body).toEqual(
         expect.arrayContaining([expect.objectContaining({ id: sellerId, name: 'Grüne Finger GmbH' })]),
       );
+    });
+
+    it.each([
+      ['a VAT id of another country', { vatId: 'FR12345678901' }, 'vatId'],
+      ['a missing street', { street: undefined }, 'street'],
+      ['an operator object as city', { city: { $gt: '' } }, 'city'],
+    ])('should refuse %s (400) and keep the profile', async (_, overrides, field) => {
+      const applicant = await newUser();
+      const submitted = await apply(applicant);
+      await onboarding('approveSellerApplication', [submitted.id], admin).expect(200);
+      const answer = await onboarding('updateMyCompanyProfile', [application(overrides)], applicant.token).expect(400);
+      expect(answer.body.details).toEqual(
+        expect.arrayContaining([expect.objectContaining({ field: `args[0].${field}` })]),
+      );
+      const profile = await onboarding('getMyCompanyProfile', [], applicant.token).expect(200);
+      expect(profile.body).toMatchObject({ vatId: 'NL123456789B01', street: 'Herengracht 1', city: 'Amsterdam' });
     });
 
     it('should be refused to a user who acts for no seller (404)', async () => {
