@@ -142,6 +142,25 @@ const BROKER_DESTINATIONS: readonly BrokerDestination[] = [
     message: 'LiveEvent',
     description: 'Activity of one customer (that customer or an ADMIN)',
   },
+  {
+    address: '/topic/users',
+    key: 'users',
+    message: 'LiveEvent',
+    description: 'Accounts changed by operators: user.created, user.disabled, user.enabled, user.role (ADMIN)',
+  },
+  {
+    address: '/topic/seller-applications',
+    key: 'sellerApplications',
+    message: 'LiveEvent',
+    description: 'Seller applications submitted, approved or rejected (ADMIN)',
+  },
+  {
+    address: '/topic/seller-onboarding/{userId}',
+    key: 'sellerOnboarding',
+    message: 'LiveEvent',
+    description:
+      "The applicant's own applications and their decisions, with the reason of a rejection (that user or an ADMIN)",
+  },
 ];
 
 /**

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
+import { UsersService } from '../../src/auth/users/users.service';
 import { Role } from '../../src/common/principal';
 import { RawStompSocket } from '../realtime/raw-stomp-socket';
 import { TestStompClient } from '../realtime/stomp-client';
@@ -182,6 +183,21 @@ describe('userManagementServiceImpl', () => {
       await ownInvoices(await login(user.username, password)).expect(200);
     });
 
+    it('should audit every change with who made it', async () => {
+      const { user } = await createUser();
+      await call('disableUser', [user.id]).expect(200);
+      await call('enableUser', [user.id]).expect(200);
+      await call('changeRole', [user.id, Role.ADMIN]).expect(200);
+      const trail = await t
+        .callBean('auditServiceImpl', 'getAuditTrail', ['user', user.id], { token: admin })
+        .expect(200);
+      const entries = trail.body as { action: string; actor: { name: string }; details?: Record<string, unknown> }[];
+      expect(entries.map((e) => e.action)).toEqual(['user.change-role', 'user.enable', 'user.disable', 'user.create']);
+      expect(entries.every((e) => e.actor.name === 'test-admin')).toBe(true);
+      expect(entries[0].details).toEqual({ role: Role.ADMIN });
+      expect(JSON.stringify(entries)).not.toMatch(/pw-|passwordHash/);
+    });
+
     it('should publish the change on /topic/users to ADMINs', async () => {
       const { user } = await createUser();
       const watcher = await TestStompClient.connect(t.url, { token: admin });
@@ -294,6 +310,22 @@ describe('userManagementServiceImpl', () => {
       expect([aDisablesB.status, bDisablesA.status].filter((status) => status === 200).length).toBeLessThanOrEqual(1);
       const survivor = aDisablesB.status === 200 ? a : b;
       expect(await enabledAdmins(await survivor.login())).toBeGreaterThanOrEqual(1);
+      operator = await survivor.login();
+    });
+
+    it('keeps one when two disablings run in one process at once (the service driven directly)', async () => {
+      const a = await newAdmin();
+      const b = await newAdmin();
+      await disableAdminsBut(await a.login(), a.id, b.id);
+      // Both updates are sent before either count is awaited, which is as close as a test gets to interleaving them;
+      // whichever order the database applies them in, at least one is undone.
+      const outcomes = await Promise.all([
+        t.app.get(UsersService).changeAccess(a.id, { disabled: true }),
+        t.app.get(UsersService).changeAccess(b.id, { disabled: true }),
+      ]);
+      expect(outcomes.map((o) => o.outcome)).toContain('last-admin');
+      const left = await Promise.all([a, b].map(async (admin) => (await admin.login().catch(() => null)) !== null));
+      expect(left.filter(Boolean).length).toBeGreaterThanOrEqual(1);
     });
   });
 });

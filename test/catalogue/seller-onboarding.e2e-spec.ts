@@ -74,6 +74,12 @@ describe('sellerOnboardingServiceImpl', () => {
       .body as ApplicationView;
   }
 
+  /** A record's audit trail, newest first, as `[action, actor name]`. */
+  async function auditTrail(type: string, id: string): Promise<[string, string][]> {
+    const trail = await t.callBean('auditServiceImpl', 'getAuditTrail', [type, id], { token: admin }).expect(200);
+    return (trail.body as { action: string; actor: { name: string } }[]).map((e) => [e.action, e.actor.name]);
+  }
+
   /** A SKU of the demo catalogue, found as a shopper finds it. */
   async function demoSku(index: number): Promise<string> {
     const search = 'ecomRemainsSearchEngineServiceImpl';
@@ -138,6 +144,16 @@ describe('sellerOnboardingServiceImpl', () => {
         expect(JSON.stringify(publicProfiles.body)).not.toContain('NL123456789B01');
 
         await offerAndSell(applicant, sellerId, approved.profileId!);
+        expect(await auditTrail('seller-application', submitted.id)).toEqual([
+          ['seller-application.approve', 'test-admin'],
+          ['seller-application.submit', applicant.username],
+        ]);
+        expect(await auditTrail('seller', sellerId)).toEqual([
+          ['connect-account.add-external-account', applicant.username],
+          ['connect-account.add-external-account', applicant.username],
+          ['connect-account.verify', applicant.username],
+          ['seller.create', 'test-admin'],
+        ]);
       } finally {
         await Promise.all([live.disconnect(), desk.disconnect()]);
       }
@@ -185,8 +201,23 @@ describe('sellerOnboardingServiceImpl', () => {
       expect(text).toContain('Groene Vingers B.V.');
     }
 
+    const debitCard = { holderName: 'Groene Vingers', number: '4000056655665556', expMonth: 12, expYear: 2099 };
+
     async function setUpPayouts(seller: Person): Promise<void> {
       expect((await connect('checkMySellerAccountStatus', [], seller.token).expect(200)).body).toBe('NOT_CONNECTED');
+      const person = await connect('getMySellerInitialPerson', [], seller.token).expect(200);
+      expect(person.body).toMatchObject({
+        firstName: 'Groene',
+        lastName: 'Vingers B.V.',
+        email: 'info@groene-vingers.test',
+        address: { line1: 'Herengracht 1', postalCode: '1015 BA', city: 'Amsterdam', country: 'NL' },
+        relationship: { representative: true, owner: true },
+      });
+      await connect(
+        'obtainMySellerOnboardingLink',
+        ['javascript:alert(1)', 'https://shop.test/done'],
+        seller.token,
+      ).expect(400);
       const meta = { businessType: 'company', mcc: '5261', country: 'NL', email: 'pay@groene-vingers.test' };
       const verified = await connect(
         'verifyMySellerAccount',
@@ -199,6 +230,13 @@ describe('sellerOnboardingServiceImpl', () => {
       const link = new URL((verified.body as { onboardingUrl: string }).onboardingUrl);
       await request(t.url).post(link.pathname).expect(303).expect('Location', 'https://shop.test/done');
       expect((await connect('checkMySellerAccountStatus', [], seller.token).expect(200)).body).toBe('ENABLED');
+      const fresh = await connect(
+        'obtainMySellerOnboardingLink',
+        ['https://shop.test/r', 'https://shop.test/d'],
+        seller.token,
+      ).expect(200);
+      expect(new URL(fresh.body as string).pathname).toMatch(/^\/api\/v1\/connect\/onboarding\//);
+      expect((await connect('createMySellerCardAccount', [debitCard], seller.token).expect(200)).body).toBe(true);
       // The spec's own methods stay ADMIN's.
       await connect('checkConnectAccountStatus', [], seller.token).expect(403);
     }
@@ -217,6 +255,10 @@ describe('sellerOnboardingServiceImpl', () => {
           admin,
         ).expect(200);
         expect(rejected.body).toMatchObject({ status: 'REJECTED', reason: 'VAT id unknown to VIES', sellerId: null });
+        expect((await auditTrail('seller-application', submitted.id))[0]).toEqual([
+          'seller-application.reject',
+          'test-admin',
+        ]);
         const decision = await live.next(
           `/topic/seller-onboarding/${applicant.id}`,
           (e) => e.id === submitted.id && e.event !== 'seller-application.submitted',
@@ -258,6 +300,15 @@ describe('sellerOnboardingServiceImpl', () => {
         const token = open.tokenFor(Role.USER);
         const answer = await open.callBean(ONBOARDING, 'applyAsSeller', [application()], { token }).expect(200);
         expect(answer.body).toMatchObject({ status: 'APPROVED', decidedBy: 'system', sellerId: expect.any(String) });
+        const trail = await open
+          .callBean('auditServiceImpl', 'getAuditTrail', ['seller-application', answer.body.id], {
+            token: open.tokenFor(Role.ADMIN),
+          })
+          .expect(200);
+        expect(trail.body.map((e: { action: string; actor: { name: string } }) => [e.action, e.actor.name])).toEqual([
+          ['seller-application.approve', 'system'],
+          ['seller-application.submit', 'test-user'],
+        ]);
         const profile = await open.callBean(ONBOARDING, 'getMyCompanyProfile', [], { token }).expect(200);
         expect(profile.body).toMatchObject({ companyName: 'Groene Vingers B.V.', vatId: 'NL123456789B01' });
       } finally {
@@ -281,10 +332,28 @@ describe('sellerOnboardingServiceImpl', () => {
       });
       const updated = await onboarding('updateMyCompanyProfile', [moved], applicant.token).expect(200);
       expect(updated.body).toMatchObject({ companyName: 'Grüne Finger GmbH', country: 'DE', vatId: 'DE123456789' });
+      const profileId = (updated.body as { profileId: string }).profileId;
+      expect(await auditTrail('profile', profileId)).toEqual([['company-profile.update', applicant.username]]);
       const sellers = await t.callBean('geoLocationServiceImpl', 'getSellersByCountryCode', ['DE']).expect(200);
       expect(sellers.body).toEqual(
         expect.arrayContaining([expect.objectContaining({ id: sellerId, name: 'Grüne Finger GmbH' })]),
       );
+    });
+
+    it.each([
+      ['a VAT id of another country', { vatId: 'FR12345678901' }, 'vatId'],
+      ['a missing street', { street: undefined }, 'street'],
+      ['an operator object as city', { city: { $gt: '' } }, 'city'],
+    ])('should refuse %s (400) and keep the profile', async (_, overrides, field) => {
+      const applicant = await newUser();
+      const submitted = await apply(applicant);
+      await onboarding('approveSellerApplication', [submitted.id], admin).expect(200);
+      const answer = await onboarding('updateMyCompanyProfile', [application(overrides)], applicant.token).expect(400);
+      expect(answer.body.details).toEqual(
+        expect.arrayContaining([expect.objectContaining({ field: `args[0].${field}` })]),
+      );
+      const profile = await onboarding('getMyCompanyProfile', [], applicant.token).expect(200);
+      expect(profile.body).toMatchObject({ vatId: 'NL123456789B01', street: 'Herengracht 1', city: 'Amsterdam' });
     });
 
     it('should be refused to a user who acts for no seller (404)', async () => {

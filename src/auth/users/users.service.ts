@@ -173,7 +173,10 @@ export class UsersService implements OnModuleInit {
         .limit(size)
         .lean<AccountRecord[]>()
         .exec(),
-      this.users.countDocuments(query).exec(),
+      // An unfiltered count is the collection's size: read from its metadata rather than by scanning it.
+      Object.keys(query).length === 0
+        ? this.users.estimatedDocumentCount().exec()
+        : this.users.countDocuments(query).exec(),
     ]);
     return { content, total };
   }

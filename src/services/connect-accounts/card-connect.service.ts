@@ -1,4 +1,5 @@
 import { BadRequestException, NotFoundException } from '@nestjs/common';
+import { AuditTrail } from '../../audit/audit-trail';
 import { Bean, Exposed, MapOf } from '../../bean';
 import { Role } from '../../common/principal';
 import { BankAccountDto, CardAccountDto, VerificationDto } from './connect-account.dto';
@@ -24,6 +25,7 @@ export class CardConnectService {
     private readonly store: ConnectAccountStore,
     private readonly links: OnboardingLinks,
     private readonly person: InitialPerson,
+    private readonly audit: AuditTrail,
   ) {}
 
   /** `NOT_CONNECTED`, `PENDING` (requirements missing) or `ENABLED`. */
@@ -42,6 +44,7 @@ export class CardConnectService {
     if (!(await this.store.deleteOfSeller(sellerId))) {
       throw new NotFoundException(`Seller ${sellerId} has no connect account`);
     }
+    await this.audit.record({ action: 'connect-account.delete', target: { type: 'seller', id: sellerId } });
   }
 
   @Exposed()
@@ -133,6 +136,7 @@ export class CardConnectService {
     const { businessType, businessStructure, mcc, country, email, website } = meta;
     const profile = { businessType, businessStructure, mcc, country, email, website };
     const account = await this.store.upsert(owner, { $set: profile });
+    await this.record(owner, 'connect-account.verify', { businessType, businessStructure, mcc, country });
     if (requirementsOf(account).length === 0) return toConnectAccountDto(account, null);
     const link = await this.links.create(owner, refreshUrl, returnUrl);
     return toConnectAccountDto(link.account, link.url);
@@ -147,7 +151,15 @@ export class CardConnectService {
 
   private async addExternalAccount(owner: ConnectOwner, external: ExternalAccount): Promise<boolean> {
     await this.store.upsert(owner, { $push: { externalAccounts: external } });
+    const { type, last4, currency, brand } = external;
+    await this.record(owner, 'connect-account.add-external-account', { type, last4, currency, brand });
     return true;
+  }
+
+  /** Every change of a connect account, by the seller's user or an ADMIN, under the seller (else the user) it is of. */
+  private record(owner: ConnectOwner, action: string, details: Record<string, unknown>): Promise<void> {
+    const target = owner.sellerId ? { type: 'seller', id: owner.sellerId } : { type: 'user', id: owner.userId };
+    return this.audit.record({ action, target, details });
   }
 }
 

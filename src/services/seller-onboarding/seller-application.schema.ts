@@ -46,7 +46,8 @@ SellerApplicationSchema.index(
   { userId: 1 },
   { unique: true, name: 'one_pending_per_user', partialFilterExpression: { status: ApplicationStatus.PENDING } },
 );
-/** The operators' queue: by status, oldest first. */
+/** The operators' queue, oldest first: of one status, or of all. */
 SellerApplicationSchema.index({ status: 1, createdAt: 1 });
+SellerApplicationSchema.index({ createdAt: 1, _id: 1 });
 /** An applicant's own applications, newest first. */
 SellerApplicationSchema.index({ userId: 1, createdAt: -1 });

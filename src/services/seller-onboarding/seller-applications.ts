@@ -46,7 +46,7 @@ export class SellerApplications implements OnModuleInit {
         .limit(size)
         .lean<StoredApplication[]>()
         .exec(),
-      this.applications.countDocuments(query).exec(),
+      status ? this.applications.countDocuments(query).exec() : this.applications.estimatedDocumentCount().exec(),
     ]);
     return { content, total };
   }

@@ -1,4 +1,5 @@
 import { BadRequestException, ConflictException, NotFoundException } from '@nestjs/common';
+import { AuditTrail, SYSTEM_ACTOR } from '../../audit/audit-trail';
 import { CompanyIdentity, ProfileDirectory } from '../../auth/profiles/profile-directory';
 import { Bean, Exposed, MapOf } from '../../bean';
 import { Page, toPage } from '../../common/page';
@@ -31,6 +32,7 @@ export class SellerOnboardingService {
     private readonly profiles: ProfileDirectory,
     private readonly topic: SellerOnboardingTopic,
     private readonly config: AppConfig,
+    private readonly audit: AuditTrail,
   ) {}
 
   /** 409 when the caller is a seller already or has an application pending. */
@@ -39,6 +41,11 @@ export class SellerOnboardingService {
     const caller = requireCaller();
     if (await this.sellers.idActingFor(caller.id)) throw new ConflictException('You are a seller already');
     const submitted = await this.applications.submit(caller.id, caller.username, companyOf(application));
+    await this.audit.record({
+      action: 'seller-application.submit',
+      target: { type: 'seller-application', id: String(submitted._id) },
+      details: { company: submitted.company },
+    });
     this.topic.changed('submitted', toApplicationView(submitted));
     if (this.config.sellerOnboarding === 'open') return this.approve(String(submitted._id), OPEN_ONBOARDING);
     return toApplicationView(submitted);
@@ -74,6 +81,11 @@ export class SellerOnboardingService {
     const decision = { status: ApplicationStatus.REJECTED, decidedBy: requireCaller().username, reason: why };
     const rejected = await this.applications.decide(applicationId, decision);
     if (!rejected) throw notPending(applicationId);
+    await this.audit.record({
+      action: 'seller-application.reject',
+      target: { type: 'seller-application', id: applicationId },
+      details: { reason: why },
+    });
     const view = toApplicationView(rejected);
     this.topic.changed('rejected', view);
     return view;
@@ -101,6 +113,11 @@ export class SellerOnboardingService {
       country: identity.country,
       profileId: companyProfileId,
     });
+    await this.audit.record({
+      action: updated ? 'company-profile.update' : 'company-profile.create',
+      target: { type: 'profile', id: companyProfileId },
+      details: { sellerId, ...identity },
+    });
     return this.getMyCompanyProfile();
   }
 
@@ -115,8 +132,27 @@ export class SellerOnboardingService {
       throw error;
     }
     const view = toApplicationView(approved ?? claimed);
+    await this.recordApproval(view, decidedBy === OPEN_ONBOARDING);
     this.topic.changed('approved', view);
     return view;
+  }
+
+  /** The decision, and the seller it made (open onboarding: by the system). */
+  private async recordApproval(application: SellerApplicationView, bySystem: boolean): Promise<void> {
+    const actor = bySystem ? SYSTEM_ACTOR : undefined;
+    const { id, sellerId, profileId, userId } = application;
+    await this.audit.record({
+      actor,
+      action: 'seller-application.approve',
+      target: { type: 'seller-application', id },
+      details: { sellerId, profileId },
+    });
+    await this.audit.record({
+      actor,
+      action: 'seller.create',
+      target: { type: 'seller', id: sellerId ?? '' },
+      details: { applicationId: id, userId, profileId, name: application.company.name },
+    });
   }
 
   /** The seller, linked to the applicant's account, and its company profile. */

@@ -1,4 +1,5 @@
 import { BadRequestException, ConflictException, NotFoundException } from '@nestjs/common';
+import { AuditTrail } from '../../audit/audit-trail';
 import { AccessChange, UsersService } from '../../auth/users/users.service';
 import { SessionsService } from '../../auth/sessions/sessions.service';
 import { Bean, Exposed, MapOf } from '../../bean';
@@ -20,6 +21,7 @@ export class UserManagementService {
     private readonly sessions: SessionsService,
     private readonly liveSessions: LiveSessions,
     private readonly topic: UsersTopic,
+    private readonly audit: AuditTrail,
   ) {}
 
   @Exposed([MapOf(UserSearchDto)])
@@ -42,6 +44,7 @@ export class UserManagementService {
   async createUser(user: NewUserDto): Promise<UserView> {
     const created = await this.users.create({ ...user, verified: true });
     const view = await this.getUser(String(created._id));
+    await this.record('user.create', view, { username: view.username, email: view.email, role: view.role });
     this.topic.changed('user.created', view);
     return view;
   }
@@ -52,6 +55,7 @@ export class UserManagementService {
     const view = await this.change(userId, { disabled: true });
     await this.sessions.destroyAllOf(userId);
     this.liveSessions.reverifyUser(userId);
+    await this.record('user.disable', view);
     this.topic.changed('user.disabled', view);
     return view;
   }
@@ -60,6 +64,7 @@ export class UserManagementService {
   @Exposed(['String'])
   async enableUser(userId: string): Promise<UserView> {
     const view = await this.change(userId, { disabled: false });
+    await this.record('user.enable', view);
     this.topic.changed('user.enabled', view);
     return view;
   }
@@ -69,8 +74,13 @@ export class UserManagementService {
   async changeRole(userId: string, role: string): Promise<UserView> {
     const view = await this.change(userId, { role: accountRole(role) });
     this.liveSessions.reverifyUser(userId);
+    await this.record('user.change-role', view, { role: view.role });
     this.topic.changed('user.role', view);
     return view;
+  }
+
+  private record(action: string, user: UserView, details?: Record<string, unknown>): Promise<void> {
+    return this.audit.record({ action, target: { type: 'user', id: user.id }, details });
   }
 
   private async change(userId: string, change: AccessChange): Promise<UserView> {
