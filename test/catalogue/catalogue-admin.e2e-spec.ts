@@ -345,6 +345,10 @@ describe('catalogue management (catalogueAdminServiceImpl)', () => {
       ['createCategory', { name: 'x', parentId: { $gt: '' } }, 'parentId'],
       ['createCategory', { name: 'x', position: -1 }, 'position'],
       ['createCategory', { name: '' }, 'name'],
+      ['createCategory', { name: '   ' }, 'name'],
+      ['createProduct', { name: ' \t ' }, 'name'],
+      ['setProductTranslation', { lang: 'de', name: '  ' }, 'name'],
+      ['createAttribute', { code: 'blank', name: ' ', type: 'VALUE' }, 'name'],
       ['updateCategory', { position: 1.5 }, 'position'],
       ['createAttribute', { code: 'a b', name: 'x', type: 'OPTION' }, 'code'],
       ['createAttribute', { code: 'ab', name: 'x', type: 'COLOUR' }, 'type'],
@@ -367,6 +371,17 @@ describe('catalogue management (catalogueAdminServiceImpl)', () => {
       expectErrorShape(response.body, 400);
       expect(JSON.stringify(response.body.details)).toContain(field);
     });
+
+    it.each(['updateCategory', 'updateAttribute', 'updateProduct', 'updateSku'])(
+      '%s: 400 for a change of nothing (an empty map, or undeclared fields only)',
+      async (fn) => {
+        for (const change of [{}, { unknown: 1, published: true }]) {
+          const response = await adminCall(t, fn, [MISSING_ID, change]).expect(400);
+          expectErrorShape(response.body, 400);
+          expect(response.body.message).toBe('Give at least one field to change');
+        }
+      },
+    );
 
     it('should answer 404 naming an unknown category, attribute, parent or product inside a map', async () => {
       const fern = await product('Lookup Fern');

@@ -12,6 +12,7 @@ import {
   UpdateCategoryDto,
   UpdateProductDto,
   UpdateSkuDto,
+  requireChange,
 } from './catalogue-admin.dto';
 import { AdminProductView, AdminAttributeView, CategoryNode, CategoryView, AdminSkuView } from './catalogue-admin.view';
 import { CatalogueTopic } from './catalogue-topic';
@@ -63,6 +64,7 @@ export class CatalogueAdminService {
   /** Renames, moves (`parentId`; `null`: to the roots) or repositions; 409 for a move below itself. */
   @Exposed(['String', MapOf(UpdateCategoryDto)])
   async updateCategory(id: string, change: UpdateCategoryDto): Promise<CategoryView> {
+    requireChange(change);
     return this.categoryChanged('update', await this.categories.update(id, change), change);
   }
 
@@ -85,6 +87,7 @@ export class CatalogueAdminService {
 
   @Exposed(['String', MapOf(UpdateAttributeDto)])
   async updateAttribute(id: string, change: UpdateAttributeDto): Promise<AdminAttributeView> {
+    requireChange(change);
     return this.attributeChanged('update', await this.attributes.update(id, change), change);
   }
 
@@ -108,6 +111,7 @@ export class CatalogueAdminService {
 
   @Exposed(['String', MapOf(UpdateProductDto)])
   async updateProduct(id: string, change: UpdateProductDto): Promise<AdminProductView> {
+    requireChange(change);
     return this.productChanged('update', await this.products.update(id, change), change);
   }
 
@@ -151,6 +155,7 @@ export class CatalogueAdminService {
 
   @Exposed(['String', MapOf(UpdateSkuDto)])
   async updateSku(id: string, change: UpdateSkuDto): Promise<AdminSkuView> {
+    requireChange(change);
     return this.skuChanged('update', await this.skus.update(id, change), change);
   }
 
