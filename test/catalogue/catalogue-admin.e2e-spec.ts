@@ -304,6 +304,45 @@ describe('catalogue management (catalogueAdminServiceImpl)', () => {
     });
   });
 
+  describe('finding products', () => {
+    it('should search every product, drafts included, by words and fields, with its SKUs', async () => {
+      const shelf = await category('Moss shelf');
+      const draft = await product('Cushion Moss (draft)', { categories: [shelf.id], slug: 'cushion-moss' });
+      const live = await product('Sheet Moss', { published: true, description: 'Carpets of moss' });
+      await sku(live.id, 'SM-1');
+      const search = (request: object) => ok<{ items: AdminProductBody[]; total: number }>('searchProducts', [request]);
+
+      const both = await search({ searchTerm: 'MOSS' });
+      expect(both.items.map((item) => item.name)).toEqual(['Cushion Moss (draft)', 'Sheet Moss']);
+      expect(both.total).toBe(2);
+      expect(both.items[1].skus.map((s) => s.code)).toEqual(['SM-1']);
+      expect((await search({ searchTerm: 'moss', query: { published: false } })).items.map((i) => i.id)).toEqual([
+        draft.id,
+      ]);
+      expect((await search({ query: { categories: shelf.id } })).items.map((i) => i.id)).toEqual([draft.id]);
+      expect((await search({ query: { slug: 'cushion-moss' } })).total).toBe(1);
+      expect(await search({ searchTerm: '(draft)' })).toMatchObject({ total: 1 });
+      expect(await search({ searchTerm: '(a+)+$' })).toEqual({ items: [], total: 0 });
+      const paged = await search({ searchTerm: 'moss', limit: 1, page: 1 });
+      expect(paged).toMatchObject({ total: 2, items: [{ id: live.id }] });
+    });
+
+    it('should refuse operators, unknown fields and bad paging with a 400 (a limit above 200 is taken as 200)', async () => {
+      for (const request of [
+        { query: { name: { $ne: null } } },
+        { query: { $where: 'true' } },
+        { query: { passwordHash: 'x' } },
+        { limit: 0 },
+        { page: -1 },
+        { searchTerm: { $regex: '.*' } },
+      ]) {
+        expectErrorShape((await adminCall(t, 'searchProducts', [request]).expect(400)).body, 400);
+      }
+      await adminCall(t, 'searchProducts', [{ limit: 100_000 }]).expect(200);
+      await adminCall(t, 'searchProducts', [{}], t.tokenFor(Role.USER)).expect(403);
+    });
+  });
+
   describe('bad input', () => {
     const BY_ID = [
       'deleteCategory',

@@ -17,7 +17,7 @@ import {
 import { AdminProductView, AdminAttributeView, CategoryNode, CategoryView, AdminSkuView } from './catalogue-admin.view';
 import { CatalogueTopic } from './catalogue-topic';
 import { CategoryTree } from './category-tree';
-import { ProductAdmin, ProductChange } from './product-admin';
+import { AdminProductPage, ProductAdmin, ProductChange } from './product-admin';
 import { SkuAdmin } from './sku-admin';
 
 /**
@@ -102,6 +102,15 @@ export class CatalogueAdminService {
   @Exposed(['String'])
   getProduct(id: string): Promise<AdminProductView> {
     return this.products.get(id);
+  }
+
+  /**
+   * Products, drafts included, by a search request (DESIGN §6): `searchTerm` over name, description and slug;
+   * `query` on name, slug, published, categories, geneticType, countryOfOrigin, createdAt, updatedAt.
+   */
+  @Exposed(['Map'])
+  searchProducts(request: Record<string, unknown>): Promise<AdminProductPage> {
+    return this.products.search(request);
   }
 
   @Exposed([MapOf(CreateProductAdminDto)])

@@ -26,7 +26,16 @@ export class SkuAdmin {
   ) {}
 
   async ofProduct(product: Types.ObjectId): Promise<StoredSku[]> {
-    return this.skus.find({ product }).sort({ code: 1 }).lean<StoredSku[]>().exec();
+    return this.ofProducts([product]);
+  }
+
+  /** The SKUs of these products by code, from one query on the `product` index. */
+  async ofProducts(products: Types.ObjectId[]): Promise<StoredSku[]> {
+    return this.skus
+      .find({ product: { $in: products } })
+      .sort({ code: 1 })
+      .lean<StoredSku[]>()
+      .exec();
   }
 
   /** 404 for an unknown product or attribute, 409 for a code in use. */
