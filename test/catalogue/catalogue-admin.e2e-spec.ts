@@ -61,6 +61,12 @@ describe('catalogue management (catalogueAdminServiceImpl)', () => {
         expect(draft).toMatchObject({ published: false, categories: [ferns.id], slug: 'maidenhair-fern', skus: [] });
         const small = await sku(draft.id, 'MF-12', { attributes: [{ attributeId: form.id, values: ['Pot 12'] }] });
         const large = await sku(draft.id, 'MF-19', { weightGrams: 1200 });
+        const branch = await guest.next<LiveEvent>(TOPIC, (e) => e.event === 'category.created' && e.id === ferns.id);
+        expect(branch.data).toEqual({ id: ferns.id, name: 'Ferns', parentId: plants.id, position: 0 });
+        const unit = await guest.next<LiveEvent>(TOPIC, (e) => e.event === 'attribute.created' && e.id === height.id);
+        expect(unit.data).toEqual(height);
+        const variant = await guest.next<LiveEvent>(TOPIC, (e) => e.event === 'sku.created' && e.id === large.id);
+        expect(variant.data).toEqual({ id: large.id, productId: draft.id });
         const created = await guest.next<LiveEvent>(TOPIC, (e) => e.event === 'product.created');
         expect(created).toMatchObject({ id: draft.id, data: { id: draft.id, published: false } });
         expect(created.data).not.toHaveProperty('name');
