@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BrowserContext, chromium, Page } from 'playwright-core';
 import { Role } from '../../src/common/principal';
+import { demoId } from '../../src/seed/demo-id';
+import { checkOut, giveAddress } from '../orders/support/order-calls';
 import { startTestApp, TEST_PASSWORD, TestApp } from '../support/test-app';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -41,7 +43,7 @@ describe('Web console in headless Chromium', () => {
   let userDataDir: string;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ env: { SEED_DEMO: 'true' } });
     await t.createUser({ username: 'console.user', role: Role.USER });
     userDataDir = mkdtempSync(path.join(tmpdir(), 'ccb-console-'));
     context = await chromium.launchPersistentContext(userDataDir, {
@@ -227,6 +229,36 @@ describe('Web console in headless Chromium', () => {
       await page.getByLabel('Topic').fill('/topic/jobs');
       await page.getByRole('button', { name: 'Subscribe', exact: true }).click();
       expect(await page.getByRole('alert').textContent()).toBe('403 Subscription to /topic/jobs refused');
+      expect(await seriousViolations()).toEqual([]);
+    }));
+
+  it("should list orders by status and open one's timeline", () =>
+    scenario('orders', async () => {
+      const alice = { username: 'alice', id: String(demoId('user:alice')) };
+      const token = t.tokenFor(Role.USER, alice);
+      await giveAddress(t, token, 'DE', 'Berlin');
+      const { body: listing } = await t
+        .callBean('ecomRemainsSearchEngineServiceImpl', 'listProducts', [{ currency: 'EUR', size: 1 }])
+        .expect(200);
+      const [order] = await checkOut(t, { ...alice, token }, [
+        { sellerSkuId: listing.items[0].cheapestOffer.offerId, quantity: 1 },
+      ]);
+
+      await openAs('test-admin');
+      await page.getByRole('link', { name: 'Orders' }).click();
+      await page.getByLabel('Status').selectOption(order.status);
+      const row = page.getByRole('row', { name: new RegExp(order.id) });
+      await row.waitFor();
+      expect(await row.textContent()).toContain('alice');
+      await page.getByLabel('Status').selectOption('DELIVERED');
+      await page.getByText('Nothing here.').waitFor();
+      await page.getByLabel('Status').selectOption('');
+      await page.getByRole('button', { name: new RegExp(order.id) }).click();
+      await page.getByRole('heading', { name: `Order ${order.id}` }).waitFor();
+      const timeline = await page.locator('.timeline li').allTextContents();
+      expect(timeline[0]).toMatch(/^NEW/);
+      expect(timeline.at(-1)).toContain(order.status);
+      await keepScreen('orders');
       expect(await seriousViolations()).toEqual([]);
     }));
 

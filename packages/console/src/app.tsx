@@ -6,6 +6,7 @@ import { Console, useConsole } from './context';
 import { Explorer } from './explorer';
 import { Lang, LANGUAGES, preferredLanguage, translate, WordKey } from './i18n';
 import { Live } from './live';
+import { Orders } from './back-office/orders';
 
 interface Section {
   id: string;
@@ -18,6 +19,7 @@ interface Section {
 const SECTIONS: Section[] = [
   { id: 'explorer', label: 'navExplorer', role: 'GUEST', render: (beans) => <Explorer beans={beans} /> },
   { id: 'live', label: 'navLive', role: 'GUEST', render: () => <Live /> },
+  { id: 'orders', label: 'navOrders', role: 'ADMIN', render: () => <Orders /> },
 ];
 
 export function App() {

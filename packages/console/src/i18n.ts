@@ -53,6 +53,12 @@ const en = {
   errorPrefix: 'Error',
   notFound: 'Nothing here.',
   loadCatalogueFailed: 'The bean catalogue could not be loaded.',
+  created: 'Created',
+  buyer: 'Buyer',
+  seller: 'Seller',
+  total: 'Total',
+  orderTitle: 'Order {id}',
+  timeline: 'Timeline',
 };
 
 export type Words = typeof en;
@@ -112,6 +118,12 @@ const de: Words = {
   errorPrefix: 'Fehler',
   notFound: 'Nichts gefunden.',
   loadCatalogueFailed: 'Der Bean-Katalog konnte nicht geladen werden.',
+  created: 'Erstellt',
+  buyer: 'Käufer',
+  seller: 'Verkäufer',
+  total: 'Summe',
+  orderTitle: 'Bestellung {id}',
+  timeline: 'Verlauf',
 };
 
 export type Lang = 'en' | 'de';
