@@ -12,7 +12,7 @@ import {
   expectErrorShape,
   SkuBody,
 } from './support/catalogue-admin';
-import { createOfferCall, createSellerAccount, OfferBody } from './support/seller-offers';
+import { authed, createOfferCall, createSellerAccount, MY_OFFERS, OfferBody } from './support/seller-offers';
 
 const SEARCH = 'ecomRemainsSearchEngineServiceImpl';
 const TOPIC = '/topic/catalogue';
@@ -151,6 +151,32 @@ describe('catalogue management (catalogueAdminServiceImpl)', () => {
       await ok('deleteCategory', [shelf.id]);
       const codes = (await ok<AttributeBody[]>('getAttributes', [])).map((a) => a.code);
       expect(codes).not.toContain('colour-delete');
+    });
+  });
+
+  describe('a delete racing with a new offer', () => {
+    it('should never leave an offer of a deleted SKU: one of the two gives way', async () => {
+      const seller = await createSellerAccount(t);
+      const fern = await product('Racing Fern', { published: true });
+      for (let round = 0; round < 12; round++) {
+        const variant = await sku(fern.id, `RF-${round}`);
+        const offer = { skuId: variant.id, price: 100, currency: 'EUR' };
+        const [deleted, offered] = await Promise.all([
+          adminCall(t, 'deleteSku', [variant.id]),
+          createOfferCall(t, offer, seller.token),
+        ]);
+        const outcome = [deleted.status, offered.status];
+        expect([
+          [200, 404],
+          [409, 201],
+          [409, 404],
+        ]).toContainEqual(outcome);
+        const skus = (await ok<AdminProductBody>('getProduct', [fern.id])).skus.map((s) => s.id);
+        expect(skus.includes(variant.id)).toBe(deleted.status === 409);
+        const mine = await authed(t.http.get(`${MY_OFFERS}?limit=200`), seller.token).expect(200);
+        const offers = (mine.body.items as OfferBody[]).filter((item) => item.skuId === variant.id);
+        expect(offers).toHaveLength(offered.status === 201 ? 1 : 0);
+      }
     });
   });
 

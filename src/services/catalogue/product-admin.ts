@@ -123,7 +123,7 @@ export class ProductAdmin {
     const skus = await this.skus.ofProduct(product._id);
     await this.skus.assertNotOffered(skus);
     const view = toAdminProductView(product, skus);
-    await this.skus.removeAll(product._id);
+    await this.skus.deleteUnlessOffered(skus);
     await this.products.deleteOne({ _id: product._id }).exec();
     return view;
   }
