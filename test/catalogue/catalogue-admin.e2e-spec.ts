@@ -12,7 +12,7 @@ import {
   expectErrorShape,
   SkuBody,
 } from './support/catalogue-admin';
-import { createOfferCall, createSellerAccount, OfferBody } from './support/seller-offers';
+import { authed, createOfferCall, createSellerAccount, MY_OFFERS, OfferBody } from './support/seller-offers';
 
 const SEARCH = 'ecomRemainsSearchEngineServiceImpl';
 const TOPIC = '/topic/catalogue';
@@ -61,6 +61,12 @@ describe('catalogue management (catalogueAdminServiceImpl)', () => {
         expect(draft).toMatchObject({ published: false, categories: [ferns.id], slug: 'maidenhair-fern', skus: [] });
         const small = await sku(draft.id, 'MF-12', { attributes: [{ attributeId: form.id, values: ['Pot 12'] }] });
         const large = await sku(draft.id, 'MF-19', { weightGrams: 1200 });
+        const branch = await guest.next<LiveEvent>(TOPIC, (e) => e.event === 'category.created' && e.id === ferns.id);
+        expect(branch.data).toEqual({ id: ferns.id, name: 'Ferns', parentId: plants.id, position: 0 });
+        const unit = await guest.next<LiveEvent>(TOPIC, (e) => e.event === 'attribute.created' && e.id === height.id);
+        expect(unit.data).toEqual(height);
+        const variant = await guest.next<LiveEvent>(TOPIC, (e) => e.event === 'sku.created' && e.id === large.id);
+        expect(variant.data).toEqual({ id: large.id, productId: draft.id });
         const created = await guest.next<LiveEvent>(TOPIC, (e) => e.event === 'product.created');
         expect(created).toMatchObject({ id: draft.id, data: { id: draft.id, published: false } });
         expect(created.data).not.toHaveProperty('name');
@@ -145,6 +151,32 @@ describe('catalogue management (catalogueAdminServiceImpl)', () => {
       await ok('deleteCategory', [shelf.id]);
       const codes = (await ok<AttributeBody[]>('getAttributes', [])).map((a) => a.code);
       expect(codes).not.toContain('colour-delete');
+    });
+  });
+
+  describe('a delete racing with a new offer', () => {
+    it('should never leave an offer of a deleted SKU: one of the two gives way', async () => {
+      const seller = await createSellerAccount(t);
+      const fern = await product('Racing Fern', { published: true });
+      for (let round = 0; round < 12; round++) {
+        const variant = await sku(fern.id, `RF-${round}`);
+        const offer = { skuId: variant.id, price: 100, currency: 'EUR' };
+        const [deleted, offered] = await Promise.all([
+          adminCall(t, 'deleteSku', [variant.id]),
+          createOfferCall(t, offer, seller.token),
+        ]);
+        const outcome = [deleted.status, offered.status];
+        expect([
+          [200, 404],
+          [409, 201],
+          [409, 404],
+        ]).toContainEqual(outcome);
+        const skus = (await ok<AdminProductBody>('getProduct', [fern.id])).skus.map((s) => s.id);
+        expect(skus.includes(variant.id)).toBe(deleted.status === 409);
+        const mine = await authed(t.http.get(`${MY_OFFERS}?limit=200`), seller.token).expect(200);
+        const offers = (mine.body.items as OfferBody[]).filter((item) => item.skuId === variant.id);
+        expect(offers).toHaveLength(offered.status === 201 ? 1 : 0);
+      }
     });
   });
 
@@ -304,6 +336,45 @@ describe('catalogue management (catalogueAdminServiceImpl)', () => {
     });
   });
 
+  describe('finding products', () => {
+    it('should search every product, drafts included, by words and fields, with its SKUs', async () => {
+      const shelf = await category('Moss shelf');
+      const draft = await product('Cushion Moss (draft)', { categories: [shelf.id], slug: 'cushion-moss' });
+      const live = await product('Sheet Moss', { published: true, description: 'Carpets of moss' });
+      await sku(live.id, 'SM-1');
+      const search = (request: object) => ok<{ items: AdminProductBody[]; total: number }>('searchProducts', [request]);
+
+      const both = await search({ searchTerm: 'MOSS' });
+      expect(both.items.map((item) => item.name)).toEqual(['Cushion Moss (draft)', 'Sheet Moss']);
+      expect(both.total).toBe(2);
+      expect(both.items[1].skus.map((s) => s.code)).toEqual(['SM-1']);
+      expect((await search({ searchTerm: 'moss', query: { published: false } })).items.map((i) => i.id)).toEqual([
+        draft.id,
+      ]);
+      expect((await search({ query: { categories: shelf.id } })).items.map((i) => i.id)).toEqual([draft.id]);
+      expect((await search({ query: { slug: 'cushion-moss' } })).total).toBe(1);
+      expect(await search({ searchTerm: '(draft)' })).toMatchObject({ total: 1 });
+      expect(await search({ searchTerm: '(a+)+$' })).toEqual({ items: [], total: 0 });
+      const paged = await search({ searchTerm: 'moss', limit: 1, page: 1 });
+      expect(paged).toMatchObject({ total: 2, items: [{ id: live.id }] });
+    });
+
+    it('should refuse operators, unknown fields and bad paging with a 400 (a limit above 200 is taken as 200)', async () => {
+      for (const request of [
+        { query: { name: { $ne: null } } },
+        { query: { $where: 'true' } },
+        { query: { passwordHash: 'x' } },
+        { limit: 0 },
+        { page: -1 },
+        { searchTerm: { $regex: '.*' } },
+      ]) {
+        expectErrorShape((await adminCall(t, 'searchProducts', [request]).expect(400)).body, 400);
+      }
+      await adminCall(t, 'searchProducts', [{ limit: 100_000 }]).expect(200);
+      await adminCall(t, 'searchProducts', [{}], t.tokenFor(Role.USER)).expect(403);
+    });
+  });
+
   describe('bad input', () => {
     const BY_ID = [
       'deleteCategory',
@@ -345,6 +416,10 @@ describe('catalogue management (catalogueAdminServiceImpl)', () => {
       ['createCategory', { name: 'x', parentId: { $gt: '' } }, 'parentId'],
       ['createCategory', { name: 'x', position: -1 }, 'position'],
       ['createCategory', { name: '' }, 'name'],
+      ['createCategory', { name: '   ' }, 'name'],
+      ['createProduct', { name: ' \t ' }, 'name'],
+      ['setProductTranslation', { lang: 'de', name: '  ' }, 'name'],
+      ['createAttribute', { code: 'blank', name: ' ', type: 'VALUE' }, 'name'],
       ['updateCategory', { position: 1.5 }, 'position'],
       ['createAttribute', { code: 'a b', name: 'x', type: 'OPTION' }, 'code'],
       ['createAttribute', { code: 'ab', name: 'x', type: 'COLOUR' }, 'type'],
@@ -367,6 +442,17 @@ describe('catalogue management (catalogueAdminServiceImpl)', () => {
       expectErrorShape(response.body, 400);
       expect(JSON.stringify(response.body.details)).toContain(field);
     });
+
+    it.each(['updateCategory', 'updateAttribute', 'updateProduct', 'updateSku'])(
+      '%s: 400 for a change of nothing (an empty map, or undeclared fields only)',
+      async (fn) => {
+        for (const change of [{}, { unknown: 1, published: true }]) {
+          const response = await adminCall(t, fn, [MISSING_ID, change]).expect(400);
+          expectErrorShape(response.body, 400);
+          expect(response.body.message).toBe('Give at least one field to change');
+        }
+      },
+    );
 
     it('should answer 404 naming an unknown category, attribute, parent or product inside a map', async () => {
       const fern = await product('Lookup Fern');

@@ -1,3 +1,4 @@
+import { BadRequestException } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -6,7 +7,6 @@ import {
   IsEnum,
   IsInt,
   IsMongoId,
-  IsNotEmpty,
   IsString,
   Matches,
   Max,
@@ -22,19 +22,22 @@ import { AttributeValueDto } from './product.dto';
 const Absent = () => ValidateIf((_, value) => value !== undefined);
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** Names are stored trimmed and required: one of spaces only would fail in the database instead of here. */
+const NOT_BLANK = /\S/;
+const notBlank = (field: string) => Matches(NOT_BLANK, { message: `${field} must not be blank` });
 const LANG = /^[a-z]{2,3}$/;
 const CODE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/;
 
 /** A category: `parentId` absent or `null` makes a root; `position` orders it among its siblings. */
 export class CreateCategoryDto {
-  @IsString() @IsNotEmpty() @MaxLength(100) name!: string;
+  @IsString() @notBlank('name') @MaxLength(100) name!: string;
   @ValidateIf((_, value) => value !== undefined && value !== null) @IsMongoId() parentId?: string | null;
   @Absent() @IsInt() @Min(0) @Max(10_000) position?: number;
 }
 
 /** A rename, a move (`parentId`; `null` moves it to the roots) or a new position. */
 export class UpdateCategoryDto {
-  @Absent() @IsString() @IsNotEmpty() @MaxLength(100) name?: string;
+  @Absent() @IsString() @notBlank('name') @MaxLength(100) name?: string;
   @ValidateIf((_, value) => value !== undefined && value !== null) @IsMongoId() parentId?: string | null;
   @Absent() @IsInt() @Min(0) @Max(10_000) position?: number;
 }
@@ -42,21 +45,21 @@ export class UpdateCategoryDto {
 export class CreateAttributeDto {
   @Matches(CODE, { message: 'code must be 1-80 letters, digits, ".", "_" or "-", starting with a letter or digit' })
   code!: string;
-  @IsString() @IsNotEmpty() @MaxLength(100) name!: string;
+  @IsString() @notBlank('name') @MaxLength(100) name!: string;
   @IsEnum(AttributeType) type!: AttributeType;
   @Absent() @IsString() @MaxLength(20) unit?: string;
 }
 
 /** The code and type stay: products, SKUs and storefront filters refer to them. */
 export class UpdateAttributeDto {
-  @Absent() @IsString() @IsNotEmpty() @MaxLength(100) name?: string;
+  @Absent() @IsString() @notBlank('name') @MaxLength(100) name?: string;
   @Absent() @IsString() @MaxLength(20) unit?: string;
 }
 
 /** A product's name and description in one language (`lang`: a primary language subtag such as `de`). */
 export class ProductTranslationDto {
   @Matches(LANG, { message: 'lang must be a language code of 2 or 3 lower-case letters' }) lang!: string;
-  @IsString() @IsNotEmpty() @MaxLength(200) name!: string;
+  @IsString() @notBlank('name') @MaxLength(200) name!: string;
   @Absent() @IsString() @MaxLength(5000) description?: string;
 }
 
@@ -65,7 +68,7 @@ function all(...decorators: PropertyDecorator[]): PropertyDecorator {
   return (target, key) => decorators.forEach((decorate) => decorate(target, key));
 }
 
-const NAME = () => all(IsString(), IsNotEmpty(), MaxLength(200));
+const NAME = () => all(IsString(), notBlank('name'), MaxLength(200));
 const IMAGES = () => all(IsArray(), ArrayMaxSize(20), IsString({ each: true }), MaxLength(500, { each: true }));
 const CATEGORY_IDS = () => all(IsArray(), ArrayMaxSize(20), IsMongoId({ each: true }));
 const ATTRIBUTE_VALUES = () =>
@@ -132,4 +135,11 @@ export class UpdateSkuDto {
   @Absent() @NAME() name?: string;
   @Absent() @ATTRIBUTE_VALUES() attributes?: AttributeValueDto[];
   @Absent() @WEIGHT() weightGrams?: number;
+}
+
+/** 400 for a change that changes nothing (an empty map, or one of undeclared fields only, which are dropped). */
+export function requireChange(change: object): void {
+  if (Object.values(change).every((value) => value === undefined)) {
+    throw new BadRequestException('Give at least one field to change');
+  }
 }

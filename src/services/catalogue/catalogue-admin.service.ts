@@ -12,11 +12,12 @@ import {
   UpdateCategoryDto,
   UpdateProductDto,
   UpdateSkuDto,
+  requireChange,
 } from './catalogue-admin.dto';
 import { AdminProductView, AdminAttributeView, CategoryNode, CategoryView, AdminSkuView } from './catalogue-admin.view';
 import { CatalogueTopic } from './catalogue-topic';
 import { CategoryTree } from './category-tree';
-import { ProductAdmin, ProductChange } from './product-admin';
+import { AdminProductPage, ProductAdmin, ProductChange } from './product-admin';
 import { SkuAdmin } from './sku-admin';
 
 /**
@@ -63,6 +64,7 @@ export class CatalogueAdminService {
   /** Renames, moves (`parentId`; `null`: to the roots) or repositions; 409 for a move below itself. */
   @Exposed(['String', MapOf(UpdateCategoryDto)])
   async updateCategory(id: string, change: UpdateCategoryDto): Promise<CategoryView> {
+    requireChange(change);
     return this.categoryChanged('update', await this.categories.update(id, change), change);
   }
 
@@ -85,6 +87,7 @@ export class CatalogueAdminService {
 
   @Exposed(['String', MapOf(UpdateAttributeDto)])
   async updateAttribute(id: string, change: UpdateAttributeDto): Promise<AdminAttributeView> {
+    requireChange(change);
     return this.attributeChanged('update', await this.attributes.update(id, change), change);
   }
 
@@ -101,6 +104,15 @@ export class CatalogueAdminService {
     return this.products.get(id);
   }
 
+  /**
+   * Products, drafts included, by a search request (DESIGN §6): `searchTerm` over name, description and slug;
+   * `query` on name, slug, published, categories, geneticType, countryOfOrigin, createdAt, updatedAt.
+   */
+  @Exposed(['Map'])
+  searchProducts(request: Record<string, unknown>): Promise<AdminProductPage> {
+    return this.products.search(request);
+  }
+
   @Exposed([MapOf(CreateProductAdminDto)])
   async createProduct(product: CreateProductAdminDto): Promise<AdminProductView> {
     return this.productChanged('create', await this.products.create(product), product);
@@ -108,6 +120,7 @@ export class CatalogueAdminService {
 
   @Exposed(['String', MapOf(UpdateProductDto)])
   async updateProduct(id: string, change: UpdateProductDto): Promise<AdminProductView> {
+    requireChange(change);
     return this.productChanged('update', await this.products.update(id, change), change);
   }
 
@@ -151,6 +164,7 @@ export class CatalogueAdminService {
 
   @Exposed(['String', MapOf(UpdateSkuDto)])
   async updateSku(id: string, change: UpdateSkuDto): Promise<AdminSkuView> {
+    requireChange(change);
     return this.skuChanged('update', await this.skus.update(id, change), change);
   }
 

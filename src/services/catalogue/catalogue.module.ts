@@ -27,10 +27,11 @@ import { Sku, SkuSchema } from './sku.schema';
 import { StockReservation } from './stock-reservation';
 
 /**
- * The catalogue: products, SKUs, attributes, sellers and their offers, owned here alone. Other modules use its
+ * The catalogue: products, SKUs, attributes, categories, sellers and their offers, owned here alone. Other modules use its
  * ports: {@link OfferCatalog} (offers as a cart shows them), {@link StockReservation} (stock taken by orders),
  * {@link SellerDirectory} (sellers), {@link OfferFacets} (storefront filters), {@link CatalogueImport} (demo data), and the
- * catalogue revision that every write bumps.
+ * catalogue revision that every write bumps. Operators manage the catalogue through the `catalogueAdminServiceImpl`
+ * bean ({@link CatalogueAdminService}).
  */
 @Module({
   imports: [

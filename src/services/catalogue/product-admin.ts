@@ -1,8 +1,9 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { Model } from 'mongoose';
+import { Model, Types } from 'mongoose';
 import { conflictOnDuplicate } from '../../common/mongo/duplicate-key';
 import { toObjectId } from '../../common/mongo/object-id';
+import { parseSearchRequest, planSearch, runSearch, SearchSpec } from '../../common/search';
 import { NewPlantWebhook } from '../webhooks/new-plant-webhook.service';
 import { CreateProductAdminDto, ProductTranslationDto, UpdateProductDto } from './catalogue-admin.dto';
 import { AdminProductView, definedOnly, toAdminProductView } from './catalogue-admin.view';
@@ -11,6 +12,28 @@ import { Product, ProductDocument } from './product.schema';
 import { countryOfOrigin } from './product.service';
 import { toProductView } from './product.view';
 import { SkuAdmin } from './sku-admin';
+
+/** Operators find products, drafts included, by name, description or slug, and filter by these fields. */
+const SEARCH: SearchSpec = {
+  searchableFields: ['name', 'description', 'slug'],
+  filterableFields: [
+    'name',
+    'slug',
+    'published',
+    'categories',
+    'geneticType',
+    'countryOfOrigin',
+    'createdAt',
+    'updatedAt',
+  ],
+  defaultSort: { name: 1 },
+  idFields: ['categories'],
+};
+
+export interface AdminProductPage {
+  items: AdminProductView[];
+  total: number;
+}
 
 /** What a change did: the product after it, and whether it went from draft (or unpublished) to published. */
 export interface ProductChange {
@@ -33,6 +56,21 @@ export class ProductAdmin {
 
   async get(id: string): Promise<AdminProductView> {
     return this.view(await this.find(id));
+  }
+
+  /** A search request (DESIGN §6) over every product; each with its SKUs (one query for the page's). */
+  async search(request: Record<string, unknown>): Promise<AdminProductPage> {
+    const plan = planSearch(parseSearchRequest(request), SEARCH);
+    const { content, total } = await runSearch<Product & { _id: Types.ObjectId }>(this.products, plan);
+    const products = content.map((stored) => this.products.hydrate(stored));
+    const skus = await this.skus.ofProducts(products.map((product) => product._id));
+    const items = products.map((product) =>
+      toAdminProductView(
+        product,
+        skus.filter((sku) => sku.product.equals(product._id)),
+      ),
+    );
+    return { items, total };
   }
 
   async create(dto: CreateProductAdminDto): Promise<ProductChange> {
@@ -85,7 +123,7 @@ export class ProductAdmin {
     const skus = await this.skus.ofProduct(product._id);
     await this.skus.assertNotOffered(skus);
     const view = toAdminProductView(product, skus);
-    await this.skus.removeAll(product._id);
+    await this.skus.deleteUnlessOffered(skus);
     await this.products.deleteOne({ _id: product._id }).exec();
     return view;
   }

@@ -26,7 +26,16 @@ export class SkuAdmin {
   ) {}
 
   async ofProduct(product: Types.ObjectId): Promise<StoredSku[]> {
-    return this.skus.find({ product }).sort({ code: 1 }).lean<StoredSku[]>().exec();
+    return this.ofProducts([product]);
+  }
+
+  /** The SKUs of these products by code, from one query on the `product` index. */
+  async ofProducts(products: Types.ObjectId[]): Promise<StoredSku[]> {
+    return this.skus
+      .find({ product: { $in: products } })
+      .sort({ code: 1 })
+      .lean<StoredSku[]>()
+      .exec();
   }
 
   /** 404 for an unknown product or attribute, 409 for a code in use. */
@@ -56,13 +65,24 @@ export class SkuAdmin {
     const sku = await this.skus.findById(toObjectId(id, 'id')).lean<StoredSku>().exec();
     if (!sku) throw new NotFoundException(`SKU ${id} not found`);
     await this.assertNotOffered([sku]);
-    await this.skus.deleteOne({ _id: sku._id }).exec();
+    await this.deleteUnlessOffered([sku]);
     return toSkuView(sku);
   }
 
-  /** Deletes the SKUs of a deleted product (the caller checked that none is offered). */
-  async removeAll(product: Types.ObjectId): Promise<void> {
-    await this.skus.deleteMany({ product }).exec();
+  /**
+   * Deletes SKUs that were not offered when checked, then checks again: a seller's offer written in between makes
+   * this put the SKUs back and answer 409. Offers are written first and checked after (`SellerOffers.create`), so
+   * at least one of the two sees the other: no offer is left pointing at a deleted SKU.
+   */
+  async deleteUnlessOffered(skus: StoredSku[]): Promise<void> {
+    if (skus.length === 0) return;
+    await this.skus.deleteMany({ _id: { $in: skus.map((sku) => sku._id) } }).exec();
+    try {
+      await this.assertNotOffered(skus);
+    } catch (error) {
+      await this.skus.insertMany(skus);
+      throw error;
+    }
   }
 
   /** 409 naming the offers of these SKUs and the units open orders hold of them. */

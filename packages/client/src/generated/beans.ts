@@ -268,6 +268,11 @@ export interface AdminSkuView {
   weightGrams: null | number;
 }
 
+export interface AdminProductPage {
+  items: AdminProductView[];
+  total: number;
+}
+
 /**
  * A new product: a draft unless `published` is true.
  */
@@ -1669,6 +1674,17 @@ export interface Beans {
     getProduct(id: string): Promise<AdminProductView>;
 
     /**
+     * Products, drafts included, by a search request (DESIGN §6): `searchTerm` over name, description and slug;
+     * `query` on name, slug, published, categories, geneticType, countryOfOrigin, createdAt, updatedAt.
+     *
+     * @role ADMIN
+     * @signature searchProducts(Map)
+     */
+    searchProducts(request: {
+      [key: string]: unknown;
+    }): Promise<AdminProductPage>;
+
+    /**
      * @role ADMIN
      * @signature createProduct(Map<CreateProductAdminDto>)
      */
@@ -3042,6 +3058,7 @@ export const beanManifest = {
       updateAttribute: [{ role: 'ADMIN', signature: 'updateAttribute(String, Map<UpdateAttributeDto>)' }],
       deleteAttribute: [{ role: 'ADMIN', signature: 'deleteAttribute(String)' }],
       getProduct: [{ role: 'ADMIN', signature: 'getProduct(String)' }],
+      searchProducts: [{ role: 'ADMIN', signature: 'searchProducts(Map)' }],
       createProduct: [{ role: 'ADMIN', signature: 'createProduct(Map<CreateProductAdminDto>)' }],
       updateProduct: [{ role: 'ADMIN', signature: 'updateProduct(String, Map<UpdateProductDto>)' }],
       publishProduct: [{ role: 'ADMIN', signature: 'publishProduct(String)' }],
