@@ -329,6 +329,18 @@ describe('Web console in headless Chromium', () => {
       expect(await row.textContent()).toContain('alice');
       await keepScreen('seller-desk');
       expect(await seriousViolations()).toEqual([]);
+
+      await page.getByRole('link', { name: 'Offers and stock' }).click();
+      const offer = page.locator(`[data-offer-id="${offerId}"]`);
+      expect(await offer.locator('.available').textContent()).toBe('2 available');
+      await offer.getByLabel(/^On hand at warehouse/).fill('10');
+      await offer.getByRole('button', { name: 'Save' }).click();
+      await offer.locator('.available', { hasText: '9 available' }).waitFor();
+      await offer.getByLabel(/^On hand at warehouse/).fill('0');
+      await offer.getByRole('button', { name: 'Save' }).click();
+      expect(await page.getByRole('alert').textContent()).toMatch(/^409 /);
+      await keepScreen('offers');
+      expect(await seriousViolations()).toEqual([]);
     }));
 
   it('should let an admin disable a user, whose token then stops working', () =>
@@ -355,12 +367,19 @@ describe('Web console in headless Chromium', () => {
     }
   });
 
-  it('should speak German when asked', () =>
+  it('should speak German when asked, and fit a phone', () =>
     scenario('german', async () => {
       await openAs(null);
       await page.getByLabel('Language').selectOption('de');
       await page.getByLabel('Beans und Methoden suchen').waitFor();
       expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
+      expect(await seriousViolations()).toEqual([]);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.getByLabel('Beans und Methoden suchen').fill('getCountryByCode');
+      await page.getByRole('button', { name: 'geoLocationServiceImpl.getCountryByCode' }).click();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await keepScreen('phone');
       expect(await seriousViolations()).toEqual([]);
     }));
 });

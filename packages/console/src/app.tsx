@@ -6,6 +6,7 @@ import { Console, useConsole } from './context';
 import { Explorer } from './explorer';
 import { Lang, LANGUAGES, preferredLanguage, translate, WordKey } from './i18n';
 import { Live } from './live';
+import { Offers } from './back-office/offers';
 import { Orders } from './back-office/orders';
 import { SellerApplications } from './back-office/seller-applications';
 import { SellerDesk } from './back-office/seller-desk';
@@ -26,6 +27,7 @@ const SECTIONS: Section[] = [
   { id: 'sellers', label: 'navSellers', role: 'ADMIN', render: () => <SellerApplications /> },
   { id: 'users', label: 'navUsers', role: 'ADMIN', render: () => <Users /> },
   { id: 'desk', label: 'navDesk', role: 'USER', render: () => <SellerDesk /> },
+  { id: 'offers', label: 'navOffers', role: 'USER', render: () => <Offers /> },
 ];
 
 export function App() {

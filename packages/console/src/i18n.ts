@@ -71,6 +71,11 @@ const en = {
   enable: 'Enable',
   disable: 'Disable',
   notASeller: 'You do not act for a seller.',
+  offerTitle: 'Offer {id}',
+  available: '{count} available',
+  reserved: '{count} reserved',
+  onHandAt: 'On hand at warehouse {warehouse}',
+  save: 'Save',
 };
 
 export type Words = typeof en;
@@ -148,6 +153,11 @@ const de: Words = {
   enable: 'Entsperren',
   disable: 'Sperren',
   notASeller: 'Sie handeln für keinen Verkäufer.',
+  offerTitle: 'Angebot {id}',
+  available: '{count} verfügbar',
+  reserved: '{count} reserviert',
+  onHandAt: 'Bestand im Lager {warehouse}',
+  save: 'Speichern',
 };
 
 export type Lang = 'en' | 'de';
