@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fromBson, toBson } from '../bson/codec';
 import { MongoError } from '../errors';
@@ -7,6 +7,7 @@ import { open, type Database, type RootDatabase } from 'lmdb';
 import { lockDirectory } from './dir-lock';
 import { GroupCommit } from './group-commit';
 import { Journal } from './journal';
+import { checkStore, JOURNAL_BYTES, JOURNAL_FILE, markStore } from './store-check';
 import type { CollectionMeta, Store, StorageStats, StoredCollection } from './store';
 import { decodeWrites, encodeWrites, type Write } from './store-writes';
 
@@ -16,8 +17,6 @@ import { decodeWrites, encodeWrites, type Write } from './store-writes';
  */
 const MAX_ID_KEY = 1500;
 const SEPARATOR = '\u0000';
-const JOURNAL_FILE = 'journal.wal';
-const JOURNAL_BYTES = 16 * 1024 * 1024;
 /** How often journaled writes are moved into lmdb (at the next commit), so the journal stays short. */
 const CHECKPOINT_INTERVAL_MS = 1000;
 
@@ -30,7 +29,9 @@ const CHECKPOINT_INTERVAL_MS = 1000;
  * journal starts a new generation. At open, records left in the journal are replayed into lmdb first.
  */
 export class LmdbStore implements Store {
-  private readonly group = new GroupCommit<Write>((batch) => this.commit(batch.writes));
+  private readonly group = new GroupCommit<Write>((batch) => this.exclusively(() => this.commit(batch.writes)));
+  /** The last commit or backup: each starts after the one before ended (the journal takes one writer at a time). */
+  private turn: Promise<unknown> = Promise.resolve();
   /** Journaled writes not yet in lmdb, in order. */
   private unapplied: Write[] = [];
   private checkpointDue = false;
@@ -49,6 +50,13 @@ export class LmdbStore implements Store {
   static open(path: string): LmdbStore {
     mkdirSync(path, { recursive: true });
     const unlock = lockDirectory(path);
+    try {
+      // Before lmdb maps the file: it trusts what it maps, and a damaged file would crash the process.
+      checkStore(path);
+    } catch (error) {
+      unlock();
+      throw error;
+    }
     // noSubdir: false keeps lmdb from treating a directory name with a dot (`db.v1`) as a file name.
     const root = open({ path, noSubdir: false, overlappingSync: false, maxDbs: 4 });
     const docs = root.openDB<Buffer, Buffer>({ name: 'docs', encoding: 'binary', keyEncoding: 'binary' });
@@ -59,6 +67,7 @@ export class LmdbStore implements Store {
       journal = opened.journal;
       const store = new LmdbStore(root, docs, catalog, opened.journal, unlock);
       store.recover(opened.records);
+      markStore(path);
       store.scheduleCheckpoints();
       return store;
     } catch (error) {
@@ -123,6 +132,28 @@ export class LmdbStore implements Store {
     }
     // Closed all the same (the directory is released), but the caller learns that writes were lost.
     if (failed !== undefined) throw failed instanceof Error ? failed : new Error(String(failed));
+  }
+
+  /**
+   * Writes a consistent copy of the store into `target` (a new or empty directory) while the server keeps serving:
+   * the journaled writes are checkpointed first, so lmdb holds every write acknowledged before this call, then
+   * lmdb copies the file from a read transaction (a snapshot; writes go on meanwhile). The copy is `data.mdb`
+   * alone, a store that needs no journal; it is checked before this resolves.
+   */
+  async backup(target: string): Promise<void> {
+    mkdirSync(target, { recursive: true });
+    if (readdirSync(target).length > 0) throw new MongoError('BadValue', `backup target ${target} is not empty`);
+    await this.exclusively(() => this.checkpoint([]));
+    // The environment is a directory (noSubdir: false), so lmdb writes `data.mdb` into the path it is given.
+    await this.root.backup(target, false);
+    checkStore(target);
+  }
+
+  /** Runs `work` after the commit or backup step before it ended. */
+  private exclusively<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.turn.then(work);
+    this.turn = result.catch(() => undefined);
+    return result;
   }
 
   private scheduleCheckpoints(): void {
