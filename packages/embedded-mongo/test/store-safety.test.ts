@@ -76,7 +76,9 @@ const damages: { name: string; damage: (dir: string) => void; problem: RegExp }[
   {
     name: 'data.mdb with both meta pages bit-flipped',
     damage: (dir) =>
-      rewrite(join(dir, 'data.mdb'), (bytes) => bytes.map((byte, at) => (at < 8192 ? ~byte & 0xff : byte))),
+      rewrite(join(dir, 'data.mdb'), (bytes) =>
+        Buffer.from(bytes.map((byte, at) => (at < 8192 ? ~byte & 0xff : byte))),
+      ),
     problem: /data\.mdb: meta page 0: not an lmdb meta page/,
   },
   {
@@ -221,6 +223,139 @@ describe('db-tool check', () => {
       expect(existsSync(join(dir.path, 'nowhere'))).toBe(false);
       expect((await runTool('db-tool.ts', ['verify'])).code).toBe(2);
     } finally {
+      dir.remove();
+    }
+  });
+});
+
+/** Waits (event-loop turns, no deadline: jest's test timeout bounds it) until `condition` holds. */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+const sum = (values: number[]): number => values.reduce((total, value) => total + value, 0);
+
+describe('online backup and restore', () => {
+  it('takes a backup under write load that restores with every write acknowledged before it, without gaps', async () => {
+    const dir = tempDir();
+    const [dbPath, backupPath, restoredPath] = ['db', 'backup', 'restored'].map((name) => join(dir.path, name));
+    const harness = await startHarness({ dbPath });
+    try {
+      const docs = harness.client.db('shop').collection<AnyDoc>('orders');
+      // Each writer inserts its sequence 1, 2, 3... one at a time: acknowledged[w] = n means 1..n are acknowledged.
+      const acknowledged = Array.from({ length: 8 }, () => 0);
+      let writing = true;
+      const writers = acknowledged.map(async (_, writer) => {
+        for (let seq = 1; writing; seq++) {
+          await docs.insertOne({ _id: `${writer}:${seq}`, writer, seq });
+          acknowledged[writer] = seq;
+        }
+      });
+      await until(() => Math.min(...acknowledged) >= 50);
+      const beforeBackup = [...acknowledged];
+      // The command `npm run db:backup` sends, from here: it arrives as the counts above were read.
+      const backup = await harness.client.db('admin').command({ embeddedMongoBackup: 1, to: backupPath });
+      const afterBackup = [...acknowledged];
+      writing = false;
+      await Promise.all(writers);
+      expect(backup).toEqual({ to: backupPath, ok: 1 });
+      expect(sum(afterBackup)).toBeGreaterThan(sum(beforeBackup)); // the writes went on while it was taken
+
+      const restore = await runTool('db-tool.ts', ['restore', '--dbpath', restoredPath, '--from', backupPath]);
+      expect(restore.stdout).toMatch(new RegExp(`^OK: restored ${backupPath} into ${restoredPath}`));
+      expect(restore.code).toBe(0);
+      const restored = await startHarness({ dbPath: restoredPath });
+      try {
+        const found = await restored.client.db('shop').collection<AnyDoc>('orders').find().toArray();
+        acknowledged.forEach((last, writer) => {
+          const seqs = found.filter((doc) => doc.writer === writer).map((doc) => doc.seq as number);
+          seqs.sort((a, b) => a - b);
+          // A snapshot: a prefix of each writer's sequence, holding at least what was acknowledged before the backup.
+          expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
+          expect(seqs.length).toBeGreaterThanOrEqual(beforeBackup[writer]);
+          expect(seqs.length).toBeLessThanOrEqual(last);
+        });
+      } finally {
+        await restored.stop();
+      }
+    } finally {
+      await harness.stop();
+      dir.remove();
+    }
+  });
+
+  it('restores only a sound backup, only into a store no server serves, and moves what was there aside', async () => {
+    const dir = copyOfStore();
+    const backupPath = `${dir.path}-backup`;
+    try {
+      expect((await runTool('db-tool.ts', ['backup', '--dbpath', dir.path, '--to', backupPath])).stdout).toMatch(
+        /\(offline\): 505 documents/,
+      );
+      const harness = await startHarness({ dbPath: dir.path });
+      try {
+        await harness.client
+          .db('shop')
+          .collection<AnyDoc>('orders')
+          .deleteMany({ _id: { $gte: 1000 } });
+        const online = await runTool('db-tool.ts', ['backup', '--dbpath', dir.path, '--to', `${backupPath}-online`]);
+        expect(online.stdout).toMatch(
+          new RegExp(`^OK: backup of ${dir.path} written to ${backupPath}-online \\(online\\): 500 documents`),
+        );
+        expect(online.code).toBe(0);
+        rmSync(`${backupPath}-online`, { recursive: true });
+        const served = await runTool('db-tool.ts', ['restore', '--dbpath', dir.path, '--from', backupPath]);
+        expect(served.code).toBe(2);
+        expect(served.stderr).toContain(
+          `is in use by process ${process.pid}: cannot restore into it; stop the app first`,
+        );
+      } finally {
+        await harness.stop();
+      }
+      const restore = await runTool('db-tool.ts', ['restore', '--dbpath', dir.path, '--from', backupPath]);
+      expect(restore.code).toBe(0);
+      const aside = /what it held before is in (\S+)$/m.exec(restore.stdout)?.[1] ?? '';
+      expect(readdirSync(aside)).toEqual(expect.arrayContaining(['data.mdb', 'journal.wal', 'embedded-mongo.store']));
+      const reopened = await startHarness({ dbPath: dir.path });
+      expect(await reopened.client.db('shop').collection('orders').countDocuments()).toBe(505);
+      await reopened.stop();
+      rmSync(aside, { recursive: true });
+
+      truncateSync(join(backupPath, 'data.mdb'), 8192 * 2);
+      const before = digest(dir.path);
+      const damaged = await runTool('db-tool.ts', ['restore', '--dbpath', dir.path, '--from', backupPath]);
+      expect(damaged.code).toBe(1);
+      expect(damaged.stderr).toMatch(/^DAMAGED: .*-backup\/data\.mdb: page \d+ .*truncated/);
+      expect(digest(dir.path)).toEqual(before);
+    } finally {
+      dir.remove();
+      rmSync(backupPath, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a backup command with a bad target, off the admin database or without a store', async () => {
+    const dir = copyOfStore();
+    const harness = await startHarness({ dbPath: dir.path });
+    const memory = await startHarness();
+    try {
+      const admin = harness.client.db('admin');
+      const relative = await failure(admin.command({ embeddedMongoBackup: 1, to: 'backups/today' }));
+      expect(relative).toMatchObject({ codeName: 'BadValue', message: expect.stringContaining("needs 'to'") });
+      expect((await failure(admin.command({ embeddedMongoBackup: 1 }))).codeName).toBe('BadValue');
+      const notEmpty = await failure(admin.command({ embeddedMongoBackup: 1, to: dir.path }));
+      expect(notEmpty).toMatchObject({ codeName: 'BadValue', message: `backup target ${dir.path} is not empty` });
+      const shop = await failure(harness.client.db('shop').command({ embeddedMongoBackup: 1, to: `${dir.path}-x` }));
+      expect(shop.codeName).toBe('IllegalOperation');
+      const inMemory = await failure(
+        memory.client.db('admin').command({ embeddedMongoBackup: 1, to: `${dir.path}-x` }),
+      );
+      expect(inMemory).toMatchObject({
+        codeName: 'IllegalOperation',
+        message: 'an in-memory server has no store to back up',
+      });
+      expect(existsSync(`${dir.path}-x`)).toBe(false);
+    } finally {
+      await harness.stop();
+      await memory.stop();
       dir.remove();
     }
   });
