@@ -36,6 +36,7 @@ export const ErrorCodes = {
   Location40218: 40218,
   Location40602: 40602,
   DuplicateKey: 11000,
+  OutOfDiskSpace: 14031,
   Location40100: 40100,
   Location40101: 40101,
   Location40103: 40103,

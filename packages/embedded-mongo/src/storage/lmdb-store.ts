@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fromBson, toBson } from '../bson/codec';
 import { MongoError } from '../errors';
@@ -17,6 +17,11 @@ import { decodeWrites, encodeWrites, type Write } from './store-writes';
  */
 const MAX_ID_KEY = 1500;
 const SEPARATOR = '\u0000';
+/**
+ * Below this much free space a failed commit is reported as a full disk. lmdb reports a write that found no space as
+ * EIO, so the free space is asked of the file system instead of read from the error.
+ */
+const LOW_SPACE_BYTES = 4 * 1024 * 1024;
 /** How often journaled writes are moved into lmdb (at the next commit), so the journal stays short. */
 const CHECKPOINT_INTERVAL_MS = 1000;
 
@@ -45,6 +50,7 @@ export class LmdbStore implements Store {
     private readonly catalog: Database<Buffer, string>,
     private readonly journal: Journal,
     private readonly unlock: () => void,
+    private readonly path: string,
   ) {}
 
   static open(path: string): LmdbStore {
@@ -65,7 +71,7 @@ export class LmdbStore implements Store {
     try {
       const opened = Journal.open(join(path, JOURNAL_FILE), JOURNAL_BYTES);
       journal = opened.journal;
-      const store = new LmdbStore(root, docs, catalog, opened.journal, unlock);
+      const store = new LmdbStore(root, docs, catalog, opened.journal, unlock, path);
       store.recover(opened.records);
       markStore(path);
       store.scheduleCheckpoints();
@@ -182,19 +188,32 @@ export class LmdbStore implements Store {
       await this.journal.append(payload);
       this.unapplied.push(...writes);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new MongoError(
-        'InternalError',
-        `write not durable, storage commit failed (${reason}); the change stays applied in memory ` +
-          'and is committed again with the next write',
+      throw this.commitFailure(error);
+    }
+  }
+
+  /** A failed commit as the writers see it: OutOfDiskSpace (14031) on a full disk, InternalError (1) otherwise. */
+  private commitFailure(error: unknown): MongoError {
+    const reason = error instanceof Error ? error.message : String(error);
+    const free = freeBytes(this.path);
+    if ((error as NodeJS.ErrnoException).code === 'ENOSPC' || (free !== undefined && free < LOW_SPACE_BYTES)) {
+      return new MongoError(
+        'OutOfDiskSpace',
+        `write refused: the disk holding the store is full (${free ?? 0} bytes free; ${reason}); reads go on, ` +
+          'and the change, applied in memory, is committed with the first write after space is freed',
       );
     }
+    return new MongoError(
+      'InternalError',
+      `write not durable, storage commit failed (${reason}); the change stays applied in memory ` +
+        'and is committed again with the next write',
+    );
   }
 
   /** Commits the journaled writes (and `more`) to lmdb, synced, then starts a new journal generation. */
   private async checkpoint(more: Write[]): Promise<void> {
     const writes = this.unapplied.concat(more);
-    await Promise.all(this.issue(writes));
+    await Promise.all(this.issue(writes)).catch(lmdbCommitError);
     this.unapplied = [];
     this.checkpointDue = false;
     this.checkpoints++;
@@ -223,6 +242,29 @@ export class LmdbStore implements Store {
       }
     }
     return results;
+  }
+}
+
+/**
+ * lmdb-js rejects each write of a failed transaction with a generic error whose `commitError` promise rejects with
+ * the cause; left unhandled, that rejection would end the server's thread. Throws the cause instead.
+ */
+async function lmdbCommitError(error: unknown): Promise<never> {
+  const commitError = (error as { commitError?: Promise<unknown> }).commitError;
+  if (!commitError) throw error;
+  const cause = await commitError.then(
+    () => error,
+    (reason: unknown) => reason,
+  );
+  throw cause;
+}
+
+function freeBytes(path: string): number | undefined {
+  try {
+    const stats = statfsSync(path);
+    return stats.bavail * stats.bsize;
+  } catch {
+    return undefined;
   }
 }
 
