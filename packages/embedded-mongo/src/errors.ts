@@ -35,6 +35,7 @@ export const ErrorCodes = {
   Location17313: 17313,
   Location40218: 40218,
   Location40602: 40602,
+  InterruptedAtShutdown: 11600,
   DuplicateKey: 11000,
   OutOfDiskSpace: 14031,
   Location40100: 40100,

@@ -360,3 +360,33 @@ describe('online backup and restore', () => {
     }
   });
 });
+
+describe('a backup and a stop at once', () => {
+  it('survives a stop during a backup: the copy ends first, leaving a sound backup or none, and the store intact', async () => {
+    const dir = copyOfStore();
+    const backupPath = `${dir.path}-racing`;
+    try {
+      const harness = await startHarness({ dbPath: dir.path });
+      const backup = harness.client
+        .db('admin')
+        .command({ embeddedMongoBackup: 1, to: backupPath })
+        .then(
+          () => 'taken',
+          () => 'interrupted',
+        );
+      await harness.server.stop();
+      await backup;
+      await harness.client.close();
+      if (existsSync(join(backupPath, 'data.mdb'))) {
+        const check = await runTool('db-tool.ts', ['check', '--dbpath', backupPath]);
+        expect(check.stdout).toMatch(/^OK: store .* is sound: 1 collections, 505 documents/);
+      }
+      const reopened = await startHarness({ dbPath: dir.path });
+      expect(await reopened.client.db('shop').collection('orders').countDocuments()).toBe(505);
+      await reopened.stop();
+    } finally {
+      dir.remove();
+      rmSync(backupPath, { recursive: true, force: true });
+    }
+  });
+});

@@ -37,6 +37,9 @@ export class LmdbStore implements Store {
   private readonly group = new GroupCommit<Write>((batch) => this.exclusively(() => this.commit(batch.writes)));
   /** The last commit or backup: each starts after the one before ended (the journal takes one writer at a time). */
   private turn: Promise<unknown> = Promise.resolve();
+  /** Backups being copied: the environment stays open until they end. */
+  private readonly copying = new Set<Promise<void>>();
+  private closing = false;
   /** Journaled writes not yet in lmdb, in order. */
   private unapplied: Write[] = [];
   private checkpointDue = false;
@@ -124,6 +127,7 @@ export class LmdbStore implements Store {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     clearInterval(this.checkpointTimer);
     const failed = await this.flush().then(
       () => undefined,
@@ -132,6 +136,7 @@ export class LmdbStore implements Store {
     try {
       if (this.unapplied.length > 0) await this.checkpoint([]);
     } finally {
+      await Promise.allSettled(this.copying);
       this.journal.close();
       await this.root.close();
       this.unlock();
@@ -150,8 +155,15 @@ export class LmdbStore implements Store {
     mkdirSync(target, { recursive: true });
     if (readdirSync(target).length > 0) throw new MongoError('BadValue', `backup target ${target} is not empty`);
     await this.exclusively(() => this.checkpoint([]));
+    if (this.closing) throw new MongoError('InterruptedAtShutdown', 'the server is shutting down; no backup was taken');
     // The environment is a directory (noSubdir: false), so lmdb writes `data.mdb` into the path it is given.
-    await this.root.backup(target, false);
+    const copy = this.root.backup(target, false);
+    this.copying.add(copy);
+    try {
+      await copy;
+    } finally {
+      this.copying.delete(copy);
+    }
     checkStore(target);
   }
 
