@@ -59,6 +59,18 @@ const en = {
   total: 'Total',
   orderTitle: 'Order {id}',
   timeline: 'Timeline',
+  approve: 'Approve',
+  reject: 'Reject',
+  reason: 'Reason for rejecting',
+  searchUsers: 'Search users by name or e-mail',
+  role: 'Role',
+  roleOf: 'Role of {user}',
+  state: 'State',
+  enabled: 'enabled',
+  disabled: 'disabled',
+  enable: 'Enable',
+  disable: 'Disable',
+  notASeller: 'You do not act for a seller.',
 };
 
 export type Words = typeof en;
@@ -124,6 +136,18 @@ const de: Words = {
   total: 'Summe',
   orderTitle: 'Bestellung {id}',
   timeline: 'Verlauf',
+  approve: 'Annehmen',
+  reject: 'Ablehnen',
+  reason: 'Grund der Ablehnung',
+  searchUsers: 'Benutzer nach Name oder E-Mail suchen',
+  role: 'Rolle',
+  roleOf: 'Rolle von {user}',
+  state: 'Zustand',
+  enabled: 'aktiv',
+  disabled: 'gesperrt',
+  enable: 'Entsperren',
+  disable: 'Sperren',
+  notASeller: 'Sie handeln für keinen Verkäufer.',
 };
 
 export type Lang = 'en' | 'de';
