@@ -55,8 +55,9 @@ export async function bootstrap(): Promise<void> {
     app.get(Logger).log(`Listening on ${await app.getUrl()}`, 'Bootstrap');
     app.get(Logger).log(`Providers in use: ${providersInUse(app)}`, 'Bootstrap');
   } catch (error) {
-    const reason =
-      error instanceof ConfigValidationError ? error.message : `Start-up failed: ${(error as Error).stack}`;
+    // These two say what to do in their message; a stack would only hide it.
+    const told = error instanceof ConfigValidationError || (error as Error).name === 'StoreDamagedError';
+    const reason = told ? (error as Error).message : `Start-up failed: ${(error as Error).stack}`;
     process.stderr.write(`${reason}\n`);
     process.exit(1);
   }
