@@ -7,6 +7,7 @@ import { AppModule } from './app.module';
 import { httpFront } from './common/http-front';
 import { createAppLogger } from './common/logger.options';
 import { runInRequestContext } from './common/request-context.middleware';
+import { refuseDeepBodies } from './common/json-depth';
 import { keepRawBodyOfSignedWebhooks } from './common/raw-body';
 import { AppConfig, ConfigValidationError } from './config/app-config';
 import { setupApiDocs } from './docs/api-docs';
@@ -37,6 +38,7 @@ export async function createApp(
   app.use(httpFront(logger, cors({ origin: origins, credentials: true }), origins !== false));
   app.useBodyParser('json', { limit: config.jsonBodyLimitBytes, verify: keepRawBodyOfSignedWebhooks });
   app.useBodyParser('urlencoded', { extended: true }); // Nest's default, here so that it runs before the context
+  app.use(refuseDeepBodies(config.jsonMaxDepth));
   app.use(runInRequestContext);
   app.enableShutdownHooks();
   app.useWebSocketAdapter(new StompWsAdapter(app));

@@ -38,6 +38,7 @@ describe(AppConfig.name, () => {
         seedDemo: true,
         corsOrigins: [],
         jsonBodyLimitBytes: 1048576,
+        jsonMaxDepth: 128,
         beanRateLimitPerMinute: 1200,
         facetCacheEntries: 1000,
       });

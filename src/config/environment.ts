@@ -116,6 +116,10 @@ export class EnvironmentVariables {
   @IntSetting(1024)
   JSON_BODY_LIMIT = 1024 * 1024;
 
+  /** Deepest nesting of a request body; deeper: 400. At most 1000, which the recursive validators still walk. */
+  @IntSetting(8, 1000)
+  JSON_MAX_DEPTH = 128;
+
   /** Bean calls allowed per minute per principal (per client address for guests). */
   @IntSetting(1)
   BEAN_RATE_LIMIT = 1200;
