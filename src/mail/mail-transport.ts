@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createTransport, SendMailOptions } from 'nodemailer';
@@ -33,6 +33,9 @@ function outboxSender(outboxDir: string): SendMail {
     const { message: raw } = (await transport.sendMail(message)) as { message: Buffer };
     await mkdir(outboxDir, { recursive: true });
     const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`;
-    await writeFile(join(outboxDir, name), raw, { mode: 0o600 });
+    // written aside, then renamed: whoever reads the outbox sees whole messages only (a rename is atomic)
+    const partial = join(outboxDir, `.${name}.partial`);
+    await writeFile(partial, raw, { mode: 0o600 });
+    await rename(partial, join(outboxDir, name));
   };
 }

@@ -229,9 +229,10 @@ describe('E-mail flows', () => {
         .send({ username: 'filed', email: 'filed@example.com', password: 'filed-password' })
         .expect(201);
       const outbox = join(t.config.dataDir, 'outbox');
-      const file = await eventually(() => (existsSync(outbox) ? readdirSync(outbox)[0] : undefined));
+      // a message is written aside and renamed to its .eml name once whole
+      const file = await eventually(() => (existsSync(outbox) ? readdirSync(outbox).find(isMessage) : undefined));
       const message = readFileSync(join(outbox, file), 'utf8');
-      expect(file).toMatch(/\.eml$/);
+      expect(readdirSync(outbox)).toEqual([file]);
       expect(message).toContain('To: filed@example.com');
       expect(message).toMatch(/token: [A-Za-z0-9_-]{43}/);
     });
@@ -257,3 +258,7 @@ describe('E-mail flows', () => {
     );
   });
 });
+
+function isMessage(name: string): boolean {
+  return name.endsWith('.eml') && !name.startsWith('.');
+}
