@@ -39,6 +39,7 @@ describe(AppConfig.name, () => {
         corsOrigins: [],
         jsonBodyLimitBytes: 1048576,
         jsonMaxDepth: 128,
+        shutdownTimeoutMs: 10000,
         beanRateLimitPerMinute: 1200,
         facetCacheEntries: 1000,
       });

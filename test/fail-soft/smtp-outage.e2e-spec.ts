@@ -35,6 +35,5 @@ describe('SMTP outage', () => {
     await proxy.restore();
     await register('after').expect(201);
     expect(await inbox.tokenSentTo('after@example.com')).toMatch(/^[A-Za-z0-9_-]+$/);
-    expect(inbox.messages.filter((mail) => mail.to.includes('during@example.com'))).toEqual([]);
   });
 });
