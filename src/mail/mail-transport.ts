@@ -12,15 +12,22 @@ export function createSendMail(smtp: SmtpSettings | undefined, outboxDir: string
   return smtp ? smtpSender(smtp) : outboxSender(outboxDir);
 }
 
+/**
+ * nodemailer's defaults wait minutes for a silent server; bounded, an attempt ends well within the order mail
+ * outbox's one-minute lease, after which another instance may try the same mail again.
+ */
+const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+
 function smtpSender(smtp: SmtpSettings): SendMail {
   const transport =
     'url' in smtp
-      ? createTransport(smtp.url)
+      ? createTransport({ url: smtp.url, ...TIMEOUTS })
       : createTransport({
           host: smtp.host,
           port: smtp.port,
           secure: smtp.secure,
           auth: smtp.user ? { user: smtp.user, pass: smtp.password } : undefined,
+          ...TIMEOUTS,
         });
   return async (message) => {
     await transport.sendMail(message);
@@ -31,11 +38,12 @@ function outboxSender(outboxDir: string): SendMail {
   const transport = createTransport({ streamTransport: true, buffer: true });
   return async (message) => {
     const { message: raw } = (await transport.sendMail(message)) as { message: Buffer };
-    await mkdir(outboxDir, { recursive: true });
+    // Written beside the outbox, then renamed into it (atomic on one file system): whoever reads the outbox never
+    // sees half a message.
+    const partialDir = `${outboxDir}.partial`;
+    await Promise.all([mkdir(outboxDir, { recursive: true }), mkdir(partialDir, { recursive: true })]);
     const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`;
-    // written aside, then renamed: whoever reads the outbox sees whole messages only (a rename is atomic)
-    const partial = join(outboxDir, `.${name}.partial`);
-    await writeFile(partial, raw, { mode: 0o600 });
-    await rename(partial, join(outboxDir, name));
+    await writeFile(join(partialDir, name), raw, { mode: 0o600 });
+    await rename(join(partialDir, name), join(outboxDir, name));
   };
 }
