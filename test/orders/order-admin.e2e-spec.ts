@@ -175,7 +175,7 @@ describe('orderServiceImpl administration', () => {
     await call('createInvoiceBuyerToVendor', [order.id]).expect(409);
     await payOrder(t, buyer, order.id, admin);
     const { body: attachment } = await call('createInvoiceBuyerToVendor', [order.id]).expect(200);
-    const name = `${offer.sellerId}-${new Date().getUTCFullYear()}-000001.pdf`;
+    const name = `INV-${new Date().getUTCFullYear()}-000001.pdf`; // the default pattern: no internal id (issue 24)
     expect(attachment).toMatchObject({ name, contentType: 'application/pdf' });
     expect(attachment.kind).toBe('buyer-to-vendor');
     const text = (await pdfPages(Buffer.from(attachment.data, 'base64'))).join('\n');
