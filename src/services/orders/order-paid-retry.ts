@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { AppConfig } from '../../config/app-config';
+import { BuyerCreditNote } from './buyer-credit-note';
 import { OrderPaidHook } from './order-paid-hook';
 import { Order } from './order.schema';
 import { StoredOrder } from './order.view';
@@ -11,8 +12,9 @@ const BATCH = 100;
 const MAX_SWEEP_EVERY_MS = 60_000;
 
 /**
- * Runs the {@link OrderPaidHook} listeners (the buyer's invoice) again for paid orders still marked `invoiceDueAt`
- * more than `INVOICE_RETRY_AFTER` ago: the listener failed, or the process died between the payment and the hook.
+ * Runs the {@link OrderPaidHook} listeners (the buyer's invoice) again, after issuing the credit notes still missing,
+ * for paid orders still marked `invoiceDueAt` more than `INVOICE_RETRY_AFTER` ago: a listener or a credit note
+ * failed, or the process died between the payment and the hook.
  * Every instance sweeps every min(INVOICE_RETRY_AFTER / 4, 1 min). Each order is claimed by one conditional update
  * that moves its mark to now, so one instance retries it and the others skip it until the next period; the
  * listeners are idempotent (one invoice per order, by a unique index), so even a stale retry issues nothing twice.
@@ -26,6 +28,7 @@ export class OrderPaidRetry implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     @InjectModel(Order.name) private readonly orders: Model<Order>,
     private readonly hook: OrderPaidHook,
+    private readonly creditNotes: BuyerCreditNote,
     private readonly config: AppConfig,
   ) {}
 
@@ -67,6 +70,8 @@ export class OrderPaidRetry implements OnApplicationBootstrap, OnModuleDestroy {
       .exec();
     if (!claimed) return false;
     try {
+      // Credit notes first: the hook removes the mark once its own listeners succeeded.
+      await this.creditNotes.issueMissing(claimed);
       return await this.hook.paid(claimed);
     } catch (error) {
       this.logger.error(`Retrying the paid hook of order ${String(seen._id)} failed: ${(error as Error).message}`);
