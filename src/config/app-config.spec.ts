@@ -122,6 +122,11 @@ describe(AppConfig.name, () => {
       expect(AppConfig.fromEnvironment({ INVOICE_RETRY_AFTER: '3s' }).invoiceRetryAfterMs).toBe(3000);
     });
 
+    it('should leave seller applications to review unless onboarding is open', () => {
+      expect(AppConfig.fromEnvironment({}).sellerOnboarding).toBe('review');
+      expect(AppConfig.fromEnvironment({ SELLER_ONBOARDING: 'open' }).sellerOnboarding).toBe('open');
+    });
+
     it('should read the origins a payment may return to after 3-D Secure, none by default', () => {
       expect(AppConfig.fromEnvironment({}).paymentReturnOrigins).toEqual([]);
       const origins = 'https://shop.example.com,http://127.0.0.1:8080';
@@ -145,6 +150,7 @@ describe(AppConfig.name, () => {
       ['FACET_CACHE_ENTRIES', 'many'],
       ['FACET_CACHE_ENTRIES', '1.5'],
       ['ORDER_APPROVAL', 'sometimes'],
+      ['SELLER_ONBOARDING', 'OPEN'],
       ['ORDER_PAYMENT_TTL', '0'],
       ['ORDER_PAYMENT_TTL', '30 minutes'],
       ['INVOICE_RETRY_AFTER', '0'],

@@ -273,6 +273,10 @@ export class EnvironmentVariables {
   @IsIn(['auto', 'manual'], { message: 'ORDER_APPROVAL must be auto or manual' })
   ORDER_APPROVAL: 'auto' | 'manual' = 'auto';
 
+  /** `review`: an ADMIN approves or rejects each seller application; `open`: applications are approved at once. */
+  @IsIn(['review', 'open'], { message: 'SELLER_ONBOARDING must be review or open' })
+  SELLER_ONBOARDING: 'review' | 'open' = 'review';
+
   /** How long an unpaid order keeps its stock before it is canceled. */
   @Matches(/^[1-9]\d*[smhd]?$/, { message: 'ORDER_PAYMENT_TTL must be a duration such as 1800, 90s, 30m or 1h' })
   ORDER_PAYMENT_TTL = '30m';

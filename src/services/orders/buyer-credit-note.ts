@@ -48,6 +48,13 @@ export class BuyerCreditNote {
     }
   }
 
+  /** The note of the refund the provider knows as `refundId`, if issued; null otherwise (never issues one). */
+  issued(order: StoredOrder, refundId: string): Promise<Attachment | null> {
+    const refund = order.refunds?.find((one) => one.refundId === refundId);
+    if (!refund) return Promise.resolve(null);
+    return this.invoices.issuedOnce(InvoiceKind.CREDIT_NOTE, String(order._id), refund.reference);
+  }
+
   async issue(order: StoredOrder, refund: OrderRefund): Promise<Attachment> {
     const orderId = String(order._id);
     const issued = await this.invoices.issuedOnce(InvoiceKind.CREDIT_NOTE, orderId, refund.reference);

@@ -35,6 +35,11 @@ export class BuyerInvoice {
     private readonly parties: InvoiceParties,
   ) {}
 
+  /** The order's invoice if it has been issued; null otherwise (never issues one). */
+  issued(order: StoredOrder): Promise<Attachment | null> {
+    return this.invoices.issuedOnce(InvoiceKind.BUYER_TO_VENDOR, String(order._id));
+  }
+
   /** @throws 409 when the order was never paid and has no invoice yet */
   async create(order: StoredOrder): Promise<Attachment> {
     const issued = await this.invoices.issuedOnce(InvoiceKind.BUYER_TO_VENDOR, String(order._id));

@@ -90,11 +90,13 @@ export class Order {
   /** Counts changes of `refunds`: asking for or settling a refund is conditional on it (no over-refund in a race). */
   @Prop({ default: 0 }) refundVersion?: number;
   /**
-   * Set by the move to PAID (in the same update), removed once every {@link OrderPaidHook} listener succeeded (the
+   * Set by the move to PAID (in the same update), removed once every `order.paid` listener succeeded (the
    * buyer's invoice exists): while set, the order still owes its invoice and the retry sweep takes it after
    * `INVOICE_RETRY_AFTER` (a claim moves it forward, so one instance retries at a time).
    */
   @Prop() invoiceDueAt?: Date;
+  /** The buyer's `Lang-Context` at checkout: the language of the mails about the order. */
+  @Prop() lang?: string;
 
   createdAt?: Date;
   updatedAt?: Date;

@@ -16,9 +16,9 @@ import { OrderAdmin } from './order-admin';
 import { OrderApproval } from './order-approval';
 import { OrderCancellation } from './order-cancellation';
 import { OrderCheckout } from './order-checkout';
+import { OrderEvents } from './order-events';
 import { OrderExpiry } from './order-expiry';
 import { OrderPaymentFlow } from './order-payment-flow';
-import { OrderPaidHook } from './order-paid-hook';
 import { OrderPaidRetry } from './order-paid-retry';
 import { OrderPayments } from './order-payments';
 import { OrderPlacement } from './order-placement';
@@ -36,8 +36,8 @@ import { OrdersService } from './orders.service';
 
 /**
  * `orderServiceImpl` and the order lifecycle; owns the orders (no other module reads their model). Exports the
- * store (reads, for accounting), the payment state machine, through which other payment modules pay orders, the
- * hook run when an order is paid and the buyer-to-vendor invoice (accounting issues it on payment).
+ * store (reads, for accounting), the payment state machine, through which other payment modules pay orders, and
+ * the buyer-to-vendor invoice (accounting issues it on `order.paid`). Its domain events are in `events/`.
  */
 @Module({
   imports: [
@@ -58,7 +58,7 @@ import { OrdersService } from './orders.service';
     OrdersService,
     OrderStore,
     OrderTransitions,
-    OrderPaidHook,
+    OrderEvents,
     OrderPaidRetry,
     OrderPlacement,
     OrderCheckout,
@@ -80,6 +80,6 @@ import { OrdersService } from './orders.service';
     InvoiceParties,
     OrdersReport,
   ],
-  exports: [OrderStore, OrderPaymentFlow, OrderPaidHook, BuyerInvoice],
+  exports: [OrderStore, OrderPaymentFlow, BuyerInvoice, BuyerCreditNote],
 })
 export class OrdersModule {}
