@@ -171,7 +171,7 @@ describe('orderServiceImpl administration', () => {
   });
 
   it("should render the buyer-to-vendor invoice of a paid order as a PDF with the order's amounts", async () => {
-    const { offer, order } = await newOrder(3, 1234);
+    const { order } = await newOrder(3, 1234);
     await call('createInvoiceBuyerToVendor', [order.id]).expect(409);
     await payOrder(t, buyer, order.id, admin);
     const { body: attachment } = await call('createInvoiceBuyerToVendor', [order.id]).expect(200);
