@@ -39,7 +39,6 @@ describe(AppConfig.name, () => {
         corsOrigins: [],
         jsonBodyLimitBytes: 1048576,
         beanRateLimitPerMinute: 1200,
-        facetCacheEntries: 1000,
       });
     });
 
@@ -132,9 +131,6 @@ describe(AppConfig.name, () => {
       ['REDIS_KEY_PREFIX', 'a b'],
       ['AUTH_USERNAME_SOFT_LIMIT', '0'],
       ['AUTH_USERNAME_SLOW_SECONDS', '1s'],
-      ['FACET_CACHE_ENTRIES', '-1'],
-      ['FACET_CACHE_ENTRIES', 'many'],
-      ['FACET_CACHE_ENTRIES', '1.5'],
       ['ORDER_APPROVAL', 'sometimes'],
       ['ORDER_PAYMENT_TTL', '0'],
       ['ORDER_PAYMENT_TTL', '30 minutes'],

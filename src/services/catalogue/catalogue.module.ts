@@ -3,7 +3,6 @@ import { MongooseModule } from '@nestjs/mongoose';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { Attribute, AttributeSchema } from './attribute.schema';
 import { CatalogueImport } from './catalogue-import';
-import { CatalogueRevisionModule } from './catalogue-revision.module';
 import { CatalogueTopic } from './catalogue-topic';
 import { OfferCatalog } from './offer-catalog';
 import { OfferFacets } from './offer-facets';
@@ -18,23 +17,31 @@ import { SellerSku, SellerSkuSchema } from './seller-sku.schema';
 import { Seller, SellerSchema } from './seller.schema';
 import { Sku, SkuSchema } from './sku.schema';
 import { StockReservation } from './stock-reservation';
+import {
+  STOREFRONT_ENTRY,
+  STOREFRONT_FACET,
+  StorefrontEntrySchema,
+  StorefrontFacetSchema,
+} from './storefront-index.schema';
+import { StorefrontReader } from './storefront-reader';
 
 /**
  * The catalogue: products, SKUs, attributes, sellers and their offers, owned here alone. Other modules use its
  * ports: {@link OfferCatalog} (offers as a cart shows them), {@link StockReservation} (stock taken by orders),
- * {@link SellerDirectory} (sellers), {@link OfferFacets} (storefront filters), {@link CatalogueImport} (demo data), and the
- * catalogue revision that every write bumps.
+ * {@link SellerDirectory} (sellers), {@link OfferFacets} and {@link StorefrontReader} (the storefront and its index, kept
+ * current by every write through these models) and {@link CatalogueImport} (demo data).
  */
 @Module({
   imports: [
     WebhooksModule,
-    CatalogueRevisionModule,
     MongooseModule.forFeature([
       { name: Attribute.name, schema: AttributeSchema },
       { name: Product.name, schema: ProductSchema },
       { name: Sku.name, schema: SkuSchema },
       { name: SellerSku.name, schema: SellerSkuSchema },
       { name: Seller.name, schema: SellerSchema },
+      { name: STOREFRONT_ENTRY, schema: StorefrontEntrySchema },
+      { name: STOREFRONT_FACET, schema: StorefrontFacetSchema },
     ]),
   ],
   controllers: [ProductController, SellerOfferController],
@@ -48,6 +55,7 @@ import { StockReservation } from './stock-reservation';
     SellerOffers,
     OfferStock,
     CatalogueTopic,
+    StorefrontReader,
   ],
   exports: [
     ProductService,
@@ -56,7 +64,7 @@ import { StockReservation } from './stock-reservation';
     SellerDirectory,
     OfferFacets,
     CatalogueImport,
-    CatalogueRevisionModule,
+    StorefrontReader,
   ],
 })
 export class CatalogueModule {}

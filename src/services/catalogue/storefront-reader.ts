@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { InjectConnection } from '@nestjs/mongoose';
+import { Connection, mongo, Types } from 'mongoose';
+import { ALL_CURRENCIES, StorefrontEntry } from './storefront-entry';
+import { FacetCounter, FACET_COLLECTION, INDEX_COLLECTION } from './storefront-indexer';
+
+type Doc = mongo.BSON.Document;
+export type EntryFilter = Record<string, unknown>;
+export type EntrySort = Record<string, 1 | -1>;
+
+/** Fields a listing or search row needs: everything but the SKUs and the counters' bookkeeping. */
+const LISTING_FIELDS = { skus: 0, facets: 0, inStockSkus: 0, currencies: 0, typoKeys: 0 };
+
+/**
+ * The storefront's read port on the storefront index (`StorefrontIndexer` writes it): every query is on an indexed
+ * field of `storefront_index` or `storefront_facets` (see `storefront-index.schema.ts`), through the driver.
+ */
+@Injectable()
+export class StorefrontReader {
+  constructor(@InjectConnection() private readonly connection: Connection) {}
+
+  /** A page of listed entries of `scope` matching `filter` in `sort` order (an index order). */
+  page(scope: string, filter: EntryFilter, sort: EntrySort, skip: number, limit: number): Promise<StorefrontEntry[]> {
+    return this.entries()
+      .find({ scope, listed: true, ...filter } as Doc, { projection: LISTING_FIELDS })
+      .sort(sort)
+      .skip(skip)
+      .limit(limit)
+      .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
+  }
+
+  count(scope: string, filter: EntryFilter): Promise<number> {
+    return this.entries().countDocuments({ scope, listed: true, ...filter });
+  }
+
+  /** Every listed entry of `scope` matching `filter`: candidates that the caller checks and orders itself. */
+  all(scope: string, filter: EntryFilter, sort: EntrySort): Promise<StorefrontEntry[]> {
+    return this.entries()
+      .find({ scope, listed: true, ...filter } as Doc, { projection: LISTING_FIELDS })
+      .sort(sort)
+      .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
+  }
+
+  /** Every listed product's name and offers (all currencies), in name order. */
+  listedNames(): Promise<Pick<StorefrontEntry, '_id' | 'name' | 'offers'>[]> {
+    return this.entries()
+      .find({ scope: ALL_CURRENCIES, listed: true } as Doc, { projection: { name: 1, 'offers.quantity': 1 } })
+      .sort({ name: 1, _id: 1 })
+      .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
+  }
+
+  /** The all-currencies entry of a product, whatever its state. */
+  async entry(productId: Types.ObjectId): Promise<StorefrontEntry | null> {
+    return (await this.entries().findOne({ _id: String(productId) } as Doc)) as StorefrontEntry | null;
+  }
+
+  /** Listed products offering the SKU in stock. */
+  withSkuInStock(skuId: Types.ObjectId): Promise<StorefrontEntry[]> {
+    return this.entries()
+      .find({ inStockSkus: skuId } as Doc)
+      .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
+  }
+
+  /** The non-zero counters of one facet (`origin`, `seller`, `genetic`, `attribute`, `value:<attribute id>`). */
+  counters(facet: string): Promise<FacetCounter[]> {
+    return this.connection
+      .collection(FACET_COLLECTION)
+      .find({ facet, count: { $gt: 0 } })
+      .toArray() as Promise<unknown[]> as Promise<FacetCounter[]>;
+  }
+
+  private entries(): mongo.Collection<Doc> {
+    return this.connection.collection(INDEX_COLLECTION);
+  }
+}
