@@ -33,11 +33,3 @@ export class Product {
 export type ProductDocument = HydratedDocument<Product>;
 export const ProductSchema = SchemaFactory.createForClass(Product);
 keepsStorefrontIndex(ProductSchema, ownIds);
-/**
- * Storefront text search (`$text`) over name and description; a word of the name weighs more. One text index per
- * collection is allowed.
- */
-ProductSchema.index(
-  { name: 'text', description: 'text' },
-  { name: 'product_text', weights: { name: 3, description: 1 }, default_language: 'english' },
-);
