@@ -24,6 +24,7 @@ import {
   StorefrontFacetSchema,
 } from './storefront-index.schema';
 import { StorefrontReader } from './storefront-reader';
+import { StorefrontReindex } from './storefront-reindex';
 
 /**
  * The catalogue: products, SKUs, attributes, sellers and their offers, owned here alone. Other modules use its
@@ -56,6 +57,7 @@ import { StorefrontReader } from './storefront-reader';
     OfferStock,
     CatalogueTopic,
     StorefrontReader,
+    StorefrontReindex,
   ],
   exports: [
     ProductService,
@@ -65,6 +67,7 @@ import { StorefrontReader } from './storefront-reader';
     OfferFacets,
     CatalogueImport,
     StorefrontReader,
+    StorefrontReindex,
   ],
 })
 export class CatalogueModule {}

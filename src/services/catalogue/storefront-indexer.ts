@@ -68,18 +68,21 @@ export class StorefrontIndexer {
 
   /** Returns true when a concurrent refresh got there first (retry). */
   private async replace(id: Types.ObjectId, fresh: StorefrontEntry[] | undefined, old: StorefrontEntry | undefined) {
-    const won = await this.replaceAllCurrencies(id, fresh?.[0], old);
-    if (!won) return true;
+    if (!old && !fresh) return false;
+    const entries = fresh ?? [tombstone(id, ALL_CURRENCIES)];
+    if (!(await this.replaceAllCurrencies(entries[0], old))) return true;
     const version = (old?.version ?? 0) + 1;
-    await this.replacePerCurrency(id, fresh ?? [], old?.currencies ?? [], version);
-    await this.moveCounters(old?.facets ?? [], fresh?.[0].facets ?? []);
+    await this.replacePerCurrency(id, entries, old?.currencies ?? [], version);
+    await this.moveCounters(old?.facets ?? [], entries[0].facets);
     return false;
   }
 
-  private async replaceAllCurrencies(id: Types.ObjectId, fresh: StorefrontEntry | undefined, old?: StorefrontEntry) {
-    const _id = String(id);
+  /**
+   * Inserts or replaces (conditionally on the version read) the all-currencies entry. A deleted product keeps an
+   * unlisted tombstone: its versions go on counting if it comes back, so its older per-currency entries stay older.
+   */
+  private async replaceAllCurrencies(fresh: StorefrontEntry, old?: StorefrontEntry): Promise<boolean> {
     if (!old) {
-      if (!fresh) return true;
       try {
         await this.index().insertOne({ ...fresh, version: 1 } as unknown as Doc);
         return true;
@@ -88,8 +91,7 @@ export class StorefrontIndexer {
         throw error;
       }
     }
-    const filter = { _id, version: old.version } as Doc;
-    if (!fresh) return (await this.index().deleteOne(filter)).deletedCount === 1;
+    const filter = { _id: fresh._id, version: old.version } as Doc;
     const replaced = await this.index().replaceOne(filter, { ...fresh, version: old.version + 1 });
     return replaced.matchedCount === 1;
   }
@@ -101,7 +103,7 @@ export class StorefrontIndexer {
   private async replacePerCurrency(id: Types.ObjectId, fresh: StorefrontEntry[], before: string[], version: number) {
     const entries = fresh.slice(1);
     const gone = before.filter((currency) => !entries.some((entry) => entry.scope === currency));
-    const tombstones = gone.map((currency) => ({ ...tombstone(id, currency) }));
+    const tombstones = gone.map((currency) => tombstone(id, currency));
     await Promise.all(
       [...entries, ...tombstones].map(async (entry) => {
         try {
@@ -181,8 +183,18 @@ export class StorefrontIndexer {
   }
 }
 
-function tombstone(product: Types.ObjectId, currency: string) {
-  return { _id: `${String(product)}|${currency}`, product, scope: currency, listed: false, published: false };
+/** An entry that shows nothing: of a deleted product, or of a currency the product is no longer listed in. */
+function tombstone(product: Types.ObjectId, scope: string): StorefrontEntry {
+  const _id = scope === ALL_CURRENCIES ? String(product) : `${String(product)}|${scope}`;
+  return {
+    _id,
+    product,
+    scope,
+    listed: false,
+    published: false,
+    facets: [],
+    currencies: [],
+  } as unknown as StorefrontEntry;
 }
 
 function counterUpdate(key: string, by: number): mongo.AnyBulkWriteOperation<Doc> {
@@ -206,5 +218,3 @@ function groupBy<T>(rows: T[], keyOf: (row: T) => string): Map<string, T[]> {
   }
   return groups;
 }
-
-export { ALL_CURRENCIES };
