@@ -1,5 +1,5 @@
 import { getModelToken } from '@nestjs/mongoose';
-import { Model, Types } from 'mongoose';
+import { Model } from 'mongoose';
 import { SellerSku } from '../../src/services/catalogue/seller-sku.schema';
 import { DemoSeeder } from '../../src/seed/demo-seeder.service';
 import { createApp } from '../../src/bootstrap';
