@@ -36,7 +36,13 @@ async function trade(offers: Model<SellerSku>, rate: number): Promise<void> {
     const id = ids[next % ids.length];
     const delta = Math.floor(next / ids.length) % 2 === 0 ? -1 : 1;
     next++;
-    void offers.updateOne({ _id: id }, { $inc: { quantity: delta } }).exec();
+    offers
+      .updateOne({ _id: id }, { $inc: { quantity: delta } })
+      .exec()
+      .catch((error: Error) => {
+        // The app closing on SIGTERM ends the connection under a write in flight; any other failure is a bench error.
+        if (error.name !== 'MongoNotConnectedError') throw error;
+      });
   }, 1000 / rate).unref();
 }
 

@@ -8,8 +8,8 @@ type Doc = mongo.BSON.Document;
 export type EntryFilter = Record<string, unknown>;
 export type EntrySort = Record<string, 1 | -1>;
 
-/** Fields a listing or search row needs: everything but the SKUs and the counters' bookkeeping. */
-const LISTING_FIELDS = { skus: 0, facets: 0, inStockSkus: 0, currencies: 0, typoKeys: 0 };
+/** Fields a listing row shows: not the SKUs, the search words, nor the filters' bookkeeping. */
+const LISTING_FIELDS = { skus: 0, facets: 0, inStockSkus: 0, currencies: 0, terms: 0, typoKeys: 0, attributeKeys: 0 };
 
 /**
  * The storefront's read port on the storefront index (`StorefrontIndexer` writes it): every query is on an indexed
@@ -33,11 +33,24 @@ export class StorefrontReader {
     return this.entries().countDocuments({ scope, listed: true, ...filter });
   }
 
-  /** Every listed entry of `scope` matching `filter`: candidates that the caller checks and orders itself. */
-  all(scope: string, filter: EntryFilter, sort: EntrySort): Promise<StorefrontEntry[]> {
+  /**
+   * Every listed entry of `scope` matching `filter`, with only what choosing and ordering them needs (names, offers,
+   * own attributes, dates, and the search words when `withTerms`): candidates that the caller checks and orders
+   * itself, then reads in full for one page (`byIds`). Whole entries of every candidate made the replies the cost.
+   */
+  candidates(scope: string, filter: EntryFilter, withTerms: boolean): Promise<StorefrontEntry[]> {
+    const fields = { product: 1, name: 1, 'translations.name': 1, createdAt: 1, offers: 1, attributes: 1 };
     return this.entries()
-      .find({ scope, listed: true, ...filter } as Doc, { projection: LISTING_FIELDS })
-      .sort(sort)
+      .find({ scope, listed: true, ...filter } as Doc, {
+        projection: { ...fields, ...(withTerms ? { terms: 1 } : {}) },
+      })
+      .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
+  }
+
+  /** The listing fields of the entries `ids`, in no particular order. */
+  byIds(ids: string[]): Promise<StorefrontEntry[]> {
+    return this.entries()
+      .find({ _id: { $in: ids } } as Doc, { projection: LISTING_FIELDS })
       .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
   }
 

@@ -157,8 +157,14 @@ export class ProductSearchService {
       ]);
       return { items: rowsOf(entries, criteria, []), total };
     }
-    const rows = rowsOf(await this.index.all(scope, filter, INDEX_SORTS.name), criteria, words);
-    return { items: sortRows(rows, sort).slice(start, start + criteria.size), total: rows.length };
+    const rows = rowsOf(await this.index.candidates(scope, filter, words.length > 0), criteria, words);
+    const page = sortRows(rows, sort).slice(start, start + criteria.size);
+    const full = new Map((await this.index.byIds(page.map((row) => row.entry._id))).map((entry) => [entry._id, entry]));
+    const items = page.flatMap((row) => {
+      const entry = full.get(row.entry._id);
+      return entry ? [{ ...row, entry }] : [];
+    });
+    return { items, total: rows.length };
   }
 
   /** Listed products whose name contains `term` (any case; blank: all), counting their in-stock offers. */
