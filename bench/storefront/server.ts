@@ -20,6 +20,8 @@ async function main(): Promise<void> {
   process.stdout.write(`${JSON.stringify({ url })}\n`);
 }
 
+const CLOSED = new Set(['MongoNotConnectedError', 'MongoClientClosedError']);
+
 /**
  * Stock writes at `rate` a second, cycling over the offers in a fixed order: a unit taken (a checkout) or given back
  * (a restock), alternately, so stock neither runs out nor grows, through the model as sellers and checkouts write.
@@ -41,7 +43,7 @@ async function trade(offers: Model<SellerSku>, rate: number): Promise<void> {
       .exec()
       .catch((error: Error) => {
         // The app closing on SIGTERM ends the connection under a write in flight; any other failure is a bench error.
-        if (error.name !== 'MongoNotConnectedError') throw error;
+        if (!CLOSED.has(error.name)) throw error;
       });
   }, 1000 / rate).unref();
 }
