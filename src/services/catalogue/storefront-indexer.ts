@@ -1,4 +1,5 @@
 import { Connection, mongo, Types } from 'mongoose';
+import { assignMissingSlugs } from './product-slug';
 import {
   ALL_CURRENCIES,
   entriesOf,
@@ -145,6 +146,7 @@ export class StorefrontIndexer {
         .find({ product: { $in: ids } })
         .toArray(),
     ]);
+    await assignMissingSlugs(db.collection('products'), products);
     const sellerIds = [...new Set(offers.map((offer) => String(offer.seller)))].map((sid) => new Types.ObjectId(sid));
     const sellers = await db
       .collection('sellers')

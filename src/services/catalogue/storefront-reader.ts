@@ -47,6 +47,21 @@ export class StorefrontReader {
       .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
   }
 
+  /**
+   * Up to `limit` listed products (all currencies) having, for each of `words`, a word starting with it: the first
+   * word's prefix is an index range on the search words, the others are checked on the entries found.
+   */
+  prefixed(words: string[], limit: number): Promise<StorefrontEntry[]> {
+    // `$elemMatch`: both bounds on one word (a plain range on an array may be met by two different words).
+    const prefix = (word: string) => ({ terms: { $elemMatch: { $gte: word, $lt: `${word}\uffff` } } });
+    return this.entries()
+      .find({ scope: ALL_CURRENCIES, listed: true, $and: words.map(prefix) } as Doc, {
+        projection: { product: 1, name: 1, slug: 1, translations: 1, terms: 1 },
+      })
+      .limit(limit)
+      .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
+  }
+
   /** The listing fields of the entries `ids`, in no particular order. */
   byIds(ids: string[]): Promise<StorefrontEntry[]> {
     return this.entries()

@@ -23,12 +23,32 @@ import {
   ListingCriteria,
   ListingRow,
   queryWords,
+  relevance,
   rowsOf,
   sortRows,
 } from './storefront-listing';
-import { attributeIdsOf, ProductDetail, ProductListing, toListedProduct, toProductDetail } from './storefront-views';
+import {
+  attributeIdsOf,
+  contentIn,
+  ProductDetail,
+  ProductListing,
+  toListedProduct,
+  toProductDetail,
+} from './storefront-views';
 
 const MAX_SEARCH_TERM = 200;
+const SUGGESTIONS = 10;
+/** Candidates read for the suggestions, in the index's order, before the best ten are picked. */
+const SUGGEST_CANDIDATES = 50;
+
+/** A type-ahead suggestion: a product to go to. */
+export interface Suggestion {
+  id: string;
+  name: string;
+  slug: string | null;
+}
+
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Storefront filters (`{value, label, count}`), listings and details, answered from the storefront index that every
@@ -112,6 +132,27 @@ export class ProductSearchService {
       throw new BadRequestException(`searchTerm must be at most ${MAX_SEARCH_TERM} characters`);
     }
     return toFacets(await this.productsNamed(searchTerm.trim()));
+  }
+
+  /**
+   * Type-ahead: up to 10 listed products having, for each word of `prefix`, a word starting with it (in any language;
+   * no typo tolerance: a prefix is still being typed), best matches first (the search's relevance, then by name),
+   * each with its name in the request language and its slug. Blank: none. 400 over 200 characters.
+   */
+  @Exposed(['String'])
+  async suggest(prefix: string): Promise<Suggestion[]> {
+    if (prefix.length > MAX_SEARCH_TERM) {
+      throw new BadRequestException(`prefix must be at most ${MAX_SEARCH_TERM} characters`);
+    }
+    const words = queryWords(prefix);
+    if (words.length === 0) return [];
+    const candidates = await this.index.prefixed(words, SUGGEST_CANDIDATES);
+    const lang = this.lang();
+    return candidates
+      .map((entry) => ({ entry, score: relevance(entry, words) }))
+      .sort((x, y) => y.score - x.score || compareText(x.entry.name, y.entry.name))
+      .slice(0, SUGGESTIONS)
+      .map(({ entry }) => ({ id: String(entry.product), name: contentIn(entry, lang).name, slug: entry.slug }));
   }
 
   /**

@@ -65,8 +65,9 @@ export function entryFilter(criteria: ListingCriteria, words: string[]): EntryFi
 }
 
 function wordClauses(word: string): EntryFilter[] {
-  // A prefix is the range from the word up to the highest code unit after it.
-  const clauses: EntryFilter[] = [{ terms: { $gte: word, $lt: `${word}\uffff` } }];
+  // A prefix is the range from the word up to the highest code unit after it; `$elemMatch` keeps both bounds on
+  // one word (a plain range on an array may be met by two different words).
+  const clauses: EntryFilter[] = [{ terms: { $elemMatch: { $gte: word, $lt: `${word}\uffff` } } }];
   if (word.length >= TYPO_MIN_LENGTH) clauses.push({ typoKeys: { $in: typoKeysOf(word) } });
   return clauses;
 }

@@ -21,6 +21,8 @@ export interface CheapestOfferView {
 
 export interface ListedProduct {
   id: string;
+  /** URL path segment of the product page. */
+  slug: string | null;
   name: string;
   description: string;
   image: string | null;
@@ -42,6 +44,7 @@ export interface OfferView extends CheapestOfferView {
 
 export interface ProductDetail {
   id: string;
+  slug: string | null;
   name: string;
   description: string;
   images: string[];
@@ -67,6 +70,7 @@ export function toListedProduct(
 ): ListedProduct {
   return {
     id: String(entry.product),
+    slug: entry.slug,
     ...contentIn(entry, lang),
     image: entry.images[0] ?? null,
     attributes: attributeViews(entry.attributes, attributes),
@@ -81,6 +85,7 @@ export function toProductDetail(
 ): ProductDetail {
   return {
     id: String(entry.product),
+    slug: entry.slug,
     ...contentIn(entry, lang),
     images: entry.images,
     attributes: attributeViews(entry.attributes, attributes),
