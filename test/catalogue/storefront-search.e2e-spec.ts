@@ -1,5 +1,8 @@
 import { getModelToken } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
+import { parseSitemap } from 'sitemap';
+import { Readable } from 'node:stream';
+import { Role } from '../../src/common/principal';
 import { Product } from '../../src/services/catalogue/product.schema';
 import { startTestApp, TestApp } from '../support/test-app';
 import { demo, inStockOffers } from './support/demo-facets';
@@ -96,6 +99,31 @@ describe('storefront search, type-ahead, languages and slugs', () => {
       expect((await detail('en')).name).toBe('Monstera deliciosa');
       expect((await search('fensterbl', 'de')).map((item) => item.name)).toEqual(['Fensterblatt']);
       expect((await suggest('fenster', 'fr')).map((s) => s.name)).toEqual(['Monstera deliciosa']);
+    });
+
+    it("should put the listed products' pages in the sitemap by slug, and leave out unlisted ones", async () => {
+      const admin = t.tokenFor(Role.ADMIN);
+      const generator = 'sitemapGeneratorServiceImpl';
+      const request = {
+        siteMapGenType: 'PRODUCTS',
+        urlPrefix: 'https://shop.example.com',
+        urlsToIgnore: ['/products/aloe-vera'],
+      };
+      await t.callBean(generator, 'generateSiteMap', [request], { token: admin }).expect(200);
+      for (let i = 0; i < 100; i++) {
+        const busy = await t.callBean(generator, 'isWorkInProgress', [], { token: admin }).expect(200);
+        if (busy.body === false) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const xml = (await t.http.get('/api/v1/sites/default/sitemap.xml').expect(200)).text;
+      const urls = (await parseSitemap(Readable.from(xml))).map((item) => item.url);
+      const products = t.app.get<Model<Product>>(getModelToken(Product.name));
+      const listed = new Set(inStockOffers().map((offer) => String(offer.product)));
+      const slugs = (await products.find({}, { slug: 1 }).lean().exec())
+        .filter((p) => listed.has(String(p._id)) && p.slug !== 'aloe-vera')
+        .map((p) => `https://shop.example.com/products/${p.slug}`);
+      expect(urls.sort()).toEqual(slugs.sort());
+      expect(urls.length).toBeGreaterThan(10);
     });
 
     it('should give every product a unique slug made from its name', async () => {

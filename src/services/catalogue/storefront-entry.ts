@@ -29,6 +29,7 @@ export interface ProductSource {
   translations?: TranslationEntry[];
   slug?: string;
   createdAt?: Date;
+  updatedAt?: Date;
 }
 export interface SkuSource {
   _id: Types.ObjectId;
@@ -89,6 +90,8 @@ export interface StorefrontEntry {
   geneticType: string | null;
   countryOfOrigin: string | null;
   createdAt: Date | null;
+  /** The product's last change (the sitemap's `lastmod`). */
+  updatedAt: Date | null;
   /** Active offers of the scope (in stock or not), cheapest first, then by id. */
   offers: EntryOffer[];
   /** The cheapest in-stock offer's price; null when none. */
@@ -201,6 +204,7 @@ function entryOf(product: ProductSource, scope: string, offers: EntryOffer[]): S
     geneticType: product.geneticType || null,
     countryOfOrigin: product.countryOfOrigin || null,
     createdAt: product.createdAt ?? null,
+    updatedAt: product.updatedAt ?? null,
     offers,
     price: inStock[0]?.price ?? null,
     attributeKeys: [...new Set([...keysOf(attributes), ...inStock.flatMap((offer) => offer.keys)])],

@@ -26,6 +26,8 @@ StorefrontEntrySchema.index({ terms: 1 }, { name: 'search_terms' });
 StorefrontEntrySchema.index({ typoKeys: 1 }, { name: 'search_typo' });
 // Filters narrowed to one SKU: the products offering it in stock.
 StorefrontEntrySchema.index({ inStockSkus: 1 }, { name: 'sku_scope' });
+// The sitemap's product pages: listed products by slug.
+StorefrontEntrySchema.index({ ...LISTED, slug: 1 }, { name: 'listing_slug' });
 // Entries of one product (all currencies and per currency), for the reindex's sweep.
 StorefrontEntrySchema.index({ product: 1 }, { name: 'product' });
 

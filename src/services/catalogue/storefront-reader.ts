@@ -77,6 +77,16 @@ export class StorefrontReader {
       .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
   }
 
+  /** Slug and last change of every listed product with a slug, in slug order (the sitemap's product pages). */
+  listedSlugs(): Promise<Pick<StorefrontEntry, 'slug' | 'updatedAt'>[]> {
+    return this.entries()
+      .find({ scope: ALL_CURRENCIES, listed: true, slug: { $type: 'string' } } as Doc, {
+        projection: { _id: 0, slug: 1, updatedAt: 1 },
+      })
+      .sort({ scope: 1, listed: 1, slug: 1 })
+      .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
+  }
+
   /** The all-currencies entry of a product, whatever its state. */
   async entry(productId: Types.ObjectId): Promise<StorefrontEntry | null> {
     return (await this.entries().findOne({ _id: String(productId) } as Doc)) as StorefrontEntry | null;

@@ -991,11 +991,11 @@ export interface AddCartItemsDto {
 
 /**
  * Input of `generateSiteMap`: the published routes of the current site (every language) as absolute URLs
- * `<urlPrefix><sitePrefix><route>`. `siteMapGenType` picks routes: `ALL` (default), `PAGES` (routes without a container)
- * or `CONTAINERS` (routes showing a container). `urlsToIgnore` lists route paths left out, with everything below them.
+ * `<urlPrefix><sitePrefix><route>`. `siteMapGenType` picks routes: `ALL` (default: routes and product pages), `PAGES` (routes without a container),
+ * `CONTAINERS` (routes showing a container) or `PRODUCTS` (the product pages `/products/<slug>` of listed products). `urlsToIgnore` lists route paths left out, with everything below them.
  */
 export interface SitemapRequestDto {
-  siteMapGenType?: "ALL" | "PAGES" | "CONTAINERS";
+  siteMapGenType?: "ALL" | "PAGES" | "CONTAINERS" | "PRODUCTS";
   sitePrefix?: string;
   urlPrefix: string;
   urlsToIgnore?: string[];
