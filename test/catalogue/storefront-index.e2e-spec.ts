@@ -7,6 +7,7 @@ import { SellerSku } from '../../src/services/catalogue/seller-sku.schema';
 import { Seller } from '../../src/services/catalogue/seller.schema';
 import { Sku } from '../../src/services/catalogue/sku.schema';
 import { checkOut, createBuyer } from '../orders/support/order-calls';
+import { TestStompClient } from '../realtime/stomp-client';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const BEAN = 'ecomRemainsSearchEngineServiceImpl';
@@ -242,6 +243,47 @@ describe('storefront index kept current per write, on two instances', () => {
     await expectBoth(g, listedAs(g, g.offerId, 500));
     await model<Product>(a, Product.name).deleteOne({ _id: g.productId }).exec();
     await expectBoth(g, { ...notListed, detail: { status: 404 } });
+  });
+
+  it('should follow an offer removed with a raw driver call through the document storage bean', async () => {
+    const f = await fixture(a);
+    const args = [a.app.get<Connection>(getConnectionToken()).name, 'seller_skus', f.offerId];
+    await a
+      .callBean('documentStorageServiceImpl', 'removeDocument', args, { token: a.tokenFor(Role.ADMIN) })
+      .expect(200);
+    await expectBoth(f, { ...notListed, detail: { status: 200, offers: [] } });
+  });
+
+  it('should follow offers changed and added with raw driver calls through STOMP /request/document', async () => {
+    const f = await fixture(a);
+    const other = await model<Seller>(a, Seller.name).create({ name: `Raw ${f.word}`, country: 'DE' });
+    const replies = '/user/topic/default/json';
+    const admin = await TestStompClient.connect(b.url, { token: b.tokenFor(Role.ADMIN) });
+    type Reply = { actionId: string; payload: unknown };
+    const request = async (body: object, actionId: string) => {
+      admin.send('/request/document', { collectionName: 'seller_skus', ...body, actionId });
+      return (await admin.next<Reply>(replies, (candidate) => candidate.actionId === actionId)).payload;
+    };
+    try {
+      await admin.subscribe(replies);
+      const update = { filter: { _id: { $oid: f.offerId } }, update: { $set: { quantity: 0 } } };
+      expect(await request({ requestType: 'UPDATE', ...update }, 'u')).toEqual({ matchedCount: 1, modifiedCount: 1 });
+      await expectBoth(f, notListed);
+      const document = {
+        seller: { $oid: String(other._id) },
+        sku: { $oid: f.skuId },
+        product: { $oid: f.productId },
+        price: 275,
+        currency: 'EUR',
+        quantity: 1,
+      };
+      expect(await request({ requestType: 'INSERT', document }, 'i')).toMatchObject({ insertedCount: 1 });
+    } finally {
+      await admin.disconnect();
+    }
+    const listed = (await shown(a, f)).listed;
+    expect(listed).toEqual([{ offerId: expect.any(String), price: 275, name: `Fern ${f.word}` }]);
+    await expectBoth(f, { listed, originCount: 1 });
   });
 });
 
