@@ -191,7 +191,8 @@ describe('storefront index against a full recomputation (property)', () => {
   let db: mongo.Db;
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // About 2,000 calls a run: above the default per-client rate limit when the machine is quiet.
+    t = await startTestApp({ env: { BEAN_RATE_LIMIT: '100000' } });
     db = t.app.get<Connection>(getConnectionToken()).db!;
     for (let s = 0; s < SELLERS; s++) {
       await model<Seller>(t, Seller.name).create({ _id: sellerIds[s], name: `Seller ${s}`, country: COUNTRIES[s] });
