@@ -1,12 +1,18 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { AttributeAdmin } from './attribute-admin';
 import { Attribute, AttributeSchema } from './attribute.schema';
+import { CatalogueAdminService } from './catalogue-admin.service';
 import { CatalogueImport } from './catalogue-import';
+import { CatalogueReferences } from './catalogue-references';
 import { CatalogueTopic } from './catalogue-topic';
+import { Category, CategorySchema } from './category.schema';
+import { CategoryTree } from './category-tree';
 import { OfferCatalog } from './offer-catalog';
 import { OfferFacets } from './offer-facets';
 import { OfferStock } from './offer-stock';
+import { ProductAdmin } from './product-admin';
 import { ProductController } from './product.controller';
 import { Product, ProductSchema } from './product.schema';
 import { ProductService } from './product.service';
@@ -15,6 +21,7 @@ import { SellerOfferController } from './seller-offer.controller';
 import { SellerOffers } from './seller-offers';
 import { SellerSku, SellerSkuSchema } from './seller-sku.schema';
 import { Seller, SellerSchema } from './seller.schema';
+import { SkuAdmin } from './sku-admin';
 import { Sku, SkuSchema } from './sku.schema';
 import { StockReservation } from './stock-reservation';
 import {
@@ -27,10 +34,11 @@ import { StorefrontReader } from './storefront-reader';
 import { StorefrontReindex } from './storefront-reindex';
 
 /**
- * The catalogue: products, SKUs, attributes, sellers and their offers, owned here alone. Other modules use its
+ * The catalogue: products, SKUs, attributes, categories, sellers and their offers, owned here alone. Other modules use its
  * ports: {@link OfferCatalog} (offers as a cart shows them), {@link StockReservation} (stock taken by orders),
  * {@link SellerDirectory} (sellers), {@link OfferFacets} and {@link StorefrontReader} (the storefront and its index, kept
- * current by every write through these models) and {@link CatalogueImport} (demo data).
+ * current by every write through these models) and {@link CatalogueImport} (demo data). Operators manage the catalogue
+ * through the `catalogueAdminServiceImpl` bean ({@link CatalogueAdminService}).
  */
 @Module({
   imports: [
@@ -41,6 +49,7 @@ import { StorefrontReindex } from './storefront-reindex';
       { name: Sku.name, schema: SkuSchema },
       { name: SellerSku.name, schema: SellerSkuSchema },
       { name: Seller.name, schema: SellerSchema },
+      { name: Category.name, schema: CategorySchema },
       { name: STOREFRONT_ENTRY, schema: StorefrontEntrySchema },
       { name: STOREFRONT_FACET, schema: StorefrontFacetSchema },
     ]),
@@ -58,6 +67,12 @@ import { StorefrontReindex } from './storefront-reindex';
     CatalogueTopic,
     StorefrontReader,
     StorefrontReindex,
+    CatalogueReferences,
+    CategoryTree,
+    AttributeAdmin,
+    ProductAdmin,
+    SkuAdmin,
+    CatalogueAdminService,
   ],
   exports: [
     ProductService,
