@@ -41,7 +41,6 @@ describe(AppConfig.name, () => {
         jsonMaxDepth: 128,
         shutdownTimeoutMs: 10000,
         beanRateLimitPerMinute: 1200,
-        facetCacheEntries: 1000,
       });
     });
 
@@ -148,9 +147,6 @@ describe(AppConfig.name, () => {
       ['REDIS_KEY_PREFIX', 'a b'],
       ['AUTH_USERNAME_SOFT_LIMIT', '0'],
       ['AUTH_USERNAME_SLOW_SECONDS', '1s'],
-      ['FACET_CACHE_ENTRIES', '-1'],
-      ['FACET_CACHE_ENTRIES', 'many'],
-      ['FACET_CACHE_ENTRIES', '1.5'],
       ['ORDER_APPROVAL', 'sometimes'],
       ['SELLER_ONBOARDING', 'OPEN'],
       ['ORDER_PAYMENT_TTL', '0'],

@@ -148,8 +148,6 @@ export class AppConfig {
   readonly orderPaymentTtlMs: number;
   /** How long a paid order may owe its invoice before a sweep issues it. */
   readonly invoiceRetryAfterMs: number;
-  /** Storefront filter results cached per instance (0: off). */
-  readonly facetCacheEntries: number;
   readonly altPayment: { apiKey: string | undefined; webhookSecret: string };
   readonly accountingApiKey: string | undefined;
   readonly invoiceIssuerName: string;
@@ -207,7 +205,6 @@ export class AppConfig {
     this.sellerOnboarding = env.SELLER_ONBOARDING;
     this.orderPaymentTtlMs = parseDurationSeconds(env.ORDER_PAYMENT_TTL) * 1000;
     this.invoiceRetryAfterMs = parseDurationSeconds(env.INVOICE_RETRY_AFTER) * 1000;
-    this.facetCacheEntries = env.FACET_CACHE_ENTRIES;
     this.altPayment = { apiKey: env.ALT_PAYMENT_API_KEY, webhookSecret: env.ALT_PAYMENT_WEBHOOK_SECRET };
     this.accountingApiKey = env.ACCOUNTING_API_KEY;
     this.invoiceIssuerName = env.INVOICE_ISSUER_NAME;

@@ -293,10 +293,6 @@ export class EnvironmentVariables {
   @Matches(/^[1-9]\d*[smhd]?$/, { message: 'INVOICE_RETRY_AFTER must be a duration such as 300, 90s, 5m or 1h' })
   INVOICE_RETRY_AFTER = '5m';
 
-  /** Storefront filter results kept per app instance for the current catalogue revision; 0: no cache. */
-  @IntSetting(0)
-  FACET_CACHE_ENTRIES = 1000;
-
   /** API key of the alternative (redirect) payment provider; unset: alternative payments are off. */
   @IsOptional()
   @IsString()

@@ -21,7 +21,7 @@ import { Sku } from './sku.schema';
 
 /**
  * Seller self-service for offers: a user acts on the offers of the seller they act for (`Seller.userId`), an ADMIN
- * on any seller's. Every change is a write through the offer model (so it bumps the catalogue revision before the
+ * on any seller's. Every change is a write through the offer model (so the storefront index is updated before the
  * call returns) and is then published on `/topic/catalogue` as `offer.changed`.
  */
 @Injectable()
