@@ -1,5 +1,6 @@
-import { BadRequestException, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { SitesService } from './sites.service';
+import { codedError } from '../common/errors/coded-exception';
 
 /** A BCP 47-like language tag; each subtag starts with its separator, so matching is linear. */
 const LANGUAGE_CODE = /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8}){0,8}$/;
@@ -24,15 +25,15 @@ export class ContextHeaders {
    * @throws BadRequestException for a missing or malformed header
    */
   check({ lang, site }: ContextHeaderValues): Promise<void> | undefined {
-    if (lang === undefined || lang === '') throw new BadRequestException('Missing header Lang-Context');
+    if (lang === undefined || lang === '') throw codedError('CONTEXT_HEADER_INVALID', 'Missing header Lang-Context');
     if (!LANGUAGE_CODE.test(lang))
-      throw new BadRequestException(`Invalid header Lang-Context: '${lang}' is not a language code`);
-    if (site === undefined || site === '') throw new BadRequestException('Missing header Site-Context');
+      throw codedError('CONTEXT_HEADER_INVALID', `Invalid header Lang-Context: '${lang}' is not a language code`);
+    if (site === undefined || site === '') throw codedError('CONTEXT_HEADER_INVALID', 'Missing header Site-Context');
     return this.sites.isKnown(site) ? undefined : this.assertSiteExists(site);
   }
 
   private async assertSiteExists(site: string): Promise<void> {
     if (await this.sites.exists(site)) return;
-    throw new BadRequestException(`Invalid header Site-Context: unknown site '${site}'`);
+    throw codedError('UNKNOWN_SITE', `Invalid header Site-Context: unknown site '${site}'`);
   }
 }

@@ -1,4 +1,4 @@
-import { ConflictException, Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { isDuplicateKeyError } from '../../common/mongo/duplicate-key';
@@ -8,6 +8,7 @@ import { FixedRecord, insertMissing } from '../../database/insert-missing';
 import { PasswordHasher } from '../passwords/password-hasher.service';
 import { TtlCache } from '../ttl-cache';
 import { User, UserDocument } from './user.schema';
+import { codedError } from '../../common/errors/coded-exception';
 
 export interface NewUser {
   username: string;
@@ -72,7 +73,7 @@ export class UsersService implements OnModuleInit {
 
   /**
    * Hashes first, so that a taken username or address costs the same work as a free one (registration relies on it).
-   * @throws ConflictException when the username or e-mail address is taken.
+   * @throws ConflictException ACCOUNT_EXISTS when the username or e-mail address is taken.
    */
   async create(user: NewUser): Promise<UserDocument> {
     const passwordHash = await this.hasher.hash(user.password);
@@ -80,7 +81,7 @@ export class UsersService implements OnModuleInit {
       return await this.users.create({ ...user, passwordHash });
     } catch (error: unknown) {
       if (isDuplicateKeyError(error)) {
-        throw new ConflictException('Username or e-mail address already registered');
+        throw codedError('ACCOUNT_EXISTS', 'Username or e-mail address already registered');
       }
       throw error;
     }

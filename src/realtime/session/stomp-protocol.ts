@@ -61,7 +61,7 @@ export class StompProtocol implements FrameHandler, BeforeApplicationShutdown {
         session.acknowledge(frame);
         return session.close();
       default:
-        return session.fail(`Unexpected frame ${frame.command}`, '', frame);
+        return session.fail('PROTOCOL_ERROR', `Unexpected frame ${frame.command}`, '', frame);
     }
   }
 

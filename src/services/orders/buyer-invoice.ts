@@ -1,8 +1,9 @@
-import { ConflictException, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Attachment, InvoiceKind, InvoiceParty, InvoiceRequest, InvoiceService } from '../accounting/invoices';
 import { OrderStatus } from './order-status';
 import { ShippingAddress } from './order.schema';
 import { StoredOrder } from './order.view';
+import { codedError } from '../../common/errors/coded-exception';
 
 export type { Attachment };
 
@@ -29,7 +30,10 @@ export class BuyerInvoice {
     const issued = await this.invoices.issued(request);
     if (issued) return issued;
     if (!wasPaid(order)) {
-      throw new ConflictException(`Order ${String(order._id)} is ${order.status}: it is invoiced once paid`);
+      throw codedError(
+        'ORDER_STATUS_CONFLICT',
+        `Order ${String(order._id)} is ${order.status}: it is invoiced once paid`,
+      );
     }
     return this.invoices.issue(request);
   }
