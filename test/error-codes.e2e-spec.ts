@@ -67,12 +67,14 @@ describe('error codes', () => {
     });
 
     it('should answer a USER calling an ADMIN method with ACCESS_DENIED', async () => {
-      const { body } = await t.callBean('jobsManagementServiceImpl', 'getJobs', [], { token: buyer.token }).expect(403);
+      const { body } = await t
+        .callBean('jobsManagementServiceImpl', 'startJob', ['import', 1], { token: buyer.token })
+        .expect(403);
       expect(body.code).toBe('ACCESS_DENIED');
     });
 
     it('should answer a guest calling a protected method with UNAUTHORIZED', async () => {
-      const { body } = await t.callBean('jobsManagementServiceImpl', 'getJobs', []).expect(401);
+      const { body } = await t.callBean('jobsManagementServiceImpl', 'startJob', ['import', 1]).expect(401);
       expect(body.code).toBe('UNAUTHORIZED');
     });
 
@@ -161,8 +163,8 @@ describe('error codes', () => {
         await user.subscribe(USER_REPLIES);
         user.send('/request/bean', {
           beanId: 'jobsManagementServiceImpl',
-          functionName: 'getJobs',
-          args: [],
+          functionName: 'startJob',
+          args: ['import', 1],
           actionId: 'denied',
         });
         user.send('/request/bean', { beanId: 'nope', functionName: 'x', args: [], actionId: 'unknown' });
