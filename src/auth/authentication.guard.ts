@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { assertAccess } from '../common/access';
 import { Principal, Role } from '../common/principal';
 import { SessionAuthenticator } from './auth-hooks';
-import { AuthenticatedRequest } from './authenticated-request';
+import { AuthenticatedRequest } from '../common/authenticated-request';
 import { Roles } from './roles.decorator';
 import { TokenVerifier } from './token-verifier.service';
 import { codedError } from '../common/errors/coded-exception';

@@ -6,7 +6,7 @@ import { isObjectIdHex } from '../../common/mongo/object-id';
 import { Role } from '../../common/principal';
 import { FixedRecord, insertMissing } from '../../database/insert-missing';
 import { PasswordHasher } from '../passwords/password-hasher.service';
-import { TtlCache } from '../ttl-cache';
+import { TtlCache } from '../../common/ttl-cache';
 import { User, UserDocument } from './user.schema';
 import { codedError } from '../../common/errors/coded-exception';
 
