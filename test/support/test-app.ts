@@ -130,13 +130,23 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
  */
 export function assertErrorCode(response: request.Response): void {
   if (response.status < 400) return;
-  const code: unknown = (response.body as { code?: unknown } | undefined)?.code;
+  const body: unknown = Buffer.isBuffer(response.body) ? parsedOrUndefined(response.body) : response.body;
+  const code: unknown = (body as { code?: unknown } | undefined)?.code;
   const entry =
     typeof code === 'string' && Object.hasOwn(ERROR_CODES, code)
       ? ERROR_CODES[code as keyof typeof ERROR_CODES]
       : undefined;
   if (entry?.status !== response.status) {
-    throw new Error(`A ${response.status} without a code listed for it: ${response.text.slice(0, 300)}`);
+    throw new Error(`A ${response.status} without a code listed for it: ${String(response.text).slice(0, 300)}`);
+  }
+}
+
+/** A body a test read as bytes (its own parser): the error body is JSON all the same. */
+function parsedOrUndefined(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return undefined;
   }
 }
 

@@ -19,6 +19,10 @@ export const ERROR_CODES = {
   CONFLICT: { status: HttpStatus.CONFLICT, meaning: 'The current state does not allow this' },
   PAYLOAD_TOO_LARGE: { status: HttpStatus.PAYLOAD_TOO_LARGE, meaning: 'The body or upload exceeds its limit' },
   UNSUPPORTED_MEDIA_TYPE: { status: HttpStatus.UNSUPPORTED_MEDIA_TYPE, meaning: 'A content type that is not accepted' },
+  RANGE_NOT_SATISFIABLE: {
+    status: HttpStatus.REQUESTED_RANGE_NOT_SATISFIABLE,
+    meaning: 'The `Range` lies outside the file (`Content-Range` gives its length)',
+  },
   RATE_LIMITED: { status: HttpStatus.TOO_MANY_REQUESTS, meaning: 'Too many calls; wait `Retry-After` seconds' },
   INTERNAL_ERROR: {
     status: HttpStatus.INTERNAL_SERVER_ERROR,
