@@ -1,6 +1,7 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import type { Logger as PinoLogger } from 'pino';
 import { LoggerModule } from 'nestjs-pino';
+import { AuditModule } from './audit/audit.module';
 import { AuthCoreModule } from './auth/auth-core.module';
 import { AuthModule } from './auth/auth.module';
 import { BeanAdmissionModule } from './bean/admission/bean-admission.module';
@@ -51,6 +52,7 @@ import { SharedStateModule } from './shared-state/shared-state.module';
     HealthModule,
     DocsModule,
     SitesModule,
+    AuditModule,
     AuthCoreModule,
     AuthModule,
     BeanCoreModule,

@@ -9,6 +9,7 @@ import { createAppLogger } from './common/logger.options';
 import { runInRequestContext } from './common/request-context.middleware';
 import { keepRawBodyOfSignedWebhooks } from './common/raw-body';
 import { AppConfig, ConfigValidationError } from './config/app-config';
+import { setupConsole } from './console/console-site';
 import { setupApiDocs } from './docs/api-docs';
 import { StompWsAdapter } from './realtime/transport/stomp-ws.adapter';
 import { AltPaymentProvider } from './services/alt-payments/alt-payment.provider';
@@ -41,6 +42,7 @@ export async function createApp(
   app.enableShutdownHooks();
   app.useWebSocketAdapter(new StompWsAdapter(app));
   setupApiDocs(app);
+  setupConsole(app);
   return app;
 }
 

@@ -121,6 +121,8 @@ export class AppConfig {
   /** Shared counters; undefined: in-process. */
   readonly redis: { url: string; keyPrefix: string } | undefined;
   readonly authEmailFlows: boolean;
+  /** Whether `/console` is served (CONSOLE_ENABLED; unset: everywhere but production). */
+  readonly consoleEnabled: boolean;
   readonly smtp: SmtpSettings | undefined;
   readonly mailFrom: string;
   readonly vcsRemoteUrl: string | undefined;
@@ -174,6 +176,7 @@ export class AppConfig {
     this.authUsernameSlowSeconds = env.AUTH_USERNAME_SLOW_SECONDS;
     this.redis = env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : undefined;
     this.authEmailFlows = env.AUTH_EMAIL_FLOWS;
+    this.consoleEnabled = env.CONSOLE_ENABLED ?? !this.isProduction;
     this.smtp = smtpSettings(env);
     this.mailFrom = env.MAIL_FROM;
     this.vcsRemoteUrl = env.VCS_REMOTE_URL;

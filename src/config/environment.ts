@@ -160,6 +160,12 @@ export class EnvironmentVariables {
   @Matches(DURATION, { message: 'AUTH_LOCKOUT_TTL must be a duration such as 900, 90s, 15m or 1h' })
   AUTH_LOCKOUT_TTL = '15m';
 
+  /** The web console at /console; unset: on, except in production. */
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean()
+  CONSOLE_ENABLED?: boolean = undefined;
+
   /** Enables register, verify, reset-password, save-password and change-password. */
   @Transform(toBoolean)
   @IsBoolean()

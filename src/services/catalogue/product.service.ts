@@ -2,6 +2,7 @@ import { BadRequestException, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import countries from 'i18n-iso-countries';
 import { Model, Types } from 'mongoose';
+import { AuditTrail } from '../../audit/audit-trail';
 import { NewPlantWebhook } from '../webhooks/new-plant-webhook.service';
 import { Attribute } from './attribute.schema';
 import { CreateProductDto } from './product.dto';
@@ -15,6 +16,7 @@ export class ProductService {
     @InjectModel(Product.name) private readonly products: Model<Product>,
     @InjectModel(Attribute.name) private readonly attributes: Model<Attribute>,
     private readonly newPlantWebhook: NewPlantWebhook,
+    private readonly audit: AuditTrail,
   ) {}
 
   /** @throws 400 for an unknown country of origin or attribute. */
@@ -25,6 +27,11 @@ export class ProductService {
     }
     const attributes = await this.attributeValues(dto);
     const product = await this.products.create({ ...dto, countryOfOrigin: country, attributes });
+    await this.audit.record({
+      action: 'product.create',
+      target: { type: 'product', id: String(product._id) },
+      details: { name: product.name, published: product.published },
+    });
     // Drafts are not announced: subscribers would learn of plants that are not for sale yet.
     if (product.published) this.newPlantWebhook.announce({ ...toProductView(product) });
     return product;

@@ -55,6 +55,28 @@ export interface PaymentStatus {
 }
 
 /**
+ * An audit entry as clients see it.
+ */
+export interface AuditEntryView {
+  id: string;
+  actor: {
+    id: string;
+    name: string;
+    role: string;
+  };
+  action: string;
+  target: {
+    type: string;
+    id: string;
+  };
+  details: null | {
+    [key: string]: unknown;
+  };
+  requestId: null | string;
+  at: string;
+}
+
+/**
  * The representative of a connect account, prefilled for the onboarding form.
  */
 export interface ConnectPersonDTO {
@@ -1075,6 +1097,30 @@ export interface Beans {
      * @signature cancelPayment(String)
      */
     cancelPayment(paymentId: string): Promise<PaymentStatus>;
+  };
+
+  /** `AuditService` (src/audit/audit.service.ts); default role ADMIN. */
+  auditServiceImpl: {
+    /**
+     * Search request (DESIGN §6) over the entries, newest first unless sorted otherwise.
+     *
+     * @role ADMIN
+     * @signature searchAuditEntries(Map)
+     */
+    searchAuditEntries(requestMap: {
+      [key: string]: unknown;
+    }): Promise<{
+      items: AuditEntryView[];
+      total: number;
+    }>;
+
+    /**
+     * The history of one record (e.g. `product`, its id), newest first, at most {@link MAX_TRAIL_ENTRIES}.
+     *
+     * @role ADMIN
+     * @signature getAuditTrail(String, String)
+     */
+    getAuditTrail(targetType: string, targetId: string): Promise<AuditEntryView[]>;
   };
 
   /** `BlogViewerService` (src/services/blog-viewer/blog-viewer.service.ts); default role GUEST. */
@@ -2287,6 +2333,13 @@ export const beanManifest = {
       isAltPaymentKeysDefined: [{ role: 'ADMIN', signature: 'isAltPaymentKeysDefined()' }],
       chargePayment: [{ role: 'ADMIN', signature: 'chargePayment(String)' }],
       cancelPayment: [{ role: 'ADMIN', signature: 'cancelPayment(String)' }],
+    },
+  },
+  auditServiceImpl: {
+    role: 'ADMIN',
+    functions: {
+      searchAuditEntries: [{ role: 'ADMIN', signature: 'searchAuditEntries(Map)' }],
+      getAuditTrail: [{ role: 'ADMIN', signature: 'getAuditTrail(String, String)' }],
     },
   },
   blogViewerServiceImpl: {
