@@ -136,11 +136,20 @@ describe(AppConfig.name, () => {
       ['FACET_CACHE_ENTRIES', 'many'],
       ['FACET_CACHE_ENTRIES', '1.5'],
       ['ORDER_APPROVAL', 'sometimes'],
+      ['LOG_FORMAT', 'xml'],
       ['ORDER_PAYMENT_TTL', '0'],
       ['ORDER_PAYMENT_TTL', '30 minutes'],
       ['INVOICE_RETRY_AFTER', '0'],
     ])('should refuse %s=%s', (name, value) => {
       expect(problemsOf({ [name]: value }).map((p) => p.split(':')[0])).toEqual([name]);
+    });
+
+    it('should log pretty lines in development and JSON elsewhere unless LOG_FORMAT says', () => {
+      expect(AppConfig.fromEnvironment({}).logFormat).toBe('pretty');
+      expect(AppConfig.fromEnvironment({ NODE_ENV: 'test' }).logFormat).toBe('json');
+      expect(AppConfig.fromEnvironment({ ...PRODUCTION }).logFormat).toBe('json');
+      expect(AppConfig.fromEnvironment({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+      expect(AppConfig.fromEnvironment({ NODE_ENV: 'test', LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
     });
 
     it('should refuse every default secret and unnamed provider in production, all at once', () => {
