@@ -123,7 +123,10 @@ export class EnvironmentVariables {
   @IsEnum(LogLevel)
   LOG_LEVEL: LogLevel = LogLevel.Info;
 
-  /** `json`: one JSON object per line; `pretty`: coloured lines for people (pino-pretty). Unset: pretty in development. */
+  /**
+   * `json`: one JSON object per line; `pretty`: one line per record for people (pino-pretty).
+   * Unset: pretty in development, else json.
+   */
   @IsOptional()
   @IsIn(['json', 'pretty'], { message: 'LOG_FORMAT must be json or pretty' })
   LOG_FORMAT?: 'json' | 'pretty';
