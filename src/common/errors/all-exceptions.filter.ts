@@ -20,6 +20,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (response.headersSent) return;
     const retryAfter = retryAfterSeconds(exception);
     if (retryAfter !== undefined) response.setHeader('Retry-After', String(retryAfter));
-    response.status(body.status).json(body);
+    // Explicitly JSON: a handler may have set another type (an HTML page) before it threw, and `json()` keeps it.
+    response.status(body.status).type('application/json').json(body);
   }
 }
