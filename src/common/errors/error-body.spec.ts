@@ -4,6 +4,7 @@ import {
   ForbiddenException,
   HttpException,
   NotFoundException,
+  ServiceUnavailableException,
 } from '@nestjs/common';
 import { codedError } from './coded-exception';
 import { toErrorBody } from './error-body';
@@ -106,6 +107,12 @@ describe('error codes', () => {
     expect(toErrorBody(new BadRequestException({ message: 'Validation failed', details }), '/', 'r').code).toBe(
       'VALIDATION_FAILED',
     );
+  });
+
+  it('should call field problems of another status by that status (a health check that is not ready)', () => {
+    const details = [{ field: 'relay', message: 'down' }];
+    const notReady = new ServiceUnavailableException({ message: 'Not ready: relay down', details });
+    expect(toErrorBody(notReady, '/', 'r')).toMatchObject({ code: 'SERVICE_UNAVAILABLE', details });
   });
 
   it.each([

@@ -32,7 +32,7 @@ interface Described {
 export function toErrorBody(exception: unknown, path: string, requestId: string): ErrorBody {
   const { status, message, details, code } = describe(exception);
   const body: ErrorBody = {
-    code: code ?? (details?.length ? 'VALIDATION_FAILED' : defaultCode(status)),
+    code: code ?? (details?.length && status === 400 ? 'VALIDATION_FAILED' : defaultCode(status)),
     error: reasonPhrase(status),
     message,
     status,
