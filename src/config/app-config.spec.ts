@@ -38,6 +38,8 @@ describe(AppConfig.name, () => {
         seedDemo: true,
         corsOrigins: [],
         jsonBodyLimitBytes: 1048576,
+        jsonMaxDepth: 128,
+        shutdownTimeoutMs: 10000,
         beanRateLimitPerMinute: 1200,
         facetCacheEntries: 1000,
       });

@@ -106,6 +106,10 @@ export class AppConfig {
   readonly seedDemo: boolean;
   readonly corsOrigins: string[];
   readonly jsonBodyLimitBytes: number;
+  /** Deepest nesting of a request body (JSON or form) before a route sees it; deeper: 400. */
+  readonly jsonMaxDepth: number;
+  /** Longest a shutdown may take before the process exits anyway (ms). */
+  readonly shutdownTimeoutMs: number;
   readonly beanRateLimitPerMinute: number;
   readonly logLevel: LogLevel;
   readonly logFormat: 'json' | 'pretty';
@@ -168,6 +172,8 @@ export class AppConfig {
     this.seedDemo = env.SEED_DEMO;
     this.corsOrigins = env.CORS_ORIGINS ? env.CORS_ORIGINS.split(',') : [];
     this.jsonBodyLimitBytes = env.JSON_BODY_LIMIT;
+    this.jsonMaxDepth = env.JSON_MAX_DEPTH;
+    this.shutdownTimeoutMs = env.SHUTDOWN_TIMEOUT_MS;
     this.beanRateLimitPerMinute = env.BEAN_RATE_LIMIT;
     this.logLevel = env.LOG_LEVEL;
     this.logFormat = env.LOG_FORMAT ?? (env.NODE_ENV === NodeEnv.Development ? 'pretty' : 'json');

@@ -116,6 +116,14 @@ export class EnvironmentVariables {
   @IntSetting(1024)
   JSON_BODY_LIMIT = 1024 * 1024;
 
+  /** Deepest nesting of a request body; deeper: 400. At most 1000, which the recursive validators still walk. */
+  @IntSetting(8, 1000)
+  JSON_MAX_DEPTH = 128;
+
+  /** Longest a shutdown (SIGTERM, SIGINT) may take before the process exits anyway (ms). */
+  @IntSetting(1000)
+  SHUTDOWN_TIMEOUT_MS = 10_000;
+
   /** Bean calls allowed per minute per principal (per client address for guests). */
   @IntSetting(1)
   BEAN_RATE_LIMIT = 1200;

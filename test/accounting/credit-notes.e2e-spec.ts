@@ -1,5 +1,7 @@
 import { ProfileType } from '../../src/auth/profiles/profile-type';
 import { Role } from '../../src/common/principal';
+import { InvoiceService } from '../../src/services/accounting/invoices';
+import { OrderPaidRetry } from '../../src/services/orders/order-paid-retry';
 import { TestStompClient } from '../realtime/stomp-client';
 import { Buyer, checkOut, createBuyer, OrderBody, orderCall, payOrder } from '../orders/support/order-calls';
 import { createOffer, Offer } from '../orders/support/order-fixtures';
@@ -157,6 +159,25 @@ describe('credit notes and seller document numbers', () => {
       .map((one) => Number(/^CN-\d{4}-(\d{6})$/.exec(one.number)![1]))
       .sort((a, b) => a - b);
   }
+
+  it('should issue a credit note that failed at settlement by the retry sweep, once', async () => {
+    const orderId = await paidOrder(2);
+    const issue = jest.spyOn(t.app.get(InvoiceService), 'issue').mockRejectedValueOnce(new Error('register down'));
+    try {
+      await refund(orderId, 1);
+      expect(issue).toHaveBeenCalledTimes(1);
+    } finally {
+      issue.mockRestore();
+    }
+    expect((await documentsOf(orderId, buyer.token)).map((one) => one.kind)).toEqual(['buyer-to-vendor']);
+
+    const later = new Date(Date.now() + 3_600_000);
+    await Promise.all([1, 2].map(() => t.app.get(OrderPaidRetry).sweep(later)));
+    await t.app.get(OrderPaidRetry).sweep(later);
+    const documents = await documentsOf(orderId, buyer.token);
+    expect(documents.map((one) => one.kind)).toEqual(['buyer-to-vendor', 'credit-note']);
+    expect(documents[1].number).toMatch(/^CN-\d{4}-\d{6}$/);
+  });
 
   it('should hide an order’s documents from anyone but its buyer, its seller and ADMINs', async () => {
     const orderId = await paidOrder(1);

@@ -1,6 +1,7 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { STATUS_CODES } from 'node:http';
 import { defaultCode, ERROR_CODES, ErrorCode, isErrorCode } from './error-codes';
+import { isOutOfDiskSpace } from '../mongo/out-of-disk-space';
 
 /** One problem with one input field; `field` is a dotted path such as `args[0].quantity`. */
 export interface FieldProblem {
@@ -53,6 +54,13 @@ function describe(exception: unknown): Described {
   if (exception instanceof HttpException) return describeHttpException(exception);
   const clientError = asExposedClientError(exception);
   if (clientError) return clientError;
+  // Not the client's fault, but worth telling: the change was refused, reads go on, a retry later may succeed.
+  if (isOutOfDiskSpace(exception)) {
+    return {
+      status: HttpStatus.INSUFFICIENT_STORAGE,
+      message: 'The database is out of disk space: nothing was changed',
+    };
+  }
   return { status: HttpStatus.INTERNAL_SERVER_ERROR, message: 'Internal server error' };
 }
 

@@ -29,6 +29,10 @@ export const ERROR_CODES = {
     meaning: 'A fault of the server (logged under requestId)',
   },
   SERVICE_UNAVAILABLE: { status: HttpStatus.SERVICE_UNAVAILABLE, meaning: 'Temporarily unable; try again' },
+  INSUFFICIENT_STORAGE: {
+    status: HttpStatus.INSUFFICIENT_STORAGE,
+    meaning: 'The database is out of disk space; nothing was changed',
+  },
   // STOMP sessions: the `code` header of an ERROR frame that closes the connection.
   PROTOCOL_ERROR: { status: HttpStatus.BAD_REQUEST, meaning: 'STOMP: a malformed, unexpected or incomplete frame' },
   TIMEOUT: { status: HttpStatus.REQUEST_TIMEOUT, meaning: 'STOMP: no CONNECT frame or heart-beat in time' },

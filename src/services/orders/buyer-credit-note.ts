@@ -1,9 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model } from 'mongoose';
 import { Attachment, DocumentNumbering, InvoiceKind, InvoiceRequest, InvoiceService } from '../accounting/invoices';
 import { amounts } from './order-drafts';
 import { BuyerInvoice } from './buyer-invoice';
 import { InvoiceParties } from './invoice-parties';
-import { OrderRefund } from './order-parts.schema';
+import { OrderRefund, OrderRefundStatus } from './order-parts.schema';
+import { Order } from './order.schema';
 import { StoredOrder } from './order.view';
 
 /**
@@ -17,19 +20,31 @@ export class BuyerCreditNote {
   private readonly logger = new Logger(BuyerCreditNote.name);
 
   constructor(
+    @InjectModel(Order.name) private readonly orders: Model<Order>,
     private readonly invoices: InvoiceService,
     private readonly invoice: BuyerInvoice,
     private readonly numbering: DocumentNumbering,
     private readonly parties: InvoiceParties,
   ) {}
 
-  /** Issues the note of a refund that has just succeeded; a failure is logged and never fails the settlement. */
+  /**
+   * Issues the note of a refund that has just succeeded; a failure is logged and never fails the settlement: the
+   * order is marked `invoiceDueAt` (documents owed), so the {@link OrderPaidRetry} sweep issues it later.
+   */
   async issueSafely(order: StoredOrder, refund: OrderRefund): Promise<void> {
     try {
       await this.issue(order, refund);
     } catch (error) {
       const what = `credit note of refund ${refund.reference} of order ${String(order._id)}`;
-      this.logger.error(`Could not issue the ${what}`, (error as Error).stack);
+      this.logger.error(`Could not issue the ${what}; the retry sweep will`, (error as Error).stack);
+      await this.orders.updateOne({ _id: order._id }, { $set: { invoiceDueAt: new Date() } }).exec();
+    }
+  }
+
+  /** Issues the notes still missing of the order's settled refunds (the retry sweep); throws on the first failure. */
+  async issueMissing(order: StoredOrder): Promise<void> {
+    for (const refund of order.refunds ?? []) {
+      if (refund.status === OrderRefundStatus.SUCCEEDED) await this.issue(order, refund);
     }
   }
 

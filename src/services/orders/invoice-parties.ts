@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, NotFoundException } from '@nestjs/common';
 import { ProfileDirectory, ProfileRecord } from '../../auth/profiles/profile-directory';
 import { ProfileType } from '../../auth/profiles/profile-type';
 import { SellerDirectory } from '../catalogue/seller-directory';
@@ -21,7 +21,7 @@ export class InvoiceParties {
 
   async seller(order: StoredOrder): Promise<InvoiceParty> {
     const vendor = order.embeddedVendor;
-    const seller = await this.sellers.get(vendor.sellerId).catch(() => null);
+    const seller = await this.sellers.get(vendor.sellerId).catch(removedAsNull);
     const profileId = seller?.profileId ?? vendor.profileId;
     const company = profileId ? await this.profiles.findById(profileId) : null;
     if (!company) return { name: vendor.name, details: vendor.country ? [vendor.country] : [] };
@@ -36,6 +36,12 @@ export class InvoiceParties {
     const details = [...(shippingAddress ? addressLines(shippingAddress) : []), ...(buyer.email ? [buyer.email] : [])];
     return { name, details };
   }
+}
+
+/** A seller removed since the order (404) is named as the order recorded it; any other failure stays one. */
+function removedAsNull(error: unknown): null {
+  if (error instanceof NotFoundException) return null;
+  throw error;
 }
 
 function companyDetails(company: ProfileRecord): string[] {

@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { AppConfig } from '../../config/app-config';
+import { BuyerCreditNote } from './buyer-credit-note';
 import { OrderEvents, paidEntryOf } from './order-events';
 import { Order } from './order.schema';
 import { StoredOrder } from './order.view';
@@ -11,9 +12,10 @@ const BATCH = 100;
 const MAX_SWEEP_EVERY_MS = 60_000;
 
 /**
- * Emits `order.paid` again ({@link OrderEvents.paid}: the buyer's invoice, the paid mails) for paid orders still
- * marked `invoiceDueAt` more than `INVOICE_RETRY_AFTER` ago: a listener failed, or the process died between the
- * payment and the event.
+ * Emits `order.paid` again ({@link OrderEvents.paid}: the buyer's invoice, the paid mails), after issuing the credit
+ * notes still missing of settled refunds, for paid orders still marked `invoiceDueAt` more than
+ * `INVOICE_RETRY_AFTER` ago: a listener or a credit note failed, or the process died between the payment and the
+ * event.
  * Every instance sweeps every min(INVOICE_RETRY_AFTER / 4, 1 min). Each order is claimed by one conditional update
  * that moves its mark to now, so one instance retries it and the others skip it until the next period; the
  * listeners are idempotent (one invoice per order and one mail per order and kind, by unique indexes), so even a
@@ -28,6 +30,7 @@ export class OrderPaidRetry implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     @InjectModel(Order.name) private readonly orders: Model<Order>,
     private readonly orderEvents: OrderEvents,
+    private readonly creditNotes: BuyerCreditNote,
     private readonly config: AppConfig,
   ) {}
 
@@ -69,6 +72,8 @@ export class OrderPaidRetry implements OnApplicationBootstrap, OnModuleDestroy {
       .exec();
     if (!claimed) return false;
     try {
+      // Credit notes first: the event removes the mark once its own listeners succeeded.
+      await this.creditNotes.issueMissing(claimed);
       const entry = paidEntryOf(claimed);
       return entry ? await this.orderEvents.paid({ order: claimed, entry }) : false;
     } catch (error) {

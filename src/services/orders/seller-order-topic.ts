@@ -29,9 +29,12 @@ export class SellerOrderTopic implements OnModuleInit {
     });
   }
 
-  /** Publishes the order on its seller's topic when it has just become one of {@link DESK_STATUSES}. */
+  /**
+   * Publishes the order on its seller's topic when it has just become one of {@link DESK_STATUSES}; an entry that
+   * repeats the status before it (a partial refund of a PAID order) is no news to the seller.
+   */
   announce(order: StoredOrder, status: OrderStatus): void {
-    if (!DESK_STATUSES.includes(status)) return;
+    if (!DESK_STATUSES.includes(status) || order.orderTimeLines.at(-2)?.status === status) return;
     const id = String(order._id);
     const data = toOrderView(order);
     this.events.publish(sellerOrdersTopic(order.embeddedVendor.sellerId), { event: 'order.status', id, data });

@@ -2,6 +2,7 @@ import { Body, Controller, Get, Header, HttpCode, Param, Post, Req, Res } from '
 import type { Request, Response } from 'express';
 import { IsIn } from 'class-validator';
 import { randomBytes } from 'node:crypto';
+import { escapeHtml } from '../../../common/html-escape';
 import { AppConfig } from '../../../config/app-config';
 import { CardPaymentEvent, CardPaymentEventType, PaymentIntent, PaymentIntentStatus } from '../card-payment.provider';
 import { SignedWebhookSender } from '../signed-webhook-sender';
@@ -30,7 +31,7 @@ export class ThreeDSecureController {
     const intent = await this.sandbox.retrieve(intentId);
     const amount = formatMoney(intent.amount, intent.currency);
     return `<!doctype html><html><head><title>3-D Secure (sandbox)</title></head><body>
-<h1>Confirm your payment of ${amount}</h1><p>Status: ${intent.status}</p>
+<h1>Confirm your payment of ${escapeHtml(amount)}</h1><p>Status: ${escapeHtml(intent.status)}</p>
 <form method="post"><button name="outcome" value="complete">Complete</button>
 <button name="outcome" value="fail">Fail</button></form></body></html>`;
   }
