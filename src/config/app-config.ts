@@ -112,6 +112,7 @@ export class AppConfig {
   readonly shutdownTimeoutMs: number;
   readonly beanRateLimitPerMinute: number;
   readonly logLevel: LogLevel;
+  readonly logFormat: 'json' | 'pretty';
   /** Express `trust proxy`: client addresses (rate limits of guests) come from X-Forwarded-For of these proxies. */
   readonly trustProxy: boolean | number | string;
   readonly adminEmail: string;
@@ -173,6 +174,7 @@ export class AppConfig {
     this.shutdownTimeoutMs = env.SHUTDOWN_TIMEOUT_MS;
     this.beanRateLimitPerMinute = env.BEAN_RATE_LIMIT;
     this.logLevel = env.LOG_LEVEL;
+    this.logFormat = env.LOG_FORMAT ?? (env.NODE_ENV === NodeEnv.Development ? 'pretty' : 'json');
     this.trustProxy = parseTrustProxy(env.TRUST_PROXY);
     this.adminEmail = env.ADMIN_EMAIL;
     this.sessionTtlSeconds = parseDurationSeconds(env.SESSION_TTL);

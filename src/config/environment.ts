@@ -131,6 +131,14 @@ export class EnvironmentVariables {
   @IsEnum(LogLevel)
   LOG_LEVEL: LogLevel = LogLevel.Info;
 
+  /**
+   * `json`: one JSON object per line; `pretty`: one line per record for people (pino-pretty).
+   * Unset: pretty in development, else json.
+   */
+  @IsOptional()
+  @IsIn(['json', 'pretty'], { message: 'LOG_FORMAT must be json or pretty' })
+  LOG_FORMAT?: 'json' | 'pretty';
+
   /** Proxies in front of the server whose X-Forwarded-For is trusted: `false`, `true`, a hop count, or addresses. */
   @Matches(/^(true|false|\d+|[\w.:/]+(,[\w.:/]+)*)$/, {
     message: 'TRUST_PROXY must be false, true, a number of hops, or comma-separated addresses/subnets',
