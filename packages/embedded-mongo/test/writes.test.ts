@@ -127,7 +127,7 @@ describe('group commit (durable store)', () => {
     }
   });
 
-  it('resolves each write only after a completed commit that includes it, sharing commits between turns', async () => {
+  it('resolves each write only after a completed commit that includes it, each turn its own commit', async () => {
     const dir = tempDir();
     try {
       const store = LmdbStore.open(dir.path);
@@ -148,7 +148,9 @@ describe('group commit (durable store)', () => {
       // Writes commit in queue order, so write i is in a completed commit once i + 1 writes are committed.
       for (const ack of acks) expect(ack.committedWrites).toBeGreaterThanOrEqual(ack.index + 2); // + the catalog write
       expect(acks).toHaveLength(16);
-      expect(store.commitStats.commits - before).toBeLessThan(16);
+      // A commit's journal write blocks the thread, so nothing arrives during it here: each turn commits its own
+      // write (sharing is of requests that arrive during a write, tested with 16 driver clients above).
+      expect(store.commitStats.commits - before).toBe(16);
       await store.close();
 
       const reopened = LmdbStore.open(dir.path);
@@ -201,7 +203,7 @@ describe('journal', () => {
     const path = join(dir.path, 'journal.wal');
     try {
       const first = Journal.open(path, 1024 * 1024).journal;
-      for (const text of ['one', 'two', 'three']) await first.append(Buffer.from(text));
+      for (const text of ['one', 'two', 'three']) first.append(Buffer.from(text));
       first.close();
       const bytes = readFileSync(path);
       const two = bytes.indexOf('two');
@@ -210,9 +212,9 @@ describe('journal', () => {
 
       const second = Journal.open(path, 1024 * 1024);
       expect(second.records.map(String)).toEqual(['one']);
-      await second.journal.append(Buffer.from('four'));
+      second.journal.append(Buffer.from('four'));
       await second.journal.reset();
-      await second.journal.append(Buffer.from('five'));
+      second.journal.append(Buffer.from('five'));
       second.journal.close();
       expect(Journal.open(path, 1024 * 1024).records.map(String)).toEqual(['five']);
     } finally {

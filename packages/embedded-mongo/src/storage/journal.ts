@@ -8,6 +8,7 @@ import {
   readSync,
   write,
   writeSync,
+  writevSync,
 } from 'node:fs';
 import { crc32 } from 'node:zlib';
 
@@ -86,22 +87,22 @@ export class Journal {
     return this.position + RECORD_HEADER_BYTES + payloadBytes <= this.capacity;
   }
 
-  /** Appends a record; resolves once it is on disk (O_DSYNC). */
-  append(payload: Buffer): Promise<void> {
-    const record = Buffer.allocUnsafe(RECORD_HEADER_BYTES + payload.length);
-    record.writeUInt32LE(payload.length, 0);
-    record.writeUInt32LE(this.generation, 4);
-    record.writeUInt32LE(crc32(payload), 8);
-    payload.copy(record, RECORD_HEADER_BYTES);
-    const at = this.position;
-    return new Promise((resolve, reject) => {
-      write(this.fd, record, 0, record.length, at, (error) => {
-        if (error) return reject(error);
-        // A failed write leaves the position, so the next record overwrites the torn one.
-        this.position = at + record.length;
-        resolve();
-      });
-    });
+  /**
+   * Appends a record; returns once it is on disk (O_DSYNC). Synchronous on purpose: the store's thread has nothing
+   * to do meanwhile that could not wait one disk write, and requests arriving during it are read together right
+   * after, into the next batch; a hop to libuv's thread pool and back cost more than the write itself.
+   * The header and the payload go out in one `pwritev`, so the payload is not copied.
+   */
+  append(payload: Buffer): void {
+    const header = Buffer.allocUnsafe(RECORD_HEADER_BYTES);
+    header.writeUInt32LE(payload.length, 0);
+    header.writeUInt32LE(this.generation, 4);
+    header.writeUInt32LE(crc32(payload), 8);
+    const length = RECORD_HEADER_BYTES + payload.length;
+    // A failed or short write leaves the position, so the next record overwrites the torn one.
+    const written = writevSync(this.fd, [header, payload], this.position);
+    if (written !== length) throw new Error(`journal write was short (${written} of ${length} bytes)`);
+    this.position += length;
   }
 
   /** Starts a new generation (on disk when this resolves): the records written so far are no longer replayed. */

@@ -197,7 +197,7 @@ export class LmdbStore implements Store {
       const payload = encodeWrites(writes);
       if (this.checkpointDue || !this.journal.fits(payload.length)) await this.checkpoint([]);
       if (!this.journal.fits(payload.length)) return await this.checkpoint(writes);
-      await this.journal.append(payload);
+      this.journal.append(payload);
       this.unapplied.push(...writes);
     } catch (error) {
       throw this.commitFailure(error);
