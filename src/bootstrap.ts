@@ -8,6 +8,8 @@ import { httpFront } from './common/http-front';
 import { createAppLogger } from './common/logger.options';
 import { runInRequestContext } from './common/request-context.middleware';
 import { refuseDeepBodies } from './common/json-depth';
+import { EmbeddedDatabase } from './database/embedded-database.service';
+import { refuseWithoutDatabase } from './database/refuse-without-database';
 import { keepRawBodyOfSignedWebhooks } from './common/raw-body';
 import { AppConfig, ConfigValidationError } from './config/app-config';
 import { setupConsole } from './console/console-site';
@@ -40,6 +42,7 @@ export async function createApp(
   app.useBodyParser('json', { limit: config.jsonBodyLimitBytes, verify: keepRawBodyOfSignedWebhooks });
   app.useBodyParser('urlencoded', { extended: true }); // Nest's default, here so that it runs before the context
   app.use(refuseDeepBodies(config.jsonMaxDepth));
+  app.use(refuseWithoutDatabase(app.get(EmbeddedDatabase, { strict: false })));
   app.use(runInRequestContext);
   app.enableShutdownHooks();
   app.useWebSocketAdapter(new StompWsAdapter(app));

@@ -13,9 +13,10 @@ describe('Health', () => {
       await t.stop();
     });
 
-    it('should report liveness without checking dependencies', async () => {
+    it('should report liveness without checking outside dependencies (only the database thread of the process)', async () => {
       const res = await t.http.get('/api/v1/health/live').expect(200);
-      expect(res.body).toEqual({ status: 'ok', info: {}, error: {}, details: {} });
+      const up = { databaseThread: { status: 'up' } };
+      expect(res.body).toEqual({ status: 'ok', info: up, error: {}, details: up });
     });
 
     it.each(['/api/v1/health', '/api/v1/health/ready'])(

@@ -9,6 +9,7 @@ class EmbeddedDatabaseModule {}
 /** The mongoose connection: MONGODB_URI when set, otherwise the embedded server. */
 @Module({
   imports: [
+    EmbeddedDatabaseModule,
     MongooseModule.forRootAsync({
       imports: [EmbeddedDatabaseModule],
       inject: [AppConfig, EmbeddedDatabase],
@@ -17,5 +18,6 @@ class EmbeddedDatabaseModule {}
       }),
     }),
   ],
+  exports: [EmbeddedDatabaseModule],
 })
 export class DatabaseModule {}

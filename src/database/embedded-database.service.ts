@@ -8,12 +8,15 @@ import { join } from 'node:path';
 import { AppConfig } from '../config/app-config';
 
 const DATABASE_NAME = 'content-commerce';
+/** After the database thread died: time for the requests in flight to be answered 503 before the process exits. */
+const EXIT_GRACE_MS = 1000;
 
 /** The embedded MongoDB-compatible server, started when no MONGODB_URI is configured. */
 @Injectable()
 export class EmbeddedDatabase implements OnApplicationShutdown {
   private readonly logger = new Logger(EmbeddedDatabase.name);
   private server: EmbeddedMongoServer | undefined;
+  private death: Error | undefined;
 
   constructor(
     private readonly config: AppConfig,
@@ -25,10 +28,7 @@ export class EmbeddedDatabase implements OnApplicationShutdown {
     const dbPath = this.config.embeddedDbInMemory ? undefined : join(this.config.dataDir, 'db');
     if (dbPath) await mkdir(dbPath, { recursive: true });
     this.server = await EmbeddedMongoServer.start({ port: 0, host: '127.0.0.1', dbPath }).catch(withoutStack);
-    // The server runs on its own thread; if that thread dies, say so (queries then fail with connection errors).
-    this.server.on('error', (error: Error) =>
-      this.logger.error(`Embedded database failed: ${error.message}`, error.stack),
-    );
+    this.server.on('error', (error: Error) => this.onThreadDeath(error));
     // What the server reports for an operator (a closed connection, a failed commit) goes to the app's log.
     this.server.on('log', (entry: LogEntry) => {
       const line = `${entry.source}: ${entry.message}`;
@@ -39,9 +39,31 @@ export class EmbeddedDatabase implements OnApplicationShutdown {
     return `${this.server.uri.replace(/\/$/, '')}/${DATABASE_NAME}`;
   }
 
+  /** Why the database thread died, once it has: the process is then about to exit. */
+  get failure(): Error | undefined {
+    return this.death;
+  }
+
+  /**
+   * The server's thread died (an uncaught error in it): nothing in this process can bring it back with its store, so
+   * the process exits for its supervisor to restart it. Until then liveness fails, new requests get a 503, and the
+   * connection is force-closed so that queries in flight fail at once instead of waiting for server selection.
+   */
+  private onThreadDeath(error: Error): void {
+    this.death = error;
+    this.logger.error(
+      `Embedded database thread died (${error.message}); exiting in ${EXIT_GRACE_MS} ms so that a supervisor restarts the process`,
+    );
+    void this.moduleRef
+      .get<Connection>(getConnectionToken(), { strict: false })
+      .close(true)
+      .catch(() => undefined);
+    setTimeout(() => process.exit(1), EXIT_GRACE_MS);
+  }
+
   /** Closes the app's connection before the server it points to. */
   async onApplicationShutdown(): Promise<void> {
-    if (!this.server) return;
+    if (!this.server || this.death) return;
     await this.moduleRef.get<Connection>(getConnectionToken(), { strict: false }).close();
     await this.server.stop();
     this.server = undefined;

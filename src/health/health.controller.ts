@@ -1,11 +1,19 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
-import { HealthCheck, HealthCheckResult, HealthCheckService, HealthIndicatorFunction } from '@nestjs/terminus';
+import {
+  HealthCheck,
+  HealthCheckResult,
+  HealthCheckService,
+  HealthIndicatorFunction,
+  HealthIndicatorResult,
+  HealthIndicatorService,
+} from '@nestjs/terminus';
+import { EmbeddedDatabase } from '../database/embedded-database.service';
 import { DatabaseHealthIndicator } from './database.health';
 import { SharedServicesHealthIndicator } from './shared-services.health';
 
 /**
- * Liveness (`/health/live`: the process answers; no dependencies, so an orchestrator never restarts the app
- * for a database outage) and readiness (`/health` and `/health/ready`: the database answers a ping, and so does
+ * Liveness (`/health/live`: the process answers and the embedded database's thread, part of the process, has not
+ * died; no outside dependencies, so an orchestrator never restarts the app for a database outage) and readiness (`/health` and `/health/ready`: the database answers a ping, and so does
  * Redis when configured; the STOMP relay, when configured, is connected).
  * Failures are 503 in the app's one error shape, with a detail per failing check.
  */
@@ -15,12 +23,14 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly database: DatabaseHealthIndicator,
     private readonly shared: SharedServicesHealthIndicator,
+    private readonly embedded: EmbeddedDatabase,
+    private readonly indicators: HealthIndicatorService,
   ) {}
 
   @Get('live')
   @HealthCheck()
   live(): Promise<HealthCheckResult> {
-    return this.run([]);
+    return this.run([() => this.databaseThread()]);
   }
 
   @Get()
@@ -33,6 +43,13 @@ export class HealthController {
   @HealthCheck()
   readyAlias(): Promise<HealthCheckResult> {
     return this.ready();
+  }
+
+  /** Up unless the embedded database's thread died (always up with an external MONGODB_URI). */
+  private databaseThread(): HealthIndicatorResult {
+    const check = this.indicators.check('databaseThread');
+    const failure = this.embedded.failure;
+    return failure ? check.down({ message: failure.message }) : check.up();
   }
 
   private async run(checks: HealthIndicatorFunction[]): Promise<HealthCheckResult> {

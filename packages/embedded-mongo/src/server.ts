@@ -18,6 +18,8 @@ export type { LogEntry } from './log';
  * lock bookkeeping and they all share one pid, so only the calling thread can tell two servers apart.
  */
 const openDirectories = new Set<string>();
+/** The handles whose server threads run, for {@link EmbeddedMongoServer.killThreadsForTests}. */
+const running = new Set<EmbeddedMongoServer>();
 
 /**
  * The handle to an embedded server running on its own worker thread: commands, storage and the TTL
@@ -37,6 +39,7 @@ export class EmbeddedMongoServer extends EventEmitter {
     private readonly release: () => void,
   ) {
     super();
+    running.add(this);
     // An uncaught exception in the worker: 'error' comes first, then 'exit'.
     worker.on('error', (error) => (this.crash = error));
     worker.once('exit', (code) => this.onExit(code));
@@ -64,6 +67,17 @@ export class EmbeddedMongoServer extends EventEmitter {
     }
   }
 
+  /**
+   * For tests of what depends on a server: ends the thread of every running server of this process abruptly, as a
+   * fatal fault in it would (no stop protocol, the store is not closed, connections drop). Each handle then reports
+   * the death as it would any other ('error'). Resolves with the number of threads ended.
+   */
+  static async killThreadsForTests(): Promise<number> {
+    const servers = [...running];
+    await Promise.all(servers.map((server) => server.worker.terminate()));
+    return servers.length;
+  }
+
   /** Stops accepting connections, closes open ones and closes the store after pending writes. */
   stop(): Promise<void> {
     this.stopping ??= this.exited ? Promise.resolve() : this.stopWorker();
@@ -80,6 +94,7 @@ export class EmbeddedMongoServer extends EventEmitter {
 
   private onExit(code: number): void {
     this.exited = true;
+    running.delete(this);
     this.release();
     if (this.stopping) return;
     const reason = this.crash ? `: ${this.crash.message}` : ` (exit code ${code})`;

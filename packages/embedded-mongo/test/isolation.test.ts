@@ -3,7 +3,6 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { Worker } from 'node:worker_threads';
 import { open } from 'lmdb';
 import { MongoClient, type Collection } from 'mongodb';
 import { EmbeddedMongoServer } from '../src';
@@ -159,12 +158,20 @@ describe('start and stop through the worker', () => {
     }
   });
 
-  it("reports the server thread's unexpected death as an 'error' event", async () => {
+  it("reports the server thread's unexpected death as an 'error' event; its clients' commands fail", async () => {
     const server = await EmbeddedMongoServer.start({ port: 0 });
-    const reported = new Promise<Error>((resolve) => server.once('error', resolve));
-    // No command can kill the thread; terminating it from outside stands in for a fatal error in it.
-    await (server as unknown as { worker: Worker }).worker.terminate();
-    expect((await reported).message).toMatch(/server thread died/);
-    await server.stop();
+    const client = await MongoClient.connect(server.uri, { serverSelectionTimeoutMS: 2000 });
+    try {
+      await client.db('dead').collection<AnyDoc>('docs').insertOne({ _id: 1 });
+      const reported = new Promise<Error>((resolve) => server.once('error', resolve));
+      // No command can kill the thread; the test hook terminates it from outside, as a fatal error in it would.
+      expect(await EmbeddedMongoServer.killThreadsForTests()).toBe(1);
+      expect((await reported).message).toMatch(/server thread died/);
+      await expect(client.db('dead').collection<AnyDoc>('docs').findOne({ _id: 1 })).rejects.toThrow();
+      expect(await EmbeddedMongoServer.killThreadsForTests()).toBe(0);
+    } finally {
+      await client.close(true);
+      await server.stop();
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { STATUS_CODES } from 'node:http';
 import { defaultCode, ERROR_CODES, ErrorCode, isErrorCode } from './error-codes';
+import { isDatabaseUnavailable } from '../mongo/database-unavailable';
 import { isOutOfDiskSpace } from '../mongo/out-of-disk-space';
 
 /** One problem with one input field; `field` is a dotted path such as `args[0].quantity`. */
@@ -60,6 +61,9 @@ function describe(exception: unknown): Described {
       status: HttpStatus.INSUFFICIENT_STORAGE,
       message: 'The database is out of disk space: nothing was changed',
     };
+  }
+  if (isDatabaseUnavailable(exception)) {
+    return { status: HttpStatus.SERVICE_UNAVAILABLE, message: 'The database is unavailable; try again later' };
   }
   return { status: HttpStatus.INTERNAL_SERVER_ERROR, message: 'Internal server error' };
 }
