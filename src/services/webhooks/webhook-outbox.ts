@@ -127,7 +127,9 @@ export class WebhookOutbox implements OnApplicationBootstrap, OnModuleDestroy {
     await this.deliveries
       .updateOne(mine, { $set: { nextAttemptAt: new Date() }, $inc: { attempts: -1 } })
       .exec()
-      .catch((error: unknown) => this.logger.error(`Handing back webhook delivery ${String(claimed._id)}`, String(error)));
+      .catch((error: unknown) =>
+        this.logger.error(`Handing back webhook delivery ${String(claimed._id)}`, String(error)),
+      );
   }
 
   private async record(
