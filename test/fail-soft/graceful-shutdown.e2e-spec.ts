@@ -88,16 +88,19 @@ describe('Graceful shutdown', () => {
     // A request whose body never ends: the HTTP server's close waits for it, so the shutdown hangs.
     const stuck = connect(port, '127.0.0.1');
     await new Promise((resolve) => stuck.once('connect', resolve));
-    answerOn(stuck).catch(() => undefined);
+    stuck.on('error', () => undefined); // reset when the process exits
     stuck.write('POST /api/v1/auth/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n');
     stuck.write('Content-Length: 1000\r\n\r\n{"username":');
 
     server.child.kill('SIGTERM');
     // The margin covers a loaded machine; without the bound the process would wait for the body for good.
-    const margin = new Promise<'still running'>((resolve) =>
-      setTimeout(() => resolve('still running'), timeoutMs + 20_000),
-    );
-    expect(await Promise.race([server.exited, margin])).toBe(1);
+    let timer: NodeJS.Timeout | undefined;
+    const margin = new Promise<'still running'>((resolve) => {
+      timer = setTimeout(() => resolve('still running'), timeoutMs + 20_000);
+    });
+    const ended = await Promise.race([server.exited, margin]);
+    clearTimeout(timer);
+    expect(ended).toBe(1);
     expect(server.output().stdout).toContain(`Shutdown on SIGTERM took longer than ${timeoutMs} ms; exiting anyway`);
     stuck.destroy();
   }, 120_000);
