@@ -1,0 +1,98 @@
+import { ObjectId, type Db, type Document } from 'mongodb';
+import { failure, startHarness, type Harness } from './helpers';
+
+// MongoDB's documented behaviour where the embedded server used to differ (found by mongoose's own suite;
+// see scripts/run-mongoose-suite.sh). Each case is written from MongoDB's manual, not from mongoose's tests.
+/** Documents with numeric `_id`s and any fields (updates below use positional paths the driver's types reject). */
+type Loose = Document & { _id: number };
+
+let harness: Harness;
+let db: Db;
+
+beforeAll(async () => {
+  harness = await startHarness();
+  db = harness.client.db('semantics');
+});
+afterAll(() => harness.stop());
+
+describe('updates of _id', () => {
+  // "You cannot update the value of the _id field" (manual, Update Documents): setting it to its own value is no change.
+  it('accepts $set of _id to its unchanged value and refuses another value or $unset', async () => {
+    const items = db.collection<{ _id: ObjectId; n: number }>('id_set');
+    const _id = new ObjectId();
+    await items.insertOne({ _id, n: 1 });
+    const result = await items.updateOne({ _id }, { $set: { _id, n: 2 } });
+    expect(result.modifiedCount).toBe(1);
+    expect(await items.findOne({ _id })).toEqual({ _id, n: 2 });
+    const changed = await failure(items.updateOne({ _id }, { $set: { _id: new ObjectId() } }));
+    expect(changed).toMatchObject({ code: 66, codeName: 'ImmutableField' });
+    const unset = await failure(items.updateOne({ _id }, { $unset: { _id: 1 } }));
+    expect(unset).toMatchObject({ code: 66, codeName: 'ImmutableField' });
+    expect(await items.findOne({ _id })).toEqual({ _id, n: 2 });
+  });
+});
+
+describe('update path conflicts', () => {
+  const seed = {
+    _id: 1,
+    children: [
+      { id: 'a', x: 1, tags: ['t'] },
+      { id: 'b', x: 2, tags: [] as string[] },
+    ],
+  };
+
+  it('sets two fields of the element matched by the positional $', async () => {
+    const coll = db.collection<Loose>('positional_siblings');
+    await coll.insertOne(structuredClone(seed));
+    await coll.updateOne({ 'children.id': 'b' }, { $set: { 'children.$.x': 20, 'children.$.updatedAt': 7 } });
+    expect((await coll.findOne({ _id: 1 }))?.children).toEqual([
+      { id: 'a', x: 1, tags: ['t'] },
+      { id: 'b', x: 20, tags: [], updatedAt: 7 },
+    ]);
+  });
+
+  it('combines $addToSet and $set on the positional element, though the filter no longer matches after $set', async () => {
+    const coll = db.collection<Loose>('positional_add_to_set');
+    await coll.insertOne(structuredClone(seed));
+    await coll.updateOne({ 'children.x': 1 }, { $addToSet: { 'children.$.tags': 'u' }, $set: { 'children.$.x': 9 } });
+    expect((await coll.findOne({ _id: 1 }))?.children).toEqual([
+      { id: 'a', x: 9, tags: ['t', 'u'] },
+      { id: 'b', x: 2, tags: [] },
+    ]);
+  });
+
+  it('sets two fields through one array filter identifier', async () => {
+    const coll = db.collection<Loose>('array_filter_siblings');
+    await coll.insertOne(structuredClone(seed));
+    await coll.updateOne(
+      { _id: 1 },
+      { $set: { 'children.$[c].x': 5, 'children.$[c].y': 6 } },
+      { arrayFilters: [{ 'c.id': 'a' }] },
+    );
+    expect((await coll.findOne({ _id: 1 }))?.children).toEqual([
+      { id: 'a', x: 5, y: 6, tags: ['t'] },
+      { id: 'b', x: 2, tags: [] },
+    ]);
+  });
+
+  it('still refuses overlapping paths with ConflictingUpdateOperators', async () => {
+    const coll = db.collection<Loose>('conflicts');
+    await coll.insertOne(structuredClone(seed));
+    const nested = await failure(coll.updateOne({ _id: 1 }, { $set: { children: [] }, $unset: { 'children.0': 1 } }));
+    expect(nested).toMatchObject({ code: 40, codeName: 'ConflictingUpdateOperators' });
+    const positional = await failure(
+      coll.updateOne({ 'children.id': 'a' }, { $set: { 'children.$': {} }, $inc: { 'children.$.x': 1 } }),
+    );
+    expect(positional).toMatchObject({ code: 40 });
+    const renamed = await failure(coll.updateOne({ _id: 1 }, { $rename: { a: 'b' }, $set: { 'b.c': 1 } }));
+    expect(renamed).toMatchObject({ code: 40 });
+  });
+
+  it('answers BadValue when the positional $ finds no match in the filter', async () => {
+    const coll = db.collection<Loose>('positional_no_match');
+    await coll.insertOne(structuredClone(seed));
+    const error = await failure(coll.updateOne({ _id: 1 }, { $set: { 'children.$.x': 1 } }));
+    expect(error).toMatchObject({ code: 2 });
+    expect(error.message).toContain('positional operator did not find the match needed from the query');
+  });
+});
