@@ -1,4 +1,4 @@
-import { ObjectId, type Db, type Document } from 'mongodb';
+import { Binary, ObjectId, UUID, type Db, type Document } from 'mongodb';
 import { failure, startHarness, type Harness } from './helpers';
 
 // MongoDB's documented behaviour where the embedded server used to differ (found by mongoose's own suite;
@@ -94,5 +94,56 @@ describe('update path conflicts', () => {
     const error = await failure(coll.updateOne({ _id: 1 }, { $set: { 'children.$.x': 1 } }));
     expect(error).toMatchObject({ code: 2 });
     expect(error.message).toContain('positional operator did not find the match needed from the query');
+  });
+});
+
+describe('query operators', () => {
+  it('projects with $elemMatch the first element matching operators on scalar elements', async () => {
+    // Manual, $elemMatch (projection): the condition is the $elemMatch query operator's, e.g. {$gte: 85}.
+    const coll = db.collection<Loose>('elem_match_projection');
+    await coll.insertOne({ _id: 1, scores: [70, 88, 95], ids: ['a', 'b', 'c'] });
+    const found = await coll.findOne(
+      { _id: 1 },
+      { projection: { scores: { $elemMatch: { $gte: 85 } }, ids: { $elemMatch: { $in: ['c', 'b'] } } } },
+    );
+    expect(found).toEqual({ _id: 1, scores: [88], ids: ['b'] });
+    const none = await coll.findOne({ _id: 1 }, { projection: { scores: { $elemMatch: { $gt: 100 } } } });
+    expect(none).toEqual({ _id: 1 });
+  });
+
+  it('matches $all against a non-array field as equality and against arrays item by item, regexes included', async () => {
+    // Manual, $all: {tags: {$all: ["ssl", "security"]}} is {$and: [{tags: "ssl"}, {tags: "security"}]}.
+    const coll = db.collection<Loose>('all_values');
+    await coll.insertMany([
+      { _id: 1, title: 'Aristocats', tags: ['onex', 'twox', 'threex'] },
+      { _id: 2, title: 'Bambi', tags: ['twox'] },
+    ]);
+    const ids = async (filter: Document): Promise<number[]> =>
+      (await coll.find(filter).sort({ _id: 1 }).toArray()).map((doc) => doc._id);
+    expect(await ids({ title: { $all: ['Aristocats'] } })).toEqual([1]);
+    expect(await ids({ title: { $all: [/^Ari/] } })).toEqual([1]);
+    expect(await ids({ title: { $all: ['Aristocats', 'Bambi'] } })).toEqual([]);
+    expect(await ids({ tags: { $all: ['twox', 'onex'] } })).toEqual([1]);
+    expect(await ids({ tags: { $all: [/^TWO/i] } })).toEqual([1, 2]);
+    expect(await ids({ tags: { $all: [] } })).toEqual([]);
+  });
+
+  it('tests $bitsAllSet, $bitsAnySet, $bitsAllClear and $bitsAnyClear on BinData, bit 0 being the low bit of byte 0', async () => {
+    // Manual, $bitsAllSet: BinData bitmasks and values; a BinData value of 0x20 0x01 has bits 5 and 8 set.
+    const coll = db.collection<Loose>('bits_binary');
+    await coll.insertMany([
+      { _id: 1, bits: new Binary(Buffer.from([0x20, 0x01])) },
+      { _id: 2, bits: new UUID('ff000000-0000-4000-8000-000000000000') },
+      { _id: 3, bits: 0x21 },
+    ]);
+    const ids = async (filter: Document): Promise<number[]> =>
+      (await coll.find(filter).sort({ _id: 1 }).toArray()).map((doc) => doc._id);
+    expect(await ids({ bits: { $bitsAllSet: [5, 8] } })).toEqual([1]);
+    expect(await ids({ bits: { $bitsAllSet: [0, 7] } })).toEqual([2]);
+    expect(await ids({ bits: { $bitsAllSet: 0x21 } })).toEqual([2, 3]);
+    expect(await ids({ bits: { $bitsAnySet: new Binary(Buffer.from([0x00, 0x01])) } })).toEqual([1]);
+    expect(await ids({ bits: { $bitsAllClear: [1, 2] } })).toEqual([1, 3]);
+    expect(await ids({ bits: { $bitsAnyClear: [0, 7] } })).toEqual([1, 3]);
+    expect(await ids({ bits: { $bitsAllSet: [200] } })).toEqual([]);
   });
 });
