@@ -1,4 +1,4 @@
-import { Binary, ObjectId, UUID, type Db, type Document } from 'mongodb';
+import { Binary, ObjectId, UUID, type Db, type Document, type UpdateFilter } from 'mongodb';
 import { failure, startHarness, type Harness } from './helpers';
 
 // MongoDB's documented behaviour where the embedded server used to differ (found by mongoose's own suite;
@@ -145,5 +145,44 @@ describe('query operators', () => {
     expect(await ids({ bits: { $bitsAllClear: [1, 2] } })).toEqual([1, 3]);
     expect(await ids({ bits: { $bitsAnyClear: [0, 7] } })).toEqual([1, 3]);
     expect(await ids({ bits: { $bitsAllSet: [200] } })).toEqual([]);
+  });
+});
+
+describe('$pull', () => {
+  /** The driver's types allow no query operators in `$pull` on an untyped array. */
+  const pull = (spec: Document): UpdateFilter<Loose> => ({ $pull: spec });
+
+  it('reads a condition of $or/$and as a query on each element as a document, subdocuments without _id included', async () => {
+    // Manual, $pull: "If the specified <value> to remove is a document, $pull removes only the elements in the
+    // array that have the exact same fields and values" as a query on the elements, logical operators included.
+    const coll = db.collection<Loose>('pull_or');
+    await coll.insertOne({
+      _id: 1,
+      members: [
+        { name: 'Axl', role: 'Singer' },
+        { name: 'Slash', role: 'Guitar' },
+        { name: 'Izzy', role: 'Guitar' },
+        'not a document',
+      ],
+    });
+    await coll.updateOne({ _id: 1 }, pull({ members: { $or: [{ name: 'Slash', role: 'Guitar' }] } }));
+    expect((await coll.findOne({ _id: 1 }))?.members).toEqual([
+      { name: 'Axl', role: 'Singer' },
+      { name: 'Izzy', role: 'Guitar' },
+      'not a document',
+    ]);
+    const result = await coll.updateOne(
+      { _id: 1 },
+      pull({ members: { $and: [{ role: 'Guitar' }, { name: { $ne: 'Nobody' } }] } }),
+    );
+    expect(result.modifiedCount).toBe(1);
+    expect((await coll.findOne({ _id: 1 }))?.members).toEqual([{ name: 'Axl', role: 'Singer' }, 'not a document']);
+  });
+
+  it('still reads a condition of field operators as a condition on the element itself', async () => {
+    const coll = db.collection<Loose>('pull_values');
+    await coll.insertOne({ _id: 1, scores: [1, 5, 8, 10] });
+    await coll.updateOne({ _id: 1 }, pull({ scores: { $gte: 6 } }));
+    expect((await coll.findOne({ _id: 1 }))?.scores).toEqual([1, 5]);
   });
 });

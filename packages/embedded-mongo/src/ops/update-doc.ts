@@ -5,6 +5,7 @@ import { updateMany } from 'mingo/updater';
 import { isEqual, setValue } from 'mingo/util';
 import { MongoError } from '../errors';
 import { checkArithmetic } from './arithmetic-updates';
+import { applyDocumentPull, isDocumentPull } from './pull-update';
 import { keyString } from '../indexes/key-string';
 import { effectiveFilter, mingoOptions, updaterOptions, type QueryEnv } from '../query/mingo-options';
 import { isDoc, type Doc } from '../types';
@@ -58,8 +59,11 @@ const UNUSED_ID_KEY = '\u0000embedded-mongo-id';
 
 function applyEntries(docs: Doc[], entries: UpdateEntry[], input: UpdateInput): void {
   const options = { ...updaterOptions(input.env), idKey: UNUSED_ID_KEY };
-  for (const modifier of mingoModifiers(entries))
+  const documentPulls = entries.filter(isDocumentPull);
+  for (const modifier of mingoModifiers(entries.filter((entry) => !isDocumentPull(entry))))
     updateMany(docs, {}, modifier, { arrayFilters: input.arrayFilters }, options);
+  const matchOptions = mingoOptions(input.env);
+  for (const entry of documentPulls) docs.forEach((doc) => applyDocumentPull(doc, entry, matchOptions));
 }
 
 function applyOperators(currents: Doc[], modifier: Doc, input: UpdateInput, filter: Doc, inserting: boolean): Doc[] {
