@@ -35,6 +35,7 @@ export const ErrorCodes = {
   Location17287: 17287,
   Location17313: 17313,
   Location40218: 40218,
+  Location40414: 40414,
   Location40602: 40602,
   DuplicateKey: 11000,
   Location40100: 40100,

@@ -186,3 +186,81 @@ describe('$pull', () => {
     expect((await coll.findOne({ _id: 1 }))?.scores).toEqual([1, 5]);
   });
 });
+
+describe('$slice projections', () => {
+  // Manual, $slice (projection): alone or beside exclusions every other field is returned; beside inclusions
+  // only the included ones.
+  const seed = { _id: 1, name: 'Mass Effect', developer: 'BioWare', arr: [1, 2, 3], sub: { x: 1, y: 2 } };
+
+  it('returns every other field with a $slice alone, beside exclusions, and beside _id: 0', async () => {
+    const coll = db.collection<Loose>('slice_projection');
+    await coll.insertOne(structuredClone(seed));
+    const find = (projection: Document) => coll.findOne({ _id: 1 }, { projection });
+    expect(await find({ arr: { $slice: 1 } })).toEqual({ ...seed, arr: [1] });
+    expect(await find({ developer: 0, 'sub.x': 0, arr: { $slice: -2 } })).toEqual({
+      _id: 1,
+      name: 'Mass Effect',
+      arr: [2, 3],
+      sub: { y: 2 },
+    });
+    expect(await find({ _id: 0, arr: { $slice: [1, 1] } })).toEqual({
+      name: 'Mass Effect',
+      developer: 'BioWare',
+      arr: [2],
+      sub: { x: 1, y: 2 },
+    });
+    expect(await find({ name: 1, arr: { $slice: [-1, 5] } })).toEqual({ _id: 1, name: 'Mass Effect', arr: [3] });
+  });
+
+  it('slices arrays inside arrays of subdocuments and in findAndModify fields', async () => {
+    const coll = db.collection<Loose>('slice_nested');
+    await coll.insertOne({ _id: 1, posts: [{ tags: ['a', 'b'] }, { tags: ['c'] }], n: 1 });
+    expect(await coll.findOne({ _id: 1 }, { projection: { 'posts.tags': { $slice: 1 } } })).toEqual({
+      _id: 1,
+      posts: [{ tags: ['a'] }, { tags: ['c'] }],
+      n: 1,
+    });
+    const after = await coll.findOneAndUpdate(
+      { _id: 1 },
+      { $inc: { n: 1 } },
+      { projection: { 'posts.tags': { $slice: -1 } }, returnDocument: 'after' },
+    );
+    expect(after).toEqual({ _id: 1, posts: [{ tags: ['b'] }, { tags: ['c'] }], n: 2 });
+  });
+});
+
+describe('create', () => {
+  it('reads capped as a boolean: a number asks for a capped collection, which needs a size', async () => {
+    const error = await failure(db.createCollection('capped_number', { capped: 1024 as unknown as boolean }));
+    expect(error).toMatchObject({ code: 72, codeName: 'InvalidOptions' });
+    expect((await db.listCollections({ name: 'capped_number' }).toArray()).length).toBe(0);
+  });
+
+  it('lists a collection created with timeseries as type timeseries, with the defaults MongoDB fills in', async () => {
+    // Manual, Time Series Collections: listCollections shows type "timeseries"; granularity defaults to "seconds".
+    await db.createCollection('weather', { timeseries: { timeField: 'timestamp', metaField: 'metadata' } });
+    const [info] = await db.listCollections({ name: 'weather' }).toArray();
+    expect(info).toMatchObject({
+      type: 'timeseries',
+      options: {
+        timeseries: {
+          timeField: 'timestamp',
+          metaField: 'metadata',
+          granularity: 'seconds',
+          bucketMaxSpanSeconds: 3600,
+        },
+      },
+    });
+    await db.collection('weather').insertOne({ timestamp: new Date(0), metadata: { sensor: 1 }, temp: 12 });
+    expect(await db.collection('weather').countDocuments({ 'metadata.sensor': 1 })).toBe(1);
+  });
+
+  it('refuses timeseries without a timeField or with an unknown granularity', async () => {
+    const missing = await failure(db.command({ create: 'ts_bad', timeseries: { metaField: 'm' } }));
+    expect(missing.code).toBe(40414);
+    const granularity = await failure(
+      db.command({ create: 'ts_bad', timeseries: { timeField: 't', granularity: 'days' } }),
+    );
+    expect(granularity.code).toBe(2);
+  });
+});

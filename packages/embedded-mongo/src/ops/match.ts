@@ -9,6 +9,7 @@ import type { Collection } from '../storage/collection';
 import { isDoc, type Doc } from '../types';
 import { boundsCheck, type IndexBounds } from './index-bounds';
 import { withInheritedTypes } from './result-types';
+import { applySlices, isInclusion, splitSlices } from './slice-projection';
 import { findSearchMatches, isSearchQuery } from './search-match';
 import { detachExcluded } from './shared-stages';
 
@@ -183,8 +184,16 @@ function* projectLazily(docs: Iterable<Doc>, projection: Doc, env: QueryEnv): Ge
 
 const PROJECTION_CHUNK = 64;
 
-/** mingo's projection, with `_id` first as MongoDB returns it and the BSON number types kept. */
+/** The documents projected as MongoDB does, `_id` first and the BSON number types kept. */
 export function project(docs: Doc[], projection: Doc, env: QueryEnv = {}): Doc[] {
+  const { slices, rest } = splitSlices(projection);
+  if (slices.length === 0 || isInclusion(rest)) return mingoProject(docs, projection, env);
+  const excluded = Object.keys(rest).length ? mingoProject(docs, rest, env) : docs;
+  return excluded.map((doc, i) => withInheritedTypes(docs[i], applySlices(doc, slices)) as Doc);
+}
+
+/** mingo's projection, with `_id` first as MongoDB returns it. */
+function mingoProject(docs: Doc[], projection: Doc, env: QueryEnv): Doc[] {
   // mingo's projection removes dotted exclusions from the objects it is given: those get copies.
   const query = new Query({}, filterOptions(env, {}, projection));
   const projected = query.find<Doc>(detachExcluded(docs, projection), projection).all();
