@@ -264,3 +264,16 @@ describe('create', () => {
     expect(granularity.code).toBe(2);
   });
 });
+
+describe('dollar-prefixed field names', () => {
+  // Manual, Dollar-Prefixed Field Names: an upsert that inserts is validated as an insert and may $set a
+  // `$`-prefixed field; the same update fails when it matches an existing document.
+  it('lets an upsert that inserts $set a top-level $-prefixed field, and refuses it on an existing document', async () => {
+    const coll = db.collection<Loose>('dollar_fields');
+    await coll.updateOne({ _id: 1 }, { $set: { phone: 25.17, $hotel: 320.1, $each: { count: 42 } } }, { upsert: true });
+    expect(await coll.findOne({ _id: 1 })).toEqual({ _id: 1, phone: 25.17, $hotel: 320.1, $each: { count: 42 } });
+    const error = await failure(coll.updateOne({ _id: 1 }, { $set: { $hotel: 1 } }, { upsert: true }));
+    expect(error.code).toBe(2);
+    expect(await coll.findOne({ _id: 1 })).toMatchObject({ $hotel: 320.1 });
+  });
+});

@@ -57,13 +57,27 @@ function dedupeAddToSet(operators: Doc): Doc {
  */
 const UNUSED_ID_KEY = '\u0000embedded-mongo-id';
 
-function applyEntries(docs: Doc[], entries: UpdateEntry[], input: UpdateInput): void {
+/**
+ * An upsert that inserts checks field names as an insert does (MongoDB 5+), so it may `$set` a top-level field
+ * named with a `$` (`$price`); mingo refuses those everywhere, an update of a stored document refuses them too.
+ */
+function isInsertedDollarField(entry: UpdateEntry, inserting: boolean): boolean {
+  return inserting && entry.op === '$set' && entry.path.startsWith('$');
+}
+
+/** Applies the entries: mingo's updater, but for those it would misread, applied here. */
+function applyEntries(docs: Doc[], entries: UpdateEntry[], input: UpdateInput, inserting: boolean): void {
+  const ours = (entry: UpdateEntry): boolean => isDocumentPull(entry) || isInsertedDollarField(entry, inserting);
   const options = { ...updaterOptions(input.env), idKey: UNUSED_ID_KEY };
-  const documentPulls = entries.filter(isDocumentPull);
-  for (const modifier of mingoModifiers(entries.filter((entry) => !isDocumentPull(entry))))
+  for (const modifier of mingoModifiers(entries.filter((entry) => !ours(entry))))
     updateMany(docs, {}, modifier, { arrayFilters: input.arrayFilters }, options);
   const matchOptions = mingoOptions(input.env);
-  for (const entry of documentPulls) docs.forEach((doc) => applyDocumentPull(doc, entry, matchOptions));
+  for (const entry of entries.filter(ours)) {
+    for (const doc of docs) {
+      if (isDocumentPull(entry)) applyDocumentPull(doc, entry, matchOptions);
+      else setValue(doc, entry.path, entry.value);
+    }
+  }
 }
 
 function applyOperators(currents: Doc[], modifier: Doc, input: UpdateInput, filter: Doc, inserting: boolean): Doc[] {
@@ -76,13 +90,15 @@ function applyOperators(currents: Doc[], modifier: Doc, input: UpdateInput, filt
   const nexts = currents.map(input.copy ?? cloneDoc);
   if (!usesPositional(entries)) {
     // One call for all documents: mingo's updater sets up its operator context per call.
-    applyEntries(nexts, entries, input);
+    applyEntries(nexts, entries, input, inserting);
   } else {
     const matchOptions = mingoOptions(input.env);
     const condition = effectiveFilter(filter, input.env);
-    nexts.forEach((next) => applyEntries([next], resolvePositional(entries, next, condition, matchOptions), input));
+    nexts.forEach((next) =>
+      applyEntries([next], resolvePositional(entries, next, condition, matchOptions), input, inserting),
+    );
   }
-  if (inserting && isDoc($setOnInsert)) applyEntries(nexts, updateEntries({ $set: $setOnInsert }), input);
+  if (inserting && isDoc($setOnInsert)) applyEntries(nexts, updateEntries({ $set: $setOnInsert }), input, inserting);
   if (!inserting && nexts.some((next, i) => next._id === undefined && currents[i]._id !== undefined)) {
     throw immutableId(); // `$unset` or `$rename` of `_id`
   }
