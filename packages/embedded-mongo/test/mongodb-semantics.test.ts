@@ -277,3 +277,25 @@ describe('dollar-prefixed field names', () => {
     expect(await coll.findOne({ _id: 1 })).toMatchObject({ $hotel: 320.1 });
   });
 });
+
+describe('BinData subtypes', () => {
+  // BSON spec: BinData is compared by length, then subtype, then bytes; the same bytes under another subtype differ.
+  it('keeps the subtype a $set gives to the same bytes', async () => {
+    const coll = db.collection<Loose>('binary_subtype');
+    await coll.insertOne({
+      _id: 1,
+      buf: new Binary(Buffer.from('hi'), 128),
+      nested: { buf: new Binary(Buffer.from('hi'), 128) },
+    });
+    const result = await coll.updateOne(
+      { _id: 1 },
+      { $set: { buf: new Binary(Buffer.from('hi'), 0), nested: { buf: new Binary(Buffer.from('hi'), 5) } } },
+    );
+    expect(result.modifiedCount).toBe(1);
+    const found = await coll.findOne({ _id: 1 });
+    expect((found?.buf as Binary).sub_type).toBe(0);
+    expect((found?.nested as { buf: Binary }).buf.sub_type).toBe(5);
+    const same = await coll.updateOne({ _id: 1 }, { $set: { buf: new Binary(Buffer.from('hi'), 0) } });
+    expect(same.modifiedCount).toBe(0);
+  });
+});

@@ -5,6 +5,7 @@ import { updateMany } from 'mingo/updater';
 import { isEqual, setValue } from 'mingo/util';
 import { MongoError } from '../errors';
 import { checkArithmetic } from './arithmetic-updates';
+import { keepBinarySubtypes } from './binary-set';
 import { applyDocumentPull, isDocumentPull } from './pull-update';
 import { keyString } from '../indexes/key-string';
 import { effectiveFilter, mingoOptions, updaterOptions, type QueryEnv } from '../query/mingo-options';
@@ -71,6 +72,7 @@ function applyEntries(docs: Doc[], entries: UpdateEntry[], input: UpdateInput, i
   const options = { ...updaterOptions(input.env), idKey: UNUSED_ID_KEY };
   for (const modifier of mingoModifiers(entries.filter((entry) => !ours(entry))))
     updateMany(docs, {}, modifier, { arrayFilters: input.arrayFilters }, options);
+  docs.forEach((doc) => keepBinarySubtypes(doc, entries));
   const matchOptions = mingoOptions(input.env);
   for (const entry of entries.filter(ours)) {
     for (const doc of docs) {
