@@ -47,6 +47,7 @@ export const ErrorCodes = {
   Location40600: 40600,
   Location51173: 51173,
   Location5626500: 5626500,
+  Location6108304: 6108304,
 } as const;
 
 export type CodeName = keyof typeof ErrorCodes;

@@ -1,4 +1,4 @@
-import { Binary, ObjectId, UUID, type Db, type Document, type UpdateFilter } from 'mongodb';
+import { Binary, Code, ObjectId, UUID, type Db, type Document, type UpdateFilter } from 'mongodb';
 import { failure, startHarness, type Harness } from './helpers';
 
 // MongoDB's documented behaviour where the embedded server used to differ (found by mongoose's own suite;
@@ -297,5 +297,19 @@ describe('BinData subtypes', () => {
     expect((found?.nested as { buf: Binary }).buf.sub_type).toBe(5);
     const same = await coll.updateOne({ _id: 1 }, { $set: { buf: new Binary(Buffer.from('hi'), 0) } });
     expect(same.modifiedCount).toBe(0);
+  });
+});
+
+describe('$where', () => {
+  it('is refused as by a MongoDB without server-side JavaScript, for a string and for code, in reads and writes', async () => {
+    const coll = db.collection<Loose>('where');
+    await coll.insertOne({ _id: 1, a: 1 });
+    const expected = { code: 6108304, message: 'no globalScriptEngine in $where parsing' };
+    expect(await failure(coll.findOne({ $where: 'this.a == 1' }))).toMatchObject(expected);
+    const code = new Code('function () { return true; }'); // BSON code, as drivers send a function
+    expect(await failure(db.command({ find: 'where', filter: { $where: code } }))).toMatchObject(expected);
+    expect(await failure(coll.countDocuments({ $where: 'true' }))).toMatchObject(expected);
+    expect(await failure(coll.deleteMany({ $where: 'true' }))).toMatchObject(expected);
+    expect(await coll.countDocuments({})).toBe(1);
   });
 });

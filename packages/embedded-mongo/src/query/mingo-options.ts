@@ -20,6 +20,7 @@ import { jsonSchemaValidator } from './json-schema';
 import { geoQueryOperators } from '../geo/geo-operators';
 import { projectionOverrides } from './projection-operators';
 import { arrayBitOperators } from './array-bit-operators';
+import { $where } from './where-operator';
 
 /** Per-command inputs that change query/aggregation semantics. */
 export interface QueryEnv {
@@ -30,7 +31,7 @@ export interface QueryEnv {
   foreign?: ForeignResolver;
 }
 
-const OUR_QUERY_OPERATORS = { ...collationOperators, $bsonType, ...geoQueryOperators, ...arrayBitOperators };
+const OUR_QUERY_OPERATORS = { ...collationOperators, $bsonType, ...geoQueryOperators, ...arrayBitOperators, $where };
 
 /**
  * mingo copies the operator tables of the context on every query, update and pipeline it compiles,
