@@ -313,3 +313,37 @@ describe('$where', () => {
     expect(await coll.countDocuments({})).toBe(1);
   });
 });
+
+describe('positional projection', () => {
+  // Manual, $ (projection): `<array>.$` returns the first element that matches the query condition on the array.
+  it('returns the element the filter matched, by a field condition or an $elemMatch, with or without an index', async () => {
+    const coll = db.collection<Loose>('positional_projection');
+    await coll.insertMany([
+      {
+        _id: 1,
+        tags: [
+          { tag: 'bacon', count: 2 },
+          { tag: 'eggs', count: 3 },
+        ],
+      },
+      { _id: 2, tags: [{ tag: 'eggs', count: 1 }] },
+    ]);
+    const query = () =>
+      coll
+        .find({ 'tags.tag': 'eggs' }, { projection: { 'tags.$': 1 } })
+        .sort({ _id: 1 })
+        .toArray();
+    const expected = [
+      { _id: 1, tags: [{ tag: 'eggs', count: 3 }] },
+      { _id: 2, tags: [{ tag: 'eggs', count: 1 }] },
+    ];
+    expect(await query()).toEqual(expected);
+    await coll.createIndex({ 'tags.tag': 1 });
+    expect(await query()).toEqual(expected);
+    const elemMatch = await coll.findOne(
+      { _id: 1, tags: { $elemMatch: { count: { $lt: 3 } } } },
+      { projection: { 'tags.$': 1 } },
+    );
+    expect(elemMatch).toEqual({ _id: 1, tags: [{ tag: 'bacon', count: 2 }] });
+  });
+});
