@@ -347,3 +347,31 @@ describe('positional projection', () => {
     expect(elemMatch).toEqual({ _id: 1, tags: [{ tag: 'bacon', count: 2 }] });
   });
 });
+
+describe('update paths through values that hold no fields', () => {
+  // MongoDB answers PathNotViable (28) "Cannot create field 'b' in element {a: …}" for a field created inside a
+  // scalar, null, or an array addressed by a name rather than an index.
+  it('refuses to create a field in a scalar, null or an array by name, and accepts an array index', async () => {
+    const coll = db.collection<Loose>('path_not_viable');
+    await coll.insertOne({ _id: 1, n: 1, none: null, comments: [{ body: 'a' }] });
+    for (const update of [
+      { $set: { 'n.b': 1 } },
+      { $set: { 'none.b': 1 } },
+      { $set: { 'comments.body': 'fail' } },
+      { $inc: { 'comments.count': 1 } },
+    ]) {
+      const error = await failure(coll.updateOne({ _id: 1 }, update));
+      expect(error).toMatchObject({ code: 28, codeName: 'PathNotViable' });
+    }
+    const scalar = await failure(coll.updateOne({ _id: 1 }, { $set: { 'n.b': 1 } }));
+    expect(scalar.message).toBe("Cannot create field 'b' in element {n: 1}");
+    await coll.updateOne({ _id: 1 }, { $set: { 'comments.0.body': 'b', 'new.field': 1 } });
+    expect(await coll.findOne({ _id: 1 })).toEqual({
+      _id: 1,
+      n: 1,
+      none: null,
+      comments: [{ body: 'b' }],
+      new: { field: 1 },
+    });
+  });
+});

@@ -13,6 +13,7 @@ import { isDoc, type Doc } from '../types';
 import { cloneDoc, isOperatorDoc, withNumberTypesOf } from './documents';
 import {
   checkPathConflicts,
+  checkPathsViable,
   mingoModifiers,
   resolvePositional,
   updateEntries,
@@ -68,6 +69,7 @@ function isInsertedDollarField(entry: UpdateEntry, inserting: boolean): boolean 
 
 /** Applies the entries: mingo's updater, but for those it would misread, applied here. */
 function applyEntries(docs: Doc[], entries: UpdateEntry[], input: UpdateInput, inserting: boolean): void {
+  docs.forEach((doc) => checkPathsViable(doc, entries));
   const ours = (entry: UpdateEntry): boolean => isDocumentPull(entry) || isInsertedDollarField(entry, inserting);
   const options = { ...updaterOptions(input.env), idKey: UNUSED_ID_KEY };
   for (const modifier of mingoModifiers(entries.filter((entry) => !ours(entry))))

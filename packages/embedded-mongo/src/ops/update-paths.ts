@@ -117,3 +117,35 @@ export function mingoModifiers(entries: UpdateEntry[]): Doc[] {
   }
   return batches.map(({ modifier }) => modifier);
 }
+
+/** Operators that create the fields their paths name when those are missing. */
+const CREATING_OPERATORS = new Set(['$set', '$inc', '$mul', '$min', '$max', '$push', '$addToSet', '$currentDate']);
+
+/** Whether a field `next` can be created in (or read from) `value`: a document, or an array by index. */
+function canHoldField(value: unknown, next: string): boolean {
+  if (Array.isArray(value)) return /^\d+$/.test(next);
+  return isDoc(value) || (value as { _bsontype?: unknown } | null)?._bsontype === 'DBRef';
+}
+
+/**
+ * MongoDB refuses (`PathNotViable` 28) to create a field inside a value that cannot hold one: a scalar, null, or
+ * an array addressed by a name (`comments.body` where `comments` is an array). mingo skipped such paths silently.
+ */
+export function checkPathsViable(doc: Doc, entries: UpdateEntry[]): void {
+  for (const { op, path } of entries) {
+    if (!CREATING_OPERATORS.has(op) || path.includes('$')) continue;
+    const parts = path.split('.');
+    let container: unknown = doc;
+    for (let i = 0; i < parts.length - 1; i++) {
+      const value: unknown = Array.isArray(container) ? container[Number(parts[i])] : (container as Doc)[parts[i]];
+      if (value === undefined) break;
+      if (!canHoldField(value, parts[i + 1])) {
+        throw new MongoError(
+          'PathNotViable',
+          `Cannot create field '${parts[i + 1]}' in element {${parts[i]}: ${JSON.stringify(value)}}`,
+        );
+      }
+      container = value;
+    }
+  }
+}
