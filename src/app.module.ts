@@ -16,6 +16,7 @@ import { DocsModule } from './docs/docs.module';
 import { HealthModule } from './health/health.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { CustomerAnalyticsModule } from './services/customer-analytics/customer-analytics.module';
+import { DomainEventsModule } from './events/domain-events.module';
 import { DummyTreeModule } from './services/dummy-tree/dummy-tree.module';
 import { PageDeliveryModule } from './services/page-delivery/page-delivery.module';
 import { ReportsModule } from './services/reports/reports.module';
@@ -32,11 +33,14 @@ import { SpaRouterModule } from './services/router/router.module';
 import { JobsModule } from './services/jobs/jobs.module';
 import { ProfileSearchModule } from './services/profile-search/profile-search.module';
 import { TokenModule } from './services/token/token.module';
+import { UserManagementModule } from './services/user-management/user-management.module';
+import { SellerOnboardingModule } from './services/seller-onboarding/seller-onboarding.module';
 import { SitesModule } from './sites/sites.module';
 import { GeolocationModule } from './services/geolocation/geolocation.module';
 import { ProductSearchModule } from './services/product-search/product-search.module';
 import { ShoppingCartModule } from './services/shopping-cart/shopping-cart.module';
 import { OrdersModule } from './services/orders/orders.module';
+import { OrderMailModule } from './services/order-mail/order-mail.module';
 import { ConnectAccountsModule } from './services/connect-accounts/connect-accounts.module';
 import { AltPaymentsModule } from './services/alt-payments/alt-payments.module';
 import { AccountingModule } from './services/accounting/accounting.module';
@@ -59,6 +63,7 @@ import { SharedStateModule } from './shared-state/shared-state.module';
     BeanAdmissionModule,
     BeanModule,
     RealtimeModule,
+    DomainEventsModule,
     DummyTreeModule,
     PageDeliveryModule,
     ReportsModule,
@@ -75,12 +80,15 @@ import { SharedStateModule } from './shared-state/shared-state.module';
     JobsModule,
     CustomerAnalyticsModule,
     TokenModule,
+    UserManagementModule,
     ProfileSearchModule,
     GeolocationModule,
     ProductSearchModule,
     ShoppingCartModule,
     OrdersModule,
+    OrderMailModule,
     ConnectAccountsModule,
+    SellerOnboardingModule,
     AltPaymentsModule,
     AccountingModule,
     SeedModule,

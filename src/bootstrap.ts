@@ -7,6 +7,7 @@ import { AppModule } from './app.module';
 import { httpFront } from './common/http-front';
 import { createAppLogger } from './common/logger.options';
 import { runInRequestContext } from './common/request-context.middleware';
+import { refuseDeepBodies } from './common/json-depth';
 import { keepRawBodyOfSignedWebhooks } from './common/raw-body';
 import { AppConfig, ConfigValidationError } from './config/app-config';
 import { setupConsole } from './console/console-site';
@@ -38,6 +39,7 @@ export async function createApp(
   app.use(httpFront(logger, cors({ origin: origins, credentials: true }), origins !== false));
   app.useBodyParser('json', { limit: config.jsonBodyLimitBytes, verify: keepRawBodyOfSignedWebhooks });
   app.useBodyParser('urlencoded', { extended: true }); // Nest's default, here so that it runs before the context
+  app.use(refuseDeepBodies(config.jsonMaxDepth));
   app.use(runInRequestContext);
   app.enableShutdownHooks();
   app.useWebSocketAdapter(new StompWsAdapter(app));
@@ -51,15 +53,34 @@ export async function bootstrap(): Promise<void> {
   try {
     const app = await createApp();
     const config = app.get(AppConfig);
+    boundShutdown(app.get(Logger), config.shutdownTimeoutMs);
     await app.listen(config.port, config.host);
     app.get(Logger).log(`Listening on ${await app.getUrl()}`, 'Bootstrap');
     app.get(Logger).log(`Providers in use: ${providersInUse(app)}`, 'Bootstrap');
   } catch (error) {
-    const reason =
-      error instanceof ConfigValidationError ? error.message : `Start-up failed: ${(error as Error).stack}`;
+    // These two say what to do in their message; a stack would only hide it.
+    const told = error instanceof ConfigValidationError || (error as Error).name === 'StoreDamagedError';
+    const reason = told ? (error as Error).message : `Start-up failed: ${(error as Error).stack}`;
     process.stderr.write(`${reason}\n`);
     process.exit(1);
   }
+}
+
+/**
+ * Nest's shutdown hooks close the app on SIGTERM or SIGINT: the HTTP server stops accepting and closes its idle
+ * connections, requests in flight are answered, STOMP sessions are closed (clients reconnect, to another instance
+ * behind a load balancer), then the database. Whatever a hook waits for, the process ends within `timeoutMs`.
+ */
+function boundShutdown(logger: Logger, timeoutMs: number): void {
+  const exitLate = (signal: NodeJS.Signals) => {
+    const timer = setTimeout(() => {
+      logger.error(`Shutdown on ${signal} took longer than ${timeoutMs} ms; exiting anyway`, 'Bootstrap');
+      process.exit(1);
+    }, timeoutMs);
+    timer.unref();
+  };
+  process.once('SIGTERM', exitLate);
+  process.once('SIGINT', exitLate);
 }
 
 /** The implementation bound to each external provider, so that the log shows when a sandbox is running. */

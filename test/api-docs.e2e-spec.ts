@@ -171,6 +171,9 @@ describe('API documentation', () => {
           '/user/topic/{site}/json',
           '/topic/job/{id}',
           '/topic/catalogue',
+          '/topic/users',
+          '/topic/seller-applications',
+          '/topic/seller-onboarding/{userId}',
         ]),
       );
       expect(res.body.operations.receiveRequestBean).toEqual({

@@ -1,7 +1,7 @@
 import { EmbeddedMongoServer } from '@ccb/embedded-mongo';
 import { getConnectionToken } from '@nestjs/mongoose';
 import { MongoClient } from 'mongodb';
-import { Connection } from 'mongoose';
+import { Connection, Types } from 'mongoose';
 import request from 'supertest';
 import { Role } from '../src/common/principal';
 import { buildDemoCatalogue } from '../src/seed/demo-data';
@@ -67,6 +67,7 @@ describe('query plans of the beans', () => {
     await driveContent();
     await driveJobsAndAnalytics();
     await driveSellerOffers();
+    await driveBackOffice();
     const client = new MongoClient(server.uri);
     try {
       planned = await planAll(client.db('plans'), recorder.queries);
@@ -151,6 +152,7 @@ describe('query plans of the beans', () => {
     const ofAlice = { query: { 'embeddedBuyer.userId': String(demoId('user:alice')) }, limit: 10 };
     await call(admin, 'orderServiceImpl', 'getOrders', [JSON.stringify(ofAlice)]);
     await driveInvoices(toHome.id); // paid before the sweep below cancels every unpaid order
+    await driveSellerDesk(offer.seller, toHome.id);
     await call(alice, 'orderServiceImpl', 'cancelOrder', [order.id]);
     // The expiry sweep of unpaid orders, as every instance runs it in the background (all of them due).
     await recorder.during('orderExpiry.sweep', () => t.app.get(OrderExpiry).sweep(new Date(Date.now() + 3_600_000)));
@@ -168,6 +170,17 @@ describe('query plans of the beans', () => {
     const get = (path: string) => t.http.get(path).set('Authorization', `Bearer ${alice}`).expect(200);
     const { body: mine } = await recorder.during('invoices.mine', () => get('/api/v1/invoices/mine'));
     await recorder.during('invoices.pdf', () => get(`/api/v1/invoices/${mine.content[0].id}/pdf`));
+  }
+
+  /** The seller's order desk (issue 24) and an order's documents, as the order's seller sees them. */
+  async function driveSellerDesk(sellerId: Types.ObjectId, orderId: string): Promise<void> {
+    const { username } = demo.sellers.find((seller) => seller._id.equals(sellerId))!;
+    const token = t.tokenFor(Role.USER, { username, id: String(demoId(`user:${username}`)) });
+    const filters = { status: ['PAID'], from: '2020-01-01T00:00:00Z', size: 10 };
+    await call(token, 'orderServiceImpl', 'getSellerOrdersPaged', [filters]);
+    await call(token, 'orderServiceImpl', 'getSellerOrder', [orderId]);
+    const documents = () => t.http.get(`/api/v1/invoices/orders/${orderId}`).set('Authorization', `Bearer ${token}`);
+    await recorder.during('invoices.ofOrder', () => documents().expect(200));
   }
 
   async function driveContent(): Promise<void> {
@@ -216,9 +229,37 @@ describe('query plans of the beans', () => {
     );
   }
 
+  /** User management and seller onboarding; Alice becomes a seller last, so that nothing above sees her as one. */
+  async function driveBackOffice(): Promise<void> {
+    const users = 'userManagementServiceImpl';
+    const onboarding = 'sellerOnboardingServiceImpl';
+    await call(admin, users, 'listUsers', [{}]);
+    await call(admin, users, 'listUsers', [{ role: 'USER', size: 5 }]);
+    await call(admin, users, 'listUsers', [{ search: 'seller' }]);
+    await call(admin, users, 'listUsers', [{ disabled: true }]);
+    await call(admin, users, 'getUser', [String(demoId('user:alice'))]);
+    await call(alice, onboarding, 'getMySellerApplications', []);
+    const company = {
+      companyName: 'Alice Plants',
+      street: 'Kade 2',
+      postalCode: '2311AA',
+      city: 'Leiden',
+      country: 'NL',
+      vatId: 'NL123456789B01',
+    };
+    const applied = (await call(alice, onboarding, 'applyAsSeller', [company])) as { id: string };
+    await call(admin, onboarding, 'listSellerApplications', [{ status: 'PENDING' }]);
+    await call(admin, onboarding, 'listSellerApplications', [{}]);
+    await call(admin, onboarding, 'approveSellerApplication', [applied.id]);
+    await call(alice, onboarding, 'getMyCompanyProfile', []);
+    await call(alice, onboarding, 'updateMyCompanyProfile', [company]);
+    await call(alice, 'cardConnectServiceMock', 'checkMySellerAccountStatus', []);
+  }
+
   it('should have recorded the queries of every bean it drove', () => {
     const callers = new Set(planned.map((query) => query.caller.split('.')[0]));
-    for (const bean of [SEARCH, GEO, 'shoppingCartServiceImpl', 'orderServiceImpl', 'routerServiceImpl', 'invoices']) {
+    const beans = [SEARCH, GEO, 'shoppingCartServiceImpl', 'orderServiceImpl', 'routerServiceImpl', 'invoices'];
+    for (const bean of [...beans, 'userManagementServiceImpl', 'sellerOnboardingServiceImpl']) {
       expect(callers).toContain(bean);
     }
     expect(planned.some((query) => query.plan.includes('IXSCAN'))).toBe(true);

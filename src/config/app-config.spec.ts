@@ -38,6 +38,8 @@ describe(AppConfig.name, () => {
         seedDemo: true,
         corsOrigins: [],
         jsonBodyLimitBytes: 1048576,
+        jsonMaxDepth: 128,
+        shutdownTimeoutMs: 10000,
         beanRateLimitPerMinute: 1200,
         facetCacheEntries: 1000,
       });
@@ -122,6 +124,20 @@ describe(AppConfig.name, () => {
       expect(AppConfig.fromEnvironment({ INVOICE_RETRY_AFTER: '3s' }).invoiceRetryAfterMs).toBe(3000);
     });
 
+    it('should leave seller applications to review unless onboarding is open', () => {
+      expect(AppConfig.fromEnvironment({}).sellerOnboarding).toBe('review');
+      expect(AppConfig.fromEnvironment({ SELLER_ONBOARDING: 'open' }).sellerOnboarding).toBe('open');
+    });
+
+    it('should read the origins a payment may return to after 3-D Secure, none by default', () => {
+      expect(AppConfig.fromEnvironment({}).paymentReturnOrigins).toEqual([]);
+      const origins = 'https://shop.example.com,http://127.0.0.1:8080';
+      expect(AppConfig.fromEnvironment({ PAYMENT_RETURN_ORIGINS: origins }).paymentReturnOrigins).toEqual([
+        'https://shop.example.com',
+        'http://127.0.0.1:8080',
+      ]);
+    });
+
     it.each([
       ['STOMP_HEARTBEAT', '10s'],
       ['STOMP_MAX_FRAME_BYTES', '512'],
@@ -136,9 +152,13 @@ describe(AppConfig.name, () => {
       ['FACET_CACHE_ENTRIES', 'many'],
       ['FACET_CACHE_ENTRIES', '1.5'],
       ['ORDER_APPROVAL', 'sometimes'],
+      ['SELLER_ONBOARDING', 'OPEN'],
       ['ORDER_PAYMENT_TTL', '0'],
       ['ORDER_PAYMENT_TTL', '30 minutes'],
       ['INVOICE_RETRY_AFTER', '0'],
+      ['PAYMENT_RETURN_ORIGINS', 'https://shop.example.com/return'],
+      ['PAYMENT_RETURN_ORIGINS', 'shop.example.com'],
+      ['PAYMENT_RETURN_ORIGINS', 'javascript:alert(1)'],
     ])('should refuse %s=%s', (name, value) => {
       expect(problemsOf({ [name]: value }).map((p) => p.split(':')[0])).toEqual([name]);
     });

@@ -106,6 +106,10 @@ export class AppConfig {
   readonly seedDemo: boolean;
   readonly corsOrigins: string[];
   readonly jsonBodyLimitBytes: number;
+  /** Deepest nesting of a request body (JSON or form) before a route sees it; deeper: 400. */
+  readonly jsonMaxDepth: number;
+  /** Longest a shutdown may take before the process exits anyway (ms). */
+  readonly shutdownTimeoutMs: number;
   readonly beanRateLimitPerMinute: number;
   readonly logLevel: LogLevel;
   /** Express `trust proxy`: client addresses (rate limits of guests) come from X-Forwarded-For of these proxies. */
@@ -133,9 +137,13 @@ export class AppConfig {
   readonly jobLeaseMs: number;
   readonly webhookSecrets: { cardPayment: string; delivery: string };
   readonly publicUrl: string | undefined;
+  /** Origins besides `publicUrl`'s that a payment's 3-D Secure `returnUrl` may lead to. */
+  readonly paymentReturnOrigins: string[];
   readonly orderRates: { taxPercent: number; serviceFeePercent: number };
   /** Whether checkout approves orders itself (`auto`) or leaves them to an ADMIN (`manual`). */
   readonly orderApproval: 'auto' | 'manual';
+  /** Whether seller applications wait for an ADMIN (`review`) or are approved at once (`open`). */
+  readonly sellerOnboarding: 'review' | 'open';
   /** How long an unpaid order keeps its stock before it is canceled. */
   readonly orderPaymentTtlMs: number;
   /** How long a paid order may owe its invoice before a sweep issues it. */
@@ -163,6 +171,8 @@ export class AppConfig {
     this.seedDemo = env.SEED_DEMO;
     this.corsOrigins = env.CORS_ORIGINS ? env.CORS_ORIGINS.split(',') : [];
     this.jsonBodyLimitBytes = env.JSON_BODY_LIMIT;
+    this.jsonMaxDepth = env.JSON_MAX_DEPTH;
+    this.shutdownTimeoutMs = env.SHUTDOWN_TIMEOUT_MS;
     this.beanRateLimitPerMinute = env.BEAN_RATE_LIMIT;
     this.logLevel = env.LOG_LEVEL;
     this.trustProxy = parseTrustProxy(env.TRUST_PROXY);
@@ -191,8 +201,10 @@ export class AppConfig {
     };
     this.webhookSecrets = { cardPayment: env.CARD_PAYMENT_WEBHOOK_SECRET, delivery: env.DELIVERY_WEBHOOK_SECRET };
     this.publicUrl = env.PUBLIC_URL;
+    this.paymentReturnOrigins = env.PAYMENT_RETURN_ORIGINS ? env.PAYMENT_RETURN_ORIGINS.split(',') : [];
     this.orderRates = { taxPercent: env.ORDER_TAX_RATE, serviceFeePercent: env.ORDER_SERVICE_FEE_RATE };
     this.orderApproval = env.ORDER_APPROVAL;
+    this.sellerOnboarding = env.SELLER_ONBOARDING;
     this.orderPaymentTtlMs = parseDurationSeconds(env.ORDER_PAYMENT_TTL) * 1000;
     this.invoiceRetryAfterMs = parseDurationSeconds(env.INVOICE_RETRY_AFTER) * 1000;
     this.facetCacheEntries = env.FACET_CACHE_ENTRIES;

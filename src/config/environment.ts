@@ -116,6 +116,14 @@ export class EnvironmentVariables {
   @IntSetting(1024)
   JSON_BODY_LIMIT = 1024 * 1024;
 
+  /** Deepest nesting of a request body; deeper: 400. At most 1000, which the recursive validators still walk. */
+  @IntSetting(8, 1000)
+  JSON_MAX_DEPTH = 128;
+
+  /** Longest a shutdown (SIGTERM, SIGINT) may take before the process exits anyway (ms). */
+  @IntSetting(1000)
+  SHUTDOWN_TIMEOUT_MS = 10_000;
+
   /** Bean calls allowed per minute per principal (per client address for guests). */
   @IntSetting(1)
   BEAN_RATE_LIMIT = 1200;
@@ -252,6 +260,15 @@ export class EnvironmentVariables {
   @Matches(/^https?:\/\/[^\s/]+$/, { message: 'PUBLIC_URL must be an http(s) origin without a path' })
   PUBLIC_URL?: string = undefined;
 
+  /**
+   * Comma-separated origins besides `PUBLIC_URL`'s that a payment's `returnUrl` may lead back to after 3-D Secure,
+   * e.g. the storefront's `https://shop.example.com` (no open redirect: any other origin is refused).
+   */
+  @Matches(/^(https?:\/\/[^\s,/]+)?(,https?:\/\/[^\s,/]+)*$/, {
+    message: 'PAYMENT_RETURN_ORIGINS must be a comma-separated list of origins such as https://shop.example.com',
+  })
+  PAYMENT_RETURN_ORIGINS = '';
+
   /** VAT charged to buyers and on sellers' invoices, in percent. */
   @IntSetting(0, 100)
   ORDER_TAX_RATE = 0;
@@ -263,6 +280,10 @@ export class EnvironmentVariables {
   /** `auto`: checkout approves orders for offers in stock at once; `manual`: an ADMIN approves each order. */
   @IsIn(['auto', 'manual'], { message: 'ORDER_APPROVAL must be auto or manual' })
   ORDER_APPROVAL: 'auto' | 'manual' = 'auto';
+
+  /** `review`: an ADMIN approves or rejects each seller application; `open`: applications are approved at once. */
+  @IsIn(['review', 'open'], { message: 'SELLER_ONBOARDING must be review or open' })
+  SELLER_ONBOARDING: 'review' | 'open' = 'review';
 
   /** How long an unpaid order keeps its stock before it is canceled. */
   @Matches(/^[1-9]\d*[smhd]?$/, { message: 'ORDER_PAYMENT_TTL must be a duration such as 1800, 90s, 30m or 1h' })

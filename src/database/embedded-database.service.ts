@@ -24,7 +24,7 @@ export class EmbeddedDatabase implements OnApplicationShutdown {
   async start(): Promise<string> {
     const dbPath = this.config.embeddedDbInMemory ? undefined : join(this.config.dataDir, 'db');
     if (dbPath) await mkdir(dbPath, { recursive: true });
-    this.server = await EmbeddedMongoServer.start({ port: 0, host: '127.0.0.1', dbPath });
+    this.server = await EmbeddedMongoServer.start({ port: 0, host: '127.0.0.1', dbPath }).catch(withoutStack);
     // The server runs on its own thread; if that thread dies, say so (queries then fail with connection errors).
     this.server.on('error', (error: Error) =>
       this.logger.error(`Embedded database failed: ${error.message}`, error.stack),
@@ -47,4 +47,13 @@ export class EmbeddedDatabase implements OnApplicationShutdown {
     this.server = undefined;
     this.logger.log('Embedded database stopped');
   }
+}
+
+/**
+ * A damaged store is refused with a message that names the file and the way to recover; the worker's stack would
+ * bury it in the start-up log (Nest logs a failed provider with its stack) without telling the operator more.
+ */
+function withoutStack(error: unknown): never {
+  if (error instanceof Error && error.name === 'StoreDamagedError') error.stack = `${error.name}: ${error.message}`;
+  throw error;
 }

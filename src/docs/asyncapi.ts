@@ -120,7 +120,10 @@ const BROKER_DESTINATIONS: readonly BrokerDestination[] = [
     message: 'LiveEvent',
     description:
       'Catalogue changes for everyone, guests included: `offer.changed` with the offer (id, sellerId, skuId, ' +
-      'productId, price, currency, active, quantity available) after a seller or an ADMIN created or changed it',
+      'productId, price, currency, active, quantity available) after a seller or an ADMIN created or changed it; ' +
+      "the operator's changes through catalogueAdminServiceImpl as `category.*`, `attribute.*` (with the entity), " +
+      '`product.created|updated|published|unpublished|deleted` (the product while published, else only its id) ' +
+      'and `sku.*` (ids of the SKU and its product)',
   },
   { address: '/topic/jobs', key: 'jobs', message: 'LiveEvent', description: 'Every job change (ADMIN)' },
   { address: '/topic/job/{id}', key: 'job', message: 'LiveEvent', description: 'Changes of one job (ADMIN)' },
@@ -131,10 +134,35 @@ const BROKER_DESTINATIONS: readonly BrokerDestination[] = [
     description: "Status of one order (the order's buyer, seller or an ADMIN)",
   },
   {
+    address: '/topic/seller/{id}/orders',
+    key: 'sellerOrders',
+    message: 'LiveEvent',
+    description: "A seller's new, paid and canceled orders as `order.status` (the user acting for it or an ADMIN)",
+  },
+  {
     address: '/topic/customer/{id}',
     key: 'customer',
     message: 'LiveEvent',
     description: 'Activity of one customer (that customer or an ADMIN)',
+  },
+  {
+    address: '/topic/users',
+    key: 'users',
+    message: 'LiveEvent',
+    description: 'Accounts changed by operators: user.created, user.disabled, user.enabled, user.role (ADMIN)',
+  },
+  {
+    address: '/topic/seller-applications',
+    key: 'sellerApplications',
+    message: 'LiveEvent',
+    description: 'Seller applications submitted, approved or rejected (ADMIN)',
+  },
+  {
+    address: '/topic/seller-onboarding/{userId}',
+    key: 'sellerOnboarding',
+    message: 'LiveEvent',
+    description:
+      "The applicant's own applications and their decisions, with the reason of a rejection (that user or an ADMIN)",
   },
 ];
 

@@ -24,6 +24,11 @@ export class SharedServicesHealthIndicator {
     return checks;
   }
 
+  /**
+   * Up, and `degraded` with the reason while Redis cannot be reached: the instance still answers every call (its rate
+   * limits counted in-process meanwhile), so it stays ready; taking every instance out for a counter store's outage
+   * would take the shop down.
+   */
   private async pingRedis(): Promise<HealthIndicatorResult> {
     const check = this.health.check('redis');
     const started = Date.now();
@@ -31,16 +36,20 @@ export class SharedServicesHealthIndicator {
       await withTimeout(this.redis.client!.ping(), PING_TIMEOUT_MS);
       return check.up({ latencyMs: Date.now() - started });
     } catch (error) {
-      return check.down({ message: (error as Error).message });
+      const reason = this.redis.degraded ?? (error as Error).message;
+      return check.up({ degraded: `unreachable (${reason}): rate limits counted in-process` });
     }
   }
 
-  /** Down while disconnected: publications then wait in the relay's buffer, or are dropped once it is full. */
+  /**
+   * Degraded while disconnected: publications then wait in the relay's buffer, or are dropped once it is full, but
+   * every REST and STOMP call is still answered, so the instance stays ready (the same rule as for Redis).
+   */
   private relay(broker: RelayBroker): Promise<HealthIndicatorResult> {
     const check = this.health.check('relay');
     const { connected, buffered, dropped } = broker.status();
     if (connected) return Promise.resolve(check.up({ buffered, dropped }));
-    const message = `not connected; ${buffered} buffered, ${dropped} dropped`;
-    return Promise.resolve(check.down({ message, buffered, dropped }));
+    const degraded = `not connected; ${buffered} buffered, ${dropped} dropped`;
+    return Promise.resolve(check.up({ degraded, buffered, dropped }));
   }
 }

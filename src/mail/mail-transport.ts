@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createTransport, SendMailOptions } from 'nodemailer';
@@ -12,15 +12,22 @@ export function createSendMail(smtp: SmtpSettings | undefined, outboxDir: string
   return smtp ? smtpSender(smtp) : outboxSender(outboxDir);
 }
 
+/**
+ * nodemailer's defaults wait minutes for a silent server; bounded, an attempt ends well within the order mail
+ * outbox's one-minute lease, after which another instance may try the same mail again.
+ */
+const TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+
 function smtpSender(smtp: SmtpSettings): SendMail {
   const transport =
     'url' in smtp
-      ? createTransport(smtp.url)
+      ? createTransport({ url: smtp.url, ...TIMEOUTS })
       : createTransport({
           host: smtp.host,
           port: smtp.port,
           secure: smtp.secure,
           auth: smtp.user ? { user: smtp.user, pass: smtp.password } : undefined,
+          ...TIMEOUTS,
         });
   return async (message) => {
     await transport.sendMail(message);
@@ -31,8 +38,12 @@ function outboxSender(outboxDir: string): SendMail {
   const transport = createTransport({ streamTransport: true, buffer: true });
   return async (message) => {
     const { message: raw } = (await transport.sendMail(message)) as { message: Buffer };
-    await mkdir(outboxDir, { recursive: true });
+    // Written beside the outbox, then renamed into it (atomic on one file system): whoever reads the outbox never
+    // sees half a message.
+    const partialDir = `${outboxDir}.partial`;
+    await Promise.all([mkdir(outboxDir, { recursive: true }), mkdir(partialDir, { recursive: true })]);
     const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`;
-    await writeFile(join(outboxDir, name), raw, { mode: 0o600 });
+    await writeFile(join(partialDir, name), raw, { mode: 0o600 });
+    await rename(join(partialDir, name), join(outboxDir, name));
   };
 }

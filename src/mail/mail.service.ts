@@ -4,13 +4,20 @@ import { SendMail } from './mail-transport';
 
 export const SEND_MAIL = Symbol('SEND_MAIL');
 
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+}
+
 export interface OutgoingMail {
   to: string;
   subject: string;
   text: string;
+  attachments?: MailAttachment[];
 }
 
-/** Sends plain-text mail to one recipient through the configured transport. */
+/** Sends plain-text mail (with attachments) to one recipient through the configured transport. */
 @Injectable()
 export class MailService {
   private readonly logger = new Logger(MailService.name);

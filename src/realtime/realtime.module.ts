@@ -15,6 +15,7 @@ import { RequestDispatcher } from './requests/request-dispatcher';
 import { RequestHandlerRegistry } from './requests/request-handler-registry';
 import { ConnectHandler } from './session/connect-handler';
 import { HeartbeatMonitor } from './session/heartbeat-monitor';
+import { LiveSessions } from './session/live-sessions';
 import { SendHandler } from './session/send-handler';
 import { StompProtocol } from './session/stomp-protocol';
 import { SubscriptionHandler } from './session/subscription-handler';
@@ -26,7 +27,8 @@ import { StompWsGateway } from './transport/stomp-ws.gateway';
  * STOMP over WebSocket (`/ws`, a gateway: needs `StompWsAdapter`, which `createApp` sets) and SockJS (`/sock`),
  * the in-process broker and the `/request/**` destinations.
  * Global: any module may inject {@link EventPublisher}, register topic rules with {@link TopicAuthorizer},
- * application destinations with {@link RequestHandlerRegistry} and models with {@link RepositoryRegistry}.
+ * application destinations with {@link RequestHandlerRegistry} and models with {@link RepositoryRegistry}, and
+ * check the open sessions of a user again with {@link LiveSessions}.
  */
 @Global()
 @Module({
@@ -52,10 +54,11 @@ import { StompWsGateway } from './transport/stomp-ws.gateway';
     SubscriptionHandler,
     SendHandler,
     StompProtocol,
+    { provide: LiveSessions, useExisting: StompProtocol },
     StompWsGateway,
     SockJsServer,
     ClientAddresses,
   ],
-  exports: [EventPublisher, MessageBroker, TopicAuthorizer, RequestHandlerRegistry, RepositoryRegistry],
+  exports: [EventPublisher, MessageBroker, TopicAuthorizer, RequestHandlerRegistry, RepositoryRegistry, LiveSessions],
 })
 export class RealtimeModule {}

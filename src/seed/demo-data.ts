@@ -3,6 +3,7 @@ import { ProfileType } from '../auth/profiles/profile-type';
 import { AttributeType } from '../services/catalogue/attribute-type';
 import { demoId } from './demo-id';
 import { DEMO_PLANTS } from './demo-plants';
+import { demoWarehouseId } from './demo-warehouses';
 
 type WithId<T> = T & { _id: Types.ObjectId };
 
@@ -45,6 +46,8 @@ export interface DemoSellerSku {
   price: number;
   currency: string;
   quantity: number;
+  /** All of it at the seller's demo warehouse, so Σ on hand = quantity + reserved (0) from the start. */
+  stockByWarehouse: { warehouse: Types.ObjectId; onHand: number }[];
 }
 export interface DemoUser {
   username: string;
@@ -179,6 +182,7 @@ function offersOf(sku: WithId<DemoSku>, k: number, sellers: WithId<DemoSeller>[]
   return offering.map((s) => {
     const seller = sellers[s];
     const euroCents = 450 + ((k * 137) % 3000);
+    const quantity = (k * 7 + s * 3) % 13;
     return {
       _id: demoId(`offer:${sku.code}:${seller.username}`),
       seller: seller._id,
@@ -186,7 +190,8 @@ function offersOf(sku: WithId<DemoSku>, k: number, sellers: WithId<DemoSeller>[]
       product: sku.product,
       price: Math.round(euroCents * FROM_EURO_CENTS[seller.currency]),
       currency: seller.currency,
-      quantity: (k * 7 + s * 3) % 13,
+      quantity,
+      stockByWarehouse: [{ warehouse: demoWarehouseId(seller.username), onHand: quantity }],
     };
   });
 }

@@ -11,7 +11,7 @@ import { CatalogueImport } from '../services/catalogue/catalogue-import';
 import { AddressBook } from '../services/geolocation/address-book.service';
 import { buildDemoCatalogue, DemoCatalogue, DemoSeller, DemoUser } from './demo-data';
 import { demoId } from './demo-id';
-import { DEMO_WAREHOUSES } from './demo-warehouses';
+import { DEMO_WAREHOUSES, demoWarehouseId } from './demo-warehouses';
 
 /** Password of every demo account (documented in the README); demo accounts are never created in production. */
 export const DEMO_PASSWORD = 'plants-demo-2024';
@@ -90,7 +90,7 @@ export class DemoSeeder implements OnApplicationBootstrap {
 
   private warehouse(seller: DemoSeller & { _id: Types.ObjectId }, userIds: Map<string, string>) {
     return {
-      _id: demoId(`address:${seller.username}`),
+      _id: demoWarehouseId(seller.username),
       ...DEMO_WAREHOUSES[seller.country],
       country: seller.country,
       fallIntoObjects: [String(seller._id)],
@@ -105,7 +105,7 @@ export class DemoSeeder implements OnApplicationBootstrap {
       country: seller.country,
       userId: userIds.get(seller.username),
       profileId: String(demoId(`profile:${seller.username}`)),
-      shippingAddresses: [demoId(`address:${seller.username}`)],
+      shippingAddresses: [demoWarehouseId(seller.username)],
     };
   }
 }

@@ -73,9 +73,53 @@ export class RedisCounters extends SharedCounters {
   }
 }
 
-/** Nest provider: Redis counters when `REDIS_URL` is set, in-process ones otherwise. */
+/**
+ * Redis counters while Redis answers, this process's own while it does not (see {@link SharedRedis.orLocal}). The
+ * in-process counts of an outage are not carried over to Redis when it returns: a window at most.
+ */
+export class FailSoftCounters extends SharedCounters {
+  private readonly local = new LocalCounters();
+
+  constructor(
+    private readonly redis: SharedRedis,
+    private readonly remote: RedisCounters,
+  ) {
+    super();
+  }
+
+  increment(key: string, windowMs: number): Promise<number> {
+    return this.redis.orLocal(
+      () => this.remote.increment(key, windowMs),
+      () => this.local.increment(key, windowMs),
+    );
+  }
+
+  count(key: string): Promise<number> {
+    return this.redis.orLocal(
+      () => this.remote.count(key),
+      () => this.local.count(key),
+    );
+  }
+
+  reset(key: string): Promise<void> {
+    return this.redis.orLocal(
+      () => this.remote.reset(key),
+      () => this.local.reset(key),
+    );
+  }
+
+  claim(key: string, ms: number): Promise<boolean> {
+    return this.redis.orLocal(
+      () => this.remote.claim(key, ms),
+      () => this.local.claim(key, ms),
+    );
+  }
+}
+
+/** Nest provider: Redis counters (in-process during an outage) when `REDIS_URL` is set, in-process ones otherwise. */
 export const sharedCountersProvider = {
   provide: SharedCounters,
   inject: [SharedRedis],
-  useFactory: ({ client }: SharedRedis): SharedCounters => (client ? new RedisCounters(client) : new LocalCounters()),
+  useFactory: (redis: SharedRedis): SharedCounters =>
+    redis.client ? new FailSoftCounters(redis, new RedisCounters(redis.client)) : new LocalCounters(),
 };

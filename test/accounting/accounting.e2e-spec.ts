@@ -212,7 +212,7 @@ describe('accountingServiceImpl', () => {
       const first = await invoice();
       const year = new Date().getUTCFullYear();
       expect(first).toMatchObject({
-        name: `${order.embeddedVendor.sellerId}-${year}-000001.pdf`,
+        name: `INV-${year}-000001.pdf`,
         kind: 'buyer-to-vendor',
       });
       expect((await invoice()).id).toBe(first.id);

@@ -123,6 +123,23 @@ describe('New Plant webhook', () => {
     expect(steady.deliveries).toHaveLength(before);
   });
 
+  it('should announce a draft once when an ADMIN publishes it through catalogueAdminServiceImpl', async () => {
+    const admin = (fn: string, args: unknown[]) =>
+      t.callBean('catalogueAdminServiceImpl', fn, args, { token: t.tokenFor(Role.ADMIN) }).expect(200);
+    const draft = (await admin('createProduct', [{ name: 'Monstera adansonii' }])).body as { id: string };
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const announcing = (id: string) => steady.deliveries.filter((delivery) => delivery.body.data.id === id);
+    expect(announcing(draft.id)).toHaveLength(0);
+
+    await admin('publishProduct', [draft.id]);
+    await until(() => announcing(draft.id).length === 1);
+    expect(announcing(draft.id)[0].body).toMatchObject({ event: 'New Plant', data: { name: 'Monstera adansonii' } });
+    await admin('publishProduct', [draft.id]);
+    await admin('updateProduct', [draft.id, { description: 'Swiss cheese vine' }]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(announcing(draft.id)).toHaveLength(1);
+  });
+
   it('should let only an ADMIN create products, with a valid body', async () => {
     await createProduct({ name: 'Fern' }, t.tokenFor(Role.USER)).expect(403);
     await t.http.post('/api/v1/catalogue/products').send({ name: 'Fern' }).expect(401);

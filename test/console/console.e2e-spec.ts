@@ -4,7 +4,7 @@ import path from 'node:path';
 import { BrowserContext, chromium, Page } from 'playwright-core';
 import { Role } from '../../src/common/principal';
 import { demoId } from '../../src/seed/demo-id';
-import { checkOut, giveAddress } from '../orders/support/order-calls';
+import { checkOut, giveAddress, payOrder } from '../orders/support/order-calls';
 import { startTestApp, TEST_PASSWORD, TestApp } from '../support/test-app';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -91,6 +91,30 @@ describe('Web console in headless Chromium', () => {
 
   async function keepScreen(name: string): Promise<void> {
     if (SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  }
+
+  /** The seller offers a demo SKU with stock at a new warehouse, through the offers API; the offer's id. */
+  async function offerADemoSku(token: string, sellerId: string): Promise<string> {
+    const { body: listing } = await t.callBean('ecomRemainsSearchEngineServiceImpl', 'listProducts', [{ size: 1 }]);
+    const { body: detail } = await t
+      .callBean('ecomRemainsSearchEngineServiceImpl', 'getProductDetail', [listing.items[0].id])
+      .expect(200);
+    const warehouse = { street: 'Lager', houseNumber: '1', postalCode: '10117', city: 'Berlin', country: 'DE' };
+    const { body: address } = await t
+      .callBean('geoLocationServiceImpl', 'addShippingAddress', [sellerId, warehouse], { token })
+      .expect(200);
+    const offers = '/api/v1/catalogue/offers';
+    const { body: offer } = await t.http
+      .post(offers)
+      .set('Authorization', `Bearer ${token}`)
+      .send({ skuId: detail.skus[0].id, price: 990, currency: 'EUR' })
+      .expect(201);
+    await t.http
+      .put(`${offers}/${offer.id}/stock/${address.id}`)
+      .set('Authorization', `Bearer ${token}`)
+      .send({ quantity: 3 })
+      .expect(200);
+    return offer.id as string;
   }
 
   async function seriousViolations(): Promise<AxeViolation[]> {
@@ -245,7 +269,7 @@ describe('Web console in headless Chromium', () => {
       ]);
 
       await openAs('test-admin');
-      await page.getByRole('link', { name: 'Orders' }).click();
+      await page.getByRole('link', { name: 'Orders', exact: true }).click();
       await page.getByLabel('Status').selectOption(order.status);
       const row = page.getByRole('row', { name: new RegExp(order.id) });
       await row.waitFor();
@@ -262,6 +286,78 @@ describe('Web console in headless Chromium', () => {
       expect(await seriousViolations()).toEqual([]);
     }));
 
+  it('should let an admin approve a seller application, and show the seller a new paid order arriving live', () =>
+    scenario('seller-desk', async () => {
+      const applicant = await t.createUser({ username: 'console.seller', role: Role.USER });
+      const company = {
+        companyName: 'Konsolen Gärtnerei GmbH',
+        street: 'Gartenweg 4',
+        postalCode: '10115',
+        city: 'Berlin',
+        country: 'DE',
+        vatId: 'DE123456789',
+      };
+      const { body: application } = await t
+        .callBean('sellerOnboardingServiceImpl', 'applyAsSeller', [company], { token: applicant.token })
+        .expect(200);
+
+      await openAs('test-admin');
+      await page.getByRole('link', { name: 'Seller applications' }).click();
+      const card = page.getByRole('article', { name: company.companyName });
+      await card.waitFor();
+      await keepScreen('seller-applications');
+      expect(await seriousViolations()).toEqual([]);
+      await card.getByRole('button', { name: `Approve ${company.companyName}` }).click();
+      await card.waitFor({ state: 'detached' });
+      const { body: mine } = await t
+        .callBean('sellerOnboardingServiceImpl', 'getMySellerApplications', [], { token: applicant.token })
+        .expect(200);
+      expect(mine).toEqual([expect.objectContaining({ id: application.id, status: 'APPROVED' })]);
+      const sellerId = mine[0].sellerId as string;
+
+      const offerId = await offerADemoSku(applicant.token, sellerId);
+      await openAs('console.seller');
+      await page.getByRole('link', { name: 'My orders' }).click();
+      await page.getByText('Nothing here.').waitFor();
+
+      const alice = { username: 'alice', id: String(demoId('user:alice')) };
+      const buyer = { ...alice, token: t.tokenFor(Role.USER, alice) };
+      const [order] = await checkOut(t, buyer, [{ sellerSkuId: offerId, quantity: 1 }]);
+      await payOrder(t, buyer, order.id, t.tokenFor(Role.ADMIN));
+      const row = page.locator(`[data-order-id="${order.id}"]`);
+      await row.filter({ hasText: 'PAID' }).waitFor();
+      expect(await row.textContent()).toContain('alice');
+      await keepScreen('seller-desk');
+      expect(await seriousViolations()).toEqual([]);
+
+      await page.getByRole('link', { name: 'Offers and stock' }).click();
+      const offer = page.locator(`[data-offer-id="${offerId}"]`);
+      expect(await offer.locator('.available').textContent()).toBe('2 available');
+      await offer.getByLabel(/^On hand at warehouse/).fill('10');
+      await offer.getByRole('button', { name: 'Save' }).click();
+      await offer.locator('.available', { hasText: '9 available' }).waitFor();
+      await offer.getByLabel(/^On hand at warehouse/).fill('0');
+      await offer.getByRole('button', { name: 'Save' }).click();
+      expect(await page.getByRole('alert').textContent()).toMatch(/^409 /);
+      await keepScreen('offers');
+      expect(await seriousViolations()).toEqual([]);
+    }));
+
+  it('should let an admin disable a user, whose token then stops working', () =>
+    scenario('users', async () => {
+      const user = await t.createUser({ username: 'console.leaver', role: Role.USER });
+      await t.callBean('orderServiceImpl', 'getOrdersFromLoggedUser', [], { token: user.token }).expect(200);
+      await openAs('test-admin');
+      await page.getByRole('link', { name: 'Users' }).click();
+      await page.getByLabel('Search users by name or e-mail').fill('console.leaver');
+      const row = page.getByRole('row', { name: /console\.leaver/ });
+      await row.getByRole('button', { name: 'Disable console.leaver' }).click();
+      await row.getByRole('button', { name: 'Enable console.leaver' }).waitFor();
+      await t.callBean('orderServiceImpl', 'getOrdersFromLoggedUser', [], { token: user.token }).expect(401);
+      await keepScreen('users');
+      expect(await seriousViolations()).toEqual([]);
+    }));
+
   it('should not be served when CONSOLE_ENABLED is false', async () => {
     const off = await startTestApp({ env: { CONSOLE_ENABLED: 'false' } });
     try {
@@ -271,12 +367,19 @@ describe('Web console in headless Chromium', () => {
     }
   });
 
-  it('should speak German when asked', () =>
+  it('should speak German when asked, and fit a phone', () =>
     scenario('german', async () => {
       await openAs(null);
       await page.getByLabel('Language').selectOption('de');
       await page.getByLabel('Beans und Methoden suchen').waitFor();
       expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
+      expect(await seriousViolations()).toEqual([]);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.getByLabel('Beans und Methoden suchen').fill('getCountryByCode');
+      await page.getByRole('button', { name: 'geoLocationServiceImpl.getCountryByCode' }).click();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await keepScreen('phone');
       expect(await seriousViolations()).toEqual([]);
     }));
 });

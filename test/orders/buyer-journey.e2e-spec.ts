@@ -133,7 +133,11 @@ describe('orderServiceImpl buyer journey', () => {
     const page = await t.http.get(path).expect(200);
     expect(page.text).toContain(`€${(order.total / 100).toFixed(2)}`);
     const challenge = await t.http.post(path).send({ outcome: 'complete' }).expect(200);
-    expect(challenge.body).toEqual({ paymentIntentId: payment.paymentIntentId, status: 'SUCCEEDED' });
+    expect(challenge.body).toEqual({
+      paymentIntentId: payment.paymentIntentId,
+      status: 'SUCCEEDED',
+      returnUrl: `${t.url}/?payment_intent=${payment.paymentIntentId}&redirect_status=succeeded`,
+    });
 
     const { body: paid } = await orderCall(t, 'getOrder', [order.id], buyer.token).expect(200);
     expect(paid).toMatchObject({ status: 'PAID', paymentIntentId: payment.paymentIntentId });

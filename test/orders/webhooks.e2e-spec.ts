@@ -114,6 +114,25 @@ describe('signed webhooks', () => {
       await orderCall(t, 'pay', [order.id], buyer.token).expect(409);
     });
 
+    it('should answer 500 when settling fails, and settle the redelivered event', async () => {
+      const { order, payment } = await paidWith('pm_card_threeDSecureRequired');
+      await providerSettlesQuietly(payment.paymentIntentId, true);
+      const body = cardEvent(payment);
+      const signature = signWebhook(body, secret);
+      const sandbox = t.app.get(CardPaymentSandbox);
+      const retrieve = jest.spyOn(sandbox, 'retrieve').mockRejectedValueOnce(new Error('provider unreachable'));
+      try {
+        const failed = await postCard(body, signature).expect(500);
+        expect(failed.body).toMatchObject({ status: 500, path: '/api/v1/cardpayment' });
+        expect(JSON.stringify(failed.body)).not.toContain('provider unreachable');
+      } finally {
+        retrieve.mockRestore();
+      }
+      expect((await orderOf(order.id)).status).toBe('PAYMENT_PENDING');
+      await postCard(body, signature).expect(200, { received: true, duplicate: false });
+      expect((await orderOf(order.id)).status).toBe('PAID');
+    });
+
     it('should ignore an event that arrives after the order was settled the other way', async () => {
       const { order, payment } = await paidWith('pm_card_threeDSecureRequired');
       await t.http.post(new URL(payment.nextActionUrl).pathname).send({ outcome: 'complete' }).expect(200);

@@ -131,8 +131,8 @@ describe('STOMP protocol', () => {
         () => 'dropped',
       );
 
-    it('should drop a POST body beyond the limit and still answer small ones', async () => {
-      expect(await post(2 * 1024 * 1024)).toBe('dropped');
+    it('should answer a POST body beyond the limit with 413 and still answer small ones', async () => {
+      expect(await post(2 * 1024 * 1024)).toBe(413);
       expect(await post(100)).toBe(404);
     });
   });

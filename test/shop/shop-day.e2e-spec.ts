@@ -183,7 +183,11 @@ describe('a shop day with no admin in the loop', () => {
     const page = await t.http.get(challenge).expect(200);
     expect(page.text).toContain(euros(annOrder.total));
     expect(page.text).toMatch(/<form method="post">[\s\S]*name="outcome" value="complete"/);
-    await t.http.post(challenge).type('form').send('outcome=complete').expect(200);
+    const answered = await t.http.post(challenge).type('form').send('outcome=complete').expect(303);
+    // Back to the shop (no returnUrl given: this server's public origin), with the outcome (issue 24).
+    expect(answered.headers.location).toBe(
+      `${t.url}/?payment_intent=${payment.paymentIntentId}&redirect_status=succeeded`,
+    );
 
     const paid = await followerOf(ann).until(annOrder.id, 'PAID');
     expect(paid).toMatchObject({ status: 'PAID', paymentIntentId: payment.paymentIntentId });

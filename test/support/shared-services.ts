@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 
-/** RabbitMQ Web-STOMP and Redis on this machine (CI starts them; `.ci/run` enables the STOMP plugins). */
+/** RabbitMQ Web-STOMP and Redis on this machine (the machine starts them; `npm test` enables the STOMP plugins). */
 export const RABBITMQ_WEB_STOMP = { host: '127.0.0.1', port: 15674 };
 export const REDIS = { host: '127.0.0.1', port: 6379 };
 

@@ -6,7 +6,11 @@ import { Console, useConsole } from './context';
 import { Explorer } from './explorer';
 import { Lang, LANGUAGES, preferredLanguage, translate, WordKey } from './i18n';
 import { Live } from './live';
+import { Offers } from './back-office/offers';
 import { Orders } from './back-office/orders';
+import { SellerApplications } from './back-office/seller-applications';
+import { SellerDesk } from './back-office/seller-desk';
+import { Users } from './back-office/users';
 
 interface Section {
   id: string;
@@ -20,6 +24,10 @@ const SECTIONS: Section[] = [
   { id: 'explorer', label: 'navExplorer', role: 'GUEST', render: (beans) => <Explorer beans={beans} /> },
   { id: 'live', label: 'navLive', role: 'GUEST', render: () => <Live /> },
   { id: 'orders', label: 'navOrders', role: 'ADMIN', render: () => <Orders /> },
+  { id: 'sellers', label: 'navSellers', role: 'ADMIN', render: () => <SellerApplications /> },
+  { id: 'users', label: 'navUsers', role: 'ADMIN', render: () => <Users /> },
+  { id: 'desk', label: 'navDesk', role: 'USER', render: () => <SellerDesk /> },
+  { id: 'offers', label: 'navOffers', role: 'USER', render: () => <Offers /> },
 ];
 
 export function App() {

@@ -12,6 +12,13 @@ import { startHarness, type Harness } from './helpers';
  * repository root runs 100 000); the defaults keep `npm test` to a few seconds.
  */
 const runs = (fallback: number): number => Number(process.env.FUZZ_RUNS ?? fallback);
+/** A fixed seed per property in `npm test`, so it is repeatable; `npm run fuzz` (FUZZ_RUNS) draws new ones; FUZZ_SEED replays. */
+const seedFor = (fixed: number): number | undefined =>
+  process.env.FUZZ_SEED !== undefined
+    ? Number(process.env.FUZZ_SEED)
+    : process.env.FUZZ_RUNS === undefined
+      ? fixed
+      : undefined;
 /** Jest's timeout for the socket property: up to 30 ms per case on a busy machine, and never under a minute. */
 const SOCKET_TIMEOUT = Math.max(60_000, runs(200) * 30);
 
@@ -162,7 +169,7 @@ describe('wire fuzzing: framer and parser', () => {
           expect(framed).toEqual(messages);
         },
       ),
-      { numRuns: runs(400), examples: [pingThenBadLength] },
+      { numRuns: runs(400), examples: [pingThenBadLength], seed: seedFor(1) },
     );
   });
 
@@ -183,7 +190,7 @@ describe('wire fuzzing: framer and parser', () => {
         expect([OP_MSG, OP_QUERY]).toContain(parsed.header.opCode);
         expect(typeof parsed.command).toBe('object');
       }),
-      { numRuns: runs(400), examples: [[opMsgWithoutFlags]] },
+      { numRuns: runs(400), examples: [[opMsgWithoutFlags]], seed: seedFor(2) },
     );
   });
 });
@@ -303,6 +310,7 @@ describe('wire fuzzing over a socket', () => {
         }),
         {
           numRuns: runs(200),
+          seed: seedFor(3),
           examples: [[Buffer.concat(pingThenBadLength[0])], [opMsgWithoutFlags], [numericCollectionName]],
         },
       );

@@ -12,6 +12,18 @@ const OBJECT_ID_HEX = /^[0-9a-f]{24}$/;
 /** A profile as stored, private fields included: for the modules that bill or onboard its owner. */
 export type ProfileRecord = Profile & { _id: Types.ObjectId };
 
+/** A company's identity as invoices print it: legal name, address and VAT id. */
+export interface CompanyIdentity {
+  legalName: string;
+  street: string;
+  postalCode: string;
+  city: string;
+  /** ISO 3166-1 alpha-2 code. */
+  country: string;
+  taxId: string;
+  email?: string;
+}
+
 /** How many profiles share one value of the grouping field. */
 export interface ProfileCount {
   _id: string;
@@ -27,6 +39,21 @@ export class ProfileDirectory {
   async findById(profileId: string): Promise<ProfileRecord | null> {
     if (!isValidObjectId(profileId)) return null;
     return this.profiles.findById(String(profileId)).lean<ProfileRecord>().exec();
+  }
+
+  /** Creates the company profile of a user (seller onboarding); its id. */
+  async createCompany(userId: string, company: CompanyIdentity): Promise<string> {
+    const created = await this.profiles.create({ userId, type: ProfileType.COMPANY, ...companyFields(company) });
+    return String(created._id);
+  }
+
+  /** Replaces a company profile's identity; false when there is no such company profile. */
+  async updateCompany(profileId: string, company: CompanyIdentity): Promise<boolean> {
+    if (!isValidObjectId(profileId)) return false;
+    const { matchedCount } = await this.profiles
+      .updateOne({ _id: profileId, type: ProfileType.COMPANY }, { $set: flatten(companyFields(company)) })
+      .exec();
+    return matchedCount === 1;
   }
 
   /**
@@ -71,4 +98,15 @@ export class ProfileDirectory {
       ])
       .exec();
   }
+}
+
+function companyFields({ legalName, street, postalCode, city, country, taxId, email }: CompanyIdentity) {
+  return { displayName: legalName, city, country, taxId, contacts: { street, postalCode, email } };
+}
+
+/** `contacts.street` etc., so that an update keeps the contacts it does not name (phone). */
+function flatten({ contacts, ...rest }: ReturnType<typeof companyFields>): Record<string, unknown> {
+  const fields: Record<string, unknown> = { ...rest };
+  for (const [key, value] of Object.entries(contacts)) if (value !== undefined) fields[`contacts.${key}`] = value;
+  return fields;
 }

@@ -36,3 +36,5 @@ export type UserDocument = HydratedDocument<User>;
 export const UserSchema = SchemaFactory.createForClass(User);
 /** Registrations per month of one role (customer analytics). */
 UserSchema.index({ role: 1, createdAt: 1 });
+/** Operators list disabled (or enabled) accounts by username (user management). */
+UserSchema.index({ disabled: 1, username: 1 });

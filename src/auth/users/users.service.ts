@@ -1,7 +1,8 @@
 import { ConflictException, Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { Model } from 'mongoose';
+import { Model, QueryFilter, Types } from 'mongoose';
 import { isDuplicateKeyError } from '../../common/mongo/duplicate-key';
+import { escapeRegex } from '../../common/search/escape-regex';
 import { isObjectIdHex } from '../../common/mongo/object-id';
 import { Role } from '../../common/principal';
 import { FixedRecord, insertMissing } from '../../database/insert-missing';
@@ -25,6 +26,26 @@ export interface AccessState {
   /** Tokens of another version are refused. */
   tokenVersion: number;
 }
+
+/** What an operator may filter accounts by. */
+export interface AccountFilter {
+  /** Literal text matched in the username or e-mail address, ignoring case. */
+  text?: string;
+  role?: Role;
+  disabled?: boolean;
+}
+
+/** An account as stored, without the password hash. */
+export type AccountRecord = Omit<User, 'passwordHash'> & { _id: Types.ObjectId; createdAt?: Date; updatedAt?: Date };
+
+/** What an operator may change of an account's access. */
+export type AccessChange = Partial<Pick<User, 'disabled' | 'role'>>;
+
+/** The outcome of an access change. */
+export type AccessChangeResult =
+  { outcome: 'changed'; account: AccountRecord } | { outcome: 'not-found' } | { outcome: 'last-admin' };
+
+const WITHOUT_HASH = { passwordHash: 0 } as const;
 
 /**
  * Authenticated calls read the access state on every request; a short cache keeps that off the database. Changes
@@ -53,6 +74,13 @@ export class UsersService implements OnModuleInit {
 
   findByEmail(email: string): Promise<UserDocument | null> {
     return this.users.findOne({ email: normalize(email) }).exec();
+  }
+
+  /** The account's e-mail address; undefined when there is no such user. */
+  async emailOf(id: string): Promise<string | undefined> {
+    if (!isAccountId(id)) return undefined;
+    const user = await this.users.findById(id, { email: 1 }).lean().exec();
+    return user?.email;
   }
 
   /** The user's access state, or null when there is no such user. */
@@ -124,6 +152,66 @@ export class UsersService implements OnModuleInit {
     return insertMissing(this.users, records);
   }
 
+  /** Null for a malformed or unknown id. */
+  async findAccount(id: string): Promise<AccountRecord | null> {
+    if (!isAccountId(id)) return null;
+    return this.users.findById(id, WITHOUT_HASH).lean<AccountRecord>().exec();
+  }
+
+  /** One page of accounts matching the filter, by username, with the number of matches. */
+  async search(
+    filter: AccountFilter,
+    page: number,
+    size: number,
+  ): Promise<{ content: AccountRecord[]; total: number }> {
+    const query = toAccountQuery(filter);
+    const [content, total] = await Promise.all([
+      this.users
+        .find(query, WITHOUT_HASH)
+        .sort({ username: 1 })
+        .skip(page * size)
+        .limit(size)
+        .lean<AccountRecord[]>()
+        .exec(),
+      // An unfiltered count is the collection's size: read from its metadata rather than by scanning it.
+      Object.keys(query).length === 0
+        ? this.users.estimatedDocumentCount().exec()
+        : this.users.countDocuments(query).exec(),
+    ]);
+    return { content, total };
+  }
+
+  /**
+   * Disables, enables or changes the role of an account, unless that leaves no enabled ADMIN. Two operators may
+   * demote the last two admins at the same moment and no check-then-write can see that; so the change is written
+   * first, the enabled admins counted after it, and the change undone when none is left (both concurrent changes
+   * are then undone, never both kept). Every kept change raises the token version: tokens issued before a disabling
+   * or a role change never work again, not even after the account is enabled or given its old role back.
+   */
+  async changeAccess(id: string, change: AccessChange): Promise<AccessChangeResult> {
+    if (!isAccountId(id)) return { outcome: 'not-found' };
+    const before = await this.users
+      .findOneAndUpdate({ _id: id }, { $set: change }, { projection: WITHOUT_HASH })
+      .exec();
+    if (!before) return { outcome: 'not-found' };
+    if (isNoChange(before, change)) return { outcome: 'changed', account: before.toObject<AccountRecord>() };
+    this.accessStates.delete(id);
+    if (wasEnabledAdmin(before) && (await this.enabledAdmins()) === 0) {
+      await this.users.updateOne({ _id: id }, { $set: { disabled: before.disabled, role: before.role } }).exec();
+      return { outcome: 'last-admin' };
+    }
+    const account = await this.users
+      .findOneAndUpdate({ _id: id }, { $inc: { tokenVersion: 1 } }, { new: true, projection: WITHOUT_HASH })
+      .lean<AccountRecord>()
+      .exec();
+    this.accessStates.delete(id);
+    return account ? { outcome: 'changed', account } : { outcome: 'not-found' };
+  }
+
+  private enabledAdmins(): Promise<number> {
+    return this.users.countDocuments({ role: Role.ADMIN, disabled: false }).exec();
+  }
+
   /** Accounts of `role` created since `since`, counted per `groupBy` (an aggregation expression), by its value. */
   countCreatedSince(role: Role, since: Date, groupBy: unknown): Promise<{ _id: string; count: number }[]> {
     return this.users
@@ -134,6 +222,26 @@ export class UsersService implements OnModuleInit {
       ])
       .exec();
   }
+}
+
+function toAccountQuery({ text, role, disabled }: AccountFilter): QueryFilter<User> {
+  const query: QueryFilter<User> = {};
+  if (text) {
+    // Stored lower-cased: a lower-cased literal (escaped, never a pattern of the caller's) matches ignoring case.
+    const literal = escapeRegex(normalize(text));
+    query.$or = [{ username: { $regex: literal } }, { email: { $regex: literal } }];
+  }
+  if (role !== undefined) query.role = role;
+  if (disabled !== undefined) query.disabled = disabled;
+  return query;
+}
+
+function isNoChange(account: AccessChange, change: AccessChange): boolean {
+  return (Object.keys(change) as (keyof AccessChange)[]).every((key) => account[key] === change[key]);
+}
+
+function wasEnabledAdmin(account: Pick<User, 'role' | 'disabled'>): boolean {
+  return account.role === Role.ADMIN && !account.disabled;
 }
 
 /** Account ids are MongoDB ObjectIds in their 24-digit hex form. */

@@ -20,6 +20,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (response.headersSent) return;
     const retryAfter = retryAfterSeconds(exception);
     if (retryAfter !== undefined) response.setHeader('Retry-After', String(retryAfter));
+    // Set, not left to json(): a route that declares another type (the sandbox's HTML pages) must not have its
+    // error body, which echoes the path, rendered as that type.
+    response.setHeader('Content-Type', 'application/json; charset=utf-8');
     response.status(body.status).json(body);
   }
 }

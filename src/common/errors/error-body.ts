@@ -1,5 +1,6 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { STATUS_CODES } from 'node:http';
+import { isOutOfDiskSpace } from '../mongo/out-of-disk-space';
 
 /** One problem with one input field; `field` is a dotted path such as `args[0].quantity`. */
 export interface FieldProblem {
@@ -48,6 +49,13 @@ function describe(exception: unknown): Described {
   if (exception instanceof HttpException) return describeHttpException(exception);
   const clientError = asExposedClientError(exception);
   if (clientError) return clientError;
+  // Not the client's fault, but worth telling: the change was refused, reads go on, a retry later may succeed.
+  if (isOutOfDiskSpace(exception)) {
+    return {
+      status: HttpStatus.INSUFFICIENT_STORAGE,
+      message: 'The database is out of disk space: nothing was changed',
+    };
+  }
   return { status: HttpStatus.INTERNAL_SERVER_ERROR, message: 'Internal server error' };
 }
 

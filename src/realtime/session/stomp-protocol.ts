@@ -3,6 +3,7 @@ import { AppConfig } from '../../config';
 import { StompFrame } from '../stomp/frame';
 import { ConnectHandler } from './connect-handler';
 import { HeartbeatMonitor } from './heartbeat-monitor';
+import { LiveSessions } from './live-sessions';
 import { SendHandler } from './send-handler';
 import { FrameHandler, SessionOptions, StompSession } from './stomp-session';
 import { StompTransport } from './stomp-transport';
@@ -12,7 +13,7 @@ const MAX_HEADERS = 64;
 
 /** Opens sessions for transports and routes each frame by its command; closes every session at shutdown. */
 @Injectable()
-export class StompProtocol implements FrameHandler, BeforeApplicationShutdown {
+export class StompProtocol extends LiveSessions implements FrameHandler, BeforeApplicationShutdown {
   private readonly sessions = new Set<StompSession>();
   private readonly options: SessionOptions;
 
@@ -23,6 +24,7 @@ export class StompProtocol implements FrameHandler, BeforeApplicationShutdown {
     private readonly monitor: HeartbeatMonitor,
     { stomp }: AppConfig,
   ) {
+    super();
     this.options = {
       limits: { maxFrameBytes: stomp.maxFrameBytes, maxHeaders: MAX_HEADERS },
       maxBufferedBytes: stomp.maxBufferedBytes,
@@ -67,6 +69,13 @@ export class StompProtocol implements FrameHandler, BeforeApplicationShutdown {
 
   onReverify(session: StompSession, token: string): void {
     this.connector.reverify(session, token);
+  }
+
+  reverifyUser(userId: string): void {
+    for (const session of this.sessions) {
+      const token = session.principal?.id === userId ? session.token : undefined;
+      if (token !== undefined) this.connector.reverify(session, token);
+    }
   }
 
   onClose(session: StompSession): void {

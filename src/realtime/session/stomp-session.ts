@@ -52,7 +52,7 @@ export class StompSession implements BrokerSubscriber, HeartbeatTarget {
   private lastRead: number;
   private lastWrite: number;
   private readonly openedAt: number;
-  private token?: string;
+  private verifiedToken?: string;
   private reverifyAt = 0;
 
   constructor(
@@ -99,11 +99,16 @@ export class StompSession implements BrokerSubscriber, HeartbeatTarget {
     this.expectEvery = expectEvery;
   }
 
+  /** The token the principal came from, if any. */
+  get token(): string | undefined {
+    return this.verifiedToken;
+  }
+
   /** The token the principal came from, verified again every `reverifyEveryMs` (spread over the interval). */
   authenticate(principal: Principal, token: string): void {
     this.principal = principal;
     this.userName = principal.id;
-    this.token = token;
+    this.verifiedToken = token;
     this.reverifyAt = this.monitor.now + this.options.reverifyEveryMs * (0.5 + Math.random() / 2);
   }
 
@@ -113,9 +118,9 @@ export class StompSession implements BrokerSubscriber, HeartbeatTarget {
       this.fail('No CONNECT frame in time');
     } else if (this.principal?.exp !== undefined && now >= this.principal.exp * 1000) {
       this.fail('Token expired');
-    } else if (this.token !== undefined && now >= this.reverifyAt) {
+    } else if (this.verifiedToken !== undefined && now >= this.reverifyAt) {
       this.reverifyAt = now + this.options.reverifyEveryMs;
-      this.handler.onReverify(this, this.token);
+      this.handler.onReverify(this, this.verifiedToken);
     } else if (this.expectEvery && now - this.lastRead > this.expectEvery * HEARTBEAT_GRACE) {
       this.fail('Heart-beat timeout');
     } else if (this.sendEvery && now - this.lastWrite >= this.sendEvery) {

@@ -1,7 +1,18 @@
-import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  HttpException,
+  HttpStatus,
+  Injectable,
+  InternalServerErrorException,
+  NotFoundException,
+  OnApplicationBootstrap,
+  PayloadTooLargeException,
+} from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { IncomingMessage, Server, ServerResponse, STATUS_CODES } from 'node:http';
+import { Duplex } from 'node:stream';
 import { createServer as createSockJsServer, ServerOptions } from 'sockjs';
+import { toErrorBody } from '../../common/errors';
 import { AppConfig } from '../../config';
 import { StompProtocol } from '../session/stomp-protocol';
 import { ClientAddresses } from './client-addresses';
@@ -47,41 +58,138 @@ export class SockJsServer implements OnApplicationBootstrap {
       connection.on('data', (text: string) => session.receive(Buffer.from(text)));
       connection.on('close', () => session.close());
     });
-    const ordinary = requestListeners(server);
-    sockJs.installHandlers(server, { prefix: SOCKJS_PREFIX });
-    routeRequests(server, ordinary, SOCKJS_PREFIX, maxMessageBytes);
+    // What sockJs.installHandlers does, by hand: its listener's app is needed to change how it answers errors.
+    const listener = (sockJs as unknown as SockJsInternals).listener({ prefix: SOCKJS_PREFIX });
+    answerClientMistakesAs4xx(listener.app);
+    const handler = listener.getHandler();
+    routeUpgrades(server, handler);
+    routeRequests(server, handler, SOCKJS_PREFIX, maxMessageBytes);
   }
 }
 
 type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
+type UpgradeListener = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
+/** SockJS's handler of requests and upgrades: true when the URL is under its prefix (it has answered). */
+type SockJsHandler = (request: IncomingMessage, response: ServerResponse | Duplex, head?: Buffer) => boolean;
 
-function requestListeners(server: Server): RequestListener[] {
-  return server.listeners('request') as RequestListener[];
+/** The parts of SockJS 0.3.24 (pinned) that its types leave out. */
+interface SockJsInternals {
+  listener(options: { prefix: string }): { app: SockJsApp; getHandler(): SockJsHandler };
+}
+
+/** Upgrades under the prefix go to SockJS (its own WebSocket transport), the others to the gateway's listener. */
+function routeUpgrades(server: Server, handler: SockJsHandler): void {
+  const ordinary = server.listeners('upgrade') as UpgradeListener[];
+  server.removeAllListeners('upgrade');
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (handler(request, socket, head)) return;
+    for (const listener of ordinary) listener.call(server, request, socket, head);
+  });
 }
 
 /**
- * SockJS puts its request hook (a `url.parse` and a regular expression) in front of every request; here requests
- * under `prefix` go to it and all others straight to the listeners it overshadowed (Express). SockJS also buffers
- * the whole body of its xhr_send/jsonp_send POSTs without a limit: such a request is dropped once it passes
- * `maxBytes`.
+ * SockJS's own hook would run a `url.parse` and a regular expression in front of every request; here only requests
+ * under `prefix` go to it and all others straight to Express. SockJS also buffers the whole body of its
+ * xhr_send/jsonp_send POSTs without a limit: such a request is answered 413 once it passes `maxBytes` (see
+ * {@link refuseLargeBodies}).
  */
-function routeRequests(server: Server, ordinary: RequestListener[], prefix: string, maxBytes: number): void {
-  const sockJs = requestListeners(server);
+function routeRequests(server: Server, handler: SockJsHandler, prefix: string, maxBytes: number): void {
+  const ordinary = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    if (!request.url?.startsWith(prefix)) {
-      for (const listener of ordinary) listener.call(server, request, response);
-      return;
+    if (request.url?.startsWith(prefix)) {
+      const post = request.method === 'POST' && request.url.startsWith(`${prefix}/`);
+      if (post && refuseLargeBodies(request, response, maxBytes)) return;
+      if (handler(request, response)) return;
     }
-    if (request.method === 'POST' && request.url.startsWith(`${prefix}/`)) limitBody(request, maxBytes);
-    for (const listener of sockJs) listener.call(server, request, response);
+    for (const listener of ordinary) listener.call(server, request, response);
   });
 }
 
-function limitBody(request: IncomingMessage, maxBytes: number): void {
+/**
+ * Answers 413 for a body above `maxBytes`: at once when its `Content-Length` says so (SockJS never sees the
+ * request), otherwise when the bytes received pass it, taking the body away from SockJS (its `data` and `end`
+ * listeners) so that no part of it reaches a session. The rest of the body is read and discarded (Node does so for
+ * a request whose response has ended), so the client reads the answer instead of a connection reset; Node's
+ * `requestTimeout` bounds that.
+ * @returns true when the request was answered here
+ */
+function refuseLargeBodies(request: IncomingMessage, response: ServerResponse, maxBytes: number): boolean {
+  const refuse = () => {
+    sendErrorBody(
+      request,
+      response,
+      new PayloadTooLargeException(`Request body exceeds the limit of ${maxBytes} bytes`),
+    );
+    request.resume();
+  };
+  if (Number(request.headers['content-length']) > maxBytes) {
+    refuse();
+    return true;
+  }
   let received = 0;
-  request.on('data', (chunk: Buffer) => {
+  const count = (chunk: Buffer) => {
     received += chunk.length;
-    if (received > maxBytes) request.destroy();
+    if (received <= maxBytes) return;
+    request.removeAllListeners('data');
+    request.removeAllListeners('end');
+    refuse();
+  };
+  request.on('data', count);
+  return false;
+}
+
+/** What SockJS (0.3.24, pinned) throws internally: `status` 0 means "answered", the others are meant as answers. */
+interface SockJsThrown {
+  status: number;
+  message?: string;
+}
+
+interface SockJsApp {
+  handle_error(request: IncomingMessage, response: ServerResponse, thrown: unknown): unknown;
+  handle_404(request: IncomingMessage, response: ServerResponse): unknown;
+}
+
+/**
+ * SockJS answers a client's mistakes (no payload, a body that is not a JSON array of strings, a missing or invalid
+ * `c=` callback of jsonp/htmlfile) by throwing `{status: 500, message}`: here they become 400s, and every answer of
+ * its error handler and of its 404 (an unknown session or path) the DESIGN §3 body. Anything else thrown is a real
+ * failure: a bare 500, no internals.
+ */
+function answerClientMistakesAs4xx(app: SockJsApp): void {
+  app.handle_error = (request, response, thrown) => {
+    if (response.writableEnded) return thrown;
+    sendErrorBody(request, response, asHttpException(thrown));
+    return true;
+  };
+  app.handle_404 = (request, response) => {
+    if (!response.writableEnded) sendErrorBody(request, response, new NotFoundException('No such SockJS session'));
+    return true;
+  };
+}
+
+function asHttpException(thrown: unknown): HttpException {
+  if (typeof thrown !== 'object' || thrown === null || !('status' in thrown)) {
+    return new InternalServerErrorException();
+  }
+  const { status, message } = thrown as SockJsThrown;
+  const text = message || STATUS_CODES[status] || 'Error';
+  return new HttpException(text, status >= HttpStatus.INTERNAL_SERVER_ERROR ? HttpStatus.BAD_REQUEST : status);
+}
+
+/** SockJS requests do not pass Express: the request id is made here, as `httpFront` does for the others. */
+function sendErrorBody(request: IncomingMessage, response: ServerResponse, exception: HttpException): void {
+  if (response.headersSent) {
+    response.end();
+    return;
+  }
+  const requestId = randomUUID();
+  const body = toErrorBody(exception, (request.url ?? '').split('?')[0], requestId);
+  const text = JSON.stringify(body);
+  response.writeHead(body.status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'X-Request-Id': requestId,
   });
+  response.end(text);
 }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { AccountsModule } from '../../auth/accounts.module';
 import { ProfilesModule } from '../../auth/profiles/profiles.module';
+import { CatalogueModule } from '../catalogue/catalogue.module';
 import { OrdersModule } from '../orders/orders.module';
 import { AccountingManagerService } from './accounting-manager.service';
 import { AccountingService } from './accounting.service';
@@ -22,6 +23,7 @@ import { OrderInvoices } from './order-invoices';
     ProfilesModule,
     OrdersModule,
     InvoicesModule,
+    CatalogueModule,
     MongooseModule.forFeature([{ name: AccountingContact.name, schema: AccountingContactSchema }]),
   ],
   controllers: [InvoicesController],

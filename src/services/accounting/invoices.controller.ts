@@ -6,15 +6,19 @@ import { Roles } from '../../auth/roles.decorator';
 import { toObjectId } from '../../common/mongo/object-id';
 import { Page, toPage } from '../../common/page';
 import { hasRole, Role } from '../../common/principal';
+import { InvoiceKind } from './invoices/invoice';
+import { StoredInvoiceRecord } from './invoices/invoice-record.schema';
 import { InvoiceRegister } from './invoices/invoice-register';
 import { InvoiceService } from './invoices/invoice.service';
 
 const MAX_PAGE_SIZE = 200;
 
-/** One of the buyer's invoices in their list. */
+/** One invoice or credit note in a list. */
 export interface InvoiceSummaryView {
   id: string;
   number: string;
+  /** `buyer-to-vendor` (an invoice) or `credit-note` for the buyer; payout and commission documents for the seller. */
+  kind: InvoiceKind;
   orderId: string;
   issuedAt: string;
   /** Integer minor units of `currency`. */
@@ -46,15 +50,25 @@ export class InvoicesController {
   ): Promise<Page<InvoiceSummaryView>> {
     const [pageNumber, pageSize] = [whole(page, 'page', 0, 0, 1_000_000), whole(size, 'size', 20, 1, MAX_PAGE_SIZE)];
     const [records, total] = await this.register.ofBuyer(request.principal!.id, pageNumber, pageSize);
-    const content = records.map(({ _id, number, orderId, issuedAt, total, currency }) => ({
-      id: _id.toHexString(),
-      number,
-      orderId,
-      issuedAt: issuedAt.toISOString(),
-      total,
-      currency,
-    }));
-    return toPage(content, total, pageNumber, pageSize);
+    return toPage(records.map(toSummary), total, pageNumber, pageSize);
+  }
+
+  @Roles(Role.USER)
+  @Get('orders/:orderId')
+  @ApiBearerAuth('bearer')
+  @ApiOperation({
+    summary:
+      "An order's invoices and credit notes that the caller may read (its buyer, its seller's user, an ADMIN: all), " +
+      'oldest first; [] for anyone else',
+  })
+  async ofOrder(
+    @Req() request: AuthenticatedRequest,
+    @Param('orderId') orderId: string,
+  ): Promise<InvoiceSummaryView[]> {
+    const principal = request.principal!;
+    const reader = hasRole(principal.role, Role.ADMIN) ? null : principal.id;
+    const records = await this.register.ofOrder(toObjectId(orderId, 'orderId').toHexString(), reader);
+    return records.map(toSummary);
   }
 
   @Roles(Role.USER)
@@ -81,6 +95,11 @@ export class InvoicesController {
     });
     res.end(content);
   }
+}
+
+function toSummary(record: StoredInvoiceRecord): InvoiceSummaryView {
+  const { _id, number, kind, orderId, issuedAt, total, currency } = record;
+  return { id: _id.toHexString(), number, kind, orderId, issuedAt: issuedAt.toISOString(), total, currency };
 }
 
 /** A whole-number query parameter within bounds; absent gives `fallback`. */

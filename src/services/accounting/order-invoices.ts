@@ -15,8 +15,8 @@ import { settlementOf } from './settlement-amounts';
 const SETTLED = new Set<OrderStatus>([OrderStatus.PAID, OrderStatus.SHIPPED, OrderStatus.DELIVERED]);
 
 /** The marketplace's numbering series: its commission invoices, and its payout statements (not invoices) apart. */
-const COMMISSION_INVOICES: InvoiceSeries = { key: 'platform:commission', prefix: 'CM' };
-const PAYOUT_STATEMENTS: InvoiceSeries = { key: 'platform:payout', prefix: 'PO' };
+const COMMISSION_INVOICES: InvoiceSeries = { key: 'platform:commission', pattern: 'CM-{YYYY}-{SEQ:6}' };
+const PAYOUT_STATEMENTS: InvoiceSeries = { key: 'platform:payout', pattern: 'PO-{YYYY}-{SEQ:6}' };
 
 /** The marketplace's invoices to a seller about one paid order: the payout statement and the commission invoice. */
 @Injectable()

@@ -24,4 +24,9 @@ export class CatalogueTopic implements OnModuleInit {
   offerChanged(offer: PublicOfferView): void {
     this.events.publish(CATALOGUE_TOPIC, { event: 'offer.changed', id: offer.id, data: offer });
   }
+
+  /** `{event, id, data, timestamp}` after an operator changed the catalogue (`product.published`, `sku.deleted`, …). */
+  catalogueChanged(event: string, id: string, data: unknown): void {
+    this.events.publish(CATALOGUE_TOPIC, { event, id, data });
+  }
 }

@@ -1,13 +1,19 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { AttributeAdmin } from './attribute-admin';
 import { Attribute, AttributeSchema } from './attribute.schema';
+import { CatalogueAdminService } from './catalogue-admin.service';
 import { CatalogueImport } from './catalogue-import';
+import { CatalogueReferences } from './catalogue-references';
 import { CatalogueRevisionModule } from './catalogue-revision.module';
 import { CatalogueTopic } from './catalogue-topic';
+import { Category, CategorySchema } from './category.schema';
+import { CategoryTree } from './category-tree';
 import { OfferCatalog } from './offer-catalog';
 import { OfferFacets } from './offer-facets';
 import { OfferStock } from './offer-stock';
+import { ProductAdmin } from './product-admin';
 import { ProductController } from './product.controller';
 import { Product, ProductSchema } from './product.schema';
 import { ProductService } from './product.service';
@@ -16,14 +22,16 @@ import { SellerOfferController } from './seller-offer.controller';
 import { SellerOffers } from './seller-offers';
 import { SellerSku, SellerSkuSchema } from './seller-sku.schema';
 import { Seller, SellerSchema } from './seller.schema';
+import { SkuAdmin } from './sku-admin';
 import { Sku, SkuSchema } from './sku.schema';
 import { StockReservation } from './stock-reservation';
 
 /**
- * The catalogue: products, SKUs, attributes, sellers and their offers, owned here alone. Other modules use its
+ * The catalogue: products, SKUs, attributes, categories, sellers and their offers, owned here alone. Other modules use its
  * ports: {@link OfferCatalog} (offers as a cart shows them), {@link StockReservation} (stock taken by orders),
  * {@link SellerDirectory} (sellers), {@link OfferFacets} (storefront filters), {@link CatalogueImport} (demo data), and the
- * catalogue revision that every write bumps.
+ * catalogue revision that every write bumps. Operators manage the catalogue through the `catalogueAdminServiceImpl`
+ * bean ({@link CatalogueAdminService}).
  */
 @Module({
   imports: [
@@ -35,6 +43,7 @@ import { StockReservation } from './stock-reservation';
       { name: Sku.name, schema: SkuSchema },
       { name: SellerSku.name, schema: SellerSkuSchema },
       { name: Seller.name, schema: SellerSchema },
+      { name: Category.name, schema: CategorySchema },
     ]),
   ],
   controllers: [ProductController, SellerOfferController],
@@ -48,6 +57,12 @@ import { StockReservation } from './stock-reservation';
     SellerOffers,
     OfferStock,
     CatalogueTopic,
+    CatalogueReferences,
+    CategoryTree,
+    AttributeAdmin,
+    ProductAdmin,
+    SkuAdmin,
+    CatalogueAdminService,
   ],
   exports: [
     ProductService,

@@ -21,10 +21,7 @@ export class ProductService {
 
   /** @throws 400 for an unknown country of origin or attribute. */
   async create(dto: CreateProductDto): Promise<ProductDocument> {
-    const country = dto.countryOfOrigin?.toUpperCase();
-    if (country && !countries.isValid(country)) {
-      throw new BadRequestException(`Unknown country of origin "${dto.countryOfOrigin}"`);
-    }
+    const country = countryOfOrigin(dto.countryOfOrigin);
     const attributes = await this.attributeValues(dto);
     const product = await this.products.create({ ...dto, countryOfOrigin: country, attributes });
     await this.audit.record({
@@ -48,4 +45,11 @@ export class ProductService {
     }
     return values;
   }
+}
+
+/** The ISO 3166-1 alpha-2 code in capitals; 400 for a code that names no country. */
+export function countryOfOrigin(code: string | undefined): string | undefined {
+  const country = code?.toUpperCase();
+  if (country && !countries.isValid(country)) throw new BadRequestException(`Unknown country of origin "${code}"`);
+  return country;
 }

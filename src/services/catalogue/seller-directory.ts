@@ -8,6 +8,9 @@ import { SellerView, toSellerView } from './seller.view';
 /** A seller as stored, for the modules that act on sellers (geolocation, orders, connect accounts). */
 export type SellerRecord = Seller & { _id: Types.ObjectId };
 
+/** What onboarding gives a new seller. */
+export type NewSeller = Pick<Seller, 'name' | 'country' | 'userId' | 'profileId'>;
+
 /** The user account and company profile acting for a seller. */
 export type SellerAccounts = Pick<Seller, 'userId' | 'profileId'>;
 
@@ -25,6 +28,16 @@ export class SellerDirectory {
     const seller = await this.sellers.findById(toObjectId(sellerId, 'sellerId')).lean<SellerRecord>().exec();
     if (!seller) throw new NotFoundException(`Seller ${sellerId} not found`);
     return seller;
+  }
+
+  /** Creates a seller (onboarding); its id. */
+  async create(seller: NewSeller): Promise<string> {
+    return String((await this.sellers.create(seller))._id);
+  }
+
+  /** Keeps a seller's name and country in step with its company profile (and links the profile). */
+  async setCompany(sellerId: string, company: Pick<Seller, 'name' | 'country' | 'profileId'>): Promise<void> {
+    await this.sellers.updateOne({ _id: toObjectId(sellerId, 'sellerId') }, { $set: company }).exec();
   }
 
   /** The id of the seller that the user account acts for, if any. */

@@ -69,7 +69,18 @@ export class SellerOffers {
         stockByWarehouse,
       })
       .catch(conflictOnDuplicate(`Seller ${String(seller._id)} already offers SKU ${dto.skuId}`));
+    await this.withdrawIfSkuDeleted(created._id, sku._id, dto.skuId);
     return this.announced(created.toObject<StoredOffer>());
+  }
+
+  /**
+   * An operator may have deleted the SKU since it was read: the offer is written first and the SKU checked after,
+   * while a SKU delete does the reverse (`SkuAdmin.remove`), so at least one of the two sees the other and gives way.
+   */
+  private async withdrawIfSkuDeleted(offer: Types.ObjectId, sku: Types.ObjectId, skuId: string): Promise<void> {
+    if (await this.skus.exists({ _id: sku })) return;
+    await this.offers.deleteOne({ _id: offer }).exec();
+    throw new NotFoundException(`SKU ${skuId} not found`);
   }
 
   async update(caller: Principal, offerId: string, dto: UpdateOfferDto): Promise<SellerOfferView> {

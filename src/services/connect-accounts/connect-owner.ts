@@ -1,4 +1,4 @@
-import { Injectable, UnauthorizedException } from '@nestjs/common';
+import { Injectable, NotFoundException, UnauthorizedException } from '@nestjs/common';
 import { Principal } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
 import { SellerDirectory } from '../catalogue/seller-directory';
@@ -25,5 +25,13 @@ export class ConnectOwners {
     const sellerId = seller ? String(seller) : undefined;
     const ownerKey = sellerId ? `seller:${sellerId}` : `user:${principal.id}`;
     return { ownerKey, userId: principal.id, sellerId, principal };
+  }
+
+  /** The seller the logged-in user acts for; 404 for a user who acts for none (as the seller's offers answer). */
+  async currentSeller(): Promise<ConnectOwner & { sellerId: string }> {
+    const owner = await this.current();
+    const { sellerId } = owner;
+    if (sellerId === undefined) throw new NotFoundException('You act for no seller');
+    return { ...owner, sellerId };
   }
 }

@@ -5,16 +5,16 @@ import { Role } from '../../common/principal';
 import { AppConfig } from '../../config/app-config';
 import { SIGNATURE_HEADER, verifiedPayload, WebhookReceipt, WebhookReplayGuard } from '../payments';
 import { ParcelRequestDto, PickupPointQueryDto, RateRequestDto } from './delivery.dto';
-import { LogisticsProvider, Parcel, PickupPoint, Rate } from './logistics.provider';
+import { LogisticsProvider, Parcel, PickupPoint, Rate, TrackingEventType } from './logistics.provider';
 import { parseTrackingEvent } from './tracking-event';
-import { TrackingEvents } from './tracking-events';
+import { DomainEvents } from '../../events/domain-events';
 
 /** `/api/v1/delivery/**`: the logistics provider's widget service (pickup points, rates, parcels) and webhook. */
 @Controller('api/v1/delivery')
 export class DeliveryController {
   constructor(
     private readonly logistics: LogisticsProvider,
-    private readonly events: TrackingEvents,
+    private readonly events: DomainEvents,
     private readonly replays: WebhookReplayGuard,
     private readonly config: AppConfig,
   ) {}
@@ -57,7 +57,9 @@ export class DeliveryController {
     @Headers(SIGNATURE_HEADER) signature: string | undefined,
   ): Promise<WebhookReceipt> {
     const event = parseTrackingEvent(verifiedPayload(request, signature, this.config.webhookSecrets.delivery));
-    const handled = await this.replays.once('delivery', event.id, () => this.events.dispatch(event));
+    const handled = await this.replays.once('delivery', event.id, () =>
+      this.events.emit(event.type === TrackingEventType.PICKED_UP ? 'parcel.picked-up' : 'parcel.delivered', event),
+    );
     return { received: true, duplicate: !handled };
   }
 }

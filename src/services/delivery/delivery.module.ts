@@ -8,10 +8,9 @@ import { CarrierScanController } from './sandbox/carrier-scan.controller';
 import { LogisticsSandbox } from './sandbox/logistics-sandbox';
 import { SandboxParcel, SandboxParcelSchema } from './sandbox/sandbox-parcel.schema';
 import { ShippingQuotes } from './shipping-quotes';
-import { TrackingEvents } from './tracking-events';
 
 /**
- * Logistics: the provider (the built-in sandbox, bound to {@link LogisticsProvider}), REST, tracking events and
+ * Logistics: the provider (the built-in sandbox, bound to {@link LogisticsProvider}), REST, the carrier's tracking webhook (emitted as `parcel.*` domain events) and
  * shipping quotes for sellers' parcels (checkout, cart).
  */
 @Module({
@@ -21,12 +20,7 @@ import { TrackingEvents } from './tracking-events';
     MongooseModule.forFeature([{ name: SandboxParcel.name, schema: SandboxParcelSchema }]),
   ],
   controllers: [DeliveryController, CarrierScanController],
-  providers: [
-    LogisticsSandbox,
-    { provide: LogisticsProvider, useExisting: LogisticsSandbox },
-    TrackingEvents,
-    ShippingQuotes,
-  ],
-  exports: [LogisticsProvider, TrackingEvents, ShippingQuotes],
+  providers: [LogisticsSandbox, { provide: LogisticsProvider, useExisting: LogisticsSandbox }, ShippingQuotes],
+  exports: [LogisticsProvider, ShippingQuotes],
 })
 export class DeliveryModule {}

@@ -1,7 +1,14 @@
 import { ConflictException, Injectable } from '@nestjs/common';
-import { Attachment, InvoiceKind, InvoiceParty, InvoiceRequest, InvoiceService } from '../accounting/invoices';
+import {
+  Attachment,
+  DocumentNumbering,
+  InvoiceKind,
+  InvoiceParty,
+  InvoiceRequest,
+  InvoiceService,
+} from '../accounting/invoices';
+import { addressLines, InvoiceParties } from './invoice-parties';
 import { OrderStatus } from './order-status';
-import { ShippingAddress } from './order.schema';
 import { StoredOrder } from './order.view';
 
 export type { Attachment };
@@ -17,60 +24,66 @@ function wasPaid(order: StoredOrder): boolean {
 
 /**
  * The buyer-to-vendor invoice of an order, issued by the accounting module's invoice service in the seller's series
- * (`<sellerId>-<year>-<sequence>`), once per order: asking again answers the invoice already issued.
+ * (numbered by the seller's invoice pattern, `INV-{YYYY}-{SEQ:6}` by default), once per order: asking again answers
+ * the invoice already issued.
  */
 @Injectable()
 export class BuyerInvoice {
-  constructor(private readonly invoices: InvoiceService) {}
+  constructor(
+    private readonly invoices: InvoiceService,
+    private readonly numbering: DocumentNumbering,
+    private readonly parties: InvoiceParties,
+  ) {}
+
+  /** The order's invoice if it has been issued; null otherwise (never issues one). */
+  issued(order: StoredOrder): Promise<Attachment | null> {
+    return this.invoices.issuedOnce(InvoiceKind.BUYER_TO_VENDOR, String(order._id));
+  }
 
   /** @throws 409 when the order was never paid and has no invoice yet */
   async create(order: StoredOrder): Promise<Attachment> {
-    const request = invoiceRequest(order);
-    const issued = await this.invoices.issued(request);
+    const issued = await this.invoices.issuedOnce(InvoiceKind.BUYER_TO_VENDOR, String(order._id));
     if (issued) return issued;
     if (!wasPaid(order)) {
       throw new ConflictException(`Order ${String(order._id)} is ${order.status}: it is invoiced once paid`);
     }
-    return this.invoices.issue(request);
+    return this.invoices.issue(await this.request(order));
+  }
+
+  private async request(order: StoredOrder): Promise<InvoiceRequest> {
+    const { embeddedVendor: vendor, embeddedBuyer: buyer, shippingAddress } = order;
+    const { invoicePattern } = await this.numbering.of(vendor.sellerId);
+    return {
+      series: { key: `seller:${vendor.sellerId}`, pattern: invoicePattern },
+      onePer: 'order',
+      buyerUserId: buyer.userId,
+      sellerUserId: vendor.userId,
+      draft: {
+        kind: InvoiceKind.BUYER_TO_VENDOR,
+        title: 'Invoice',
+        orderId: String(order._id),
+        orderedAt: order.createdAt,
+        issuer: await this.parties.seller(order),
+        recipient: await this.parties.buyer(order),
+        shipTo: shippingAddress ? shipTo(shippingAddress) : undefined,
+        currency: order.currencyCode,
+        lines: order.commerceItems.map(({ name, skuName, quantity, unitPrice, total }) => ({
+          description: skuName ? `${name} (${skuName})` : name,
+          quantity,
+          unitPrice,
+          amount: total,
+        })),
+        summary: [
+          { label: 'Subtotal', amount: order.subtotal },
+          ...(order.shipping ? [{ label: `Shipping (${order.shipping.service})`, amount: order.shipping.amount }] : []),
+          { label: `Tax (${order.buyerTaxRate}%)`, amount: order.tax },
+          { label: 'Total', amount: order.total },
+        ],
+      },
+    };
   }
 }
 
-function invoiceRequest(order: StoredOrder): InvoiceRequest {
-  const { embeddedVendor: vendor, embeddedBuyer: buyer, shippingAddress } = order;
-  return {
-    series: { key: `seller:${vendor.sellerId}`, prefix: vendor.sellerId },
-    onePer: 'order',
-    buyerUserId: buyer.userId,
-    sellerUserId: vendor.userId,
-    draft: {
-      kind: InvoiceKind.BUYER_TO_VENDOR,
-      title: 'Invoice',
-      orderId: String(order._id),
-      orderedAt: order.createdAt,
-      issuer: { name: vendor.name, details: vendor.country ? [vendor.country] : [] },
-      recipient: { name: buyer.username, details: buyer.email ? [buyer.email] : [] },
-      shipTo: shippingAddress ? shipTo(shippingAddress) : undefined,
-      currency: order.currencyCode,
-      lines: order.commerceItems.map(({ name, skuName, quantity, unitPrice, total }) => ({
-        description: skuName ? `${name} (${skuName})` : name,
-        quantity,
-        unitPrice,
-        amount: total,
-      })),
-      summary: [
-        { label: 'Subtotal', amount: order.subtotal },
-        ...(order.shipping ? [{ label: `Shipping (${order.shipping.service})`, amount: order.shipping.amount }] : []),
-        { label: `Tax (${order.buyerTaxRate}%)`, amount: order.tax },
-        { label: 'Total', amount: order.total },
-      ],
-    },
-  };
-}
-
-function shipTo(address: ShippingAddress): InvoiceParty {
-  const street = [address.street, address.houseNumber].filter(Boolean).join(' ');
-  const city = [address.postalCode, address.city].filter(Boolean).join(' ');
-  const pickupPoint = address.pickupPointId ? `Pickup point ${address.pickupPointId}` : '';
-  const details = [street, city, address.country ?? '', pickupPoint].filter(Boolean);
-  return { name: address.name ?? '', details };
+function shipTo(address: NonNullable<StoredOrder['shippingAddress']>): InvoiceParty {
+  return { name: address.name ?? '', details: addressLines(address) };
 }

@@ -18,6 +18,7 @@ import { OrderStore } from './order-store';
 import { OrderTransitions } from './order-transitions';
 import { Order, OrderStatus, ShippingAddress } from './order.schema';
 import { StoredOrder } from './order.view';
+import { PaymentReturnUrls } from './payment-return-url';
 import { PaymentRequestDto } from './payment-request.dto';
 
 const DIGITAL_APPROVER = 'system:digital-checkout';
@@ -37,6 +38,7 @@ export class OrderCheckout {
     private readonly addressBook: AddressBook,
     private readonly countries: CountryDirectory,
     private readonly approval: OrderApproval,
+    private readonly returnUrls: PaymentReturnUrls,
   ) {}
 
   /**
@@ -72,7 +74,9 @@ export class OrderCheckout {
    * With `orderId`: sets the card, address and e-mail of the buyer's unpaid order. Without: orders `commerceItems`
    * directly from one seller. `confirm` then charges; a new digital order is approved by the system first.
    */
-  async digitalCheckout(buyer: Principal, request: PaymentRequestDto): Promise<StoredOrder> {
+  async digitalCheckout(buyer: Principal, asked: PaymentRequestDto): Promise<StoredOrder> {
+    const returnUrl = asked.returnUrl === undefined ? undefined : this.returnUrls.check(asked.returnUrl);
+    const request = { ...asked, returnUrl };
     const order = request.orderId
       ? await this.prepare(buyer, request)
       : await this.approval.approveOne(await this.placeDirect(buyer, request));
@@ -82,7 +86,7 @@ export class OrderCheckout {
       await this.transitions.move(id, OrderStatus.APPROVED, DIGITAL_APPROVER);
     }
     const { description, toAccountId: destinationAccountId, metadata } = request;
-    await this.payments.pay(id, buyer, { description, destinationAccountId, metadata });
+    await this.payments.pay(id, buyer, { description, destinationAccountId, metadata, returnUrl });
     return this.store.find(id);
   }
 
@@ -123,6 +127,7 @@ export class OrderCheckout {
       expectedCurrency: request.currencyCode,
       shippingAddress: request.shippingAddress,
       paymentMethodId: request.paymentMethodId,
+      paymentReturnUrl: request.returnUrl,
     });
     this.recordCheckout(buyer.id, [order]);
     return order;
@@ -172,6 +177,7 @@ function fromAddressBook(address: AddressView, buyer: Principal): ShippingAddres
 function preparation(request: PaymentRequestDto): Record<string, unknown> {
   const set: Record<string, unknown> = {};
   if (request.paymentMethodId) set.paymentMethodId = request.paymentMethodId;
+  if (request.returnUrl) set.paymentReturnUrl = request.returnUrl;
   if (request.shippingAddress) set.shippingAddress = request.shippingAddress;
   if (request.email) set['embeddedBuyer.email'] = request.email;
   return set;

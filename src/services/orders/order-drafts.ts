@@ -25,6 +25,7 @@ export interface DraftContext {
   shippingAddress?: ShippingAddress;
   contactProfileId?: string;
   paymentMethodId?: string;
+  paymentReturnUrl?: string;
 }
 
 export type OrderDraft = Omit<Order, 'commerceItems'> & { commerceItems: Record<string, unknown>[] };
@@ -68,6 +69,7 @@ function draftOrder(lines: OrderLine[], context: DraftContext, now: Date): Order
     shippingAddress: context.shippingAddress,
     contactProfileId: context.contactProfileId,
     paymentMethodId: context.paymentMethodId,
+    paymentReturnUrl: context.paymentReturnUrl,
   };
 }
 

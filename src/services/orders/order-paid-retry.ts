@@ -2,7 +2,8 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { AppConfig } from '../../config/app-config';
-import { OrderPaidHook } from './order-paid-hook';
+import { BuyerCreditNote } from './buyer-credit-note';
+import { OrderEvents, paidEntryOf } from './order-events';
 import { Order } from './order.schema';
 import { StoredOrder } from './order.view';
 
@@ -11,11 +12,14 @@ const BATCH = 100;
 const MAX_SWEEP_EVERY_MS = 60_000;
 
 /**
- * Runs the {@link OrderPaidHook} listeners (the buyer's invoice) again for paid orders still marked `invoiceDueAt`
- * more than `INVOICE_RETRY_AFTER` ago: the listener failed, or the process died between the payment and the hook.
+ * Emits `order.paid` again ({@link OrderEvents.paid}: the buyer's invoice, the paid mails), after issuing the credit
+ * notes still missing of settled refunds, for paid orders still marked `invoiceDueAt` more than
+ * `INVOICE_RETRY_AFTER` ago: a listener or a credit note failed, or the process died between the payment and the
+ * event.
  * Every instance sweeps every min(INVOICE_RETRY_AFTER / 4, 1 min). Each order is claimed by one conditional update
  * that moves its mark to now, so one instance retries it and the others skip it until the next period; the
- * listeners are idempotent (one invoice per order, by a unique index), so even a stale retry issues nothing twice.
+ * listeners are idempotent (one invoice per order and one mail per order and kind, by unique indexes), so even a
+ * stale retry issues nothing twice.
  */
 @Injectable()
 export class OrderPaidRetry implements OnApplicationBootstrap, OnModuleDestroy {
@@ -25,7 +29,8 @@ export class OrderPaidRetry implements OnApplicationBootstrap, OnModuleDestroy {
 
   constructor(
     @InjectModel(Order.name) private readonly orders: Model<Order>,
-    private readonly hook: OrderPaidHook,
+    private readonly orderEvents: OrderEvents,
+    private readonly creditNotes: BuyerCreditNote,
     private readonly config: AppConfig,
   ) {}
 
@@ -39,7 +44,7 @@ export class OrderPaidRetry implements OnApplicationBootstrap, OnModuleDestroy {
     clearInterval(this.timer);
   }
 
-  /** Retries the hook of the orders due before `now - INVOICE_RETRY_AFTER`; how many this instance completed. */
+  /** Emits `order.paid` again for the orders due before `now - INVOICE_RETRY_AFTER`; how many this instance completed. */
   async sweep(now = new Date()): Promise<number> {
     const cutoff = new Date(now.getTime() - this.config.invoiceRetryAfterMs);
     const due = await this.orders
@@ -67,9 +72,12 @@ export class OrderPaidRetry implements OnApplicationBootstrap, OnModuleDestroy {
       .exec();
     if (!claimed) return false;
     try {
-      return await this.hook.paid(claimed);
+      // Credit notes first: the event removes the mark once its own listeners succeeded.
+      await this.creditNotes.issueMissing(claimed);
+      const entry = paidEntryOf(claimed);
+      return entry ? await this.orderEvents.paid({ order: claimed, entry }) : false;
     } catch (error) {
-      this.logger.error(`Retrying the paid hook of order ${String(seen._id)} failed: ${(error as Error).message}`);
+      this.logger.error(`Retrying order.paid of order ${String(seen._id)} failed: ${(error as Error).message}`);
       return false;
     }
   }

@@ -1,15 +1,14 @@
-import { ConflictException, Injectable, Logger, NotFoundException, OnModuleInit } from '@nestjs/common';
+import { ConflictException, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { OnDomainEvent } from '../../events/domain-events';
 import { Principal } from '../../common/principal';
 import {
   CardChargeEvent,
-  CardPaymentEvents,
   CardPaymentEventType,
   CardPaymentProvider,
   ChargeRequest,
   PaymentIntent,
   PaymentIntentStatus,
   PaymentStatus,
-  isRefundEvent,
 } from '../payments';
 import { OrderPaymentFlow } from './order-payment-flow';
 import { OrderStatus } from './order-status';
@@ -21,24 +20,17 @@ const CLAIMED_STATUS: Record<CardPaymentEventType, PaymentIntentStatus> = {
   [CardPaymentEventType.FAILED]: PaymentIntentStatus.FAILED,
 };
 
-export type ChargeOptions = Pick<ChargeRequest, 'description' | 'destinationAccountId' | 'metadata'>;
+export type ChargeOptions = Pick<ChargeRequest, 'description' | 'destinationAccountId' | 'metadata' | 'returnUrl'>;
 
 /** Charges orders through the active card provider and settles them from its webhooks (DESIGN §7, §8). */
 @Injectable()
-export class OrderPayments implements OnModuleInit {
+export class OrderPayments {
   private readonly logger = new Logger(OrderPayments.name);
 
   constructor(
     private readonly provider: CardPaymentProvider,
-    private readonly events: CardPaymentEvents,
     private readonly flow: OrderPaymentFlow,
   ) {}
-
-  onModuleInit(): void {
-    this.events.subscribe(async (event) => {
-      if (!isRefundEvent(event)) await this.settle(event);
-    });
-  }
 
   get providerName(): string {
     return this.provider.name;
@@ -101,6 +93,7 @@ export class OrderPayments implements OnModuleInit {
       currency: order.currencyCode,
       paymentMethodId: String(order.paymentMethodId),
       customerId: order.embeddedBuyer.userId,
+      returnUrl: options.returnUrl ?? order.paymentReturnUrl,
       // One key per attempt: the time line grows with every retry.
       idempotencyKey: `${orderId}:${order.orderTimeLines.length}`,
     });
@@ -134,7 +127,9 @@ export class OrderPayments implements OnModuleInit {
    * provider's own record of it decides (never the event body). An event the provider does not confirm, e.g. forged
    * with a leaked secret, out of order or about an unknown intent, changes nothing and is logged.
    */
-  private async settle(event: CardChargeEvent): Promise<void> {
+  @OnDomainEvent('payment.succeeded')
+  @OnDomainEvent('payment.failed')
+  async settle(event: CardChargeEvent): Promise<void> {
     const claimed = CLAIMED_STATUS[event.type];
     const intent = await this.retrieveKnown(event.data.id);
     if (intent?.status !== claimed) {

@@ -2,6 +2,7 @@ import { BadRequestException, ConflictException, Injectable, NotFoundException }
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { toObjectId } from '../../common/mongo/object-id';
+import { RequestContext } from '../../common/request-context';
 import { AppConfig } from '../../config/app-config';
 import { SellerDirectory } from '../catalogue/seller-directory';
 import { OfferCatalog } from '../catalogue/offer-catalog';
@@ -48,6 +49,8 @@ export class OrderPlacement {
     const lines = await this.linesOf(items);
     const vendors = await this.vendorsOf(lines);
     const drafts = draftOrders(lines, { ...context, rates: this.ratesWith(context.rates), vendors });
+    const lang = RequestContext.find()?.lang;
+    if (lang) drafts.forEach((draft) => (draft.lang = lang));
     await this.addShipping(drafts, context.shippingAddress);
     assertExpectations(drafts, context);
     const reserved: StockLine[] = lines.map(({ offer, quantity }) => ({ sellerSku: offer._id, quantity }));
@@ -59,7 +62,7 @@ export class OrderPlacement {
       await this.stock.release(reserved);
       throw error;
     }
-    created.forEach((order) => this.transitions.announce(order, order.orderTimeLines[0]));
+    for (const order of created) await this.transitions.placed(order);
     return created;
   }
 

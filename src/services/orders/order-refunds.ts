@@ -1,17 +1,11 @@
-import { ConflictException, Injectable, Logger, NotFoundException, OnModuleInit } from '@nestjs/common';
+import { ConflictException, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { Principal } from '../../common/principal';
+import { OnDomainEvent } from '../../events/domain-events';
 import { StockReservation } from '../catalogue/stock-reservation';
-import {
-  CardPaymentEvents,
-  CardPaymentProvider,
-  CardRefundEvent,
-  CardRefundEventType,
-  isRefundEvent,
-  Refund,
-  RefundStatus,
-} from '../payments';
+import { CardPaymentProvider, CardRefundEvent, CardRefundEventType, Refund, RefundStatus } from '../payments';
+import { BuyerCreditNote } from './buyer-credit-note';
 import { OrderRefund, OrderRefundStatus } from './order-parts.schema';
 import { OrderStore } from './order-store';
 import { OrderTransitions } from './order-transitions';
@@ -43,7 +37,7 @@ interface RefundAsk {
  * stock when `restock`, then the order is published.
  */
 @Injectable()
-export class OrderRefunds implements OnModuleInit {
+export class OrderRefunds {
   private readonly logger = new Logger(OrderRefunds.name);
 
   constructor(
@@ -51,15 +45,9 @@ export class OrderRefunds implements OnModuleInit {
     private readonly store: OrderStore,
     private readonly transitions: OrderTransitions,
     private readonly provider: CardPaymentProvider,
-    private readonly events: CardPaymentEvents,
     private readonly stock: StockReservation,
+    private readonly creditNote: BuyerCreditNote,
   ) {}
-
-  onModuleInit(): void {
-    this.events.subscribe(async (event) => {
-      if (isRefundEvent(event)) await this.settleEvent(event);
-    });
-  }
 
   /** `refundOrder`: by an ADMIN, or the user acting for the order's seller (403 for anyone else). */
   async refund(request: { orderId: string } & Omit<RefundAsk, 'cancel' | 'by'>, by: Principal): Promise<StoredOrder> {
@@ -175,7 +163,9 @@ export class OrderRefunds implements OnModuleInit {
   }
 
   /** Settles an authentic refund event only as far as the provider's own record of the refund confirms it. */
-  private async settleEvent(event: CardRefundEvent): Promise<void> {
+  @OnDomainEvent('refund.succeeded')
+  @OnDomainEvent('refund.failed')
+  async settleEvent(event: CardRefundEvent): Promise<void> {
     const refund = await this.provider.retrieveRefund(event.data.id).catch(notFoundAsNull);
     if (refund?.status !== CLAIMED_STATUS[event.type]) {
       const actual = refund ? `the refund is ${refund.status}` : 'the provider does not know the refund';
@@ -224,10 +214,10 @@ export class OrderRefunds implements OnModuleInit {
           },
           also: { $inc: { refundVersion: 1 } },
           entry: { refundId: refund.id },
-          effects: async () => {
-            if (!entry.restock) return;
-            const shipped = [OrderStatus.SHIPPED, OrderStatus.DELIVERED].includes(order.status);
-            await (shipped ? this.stock.returnGoods(entry.items) : this.stock.release(entry.items));
+          effects: async (moved) => {
+            await stockAfterRefund(this.stock, order, entry);
+            const settledEntry = moved.refunds?.find((one) => one.reference === entry.reference) ?? entry;
+            await this.creditNote.issueSafely(moved, settledEntry);
           },
         },
       );
@@ -235,6 +225,17 @@ export class OrderRefunds implements OnModuleInit {
     }
     throw new ConflictException(`Order ${refund.orderId} is changing too often`);
   }
+}
+
+/**
+ * Before shipping, refunded units stop being reserved: back for sale with `restock`, else off hand (the seller keeps
+ * them out of sale), so the shipment takes only what is left (`unitsToShip`). After shipping they come back on hand
+ * only with `restock`.
+ */
+function stockAfterRefund(stock: StockReservation, order: StoredOrder, entry: OrderRefund): Promise<void> {
+  const shipped = [OrderStatus.SHIPPED, OrderStatus.DELIVERED].includes(order.status);
+  if (shipped) return entry.restock ? stock.returnGoods(entry.items) : Promise.resolve();
+  return entry.restock ? stock.release(entry.items) : stock.dispatch(entry.items);
 }
 
 /** REFUNDED once every unit is refunded (CANCELED when it was the buyer's cancellation of a PAID order). */

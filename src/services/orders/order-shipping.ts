@@ -1,4 +1,4 @@
-import { ConflictException, Injectable, Logger, NotFoundException, OnModuleInit } from '@nestjs/common';
+import { ConflictException, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { Principal } from '../../common/principal';
 import {
   LogisticsProvider,
@@ -7,7 +7,7 @@ import {
   TrackingEvent,
   TrackingEventType,
 } from '../delivery/logistics.provider';
-import { TrackingEvents } from '../delivery/tracking-events';
+import { OnDomainEvent } from '../../events/domain-events';
 import { OrderRefundStatus } from './order-parts.schema';
 import { isRefusal } from './refusal';
 import { OrderStore } from './order-store';
@@ -26,19 +26,14 @@ const NOT_BEING_CANCELED = { refunds: { $not: { $elemMatch: { cancel: true, stat
 
 /** Ships and delivers orders: by their seller's user or an ADMIN, or by the carrier's tracking webhooks. */
 @Injectable()
-export class OrderShipping implements OnModuleInit {
+export class OrderShipping {
   private readonly logger = new Logger(OrderShipping.name);
 
   constructor(
     private readonly logistics: LogisticsProvider,
-    private readonly tracking: TrackingEvents,
     private readonly store: OrderStore,
     private readonly transitions: OrderTransitions,
   ) {}
-
-  onModuleInit(): void {
-    this.tracking.subscribe((event) => this.follow(event));
-  }
 
   get providerName(): string {
     return this.logistics.name;
@@ -77,7 +72,9 @@ export class OrderShipping implements OnModuleInit {
    * own record of it must have reached the scan the event claims, and gives the reference. Events the carrier does
    * not confirm (forged, about an unknown parcel) and events that change nothing (replayed, late) are logged.
    */
-  private async follow(event: TrackingEvent): Promise<void> {
+  @OnDomainEvent('parcel.picked-up')
+  @OnDomainEvent('parcel.delivered')
+  async follow(event: TrackingEvent): Promise<void> {
     const parcel = await this.parcelKnown(event.data.parcelId);
     if (!parcel || !CONFIRMED_BY[event.type].includes(parcel.status)) {
       const actual = parcel ? `the parcel is ${parcel.status}` : 'the carrier does not know the parcel';

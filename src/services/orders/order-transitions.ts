@@ -6,10 +6,12 @@ import { CustomerActivityRecorder } from '../customer-analytics/customer-activit
 import { CustomerActivityType } from '../customer-analytics/customer-activity-type';
 import { StockReservation } from '../catalogue/stock-reservation';
 import { canMove, sourcesOf } from './order-lifecycle';
-import { OrderPaidHook } from './order-paid-hook';
+import { OrderEvents } from './order-events';
 import { OrderStore } from './order-store';
 import { Order, OrderStatus, OrderTimeLine } from './order.schema';
 import { StoredOrder, toOrderView } from './order.view';
+import { unitsToShip } from './refund-plan';
+import { SellerOrderTopic } from './seller-order-topic';
 
 /**
  * Further conditions and changes of a transition, e.g. the payment intent it must match and the parcel it sets.
@@ -29,15 +31,11 @@ export interface TransitionOptions {
   effects?: (moved: StoredOrder) => Promise<void>;
 }
 
-/** Shipped goods leave the seller's stock on hand (the catalogue's reservation ends). */
-const stockLinesOf = (order: StoredOrder) =>
-  order.commerceItems.map(({ sellerSku, quantity }) => ({ sellerSku, quantity }));
-
 /**
  * Moves orders through their lifecycle (DESIGN §7). A move is one conditional update on the current status, so of
  * two concurrent moves only one wins and the other is a 409; the entry is appended to `orderTimeLines`, published on
- * `/topic/order/{id}` as `order.status` and recorded as the buyer's ORDER_STATUS activity. A move to PAID then runs
- * the {@link OrderPaidHook}'s listeners.
+ * `/topic/order/{id}` as `order.status`, recorded as the buyer's ORDER_STATUS activity, and then emitted as its domain
+ * event ({@link OrderEvents}: `order.paid`, `order.shipped`, ...).
  */
 @Injectable()
 export class OrderTransitions {
@@ -46,8 +44,9 @@ export class OrderTransitions {
     private readonly store: OrderStore,
     private readonly events: EventPublisher,
     private readonly activity: CustomerActivityRecorder,
-    private readonly paidHook: OrderPaidHook,
+    private readonly orderEvents: OrderEvents,
     private readonly stock: StockReservation,
+    private readonly sellerTopic: SellerOrderTopic,
   ) {}
 
   /** @throws 404 unknown order, 409 when the order is not in a status that may become `to` (or `where` fails) */
@@ -72,10 +71,17 @@ export class OrderTransitions {
     return this.apply(orderId, from, to, by, options);
   }
 
+  /** Publishes a new order and emits `order.placed`. */
+  async placed(order: StoredOrder): Promise<void> {
+    this.announce(order, order.orderTimeLines[0]);
+    await this.orderEvents.placed(order);
+  }
+
   /** Publishes an order's current status (a transition, or its creation). */
-  announce(order: StoredOrder, entry: OrderTimeLine): void {
+  private announce(order: StoredOrder, entry: OrderTimeLine): void {
     const id = String(order._id);
     this.events.publish(`/topic/order/${id}`, { event: 'order.status', id, data: toOrderView(order) });
+    this.sellerTopic.announce(order, entry.status);
     void this.activity.record(order.embeddedBuyer.userId, CustomerActivityType.ORDER_STATUS, {
       orderId: id,
       status: entry.status,
@@ -94,7 +100,7 @@ export class OrderTransitions {
     const entry: OrderTimeLine = { status: to, at: new Date(), by, ...options.entry };
     const filter: Record<string, unknown> = { _id: String(orderId), status: from, ...options.where };
     const paid = from !== to && to === OrderStatus.PAID;
-    // Owing the invoice is recorded with the payment itself: if this process dies before the hook, a sweep retries.
+    // Owing `order.paid` is recorded with the payment itself: if this process dies before emitting it, a sweep does.
     const set = { ...options.set, status: to, ...(paid ? { invoiceDueAt: entry.at } : {}) };
     const updated = await this.orders
       .findOneAndUpdate(
@@ -106,10 +112,10 @@ export class OrderTransitions {
       .exec();
     if (!updated) return null;
     await options.effects?.(updated);
-    const statusChanged = from !== to; // a partial refund keeps the status: no dispatch, no second invoice
-    if (statusChanged && to === OrderStatus.SHIPPED) await this.stock.dispatch(stockLinesOf(updated));
+    const statusChanged = from !== to; // a partial refund keeps the status: no dispatch, no second `order.paid`
+    if (statusChanged && to === OrderStatus.SHIPPED) await this.stock.dispatch(unitsToShip(updated));
     this.announce(updated, entry);
-    if (paid) await this.paidHook.paid(updated);
+    await this.orderEvents.moved(updated, entry, statusChanged);
     return updated;
   }
 

@@ -76,6 +76,8 @@ export class Order {
 
   /** The card (payment method) the buyer chose; `pay` charges it. */
   @Prop() paymentMethodId?: string;
+  /** Where the card provider's 3-D Secure page sends the buyer back (`returnUrl` of the payment request). */
+  @Prop() paymentReturnUrl?: string;
   /** The card provider's payment intent of the last charge attempt. */
   @Prop({ index: true }) paymentIntentId?: string;
   /** The logistics provider's parcel, set by `ship`. */
@@ -88,11 +90,13 @@ export class Order {
   /** Counts changes of `refunds`: asking for or settling a refund is conditional on it (no over-refund in a race). */
   @Prop({ default: 0 }) refundVersion?: number;
   /**
-   * Set by the move to PAID (in the same update), removed once every {@link OrderPaidHook} listener succeeded (the
+   * Set by the move to PAID (in the same update), removed once every `order.paid` listener succeeded (the
    * buyer's invoice exists): while set, the order still owes its invoice and the retry sweep takes it after
    * `INVOICE_RETRY_AFTER` (a claim moves it forward, so one instance retries at a time).
    */
   @Prop() invoiceDueAt?: Date;
+  /** The buyer's `Lang-Context` at checkout: the language of the mails about the order. */
+  @Prop() lang?: string;
 
   createdAt?: Date;
   updatedAt?: Date;
@@ -101,7 +105,8 @@ export class Order {
 export type OrderDocument = HydratedDocument<Order>;
 export const OrderSchema = SchemaFactory.createForClass(Order);
 OrderSchema.index({ 'embeddedBuyer.userId': 1, createdAt: -1 });
-OrderSchema.index({ 'embeddedVendor.sellerId': 1 });
+/** The seller's order desk, newest first (`SellerOrderDesk`); its prefix serves lookups by seller. */
+OrderSchema.index({ 'embeddedVendor.sellerId': 1, createdAt: -1 });
 /** The default order of order searches, newest first (an unfiltered page reads only its window). */
 OrderSchema.index({ createdAt: -1 });
 /** Orders by status, oldest first: the expiry sweep of unpaid orders (and every status filter). */

@@ -5,6 +5,7 @@ import { Bean, Exposed, MapOf } from '../../bean';
 import { describeRepository, RepositoryDescription } from '../../common/mongo/repository-description';
 import { Page, toPage } from '../../common/page';
 import { Principal, Role } from '../../common/principal';
+import { AuditTrail } from '../../audit/audit-trail';
 import { RequestContext } from '../../common/request-context';
 import {
   parseSearchRequest,
@@ -25,6 +26,8 @@ import { OrderRefunds } from './order-refunds';
 import { ORDER_SEARCH } from './order-search';
 import { OrderShipping } from './order-shipping';
 import { OrderStore } from './order-store';
+import { SellerOrderDesk } from './seller-order-desk';
+import { SellerOrdersRequestDto } from './seller-orders.dto';
 import { OrderTransitions } from './order-transitions';
 import { Order, OrderStatus } from './order.schema';
 import { OrderDto } from './order.dto';
@@ -50,6 +53,8 @@ export class OrdersService {
     private readonly invoice: BuyerInvoice,
     private readonly cancellation: OrderCancellation,
     private readonly refunds: OrderRefunds,
+    private readonly desk: SellerOrderDesk,
+    private readonly audit: AuditTrail,
   ) {}
 
   /**
@@ -173,6 +178,22 @@ export class OrdersService {
     return asBuyer(async (buyer) => toOrderView(await this.store.findOwn(orderId, buyer)));
   }
 
+  /**
+   * The seller's order desk: the orders of the seller the caller acts for, newest first, paged and filtered by status
+   * and creation time ({@link SellerOrdersRequestDto}); an ADMIN names any seller with `sellerId`.
+   */
+  @Exposed([MapOf(SellerOrdersRequestDto)], { role: Role.USER })
+  async getSellerOrdersPaged(request: SellerOrdersRequestDto): Promise<Page<OrderView>> {
+    const { content, total } = await this.desk.list(request, caller());
+    return toPage(content.map(toOrderView), total, request.page, request.size);
+  }
+
+  /** One order of the caller's seller (any for an ADMIN); another seller's is a 403. */
+  @Exposed(['String'], { role: Role.USER })
+  async getSellerOrder(orderId: string): Promise<OrderView> {
+    return toOrderView(await this.desk.open(orderId, caller()));
+  }
+
   @Exposed(['String'])
   async approve(orderId: string): Promise<boolean> {
     await this.transitions.move(orderId, OrderStatus.APPROVED, caller().id);
@@ -204,13 +225,23 @@ export class OrdersService {
    */
   @Exposed([MapOf(RefundRequestDto)], { role: Role.USER })
   async refundOrder(request: RefundRequestDto): Promise<OrderView> {
-    return toOrderView(await this.refunds.refund(request, caller()));
+    const order = await this.refunds.refund(request, caller());
+    const asked = order.refunds?.at(-1);
+    const details = {
+      reference: asked?.reference,
+      amount: asked?.amount,
+      items: request.items,
+      restock: asked?.restock,
+    };
+    await this.audit.record({ action: 'order.refund', target: { type: 'order', id: request.orderId }, details });
+    return toOrderView(order);
   }
 
   /** Books the parcel of a PAID order and ships it: the user acting for the order's seller, or an ADMIN. */
   @Exposed(['String'], { role: Role.USER })
   async ship(orderId: string): Promise<boolean> {
     await this.shipping.ship(orderId, caller());
+    await this.audit.record({ action: 'order.ship', target: { type: 'order', id: orderId } });
     return true;
   }
 

@@ -16,6 +16,7 @@ import {
   ValidateBy,
 } from 'class-validator';
 import { MAX_ITEM_QUANTITY, OrderItemDto, ShippingAddressDto } from './order.dto';
+import { MAX_RETURN_URL_LENGTH } from './payment-return-url';
 
 const METADATA_KEY = /^[A-Za-z0-9_-]{1,40}$/;
 const MAX_METADATA_ENTRIES = 20;
@@ -62,6 +63,8 @@ export class PaymentRequestDto {
   commerceItems?: OrderItemDto[];
   @IsOptional() @ValidateNested() @Type(() => ShippingAddressDto) shippingAddress?: ShippingAddressDto;
   @IsOptional() @IsMetadata() metadata?: Record<string, string>;
+  /** Where the 3-D Secure page sends the buyer back (`PaymentReturnUrls` checks the origin); `PUBLIC_URL` unset. */
+  @IsOptional() @IsString() @MaxLength(MAX_RETURN_URL_LENGTH) returnUrl?: string;
   @IsInt() @Min(0) @Max(MAX_ITEM_QUANTITY) quantity: number = 0;
   @IsInt() @Min(0) amount: number = 0;
   @IsBoolean() confirm: boolean = false;

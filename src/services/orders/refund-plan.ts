@@ -78,3 +78,11 @@ function toItem([sellerSkuId, quantity]: [string, number]): RefundedItem {
 function sum(values: Iterable<number>): number {
   return [...values].reduce((total, value) => total + value, 0);
 }
+
+/**
+ * The units a shipment takes off hand: those bought and not refunded yet. Refunds settled before shipping already
+ * gave theirs back for sale (`restock`) or took them off hand (without), so none of them is still reserved.
+ */
+export function unitsToShip(order: StoredOrder): RefundedItem[] {
+  return [...unitsLeft(order, [OrderRefundStatus.SUCCEEDED])].map(toItem).filter((item) => item.quantity > 0);
+}

@@ -2,7 +2,8 @@ import { Controller, Headers, HttpCode, Post, RawBodyRequest, Req } from '@nestj
 import { Request } from 'express';
 import { AppConfig } from '../../config/app-config';
 import { parseCardPaymentEvent } from './card-payment-event';
-import { CardPaymentEvents } from './card-payment-events';
+import { DomainEvents } from '../../events/domain-events';
+import { CardPaymentEvent, CardPaymentEventType, CardRefundEventType, isRefundEvent } from './card-payment.provider';
 import { WebhookReplayGuard } from './webhook-replay-guard';
 import { verifiedPayload } from './verified-payload';
 import { SIGNATURE_HEADER } from './webhook-signature';
@@ -18,7 +19,7 @@ export interface WebhookReceipt {
 export class CardPaymentWebhookController {
   constructor(
     private readonly config: AppConfig,
-    private readonly events: CardPaymentEvents,
+    private readonly events: DomainEvents,
     private readonly replays: WebhookReplayGuard,
   ) {}
 
@@ -31,7 +32,21 @@ export class CardPaymentWebhookController {
   ): Promise<WebhookReceipt> {
     const payload = verifiedPayload(request, signature, this.config.webhookSecrets.cardPayment);
     const event = parseCardPaymentEvent(payload);
-    const handled = await this.replays.once('cardpayment', event.id, () => this.events.dispatch(event));
+    const handled = await this.replays.once('cardpayment', event.id, () => this.emit(event));
     return { received: true, duplicate: !handled };
+  }
+
+  /** The notice as its domain event; a listener's failure fails the webhook, so the provider sends it again. */
+  private emit(event: CardPaymentEvent): Promise<void> {
+    if (isRefundEvent(event)) {
+      return this.events.emit(
+        event.type === CardRefundEventType.REFUNDED ? 'refund.succeeded' : 'refund.failed',
+        event,
+      );
+    }
+    return this.events.emit(
+      event.type === CardPaymentEventType.SUCCEEDED ? 'payment.succeeded' : 'payment.failed',
+      event,
+    );
   }
 }

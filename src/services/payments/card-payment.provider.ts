@@ -26,6 +26,8 @@ export interface ChargeRequest {
   destinationAccountId?: string;
   /** Flat key/text pairs the provider keeps with the charge. */
   metadata?: Record<string, string>;
+  /** Where the provider's 3-D Secure page sends the buyer back (checked by the caller); the shop's own by default. */
+  returnUrl?: string;
 }
 
 export interface PaymentIntent {

@@ -26,8 +26,6 @@ export {
   WebhookSignatureError,
 } from './webhook-signature';
 export { WebhookReplayGuard } from './webhook-replay-guard';
-export { CardPaymentEvents } from './card-payment-events';
-export type { CardPaymentEventHandler } from './card-payment-events';
 export { verifiedPayload } from './verified-payload';
 export { parseWebhookEvent } from './webhook-event';
 export type { WebhookReceipt } from './card-payment-webhook.controller';

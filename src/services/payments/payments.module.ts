@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
-import { CardPaymentEvents } from './card-payment-events';
 import { CardPaymentWebhookController } from './card-payment-webhook.controller';
 import { CardPaymentProvider } from './card-payment.provider';
 import { PaymentMethodController } from './payment-method.controller';
@@ -16,7 +15,7 @@ import { WebhookReplayGuard } from './webhook-replay-guard';
 
 /**
  * Card payments: the provider (the built-in sandbox, bound to {@link CardPaymentProvider}), its webhook endpoint
- * and the events it dispatches. Exports what orders and the other payment modules use.
+ * (whose notices it emits as domain events). Exports what orders and the other payment modules use.
  */
 @Module({
   imports: [
@@ -31,11 +30,10 @@ import { WebhookReplayGuard } from './webhook-replay-guard';
   providers: [
     CardPaymentSandbox,
     { provide: CardPaymentProvider, useExisting: CardPaymentSandbox },
-    CardPaymentEvents,
     WebhookReplayGuard,
     SelfUrl,
     SignedWebhookSender,
   ],
-  exports: [CardPaymentProvider, CardPaymentEvents, WebhookReplayGuard, SelfUrl, SignedWebhookSender],
+  exports: [CardPaymentProvider, WebhookReplayGuard, SelfUrl, SignedWebhookSender],
 })
 export class PaymentsModule {}

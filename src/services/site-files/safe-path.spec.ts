@@ -24,13 +24,18 @@ describe('safe paths', () => {
       (path) => expect(() => safeSegments(path)).toThrow(BadRequestException),
     );
 
+    it.each(['.git/config', 'a/.git/HEAD', '.git', 'blog/.hidden/x', '.htaccess', 'a\\.git\\config', './.git'])(
+      'should refuse the hidden segment in %j',
+      (path) => expect(() => safeSegments(path)).toThrow('must not contain parts starting with "."'),
+    );
+
     it('should drop empty and dot segments', () => {
       expect(safeSegments('./blog//2024/.')).toEqual(['blog', '2024']);
     });
   });
 
   describe('safeFileName', () => {
-    it.each(['a/b', '..', '', 'x\0.html'])('should refuse %j', (name) =>
+    it.each(['a/b', '..', '', 'x\0.html', '.gitignore'])('should refuse %j', (name) =>
       expect(() => safeFileName(name)).toThrow(BadRequestException),
     );
     it('should accept a plain name', () => expect(safeFileName('index.html')).toBe('index.html'));

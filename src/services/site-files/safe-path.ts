@@ -11,8 +11,9 @@ const MAX_SEGMENTS = 32;
 const IN_THE_WAY = new Set(['EEXIST', 'EISDIR', 'ENOTDIR']);
 
 /**
- * Splits a client-given relative path into safe segments: no NUL bytes, not absolute, no `..`, at most 32 segments
- * of at most 255 bytes each. Empty and `.` segments are dropped.
+ * Splits a client-given relative path into safe segments: no NUL bytes, not absolute, no `..`, no hidden segment
+ * (starting with `.`: the content's `.git` folder is version control's own, and a write there could break it for
+ * good), at most 32 segments of at most 255 bytes each. Empty and `.` segments are dropped.
  * @throws BadRequestException naming `what`
  */
 export function safeSegments(relative: string, what = 'path'): string[] {
@@ -21,6 +22,9 @@ export function safeSegments(relative: string, what = 'path'): string[] {
     throw new BadRequestException(`${what} must be relative`);
   const segments = relative.split(/[/\\]+/).filter((s) => s !== '' && s !== '.');
   if (segments.includes('..')) throw new BadRequestException(`${what} must not contain ".."`);
+  if (segments.some((segment) => segment.startsWith('.'))) {
+    throw new BadRequestException(`${what} must not contain parts starting with "." (such as .git)`);
+  }
   if (segments.length > MAX_SEGMENTS || segments.some((s) => Buffer.byteLength(s) > MAX_SEGMENT_BYTES)) {
     const limit = `at most ${MAX_SEGMENTS} parts of at most ${MAX_SEGMENT_BYTES} bytes each`;
     throw new BadRequestException(`${what} must have ${limit}`);

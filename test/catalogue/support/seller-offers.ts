@@ -5,7 +5,6 @@ import request from 'supertest';
 import { Role } from '../../../src/common/principal';
 import { SellerSku } from '../../../src/services/catalogue/seller-sku.schema';
 import { Seller } from '../../../src/services/catalogue/seller.schema';
-import { Sku } from '../../../src/services/catalogue/sku.schema';
 import { TestApp } from '../../support/test-app';
 
 export const OFFERS = '/api/v1/catalogue/offers';
@@ -55,7 +54,7 @@ export async function addWarehouse(t: TestApp, token: string, sellerId: string):
   return (added.body as { id: string }).id;
 }
 
-/** A published product made through its REST API, with one SKU (SKUs have no API: stored through the model). */
+/** A published product made through its REST API, with one SKU made through `catalogueAdminServiceImpl`. */
 export async function createSku(t: TestApp, name = `Fern ${randomUUID().slice(0, 8)}`) {
   const product = await t.http
     .post('/api/v1/catalogue/products')
@@ -63,8 +62,11 @@ export async function createSku(t: TestApp, name = `Fern ${randomUUID().slice(0,
     .send({ name, published: true, geneticType: `type-${randomUUID().slice(0, 8)}` })
     .expect(201);
   const body = product.body as { id: string; name: string; geneticType: string };
-  const sku = await model<Sku>(t, Sku.name).create({ product: body.id, code: `C-${randomUUID()}`, name: 'Pot 12' });
-  return { productId: body.id, productName: body.name, geneticType: body.geneticType, skuId: String(sku._id) };
+  const variant = { productId: body.id, code: `C-${randomUUID()}`, name: 'Pot 12' };
+  const admin = { token: t.tokenFor(Role.ADMIN) };
+  const sku = await t.callBean('catalogueAdminServiceImpl', 'createSku', [variant], admin).expect(200);
+  const skuId = (sku.body as { id: string }).id;
+  return { productId: body.id, productName: body.name, geneticType: body.geneticType, skuId };
 }
 
 export function authed(test: request.Test, token?: string): request.Test {

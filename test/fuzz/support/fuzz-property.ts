@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { createHash } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 
 /**
@@ -19,9 +20,9 @@ export function fuzzTimeout(runs: number, msPerCase: number): number {
 
 /**
  * Checks `property` like `fc.assert` (the same failure report, with seed and shrunk counterexample), with `numRuns`
- * cases and `examples` (the counterexamples found before) first. Two knobs for long runs: `FUZZ_TIME_LIMIT_S` stops a
- * property after that many seconds without failing it, and `FUZZ_REPORT` names a file that gets one JSON line per
- * property with the cases actually run and the time taken.
+ * cases and `examples` (the counterexamples found before) first, drawn from {@link seedOf}. Two knobs for long runs:
+ * `FUZZ_TIME_LIMIT_S` stops a property after that many seconds without failing it, and `FUZZ_REPORT` names a file
+ * that gets one JSON line per property with the cases actually run and the time taken.
  */
 export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   name: string,
@@ -34,6 +35,7 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   const details = await fc.check(property, {
     numRuns,
     examples,
+    seed: seedOf(name),
     ...(limitSeconds > 0 ? { interruptAfterTimeLimit: limitSeconds * 1000, markInterruptAsFailure: false } : {}),
   });
   report(name, details, Date.now() - started);
@@ -42,6 +44,19 @@ export async function checkProperty<Ts extends [unknown, ...unknown[]]>(
   throw new Error(`${fc.defaultReportMessage(details) ?? `Property "${name}" failed`}${cause}`, {
     cause: details.errorInstance,
   });
+}
+
+/**
+ * The seed of a property's cases. `FUZZ_SEED` replays a run (the failure report names its seed). Otherwise `npm test`
+ * (no `FUZZ_RUNS`) draws from a fixed seed per property, the same cases on every run, so that the suite fails on a
+ * change of the code and never on the luck of the draw; `npm run fuzz` (which sets `FUZZ_RUNS`) draws new cases each
+ * run (undefined: fast-check picks the seed).
+ */
+export function seedOf(name: string, env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const replay = Number(env.FUZZ_SEED);
+  if (env.FUZZ_SEED && Number.isInteger(replay)) return replay;
+  if (env.FUZZ_RUNS) return undefined;
+  return createHash('sha256').update(name).digest().readInt32BE(0);
 }
 
 function report(

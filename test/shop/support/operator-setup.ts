@@ -1,24 +1,34 @@
-import { getModelToken } from '@nestjs/mongoose';
-import { Model } from 'mongoose';
 import { Role } from '../../../src/common/principal';
-import { Seller } from '../../../src/services/catalogue/seller.schema';
-import { Sku } from '../../../src/services/catalogue/sku.schema';
 import { TestApp } from '../../support/test-app';
 import { Person } from './people';
 
 /*
- * What the product requires of the shop's operator before a seller can sell, because it has no self-service for it
- * (issue 18 leaves these to the operator): onboarding a seller and adding a product with its SKU to the catalogue.
- * Where an API exists it is used (products: `POST /api/v1/catalogue/products`, ADMIN only); sellers and SKUs have
- * no API at all, so they are stored through their models, as the demo seeder does.
+ * What happens before a seller can sell, through the operator's and the seller's APIs (no model writes): the seller
+ * applies and the operator approves it (`sellerOnboardingServiceImpl`), and the operator adds a product with its SKU
+ * to the catalogue (`catalogueAdminServiceImpl`, ADMIN only).
  */
 
-const model = <T>(t: TestApp, name: string): Model<T> => t.app.get<Model<T>>(getModelToken(name));
+/** A Dutch company: the seller's application and then its company profile. */
+const companyOf = (name: string) => ({
+  companyName: name,
+  street: 'Herengracht 1',
+  postalCode: '1015 BA',
+  city: 'Amsterdam',
+  country: 'NL',
+  vatId: 'NL123456789B01',
+});
 
-/** Makes `user` the user acting for a new seller based in `country`; the seller's id. */
-export async function onboardSeller(t: TestApp, user: Person, name: string, country = 'NL'): Promise<string> {
-  const seller = await model<Seller>(t, Seller.name).create({ name, country, userId: user.id });
-  return String(seller._id);
+/** `user` applies as the seller `name` and the operator approves it; the seller's id. */
+export async function onboardSeller(t: TestApp, user: Person, name: string): Promise<string> {
+  const applied = await t
+    .callBean('sellerOnboardingServiceImpl', 'applyAsSeller', [companyOf(name)], { token: user.token })
+    .expect(200);
+  const { body: approved } = await t
+    .callBean('sellerOnboardingServiceImpl', 'approveSellerApplication', [(applied.body as { id: string }).id], {
+      token: t.tokenFor(Role.ADMIN),
+    })
+    .expect(200);
+  return (approved as { sellerId: string }).sellerId;
 }
 
 export interface CatalogueEntry {
@@ -27,14 +37,13 @@ export interface CatalogueEntry {
   skuId: string;
 }
 
-/** A published product (through its ADMIN-only REST API) with one SKU (no API: through the model). */
+/** A published product with one SKU, made by the operator through `catalogueAdminServiceImpl`. */
 export async function addToCatalogue(t: TestApp, productName: string, skuCode: string): Promise<CatalogueEntry> {
-  const { body: product } = await t.http
-    .post('/api/v1/catalogue/products')
-    .set('Authorization', `Bearer ${t.tokenFor(Role.ADMIN)}`)
-    .send({ name: productName, description: 'A hardy fern for shady corners', published: true })
-    .expect(201);
+  const operator = (functionName: string, args: unknown[]) =>
+    t.callBean('catalogueAdminServiceImpl', functionName, args, { token: t.tokenFor(Role.ADMIN) }).expect(200);
+  const description = 'A hardy fern for shady corners';
+  const { body: product } = await operator('createProduct', [{ name: productName, description, published: true }]);
   const productId = (product as { id: string }).id;
-  const sku = await model<Sku>(t, Sku.name).create({ product: productId, code: skuCode, name: 'Pot 12 cm' });
-  return { productId, productName, skuId: String(sku._id) };
+  const { body: sku } = await operator('createSku', [{ productId, code: skuCode, name: 'Pot 12 cm' }]);
+  return { productId, productName, skuId: (sku as { id: string }).id };
 }

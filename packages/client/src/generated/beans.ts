@@ -38,6 +38,16 @@ export interface Attachment {
 }
 
 /**
+ * The map of `setDocumentNumbering`: the number patterns of the seller's invoices and credit notes to buyers, e.g.
+ * `INV-{YYYY}-{SEQ:6}` (at least one of them). `sellerId` names the seller for an ADMIN.
+ */
+export interface DocumentNumberingDto {
+  sellerId?: string;
+  invoicePattern?: string;
+  creditNotePattern?: string;
+}
+
+/**
  * What `orderServiceImpl.pay` answers: the charge's outcome and where the order stands.
  */
 export interface PaymentStatus {
@@ -160,6 +170,179 @@ export interface ExternalAccount {
   currency: string;
   country?: string;
   brand?: string;
+}
+
+/**
+ * A category with its subcategories, siblings by `position`, then name.
+ */
+export interface CategoryNode {
+  children: CategoryNode[];
+  id: string;
+  name: string;
+  parentId: null | string;
+  position: number;
+}
+
+/**
+ * A category: `parentId` absent or `null` makes a root; `position` orders it among its siblings.
+ */
+export interface CreateCategoryDto {
+  name: string;
+  parentId?: null | string;
+  position?: number;
+}
+
+export interface CategoryView {
+  id: string;
+  name: string;
+  parentId: null | string;
+  position: number;
+}
+
+/**
+ * A rename, a move (`parentId`; `null` moves it to the roots) or a new position.
+ */
+export interface UpdateCategoryDto {
+  name?: string;
+  parentId?: null | string;
+  position?: number;
+}
+
+export interface AdminAttributeView {
+  id: string;
+  code: string;
+  name: string;
+  type: "OPTION" | "VALUE";
+  unit: null | string;
+}
+
+export interface CreateAttributeDto {
+  code: string;
+  name: string;
+  type: "OPTION" | "VALUE";
+  unit?: string;
+}
+
+/**
+ * The code and type stay: products, SKUs and storefront filters refer to them.
+ */
+export interface UpdateAttributeDto {
+  name?: string;
+  unit?: string;
+}
+
+/**
+ * A product as an ADMIN manages it: drafts too, with its content per language, slug and SKUs.
+ */
+export interface AdminProductView {
+  slug: null | string;
+  translations: ({
+      lang: string;
+      name: string;
+      description: string;
+    })[];
+  skus: AdminSkuView[];
+  id: string;
+  name: string;
+  description: string;
+  images: string[];
+  categories: string[];
+  attributes: ({
+      attributeId: string;
+      values: string[];
+    })[];
+  geneticType: null | string;
+  countryOfOrigin: null | string;
+  published: boolean;
+}
+
+export interface AdminSkuView {
+  id: string;
+  productId: string;
+  code: string;
+  name: string;
+  attributes: ({
+      attributeId: string;
+      values: string[];
+    })[];
+  weightGrams: null | number;
+}
+
+export interface AdminProductPage {
+  items: AdminProductView[];
+  total: number;
+}
+
+/**
+ * A new product: a draft unless `published` is true.
+ */
+export interface CreateProductAdminDto {
+  name: string;
+  description?: string;
+  images?: string[];
+  /**
+   * Ids of categories of the tree.
+   */
+  categories?: string[];
+  attributes?: AttributeValueDto[];
+  geneticType?: string;
+  countryOfOrigin?: string;
+  /**
+   * One per language.
+   */
+  translations?: ProductTranslationDto[];
+  slug?: string;
+  published?: boolean;
+}
+
+export interface AttributeValueDto {
+  attributeId: string;
+  values: string[];
+}
+
+/**
+ * A product's name and description in one language (`lang`: a primary language subtag such as `de`).
+ */
+export interface ProductTranslationDto {
+  lang: string;
+  name: string;
+  description?: string;
+}
+
+/**
+ * Changes to a product: each absent field stays as it is; `translations` replaces them all.
+ */
+export interface UpdateProductDto {
+  name?: string;
+  description?: string;
+  images?: string[];
+  categories?: string[];
+  attributes?: AttributeValueDto[];
+  geneticType?: string;
+  countryOfOrigin?: string;
+  translations?: ProductTranslationDto[];
+  slug?: string;
+}
+
+/**
+ * A new SKU (variant) of an existing product; `code` is unique across the catalogue.
+ */
+export interface CreateSkuDto {
+  productId: string;
+  code: string;
+  name: string;
+  attributes?: AttributeValueDto[];
+  weightGrams?: number;
+}
+
+/**
+ * Changes to a SKU; its product stays (offers and orders refer to both).
+ */
+export interface UpdateSkuDto {
+  code?: string;
+  name?: string;
+  attributes?: AttributeValueDto[];
+  weightGrams?: number;
 }
 
 /**
@@ -761,9 +944,29 @@ export interface PaymentRequestDto {
   metadata?: {
     [key: string]: string;
   };
+  /**
+   * Where the 3-D Secure page sends the buyer back (`PaymentReturnUrls` checks the origin); `PUBLIC_URL` unset.
+   */
+  returnUrl?: string;
   quantity?: number;
   amount?: number;
   confirm?: boolean;
+}
+
+/**
+ * The map of `getSellerOrdersPaged`: the seller's orders, newest first, optionally of some statuses and created in
+ * `[from, to)` (ISO-8601 instants). `sellerId` names the seller for an ADMIN; a USER acts for their own seller.
+ */
+export interface SellerOrdersRequestDto {
+  sellerId?: string;
+  status?: ("NEW" | "APPROVED" | "PAYMENT_PENDING" | "PAYMENT_FAILED" | "PAID" | "SHIPPED" | "DELIVERED" | "CANCELED" | "REFUNDED")[];
+  /**
+   * ISO-8601 instants as strings; a number, an object or an impossible date is a 400.
+   */
+  from?: string;
+  to?: string;
+  page?: number;
+  size?: number;
 }
 
 /**
@@ -888,6 +1091,92 @@ export interface PageView {
   copiedFrom: null | string;
   createdAt: string;
   updatedAt: string;
+}
+
+/**
+ * `applyAsSeller(application)`: who the seller will be. The VAT id must match the country's format.
+ */
+export interface SellerApplicationDto {
+  companyName: string;
+  street: string;
+  postalCode: string;
+  city: string;
+  country: string;
+  vatId: string;
+  email?: string;
+}
+
+/**
+ * An application as its applicant and the operators see it.
+ */
+export interface SellerApplicationView {
+  id: string;
+  userId: string;
+  username: string;
+  company: ApplicantCompany;
+  status: "PENDING" | "APPROVED" | "REJECTED";
+  reason: null | string;
+  decidedBy: null | string;
+  decidedAt: null | string;
+  sellerId: null | string;
+  profileId: null | string;
+  createdAt: null | string;
+}
+
+/**
+ * The company a seller application names; it becomes the seller's company profile on approval.
+ */
+export interface ApplicantCompany {
+  name: string;
+  street: string;
+  postalCode: string;
+  city: string;
+  /**
+   * ISO 3166-1 alpha-2 code.
+   */
+  country: string;
+  /**
+   * Normalized: capitals and digits, with the EU country prefix.
+   */
+  vatId: string;
+  email?: string;
+}
+
+/**
+ * `listApplications(query)`: the operators' queue, oldest first.
+ */
+export interface ApplicationSearchDto {
+  status?: "PENDING" | "APPROVED" | "REJECTED";
+  page?: number;
+  size?: number;
+}
+
+/**
+ * The seller's company as invoices print it.
+ */
+export interface CompanyProfileView {
+  sellerId: string;
+  profileId: string;
+  companyName: string;
+  street: null | string;
+  postalCode: null | string;
+  city: null | string;
+  country: null | string;
+  vatId: null | string;
+  email: null | string;
+}
+
+/**
+ * `updateMyCompanyProfile(profile)`: the whole company profile, as in the application.
+ */
+export interface CompanyProfileDto {
+  companyName: string;
+  street: string;
+  postalCode: string;
+  city: string;
+  country: string;
+  vatId: string;
+  email?: string;
 }
 
 /**
@@ -1020,6 +1309,40 @@ export interface OneTimeTokenRecord {
   expiryDate: string;
 }
 
+/**
+ * `listUsers(query)`: accounts whose username or e-mail contains `search` (literal text, case ignored).
+ */
+export interface UserSearchDto {
+  search?: string;
+  role?: "USER" | "ADMIN";
+  disabled?: boolean;
+  page?: number;
+  size?: number;
+}
+
+/**
+ * An account as an operator sees it: never the password hash or the token version.
+ */
+export interface UserView {
+  id: string;
+  username: string;
+  email: string;
+  role: "GUEST" | "USER" | "ADMIN";
+  verified: boolean;
+  disabled: boolean;
+  createdAt: null | string;
+}
+
+/**
+ * `createUser(user)`: a verified account; the operator hands the password over.
+ */
+export interface NewUserDto {
+  username: string;
+  email: string;
+  password: string;
+  role?: "USER" | "ADMIN";
+}
+
 /** Every bean callable through the unified call, by bean id: its exposed functions with their overloads. */
 export interface Beans {
   /** `AccountingManagerService` (src/services/accounting/accounting-manager.service.ts); default role ADMIN. */
@@ -1058,6 +1381,19 @@ export interface Beans {
      * @signature createCommissionInvoice(String, String)
      */
     createCommissionInvoice(orderId: string, profileId: string): Promise<Attachment>;
+
+    /**
+     * Sets how the seller's next invoices and credit notes to buyers are numbered ({@link DocumentNumberingDto}): the
+     * user acting for the seller, or an ADMIN naming it. The sequence of the year goes on; issued numbers stay.
+     *
+     * @role USER
+     * @signature setDocumentNumbering(Map<DocumentNumberingDto>)
+     */
+    setDocumentNumbering(request: DocumentNumberingDto): Promise<{
+      invoicePattern: string;
+      creditNotePattern: string;
+      sellerId: string;
+    }>;
 
     /**
      * @role ADMIN
@@ -1171,6 +1507,12 @@ export interface Beans {
     checkConnectAccountStatus(): Promise<string>;
 
     /**
+     * @role USER
+     * @signature checkMySellerAccountStatus()
+     */
+    checkMySellerAccountStatus(): Promise<string>;
+
+    /**
      * @role ADMIN
      * @signature deleteAccount(String)
      */
@@ -1183,10 +1525,22 @@ export interface Beans {
     getInitialPerson(): Promise<ConnectPersonDTO>;
 
     /**
+     * @role USER
+     * @signature getMySellerInitialPerson()
+     */
+    getMySellerInitialPerson(): Promise<ConnectPersonDTO>;
+
+    /**
      * @role ADMIN
      * @signature createExternalBankAccount(Map<BankAccountDto>)
      */
     createExternalBankAccount(bank: BankAccountDto): Promise<boolean>;
+
+    /**
+     * @role USER
+     * @signature createMySellerBankAccount(Map<BankAccountDto>)
+     */
+    createMySellerBankAccount(bank: BankAccountDto): Promise<boolean>;
 
     /**
      * `false` when the sandbox refuses a valid number that is not one of its debit test cards.
@@ -1195,6 +1549,14 @@ export interface Beans {
      * @signature createExternalCardAccount(Map<CardAccountDto>)
      */
     createExternalCardAccount(card: CardAccountDto): Promise<boolean>;
+
+    /**
+     * As `createExternalCardAccount`, for the caller's seller.
+     *
+     * @role USER
+     * @signature createMySellerCardAccount(Map<CardAccountDto>)
+     */
+    createMySellerCardAccount(card: CardAccountDto): Promise<boolean>;
 
     /**
      * @role ADMIN
@@ -1225,12 +1587,170 @@ export interface Beans {
     obtainConnectOnboardingLink(refreshUrl: string, returnUrl: string): Promise<string>;
 
     /**
+     * @role USER
+     * @signature obtainMySellerOnboardingLink(String, String)
+     */
+    obtainMySellerOnboardingLink(refreshUrl: string, returnUrl: string): Promise<string>;
+
+    /**
      * Records the business profile; while requirements remain, the answer carries a fresh onboarding link.
      *
      * @role ADMIN
      * @signature verifyAccount(String, String, Map<VerificationDto>)
      */
     verifyAccount(refreshUrl: string, returnUrl: string, meta: VerificationDto): Promise<ConnectAccountDTO>;
+
+    /**
+     * As `verifyAccount`, for the caller's seller.
+     *
+     * @role USER
+     * @signature verifyMySellerAccount(String, String, Map<VerificationDto>)
+     */
+    verifyMySellerAccount(refreshUrl: string, returnUrl: string, meta: VerificationDto): Promise<ConnectAccountDTO>;
+  };
+
+  /** `CatalogueAdminService` (src/services/catalogue/catalogue-admin.service.ts); default role ADMIN. */
+  catalogueAdminServiceImpl: {
+    /**
+     * @role ADMIN
+     * @signature getCategoryTree()
+     */
+    getCategoryTree(): Promise<CategoryNode[]>;
+
+    /**
+     * @role ADMIN
+     * @signature createCategory(Map<CreateCategoryDto>)
+     */
+    createCategory(category: CreateCategoryDto): Promise<CategoryView>;
+
+    /**
+     * Renames, moves (`parentId`; `null`: to the roots) or repositions; 409 for a move below itself.
+     *
+     * @role ADMIN
+     * @signature updateCategory(String, Map<UpdateCategoryDto>)
+     */
+    updateCategory(id: string, change: UpdateCategoryDto): Promise<CategoryView>;
+
+    /**
+     * 409 while it has subcategories or products.
+     *
+     * @role ADMIN
+     * @signature deleteCategory(String)
+     */
+    deleteCategory(id: string): Promise<CategoryView>;
+
+    /**
+     * @role ADMIN
+     * @signature getAttributes()
+     */
+    getAttributes(): Promise<AdminAttributeView[]>;
+
+    /**
+     * @role ADMIN
+     * @signature createAttribute(Map<CreateAttributeDto>)
+     */
+    createAttribute(attribute: CreateAttributeDto): Promise<AdminAttributeView>;
+
+    /**
+     * @role ADMIN
+     * @signature updateAttribute(String, Map<UpdateAttributeDto>)
+     */
+    updateAttribute(id: string, change: UpdateAttributeDto): Promise<AdminAttributeView>;
+
+    /**
+     * 409 while products or SKUs have values of it.
+     *
+     * @role ADMIN
+     * @signature deleteAttribute(String)
+     */
+    deleteAttribute(id: string): Promise<AdminAttributeView>;
+
+    /**
+     * Any product, drafts included, with its translations, slug and SKUs.
+     *
+     * @role ADMIN
+     * @signature getProduct(String)
+     */
+    getProduct(id: string): Promise<AdminProductView>;
+
+    /**
+     * Products, drafts included, by a search request (DESIGN §6): `searchTerm` over name, description and slug;
+     * `query` on name, slug, published, categories, geneticType, countryOfOrigin, createdAt, updatedAt.
+     *
+     * @role ADMIN
+     * @signature searchProducts(Map)
+     */
+    searchProducts(request: {
+      [key: string]: unknown;
+    }): Promise<AdminProductPage>;
+
+    /**
+     * @role ADMIN
+     * @signature createProduct(Map<CreateProductAdminDto>)
+     */
+    createProduct(product: CreateProductAdminDto): Promise<AdminProductView>;
+
+    /**
+     * @role ADMIN
+     * @signature updateProduct(String, Map<UpdateProductDto>)
+     */
+    updateProduct(id: string, change: UpdateProductDto): Promise<AdminProductView>;
+
+    /**
+     * @role ADMIN
+     * @signature publishProduct(String)
+     */
+    publishProduct(id: string): Promise<AdminProductView>;
+
+    /**
+     * The product leaves the storefront; its offers stay (and come back with it).
+     *
+     * @role ADMIN
+     * @signature unpublishProduct(String)
+     */
+    unpublishProduct(id: string): Promise<AdminProductView>;
+
+    /**
+     * Adds or replaces the product's name and description in one language.
+     *
+     * @role ADMIN
+     * @signature setProductTranslation(String, Map<ProductTranslationDto>)
+     */
+    setProductTranslation(id: string, translation: ProductTranslationDto): Promise<AdminProductView>;
+
+    /**
+     * @role ADMIN
+     * @signature removeProductTranslation(String, String)
+     */
+    removeProductTranslation(id: string, lang: string): Promise<AdminProductView>;
+
+    /**
+     * Deletes the product with its SKUs; 409 while sellers offer any of its SKUs.
+     *
+     * @role ADMIN
+     * @signature deleteProduct(String)
+     */
+    deleteProduct(id: string): Promise<AdminProductView>;
+
+    /**
+     * @role ADMIN
+     * @signature createSku(Map<CreateSkuDto>)
+     */
+    createSku(sku: CreateSkuDto): Promise<AdminSkuView>;
+
+    /**
+     * @role ADMIN
+     * @signature updateSku(String, Map<UpdateSkuDto>)
+     */
+    updateSku(id: string, change: UpdateSkuDto): Promise<AdminSkuView>;
+
+    /**
+     * 409 while sellers offer it.
+     *
+     * @role ADMIN
+     * @signature deleteSku(String)
+     */
+    deleteSku(id: string): Promise<AdminSkuView>;
   };
 
   /** `ContentContainerService` (src/services/content-containers/content-container.service.ts); default role ADMIN. */
@@ -1972,6 +2492,33 @@ export interface Beans {
     getOrder(orderId: string): Promise<null | OrderView>;
 
     /**
+     * The seller's order desk: the orders of the seller the caller acts for, newest first, paged and filtered by status
+     * and creation time ({@link SellerOrdersRequestDto}); an ADMIN names any seller with `sellerId`.
+     *
+     * @role USER
+     * @signature getSellerOrdersPaged(Map<SellerOrdersRequestDto>)
+     */
+    getSellerOrdersPaged(request: SellerOrdersRequestDto): Promise<{
+      content: OrderView[];
+      totalElements: number;
+      totalPages: number;
+      size: number;
+      number: number;
+      numberOfElements: number;
+      first: boolean;
+      last: boolean;
+      empty: boolean;
+    }>;
+
+    /**
+     * One order of the caller's seller (any for an ADMIN); another seller's is a 403.
+     *
+     * @role USER
+     * @signature getSellerOrder(String)
+     */
+    getSellerOrder(orderId: string): Promise<OrderView>;
+
+    /**
      * @role ADMIN
      * @signature approve(String)
      */
@@ -2142,6 +2689,73 @@ export interface Beans {
     getPage404(site: string): Promise<string>;
   };
 
+  /** `SellerOnboardingService` (src/services/seller-onboarding/seller-onboarding.service.ts); default role ADMIN. */
+  sellerOnboardingServiceImpl: {
+    /**
+     * 409 when the caller is a seller already or has an application pending.
+     *
+     * @role USER
+     * @signature applyAsSeller(Map<SellerApplicationDto>)
+     */
+    applyAsSeller(application: SellerApplicationDto): Promise<SellerApplicationView>;
+
+    /**
+     * The caller's applications, newest first, with their decisions.
+     *
+     * @role USER
+     * @signature getMySellerApplications()
+     */
+    getMySellerApplications(): Promise<SellerApplicationView[]>;
+
+    /**
+     * @role ADMIN
+     * @signature listSellerApplications(Map<ApplicationSearchDto>)
+     */
+    listSellerApplications(query: ApplicationSearchDto): Promise<{
+      content: SellerApplicationView[];
+      totalElements: number;
+      totalPages: number;
+      size: number;
+      number: number;
+      numberOfElements: number;
+      first: boolean;
+      last: boolean;
+      empty: boolean;
+    }>;
+
+    /**
+     * 404 for an unknown application, 409 for one decided already.
+     *
+     * @role ADMIN
+     * @signature approveSellerApplication(String)
+     */
+    approveSellerApplication(applicationId: string): Promise<SellerApplicationView>;
+
+    /**
+     * `reason` (1-500 characters) is shown to the applicant.
+     *
+     * @role ADMIN
+     * @signature rejectSellerApplication(String, String)
+     */
+    rejectSellerApplication(applicationId: string, reason: string): Promise<SellerApplicationView>;
+
+    /**
+     * 404 for a caller who acts for no seller, or whose seller has no company profile.
+     *
+     * @role USER
+     * @signature getMyCompanyProfile()
+     */
+    getMyCompanyProfile(): Promise<CompanyProfileView>;
+
+    /**
+     * Replaces the company profile (made here if the seller had none); the seller's name and country follow it.
+     *
+     * @role USER
+     * @signature updateMyCompanyProfile(Map<CompanyProfileDto>)
+     */
+    updateMyCompanyProfile(company: CompanyProfileDto): Promise<CompanyProfileView>;
+  };
+
   /** `ShoppingCartService` (src/services/shopping-cart/shopping-cart.service.ts); default role ADMIN. */
   shoppingCartServiceImpl: {
     /**
@@ -2265,6 +2879,65 @@ export interface Beans {
     getPasswordResetToken(passwordResetToken: string, username: string): Promise<null | OneTimeTokenRecord>;
   };
 
+  /** `UserManagementService` (src/services/user-management/user-management.service.ts); default role ADMIN. */
+  userManagementServiceImpl: {
+    /**
+     * @role ADMIN
+     * @signature listUsers(Map<UserSearchDto>)
+     */
+    listUsers(query: UserSearchDto): Promise<{
+      content: UserView[];
+      totalElements: number;
+      totalPages: number;
+      size: number;
+      number: number;
+      numberOfElements: number;
+      first: boolean;
+      last: boolean;
+      empty: boolean;
+    }>;
+
+    /**
+     * 404 for a malformed or unknown id.
+     *
+     * @role ADMIN
+     * @signature getUser(String)
+     */
+    getUser(userId: string): Promise<UserView>;
+
+    /**
+     * A verified, enabled account; 409 when the username or e-mail address is taken.
+     *
+     * @role ADMIN
+     * @signature createUser(Map<NewUserDto>)
+     */
+    createUser(user: NewUserDto): Promise<UserView>;
+
+    /**
+     * Ends the account's sessions, tokens and live STOMP sessions at once.
+     *
+     * @role ADMIN
+     * @signature disableUser(String)
+     */
+    disableUser(userId: string): Promise<UserView>;
+
+    /**
+     * The account can log in again; tokens issued before it was disabled stay refused.
+     *
+     * @role ADMIN
+     * @signature enableUser(String)
+     */
+    enableUser(userId: string): Promise<UserView>;
+
+    /**
+     * `role`: `USER` or `ADMIN`. The account's tokens end (they carry the old role); it logs in again.
+     *
+     * @role ADMIN
+     * @signature changeRole(String, String)
+     */
+    changeRole(userId: string, role: string): Promise<UserView>;
+  };
+
   /** `VcsService` (src/services/vcs/vcs.service.ts); default role ADMIN. */
   vcsProvider: {
     /**
@@ -2323,6 +2996,7 @@ export const beanManifest = {
       isAccountingKeyDefined: [{ role: 'ADMIN', signature: 'isAccountingKeyDefined()' }],
       createPayoutInvoice: [{ role: 'ADMIN', signature: 'createPayoutInvoice(String, String)' }],
       createCommissionInvoice: [{ role: 'ADMIN', signature: 'createCommissionInvoice(String, String)' }],
+      setDocumentNumbering: [{ role: 'USER', signature: 'setDocumentNumbering(Map<DocumentNumberingDto>)' }],
       retrieveContact: [{ role: 'ADMIN', signature: 'retrieveContact(String)' }],
     },
   },
@@ -2355,15 +3029,46 @@ export const beanManifest = {
     role: 'ADMIN',
     functions: {
       checkConnectAccountStatus: [{ role: 'ADMIN', signature: 'checkConnectAccountStatus()' }],
+      checkMySellerAccountStatus: [{ role: 'USER', signature: 'checkMySellerAccountStatus()' }],
       deleteAccount: [{ role: 'ADMIN', signature: 'deleteAccount(String)' }],
       getInitialPerson: [{ role: 'ADMIN', signature: 'getInitialPerson()' }],
+      getMySellerInitialPerson: [{ role: 'USER', signature: 'getMySellerInitialPerson()' }],
       createExternalBankAccount: [{ role: 'ADMIN', signature: 'createExternalBankAccount(Map<BankAccountDto>)' }],
+      createMySellerBankAccount: [{ role: 'USER', signature: 'createMySellerBankAccount(Map<BankAccountDto>)' }],
       createExternalCardAccount: [{ role: 'ADMIN', signature: 'createExternalCardAccount(Map<CardAccountDto>)' }],
+      createMySellerCardAccount: [{ role: 'USER', signature: 'createMySellerCardAccount(Map<CardAccountDto>)' }],
       getBusinessTypes: [{ role: 'ADMIN', signature: 'getBusinessTypes()' }],
       getBusinessStructures: [{ role: 'ADMIN', signature: 'getBusinessStructures(String)' }],
       getMCCs: [{ role: 'ADMIN', signature: 'getMCCs()' }],
       obtainConnectOnboardingLink: [{ role: 'ADMIN', signature: 'obtainConnectOnboardingLink(String, String)' }],
+      obtainMySellerOnboardingLink: [{ role: 'USER', signature: 'obtainMySellerOnboardingLink(String, String)' }],
       verifyAccount: [{ role: 'ADMIN', signature: 'verifyAccount(String, String, Map<VerificationDto>)' }],
+      verifyMySellerAccount: [{ role: 'USER', signature: 'verifyMySellerAccount(String, String, Map<VerificationDto>)' }],
+    },
+  },
+  catalogueAdminServiceImpl: {
+    role: 'ADMIN',
+    functions: {
+      getCategoryTree: [{ role: 'ADMIN', signature: 'getCategoryTree()' }],
+      createCategory: [{ role: 'ADMIN', signature: 'createCategory(Map<CreateCategoryDto>)' }],
+      updateCategory: [{ role: 'ADMIN', signature: 'updateCategory(String, Map<UpdateCategoryDto>)' }],
+      deleteCategory: [{ role: 'ADMIN', signature: 'deleteCategory(String)' }],
+      getAttributes: [{ role: 'ADMIN', signature: 'getAttributes()' }],
+      createAttribute: [{ role: 'ADMIN', signature: 'createAttribute(Map<CreateAttributeDto>)' }],
+      updateAttribute: [{ role: 'ADMIN', signature: 'updateAttribute(String, Map<UpdateAttributeDto>)' }],
+      deleteAttribute: [{ role: 'ADMIN', signature: 'deleteAttribute(String)' }],
+      getProduct: [{ role: 'ADMIN', signature: 'getProduct(String)' }],
+      searchProducts: [{ role: 'ADMIN', signature: 'searchProducts(Map)' }],
+      createProduct: [{ role: 'ADMIN', signature: 'createProduct(Map<CreateProductAdminDto>)' }],
+      updateProduct: [{ role: 'ADMIN', signature: 'updateProduct(String, Map<UpdateProductDto>)' }],
+      publishProduct: [{ role: 'ADMIN', signature: 'publishProduct(String)' }],
+      unpublishProduct: [{ role: 'ADMIN', signature: 'unpublishProduct(String)' }],
+      setProductTranslation: [{ role: 'ADMIN', signature: 'setProductTranslation(String, Map<ProductTranslationDto>)' }],
+      removeProductTranslation: [{ role: 'ADMIN', signature: 'removeProductTranslation(String, String)' }],
+      deleteProduct: [{ role: 'ADMIN', signature: 'deleteProduct(String)' }],
+      createSku: [{ role: 'ADMIN', signature: 'createSku(Map<CreateSkuDto>)' }],
+      updateSku: [{ role: 'ADMIN', signature: 'updateSku(String, Map<UpdateSkuDto>)' }],
+      deleteSku: [{ role: 'ADMIN', signature: 'deleteSku(String)' }],
     },
   },
   contentContainerServiceImpl: {
@@ -2502,6 +3207,8 @@ export const beanManifest = {
       getOrdersFromLoggedUser: [{ role: 'GUEST', signature: 'getOrdersFromLoggedUser()' }],
       getOrdersFromLoggedUserByIds: [{ role: 'GUEST', signature: 'getOrdersFromLoggedUserByIds(IdList)' }],
       getOrder: [{ role: 'GUEST', signature: 'getOrder(String)' }],
+      getSellerOrdersPaged: [{ role: 'USER', signature: 'getSellerOrdersPaged(Map<SellerOrdersRequestDto>)' }],
+      getSellerOrder: [{ role: 'USER', signature: 'getSellerOrder(String)' }],
       approve: [{ role: 'ADMIN', signature: 'approve(String)' }],
       pay: [{ role: 'GUEST', signature: 'pay(String)' }],
       obtain3DSecureLink: [{ role: 'GUEST', signature: 'obtain3DSecureLink(String)' }],
@@ -2546,6 +3253,18 @@ export const beanManifest = {
       getPage404: [{ role: 'ADMIN', signature: 'getPage404(String)' }],
     },
   },
+  sellerOnboardingServiceImpl: {
+    role: 'ADMIN',
+    functions: {
+      applyAsSeller: [{ role: 'USER', signature: 'applyAsSeller(Map<SellerApplicationDto>)' }],
+      getMySellerApplications: [{ role: 'USER', signature: 'getMySellerApplications()' }],
+      listSellerApplications: [{ role: 'ADMIN', signature: 'listSellerApplications(Map<ApplicationSearchDto>)' }],
+      approveSellerApplication: [{ role: 'ADMIN', signature: 'approveSellerApplication(String)' }],
+      rejectSellerApplication: [{ role: 'ADMIN', signature: 'rejectSellerApplication(String, String)' }],
+      getMyCompanyProfile: [{ role: 'USER', signature: 'getMyCompanyProfile()' }],
+      updateMyCompanyProfile: [{ role: 'USER', signature: 'updateMyCompanyProfile(Map<CompanyProfileDto>)' }],
+    },
+  },
   shoppingCartServiceImpl: {
     role: 'ADMIN',
     functions: {
@@ -2572,6 +3291,17 @@ export const beanManifest = {
     functions: {
       getVerificationToken: [{ role: 'ADMIN', signature: 'getVerificationToken(String)' }, { role: 'ADMIN', signature: 'getVerificationToken(String, String)' }],
       getPasswordResetToken: [{ role: 'ADMIN', signature: 'getPasswordResetToken(String)' }, { role: 'ADMIN', signature: 'getPasswordResetToken(String, String)' }],
+    },
+  },
+  userManagementServiceImpl: {
+    role: 'ADMIN',
+    functions: {
+      listUsers: [{ role: 'ADMIN', signature: 'listUsers(Map<UserSearchDto>)' }],
+      getUser: [{ role: 'ADMIN', signature: 'getUser(String)' }],
+      createUser: [{ role: 'ADMIN', signature: 'createUser(Map<NewUserDto>)' }],
+      disableUser: [{ role: 'ADMIN', signature: 'disableUser(String)' }],
+      enableUser: [{ role: 'ADMIN', signature: 'enableUser(String)' }],
+      changeRole: [{ role: 'ADMIN', signature: 'changeRole(String, String)' }],
     },
   },
   vcsProvider: {

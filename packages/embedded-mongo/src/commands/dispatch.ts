@@ -2,6 +2,7 @@ import { MongoError, toMongoError } from '../errors';
 import { log } from '../log';
 import type { Doc } from '../types';
 import { aggregate } from './aggregate';
+import { backupCommands } from './backup';
 import { collectionCommands } from './collections';
 import type { CommandContext, CommandTable } from './context';
 import { countCommands } from './count-distinct';
@@ -23,6 +24,7 @@ const COMMANDS: CommandTable = {
   ...indexCommands,
   ...statsCommands,
   ...explainCommands,
+  ...backupCommands,
   insert,
   update,
   delete: deleteCommand,

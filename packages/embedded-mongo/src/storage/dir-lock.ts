@@ -1,7 +1,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-const LOCK_FILE = 'embedded-mongo.lock';
+export const LOCK_FILE = 'embedded-mongo.lock';
 /** Directories held by servers of this process (the pid in the file cannot tell them apart). */
 const heldHere = new Set<string>();
 
@@ -12,6 +12,17 @@ function isRunning(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** The running process (not this one) holding the lock of `path`, if any. */
+export function lockHolder(path: string): number | undefined {
+  let holder: number;
+  try {
+    holder = Number(readFileSync(join(path, LOCK_FILE), 'utf8'));
+  } catch {
+    return undefined;
+  }
+  return holder !== process.pid && Number.isInteger(holder) && holder > 0 && isRunning(holder) ? holder : undefined;
 }
 
 /**

@@ -79,6 +79,10 @@ export class Engine {
     return this.store.flush();
   }
 
+  backup(target: string): Promise<void> {
+    return this.store.backup(target);
+  }
+
   get commitStats(): StorageStats {
     return this.store.commitStats;
   }

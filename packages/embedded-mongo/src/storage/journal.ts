@@ -1,4 +1,14 @@
-import { closeSync, constants, fdatasyncSync, fstatSync, openSync, readSync, write, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fdatasyncSync,
+  fstatSync,
+  openSync,
+  readSync,
+  write,
+  writeSync,
+} from 'node:fs';
 import { crc32 } from 'node:zlib';
 
 const HEADER_BYTES = 4096;
@@ -31,6 +41,44 @@ export class Journal {
     const generation = header.readUInt32LE(0) === MAGIC ? header.readUInt32LE(4) : 0;
     const journal = new Journal(fd, generation, capacity);
     return { journal, records: journal.readRecords() };
+  }
+
+  /**
+   * What the file at `path` is, read before opening it: 'absent', 'fresh' (preallocated, never started: a zero
+   * header) or 'used' (our header). Throws, naming the problem, for a header that is neither or a used journal
+   * shorter than `capacity` (truncated: preallocation would silently fill its records with zeros).
+   */
+  static inspect(path: string, capacity: number): 'absent' | 'fresh' | 'used' {
+    if (!existsSync(path)) return 'absent';
+    const fd = openSync(path, 'r');
+    try {
+      const header = Buffer.alloc(8);
+      const firstRecord = Buffer.alloc(RECORD_HEADER_BYTES);
+      readSync(fd, header, 0, header.length, 0);
+      readSync(fd, firstRecord, 0, firstRecord.length, HEADER_BYTES);
+      const started = header.readUInt32LE(0) === MAGIC;
+      if (!started && header.some((byte) => byte !== 0)) throw new Error('its header is not a journal header');
+      // Generation 0 has a zero header: its first record tells a used journal from a preallocated one.
+      if (!started && firstRecord.every((byte) => byte === 0)) return 'fresh';
+      const size = fstatSync(fd).size;
+      if (size < capacity) throw new Error(`it is ${size} bytes, shorter than its ${capacity} (truncated)`);
+      return 'used';
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** The records a journal holds, read without changing (or preallocating) the file. */
+  static readRecords(path: string, capacity: number): Buffer[] {
+    const fd = openSync(path, 'r');
+    try {
+      const header = Buffer.alloc(8);
+      readSync(fd, header, 0, 8, 0);
+      const generation = header.readUInt32LE(0) === MAGIC ? header.readUInt32LE(4) : 0;
+      return new Journal(fd, generation, capacity).readRecords();
+    } finally {
+      closeSync(fd);
+    }
   }
 
   /** Whether a record with this payload fits after the records written so far. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fromBson, toBson } from '../bson/codec';
 import { MongoError } from '../errors';
@@ -7,6 +7,7 @@ import { open, type Database, type RootDatabase } from 'lmdb';
 import { lockDirectory } from './dir-lock';
 import { GroupCommit } from './group-commit';
 import { Journal } from './journal';
+import { checkStore, JOURNAL_BYTES, JOURNAL_FILE, markStore } from './store-check';
 import type { CollectionMeta, Store, StorageStats, StoredCollection } from './store';
 import { decodeWrites, encodeWrites, type Write } from './store-writes';
 
@@ -16,8 +17,11 @@ import { decodeWrites, encodeWrites, type Write } from './store-writes';
  */
 const MAX_ID_KEY = 1500;
 const SEPARATOR = '\u0000';
-const JOURNAL_FILE = 'journal.wal';
-const JOURNAL_BYTES = 16 * 1024 * 1024;
+/**
+ * Below this much free space a failed commit is reported as a full disk. lmdb reports a write that found no space as
+ * EIO, so the free space is asked of the file system instead of read from the error.
+ */
+const LOW_SPACE_BYTES = 4 * 1024 * 1024;
 /** How often journaled writes are moved into lmdb (at the next commit), so the journal stays short. */
 const CHECKPOINT_INTERVAL_MS = 1000;
 
@@ -30,7 +34,12 @@ const CHECKPOINT_INTERVAL_MS = 1000;
  * journal starts a new generation. At open, records left in the journal are replayed into lmdb first.
  */
 export class LmdbStore implements Store {
-  private readonly group = new GroupCommit<Write>((batch) => this.commit(batch.writes));
+  private readonly group = new GroupCommit<Write>((batch) => this.exclusively(() => this.commit(batch.writes)));
+  /** The last commit or backup: each starts after the one before ended (the journal takes one writer at a time). */
+  private turn: Promise<unknown> = Promise.resolve();
+  /** Backups being copied: the environment stays open until they end. */
+  private readonly copying = new Set<Promise<void>>();
+  private closing = false;
   /** Journaled writes not yet in lmdb, in order. */
   private unapplied: Write[] = [];
   private checkpointDue = false;
@@ -44,11 +53,19 @@ export class LmdbStore implements Store {
     private readonly catalog: Database<Buffer, string>,
     private readonly journal: Journal,
     private readonly unlock: () => void,
+    private readonly path: string,
   ) {}
 
   static open(path: string): LmdbStore {
     mkdirSync(path, { recursive: true });
     const unlock = lockDirectory(path);
+    try {
+      // Before lmdb maps the file: it trusts what it maps, and a damaged file would crash the process.
+      checkStore(path);
+    } catch (error) {
+      unlock();
+      throw error;
+    }
     // noSubdir: false keeps lmdb from treating a directory name with a dot (`db.v1`) as a file name.
     const root = open({ path, noSubdir: false, overlappingSync: false, maxDbs: 4 });
     const docs = root.openDB<Buffer, Buffer>({ name: 'docs', encoding: 'binary', keyEncoding: 'binary' });
@@ -57,8 +74,9 @@ export class LmdbStore implements Store {
     try {
       const opened = Journal.open(join(path, JOURNAL_FILE), JOURNAL_BYTES);
       journal = opened.journal;
-      const store = new LmdbStore(root, docs, catalog, opened.journal, unlock);
+      const store = new LmdbStore(root, docs, catalog, opened.journal, unlock, path);
       store.recover(opened.records);
+      markStore(path);
       store.scheduleCheckpoints();
       return store;
     } catch (error) {
@@ -109,6 +127,7 @@ export class LmdbStore implements Store {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     clearInterval(this.checkpointTimer);
     const failed = await this.flush().then(
       () => undefined,
@@ -117,12 +136,42 @@ export class LmdbStore implements Store {
     try {
       if (this.unapplied.length > 0) await this.checkpoint([]);
     } finally {
+      await Promise.allSettled(this.copying);
       this.journal.close();
       await this.root.close();
       this.unlock();
     }
     // Closed all the same (the directory is released), but the caller learns that writes were lost.
     if (failed !== undefined) throw failed instanceof Error ? failed : new Error(String(failed));
+  }
+
+  /**
+   * Writes a consistent copy of the store into `target` (a new or empty directory) while the server keeps serving:
+   * the journaled writes are checkpointed first, so lmdb holds every write acknowledged before this call, then
+   * lmdb copies the file from a read transaction (a snapshot; writes go on meanwhile). The copy is `data.mdb`
+   * alone, a store that needs no journal; it is checked before this resolves.
+   */
+  async backup(target: string): Promise<void> {
+    mkdirSync(target, { recursive: true });
+    if (readdirSync(target).length > 0) throw new MongoError('BadValue', `backup target ${target} is not empty`);
+    await this.exclusively(() => this.checkpoint([]));
+    if (this.closing) throw new MongoError('InterruptedAtShutdown', 'the server is shutting down; no backup was taken');
+    // The environment is a directory (noSubdir: false), so lmdb writes `data.mdb` into the path it is given.
+    const copy = this.root.backup(target, false);
+    this.copying.add(copy);
+    try {
+      await copy;
+    } finally {
+      this.copying.delete(copy);
+    }
+    checkStore(target);
+  }
+
+  /** Runs `work` after the commit or backup step before it ended. */
+  private exclusively<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.turn.then(work);
+    this.turn = result.catch(() => undefined);
+    return result;
   }
 
   private scheduleCheckpoints(): void {
@@ -151,19 +200,32 @@ export class LmdbStore implements Store {
       await this.journal.append(payload);
       this.unapplied.push(...writes);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new MongoError(
-        'InternalError',
-        `write not durable, storage commit failed (${reason}); the change stays applied in memory ` +
-          'and is committed again with the next write',
+      throw this.commitFailure(error);
+    }
+  }
+
+  /** A failed commit as the writers see it: OutOfDiskSpace (14031) on a full disk, InternalError (1) otherwise. */
+  private commitFailure(error: unknown): MongoError {
+    const reason = error instanceof Error ? error.message : String(error);
+    const free = freeBytes(this.path);
+    if ((error as NodeJS.ErrnoException).code === 'ENOSPC' || (free !== undefined && free < LOW_SPACE_BYTES)) {
+      return new MongoError(
+        'OutOfDiskSpace',
+        `write refused: the disk holding the store is full (${free ?? 0} bytes free; ${reason}); reads go on, ` +
+          'and the change, applied in memory, is committed with the first write after space is freed',
       );
     }
+    return new MongoError(
+      'InternalError',
+      `write not durable, storage commit failed (${reason}); the change stays applied in memory ` +
+        'and is committed again with the next write',
+    );
   }
 
   /** Commits the journaled writes (and `more`) to lmdb, synced, then starts a new journal generation. */
   private async checkpoint(more: Write[]): Promise<void> {
     const writes = this.unapplied.concat(more);
-    await Promise.all(this.issue(writes));
+    await Promise.all(this.issue(writes)).catch(lmdbCommitError);
     this.unapplied = [];
     this.checkpointDue = false;
     this.checkpoints++;
@@ -192,6 +254,29 @@ export class LmdbStore implements Store {
       }
     }
     return results;
+  }
+}
+
+/**
+ * lmdb-js rejects each write of a failed transaction with a generic error whose `commitError` promise rejects with
+ * the cause; left unhandled, that rejection would end the server's thread. Throws the cause instead.
+ */
+async function lmdbCommitError(error: unknown): Promise<never> {
+  const commitError = (error as { commitError?: Promise<unknown> }).commitError;
+  if (!commitError) throw error;
+  const cause = await commitError.then(
+    () => error,
+    (reason: unknown) => reason,
+  );
+  throw cause;
+}
+
+function freeBytes(path: string): number | undefined {
+  try {
+    const stats = statfsSync(path);
+    return stats.bavail * stats.bsize;
+  } catch {
+    return undefined;
   }
 }
 

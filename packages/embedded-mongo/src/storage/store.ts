@@ -1,3 +1,4 @@
+import { MongoError } from '../errors';
 import type { IndexSpec } from '../indexes/index-spec';
 import type { Doc } from '../types';
 import type { CommitStats } from './group-commit';
@@ -28,6 +29,8 @@ export interface Store {
   putCollection(meta: CollectionMeta): void;
   dropCollection(ns: string): void;
   flush(): Promise<void>;
+  /** Writes a consistent copy of the store, with every write acknowledged so far, into the new directory `target`. */
+  backup(target: string): Promise<void>;
   close(): Promise<void>;
   /** Commit counters (zero in memory). */
   readonly commitStats: StorageStats;
@@ -57,5 +60,8 @@ export class MemoryStore implements Store {
   putCollection(): void {}
   dropCollection(): void {}
   async flush(): Promise<void> {}
+  backup(): Promise<void> {
+    return Promise.reject(new MongoError('IllegalOperation', 'an in-memory server has no store to back up'));
+  }
   async close(): Promise<void> {}
 }

@@ -9,6 +9,7 @@ const port = parentPort!;
 const post = (message: WorkerMessage): void => port.postMessage(message);
 const { options, host } = workerData as { options: EmbeddedMongoOptions; host: string };
 lowerThreadPriority(PRIORITY_STEPS);
+process.on('unhandledRejection', ignoreLmdbCommitEcho);
 setLogSink((entry) => post({ type: 'log', entry }));
 
 WireListener.start(options, host).then(
@@ -24,3 +25,14 @@ WireListener.start(options, host).then(
   },
   (error: unknown) => post({ type: 'startFailed', error: serializeError(error) }),
 );
+
+/**
+ * When an lmdb transaction fails (a full disk), lmdb-js may also reject write promises nobody holds, each with a
+ * generic error carrying `commitError` (seen on a 20 MiB tmpfs filled by the store itself); the store gets the same
+ * failure from the writes it awaits and reports it to the writers. Those echoes must not end the thread; any other
+ * unhandled rejection still does.
+ */
+function ignoreLmdbCommitEcho(reason: unknown): void {
+  if (reason instanceof Error && 'commitError' in reason) return;
+  throw reason;
+}

@@ -1,4 +1,6 @@
+import { rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
 import { CursorRegistry } from '../commands/cursor-registry';
 import { SessionRegistry } from '../commands/session-registry';
 import { Engine } from '../storage/engine';
@@ -8,6 +10,9 @@ import { describeError, log } from '../log';
 import { sweepExpired } from '../ttl';
 import { Connection, type ServerContext } from '../wire/connection';
 import type { EmbeddedMongoOptions } from './protocol';
+
+/** Beside the store while a server serves it: its URI, for tools of other processes (`db-tool backup`). */
+export const URI_FILE = 'embedded-mongo.uri';
 
 /**
  * The server itself, on the thread that runs it (the worker): the store, the TCP listener, the
@@ -22,6 +27,7 @@ export class WireListener {
     private readonly context: ServerContext,
     readonly port: number,
     ttlIntervalMs: number,
+    private readonly uriFile: string | undefined,
   ) {
     this.maintenance = setInterval(() => {
       void expire(context.engine);
@@ -40,7 +46,9 @@ export class WireListener {
       const server = await listen(context, sockets, options.port ?? 0, host);
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
-      return new WireListener(server, sockets, context, port, options.ttlIntervalMs ?? 60_000);
+      const uriFile = options.dbPath ? join(options.dbPath, URI_FILE) : undefined;
+      if (uriFile) writeUriFile(uriFile, host, port);
+      return new WireListener(server, sockets, context, port, options.ttlIntervalMs ?? 60_000, uriFile);
     } catch (error) {
       // Release the data directory when the store cannot be loaded or the port is taken.
       await store.close();
@@ -51,11 +59,21 @@ export class WireListener {
   /** Stops accepting connections, closes open ones and closes the store after pending writes. */
   async stop(): Promise<void> {
     clearInterval(this.maintenance);
+    if (this.uriFile) rmSync(this.uriFile, { force: true });
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     for (const socket of this.sockets) socket.destroy();
     await closed;
     await this.context.engine.flush();
     await this.context.engine.close();
+  }
+}
+
+/** Best effort: without the file, `db-tool backup` says the server cannot be reached; serving goes on. */
+function writeUriFile(file: string, host: string, port: number): void {
+  try {
+    writeFileSync(file, `mongodb://${host.includes(':') ? `[${host}]` : host}:${port}\n`);
+  } catch (error) {
+    log({ level: 'warn', source: 'storage', message: `cannot write ${file}: ${describeError(error)}` });
   }
 }
 

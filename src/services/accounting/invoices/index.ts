@@ -2,6 +2,9 @@
 export { InvoicesModule } from './invoices.module';
 export { InvoiceService, INVOICES_BUCKET } from './invoice.service';
 export { InvoiceKind } from './invoice';
+export { DocumentNumbering } from './document-numbering';
+export type { NumberPatterns } from './document-numbering';
+export { numberPatternProblem, MAX_NUMBER_PATTERN_LENGTH } from './number-pattern';
 export type {
   InvoiceDraft,
   InvoiceLine,

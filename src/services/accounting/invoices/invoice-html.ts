@@ -1,5 +1,5 @@
 import { formatMoney } from '../../payments';
-import { InvoiceDraft, InvoiceParty } from './invoice';
+import { InvoiceDraft, InvoiceKind, InvoiceParty } from './invoice';
 
 /** The invoice as HTML for the PDF service; every text from the data is escaped. */
 export function invoiceHtml(draft: InvoiceDraft): string {
@@ -10,8 +10,10 @@ export function invoiceHtml(draft: InvoiceDraft): string {
   const summary = draft.summary.map(({ label, amount }) => row([escape(label), money(amount)])).join('');
   const ordered = draft.orderedAt ? `<p>Order date: ${day(draft.orderedAt)}</p>` : '';
   const shipTo = draft.shipTo ? party('Ship to', draft.shipTo) : '';
+  const numberLabel = draft.kind === InvoiceKind.CREDIT_NOTE ? 'Credit note number' : 'Invoice number';
+  const corrects = draft.corrects ? `<p>Corrects invoice: ${escape(draft.corrects)}</p>` : '';
   return `<h1>${escape(draft.title)} ${escape(draft.number)}</h1>
-<p>Invoice number: ${escape(draft.number)}</p><p>Date of issue: ${day(draft.issuedAt)}</p>
+<p>${numberLabel}: ${escape(draft.number)}</p><p>Date of issue: ${day(draft.issuedAt)}</p>${corrects}
 <p>Order: ${escape(draft.orderId)}</p>${ordered}
 <p>Currency: ${escape(draft.currency)}</p>
 ${party('From', draft.issuer)}${party('To', draft.recipient)}${shipTo}

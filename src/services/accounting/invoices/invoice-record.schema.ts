@@ -16,7 +16,7 @@ export class InvoiceRecord {
   @Prop({ required: true }) year!: number;
   /** 1, 2, 3… within the series and year, without gaps. */
   @Prop({ required: true, min: 1 }) sequence!: number;
-  /** `<prefix>-<year>-<sequence, 6 digits>`, also the PDF's file name. */
+  /** Formatted by the series' pattern from `year` and `sequence` (`INV-2026-000001`); also the PDF's file name. */
   @Prop({ required: true }) number!: string;
   /**
    * What may be issued only once: `<kind>:<orderId>` for the buyer-to-vendor invoice, `<kind>:<orderId>:<content
@@ -47,3 +47,5 @@ InvoiceRecordSchema.index({ series: 1, year: 1, sequence: 1 }, { unique: true })
 InvoiceRecordSchema.index({ once: 1 }, { unique: true });
 /** A buyer's invoices, newest first (`GET /api/v1/invoices/mine`). */
 InvoiceRecordSchema.index({ buyerUserId: 1, issuedAt: -1, _id: -1 });
+/** An order's documents (`GET /api/v1/invoices/orders/{orderId}`). */
+InvoiceRecordSchema.index({ orderId: 1, issuedAt: 1 });

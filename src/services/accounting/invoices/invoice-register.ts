@@ -3,6 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { isDuplicateKeyError } from '../../../common/mongo/duplicate-key';
 import { InvoiceRequest } from './invoice';
+import { formatNumber } from './number-pattern';
 import { InvoiceRecord, StoredInvoiceRecord } from './invoice-record.schema';
 
 /** Each failed claim means another invoice took the number, so this many in a row means something is wrong. */
@@ -52,6 +53,13 @@ export class InvoiceRegister {
     return this.records.findOne(filter).lean<StoredInvoiceRecord>().exec();
   }
 
+  /** The documents of an order that `userId` may read (its buyer's and its seller's; all for null), oldest first. */
+  ofOrder(orderId: string, userId: string | null): Promise<StoredInvoiceRecord[]> {
+    const filter =
+      userId === null ? { orderId } : { orderId, $or: [{ buyerUserId: userId }, { sellerUserId: userId }] };
+    return this.records.find(filter, { draft: 0 }).sort({ issuedAt: 1, _id: 1 }).lean<StoredInvoiceRecord[]>().exec();
+  }
+
   /** The buyer's invoices, newest first, and how many there are. */
   async ofBuyer(buyerUserId: string, page: number, size: number): Promise<[StoredInvoiceRecord[], number]> {
     const filter = { buyerUserId };
@@ -81,7 +89,7 @@ export class InvoiceRegister {
       .exec();
     const sequence = (last?.sequence ?? 0) + 1;
     const issuedAt = last && last.issuedAt > now ? last.issuedAt : now;
-    const number = `${series.prefix}-${year}-${String(sequence).padStart(6, '0')}`;
+    const number = formatNumber(series.pattern, year, sequence);
     const summary = draft.summary.at(-1);
     const record = await this.records.create({
       series: series.key,

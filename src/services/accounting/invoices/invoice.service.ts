@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { BinaryStore } from '../../binaries/binary-store';
 import { PdfService } from '../../pdf/pdf.service';
 import { Attachment, toAttachment } from './attachment';
-import { InvoiceRequest, UnnumberedDraft } from './invoice';
+import { InvoiceKind, InvoiceRequest, UnnumberedDraft } from './invoice';
 import { invoiceHtml } from './invoice-html';
 import { StoredInvoiceRecord } from './invoice-record.schema';
 import { InvoiceRegister } from './invoice-register';
@@ -27,6 +27,12 @@ export class InvoiceService {
   /** The invoice already issued for the request, if any. */
   async issued(request: InvoiceRequest): Promise<Attachment | null> {
     const record = await this.register.find(onceOf(request));
+    return record && toAttachment(record, await this.pdfOf(record));
+  }
+
+  /** The document of `kind` already issued once per order (or per refund of it), if any: no request needed. */
+  async issuedOnce(kind: InvoiceKind, orderId: string, refund?: string): Promise<Attachment | null> {
+    const record = await this.register.find(perOrderKey(kind, orderId, refund ? { refund } : 'order'));
     return record && toAttachment(record, await this.pdfOf(record));
   }
 
@@ -55,8 +61,12 @@ export class InvoiceService {
 
 /** The register's key of what may be issued only once (see `InvoiceRecord.once`). */
 function onceOf({ draft, onePer }: InvoiceRequest): string {
-  const perOrder = `${draft.kind}:${draft.orderId}`;
-  return onePer === 'order' ? perOrder : `${perOrder}:${digestOf(draft)}`;
+  if (onePer === 'content') return `${draft.kind}:${draft.orderId}:${digestOf(draft)}`;
+  return perOrderKey(draft.kind, draft.orderId, onePer);
+}
+
+function perOrderKey(kind: InvoiceKind, orderId: string, onePer: 'order' | { refund: string }): string {
+  return onePer === 'order' ? `${kind}:${orderId}` : `${kind}:${orderId}:refund:${onePer.refund}`;
 }
 
 function digestOf(draft: UnnumberedDraft): string {

@@ -1,6 +1,8 @@
 /** What an invoice is for; stored with the PDF so an order's invoices can be found. */
 export enum InvoiceKind {
   BUYER_TO_VENDOR = 'buyer-to-vendor',
+  /** A seller's credit note to the buyer for a refund: it corrects the buyer-to-vendor invoice. */
+  CREDIT_NOTE = 'credit-note',
   PAYOUT = 'payout',
   COMMISSION = 'commission',
 }
@@ -28,12 +30,14 @@ export interface InvoiceSummaryLine {
 /** Everything an invoice PDF shows; amounts are integer minor units of `currency`. */
 export interface InvoiceDraft {
   kind: InvoiceKind;
-  /** The legal number `<prefix>-<year>-<sequence>` given when the invoice is issued; also the file name. */
+  /** The legal number (its series' pattern of year and sequence) given when the invoice is issued; the file name. */
   number: string;
   title: string;
   orderId: string;
   /** When the order was placed, if the invoice shows it. */
   orderedAt?: Date;
+  /** The number of the invoice a credit note corrects. */
+  corrects?: string;
   issuer: InvoiceParty;
   recipient: InvoiceParty;
   /** Where the goods go, if the order is shipped. */
@@ -52,8 +56,8 @@ export type UnnumberedDraft = Omit<InvoiceDraft, 'number' | 'issuedAt'>;
 export interface InvoiceSeries {
   /** e.g. `seller:<sellerId>`, `platform:commission`. */
   key: string;
-  /** First part of the number: `<prefix>-<year>-<sequence>`. */
-  prefix: string;
+  /** How numbers read: `{YYYY}` and `{SEQ}` / `{SEQ:n}` in literal text (`number-pattern.ts`), e.g. `CM-{YYYY}-{SEQ:6}`. */
+  pattern: string;
 }
 
 /** What to issue, in which series, and who may read it besides ADMINs. */
@@ -62,9 +66,10 @@ export interface InvoiceRequest {
   series: InvoiceSeries;
   /**
    * `order`: one invoice of this kind per order, whatever changes later (the buyer-to-vendor invoice);
-   * `content`: asking again with the same content answers the stored one, a changed order gets a new one.
+   * `content`: asking again with the same content answers the stored one, a changed order gets a new one;
+   * `{refund}`: one per refund of the order (credit notes), by the refund's reference.
    */
-  onePer: 'order' | 'content';
+  onePer: 'order' | 'content' | { refund: string };
   buyerUserId?: string;
   sellerUserId?: string;
 }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { BinariesModule } from '../../binaries/binaries.module';
 import { PdfModule } from '../../pdf/pdf.module';
+import { DocumentNumbering, SellerNumbering, SellerNumberingSchema } from './document-numbering';
 import { InvoiceRecord, InvoiceRecordSchema } from './invoice-record.schema';
 import { InvoiceRegister } from './invoice-register';
 import { InvoiceService } from './invoice.service';
@@ -14,9 +15,12 @@ import { InvoiceService } from './invoice.service';
   imports: [
     PdfModule,
     BinariesModule,
-    MongooseModule.forFeature([{ name: InvoiceRecord.name, schema: InvoiceRecordSchema }]),
+    MongooseModule.forFeature([
+      { name: InvoiceRecord.name, schema: InvoiceRecordSchema },
+      { name: SellerNumbering.name, schema: SellerNumberingSchema },
+    ]),
   ],
-  providers: [InvoiceService, InvoiceRegister],
-  exports: [InvoiceService, InvoiceRegister],
+  providers: [InvoiceService, InvoiceRegister, DocumentNumbering],
+  exports: [InvoiceService, InvoiceRegister, DocumentNumbering],
 })
 export class InvoicesModule {}

@@ -2,6 +2,7 @@ import { Body, Controller, Get, Header, Param, Post, Res } from '@nestjs/common'
 import { IsIn } from 'class-validator';
 import { Response } from 'express';
 import { randomBytes } from 'node:crypto';
+import { escapeHtml } from '../../../common/html-escape';
 import { AppConfig } from '../../../config/app-config';
 import { formatMoney, SignedWebhookSender } from '../../payments';
 import { AltPayment, AltPaymentEvent, AltPaymentEventType, AltPaymentStatus } from '../alt-payment.provider';
@@ -29,7 +30,7 @@ export class AltPaymentPageController {
   async page(@Param('paymentId') paymentId: string): Promise<string> {
     const payment = await this.sandbox.retrieve(paymentId);
     return `<!doctype html><html><head><title>Pay later (sandbox)</title></head><body>
-<h1>Pay ${formatMoney(payment.amount, payment.currency)}</h1><p>Status: ${payment.status}</p>
+<h1>Pay ${escapeHtml(formatMoney(payment.amount, payment.currency))}</h1><p>Status: ${escapeHtml(payment.status)}</p>
 <form method="post"><button name="outcome" value="approve">Approve</button>
 <button name="outcome" value="decline">Decline</button></form></body></html>`;
   }

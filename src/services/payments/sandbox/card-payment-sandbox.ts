@@ -115,6 +115,15 @@ export class CardPaymentSandbox extends CardPaymentProvider {
     return canceled ? toIntent(canceled) : this.retrieve(paymentIntentId);
   }
 
+  /** Where the challenge page of the intent sends the buyer back: the charge's `returnUrl`, else `PUBLIC_URL`. */
+  async returnUrlOf(paymentIntentId: string): Promise<string> {
+    const intent = await this.intents
+      .findOne({ intentId: String(paymentIntentId) }, { returnUrl: 1 })
+      .lean()
+      .exec();
+    return intent?.returnUrl ?? `${this.self.public()}/`;
+  }
+
   /** The buyer's answer to the challenge: the intent succeeds or fails, once (409 when already settled). */
   async completeChallenge(paymentIntentId: string, passed: boolean): Promise<PaymentIntent> {
     const status = passed ? PaymentIntentStatus.SUCCEEDED : PaymentIntentStatus.FAILED;

@@ -17,6 +17,8 @@ export class SandboxPaymentIntent {
   @Prop() description?: string;
   @Prop() destinationAccountId?: string;
   @Prop({ type: Map, of: String }) metadata?: Map<string, string>;
+  /** Where the challenge page sends the buyer back once answered. */
+  @Prop() returnUrl?: string;
 }
 
 export const SandboxPaymentIntentSchema = SchemaFactory.createForClass(SandboxPaymentIntent);

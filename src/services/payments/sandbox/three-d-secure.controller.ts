@@ -1,6 +1,8 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { IsIn } from 'class-validator';
 import { randomBytes } from 'node:crypto';
+import { escapeHtml } from '../../../common/html-escape';
 import { AppConfig } from '../../../config/app-config';
 import { CardPaymentEvent, CardPaymentEventType, PaymentIntent, PaymentIntentStatus } from '../card-payment.provider';
 import { SignedWebhookSender } from '../signed-webhook-sender';
@@ -29,17 +31,34 @@ export class ThreeDSecureController {
     const intent = await this.sandbox.retrieve(intentId);
     const amount = formatMoney(intent.amount, intent.currency);
     return `<!doctype html><html><head><title>3-D Secure (sandbox)</title></head><body>
-<h1>Confirm your payment of ${amount}</h1><p>Status: ${intent.status}</p>
+<h1>Confirm your payment of ${escapeHtml(amount)}</h1><p>Status: ${escapeHtml(intent.status)}</p>
 <form method="post"><button name="outcome" value="complete">Complete</button>
 <button name="outcome" value="fail">Fail</button></form></body></html>`;
   }
 
+  /**
+   * The page's form (a browser, `application/x-www-form-urlencoded`) is sent back to the payment's `returnUrl` with
+   * a 303 and `payment_intent` and `redirect_status` added to its query, as a real provider's page does; a JSON
+   * client gets the outcome as JSON with that `returnUrl`.
+   */
   @Post(':intentId')
   @HttpCode(200)
   async answer(
     @Param('intentId') intentId: string,
     @Body() { outcome }: ChallengeAnswerDto,
-  ): Promise<{ paymentIntentId: string; status: PaymentIntentStatus }> {
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<ChallengeOutcome | undefined> {
+    const intent = await this.settle(intentId, outcome);
+    const returnUrl = withOutcome(await this.sandbox.returnUrlOf(intent.id), intent);
+    if (request.is('application/x-www-form-urlencoded')) {
+      response.redirect(303, returnUrl);
+      return undefined;
+    }
+    return { paymentIntentId: intent.id, status: intent.status, returnUrl };
+  }
+
+  private async settle(intentId: string, outcome: ChallengeAnswerDto['outcome']): Promise<PaymentIntent> {
     const intent = await this.sandbox.completeChallenge(intentId, outcome === 'complete');
     const event: CardPaymentEvent = {
       id: `evt_${randomBytes(12).toString('hex')}`,
@@ -48,8 +67,21 @@ export class ThreeDSecureController {
       data: intent,
     };
     await this.sender.send('/api/v1/cardpayment', event, this.config.webhookSecrets.cardPayment);
-    return { paymentIntentId: intent.id, status: intent.status };
+    return intent;
   }
+}
+
+interface ChallengeOutcome {
+  paymentIntentId: string;
+  status: PaymentIntentStatus;
+  returnUrl: string;
+}
+
+function withOutcome(returnUrl: string, intent: PaymentIntent): string {
+  const url = new URL(returnUrl);
+  url.searchParams.set('payment_intent', intent.id);
+  url.searchParams.set('redirect_status', passed(intent) ? 'succeeded' : 'failed');
+  return url.href;
 }
 
 function passed(intent: PaymentIntent): boolean {

@@ -1,0 +1,103 @@
+import { BadRequestException, ConflictException, NotFoundException } from '@nestjs/common';
+import { AuditTrail } from '../../audit/audit-trail';
+import { AccessChange, UsersService } from '../../auth/users/users.service';
+import { SessionsService } from '../../auth/sessions/sessions.service';
+import { Bean, Exposed, MapOf } from '../../bean';
+import { Page, toPage } from '../../common/page';
+import { Role } from '../../common/principal';
+import { LiveSessions } from '../../realtime/session/live-sessions';
+import { ACCOUNT_ROLES, AccountRole, NewUserDto, UserSearchDto } from './user-management.dto';
+import { toUserView, UserView } from './user.view';
+import { UsersTopic } from './users-topic';
+
+/**
+ * `userManagementServiceImpl` (ADMIN): operators list, create, disable and enable accounts and change their role.
+ * The last enabled ADMIN can be neither disabled nor demoted (409), so the shop is never left without an operator.
+ */
+@Bean('userManagementServiceImpl', Role.ADMIN)
+export class UserManagementService {
+  constructor(
+    private readonly users: UsersService,
+    private readonly sessions: SessionsService,
+    private readonly liveSessions: LiveSessions,
+    private readonly topic: UsersTopic,
+    private readonly audit: AuditTrail,
+  ) {}
+
+  @Exposed([MapOf(UserSearchDto)])
+  async listUsers(query: UserSearchDto): Promise<Page<UserView>> {
+    const { search, role, disabled, page, size } = query;
+    const { content, total } = await this.users.search({ text: search, role, disabled }, page, size);
+    return toPage(content.map(toUserView), total, page, size);
+  }
+
+  /** 404 for a malformed or unknown id. */
+  @Exposed(['String'])
+  async getUser(userId: string): Promise<UserView> {
+    const account = await this.users.findAccount(userId);
+    if (!account) throw new NotFoundException(`User ${userId} not found`);
+    return toUserView(account);
+  }
+
+  /** A verified, enabled account; 409 when the username or e-mail address is taken. */
+  @Exposed([MapOf(NewUserDto)])
+  async createUser(user: NewUserDto): Promise<UserView> {
+    const created = await this.users.create({ ...user, verified: true });
+    const view = await this.getUser(String(created._id));
+    await this.record('user.create', view, { username: view.username, email: view.email, role: view.role });
+    this.topic.changed('user.created', view);
+    return view;
+  }
+
+  /** Ends the account's sessions, tokens and live STOMP sessions at once. */
+  @Exposed(['String'])
+  async disableUser(userId: string): Promise<UserView> {
+    const view = await this.change(userId, { disabled: true });
+    await this.sessions.destroyAllOf(userId);
+    this.liveSessions.reverifyUser(userId);
+    await this.record('user.disable', view);
+    this.topic.changed('user.disabled', view);
+    return view;
+  }
+
+  /** The account can log in again; tokens issued before it was disabled stay refused. */
+  @Exposed(['String'])
+  async enableUser(userId: string): Promise<UserView> {
+    const view = await this.change(userId, { disabled: false });
+    await this.record('user.enable', view);
+    this.topic.changed('user.enabled', view);
+    return view;
+  }
+
+  /** `role`: `USER` or `ADMIN`. The account's tokens end (they carry the old role); it logs in again. */
+  @Exposed(['String', 'String'])
+  async changeRole(userId: string, role: string): Promise<UserView> {
+    const view = await this.change(userId, { role: accountRole(role) });
+    this.liveSessions.reverifyUser(userId);
+    await this.record('user.change-role', view, { role: view.role });
+    this.topic.changed('user.role', view);
+    return view;
+  }
+
+  private record(action: string, user: UserView, details?: Record<string, unknown>): Promise<void> {
+    return this.audit.record({ action, target: { type: 'user', id: user.id }, details });
+  }
+
+  private async change(userId: string, change: AccessChange): Promise<UserView> {
+    const result = await this.users.changeAccess(userId, change);
+    switch (result.outcome) {
+      case 'not-found':
+        throw new NotFoundException(`User ${userId} not found`);
+      case 'last-admin':
+        throw new ConflictException('The last enabled admin can be neither disabled nor demoted');
+      case 'changed':
+        return toUserView(result.account);
+    }
+  }
+}
+
+function accountRole(role: string): AccountRole {
+  const found = ACCOUNT_ROLES.find((known) => known === role);
+  if (!found) throw new BadRequestException(`role must be one of ${ACCOUNT_ROLES.join(', ')}`);
+  return found;
+}

@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WebSocket } from 'ws';
+import { ServerProcess, startServerProcess } from '../support/server-process';
+
+/** True once nothing accepts connections on `port` any more. */
+function refuses(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(false)));
+    socket.once('error', () => resolve(true));
+  });
+}
+
+/** Everything the server sends on `socket` until it closes it. */
+function answerOn(socket: Socket): Promise<string> {
+  let text = '';
+  socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  return new Promise((resolve) => socket.once('close', () => resolve(text)));
+}
+
+/** Issue 25: on SIGTERM an instance stops taking new work, finishes what it holds and ends. */
+describe('Graceful shutdown', () => {
+  let dataDir: string;
+  let server: ServerProcess;
+
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'ccb-shutdown-'));
+  });
+
+  afterEach(async () => {
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('should answer a request in flight, refuse new connections, close STOMP sessions and exit', async () => {
+    server = startServerProcess({
+      PORT: '0',
+      DATA_DIR: dataDir,
+      EMBEDDED_DB_IN_MEMORY: 'true',
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'info',
+    });
+    expect(await server.logged('Listening on')).toBe(true);
+    const port = Number(/Listening on http:\/\/[\d.]+:(\d+)/.exec(server.output().stdout)?.[1]);
+
+    const stomp = new WebSocket(`ws://127.0.0.1:${port}/ws`, ['v12.stomp']);
+    const stompClosed = new Promise<number>((resolve) => stomp.once('close', (code) => resolve(code)));
+    await new Promise((resolve) => stomp.once('open', resolve));
+    stomp.send('CONNECT\naccept-version:1.2\n\n\0');
+    await new Promise((resolve) => stomp.once('message', resolve));
+
+    // a login whose body is half sent when the signal comes
+    const body = JSON.stringify({ username: 'nobody', password: 'not-the-password' });
+    const inFlight = connect(port, '127.0.0.1');
+    await new Promise((resolve) => inFlight.once('connect', resolve));
+    const answer = answerOn(inFlight);
+    inFlight.write(
+      `POST /api/v1/auth/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
+    );
+
+    server.child.kill('SIGTERM');
+    while (!(await refuses(port))) await new Promise((resolve) => setTimeout(resolve, 50));
+    inFlight.write(body.slice(10));
+
+    expect(await answer).toMatch(/^HTTP\/1\.1 401 /);
+    expect(await stompClosed).toBeGreaterThan(0);
+    expect(await server.exited).toBeNull(); // Nest re-raises SIGTERM once closed: ended by the signal, not a crash
+    expect(server.child.signalCode).toBe('SIGTERM');
+  }, 120_000);
+});
