@@ -375,3 +375,14 @@ describe('update paths through values that hold no fields', () => {
     });
   });
 });
+
+describe('aggregation', () => {
+  it('answers an unknown stage with Location40324 "Unrecognized pipeline stage name", also inside $facet', async () => {
+    // MongoDB's error for a stage name it does not know (error code 40324).
+    const coll = db.collection<Loose>('unknown_stage');
+    await coll.insertOne({ _id: 1 });
+    const expected = { code: 40324, message: "Unrecognized pipeline stage name: '$fakeStage'" };
+    expect(await failure(coll.aggregate([{ $fakeStage: { name: 'test' } }]).toArray())).toMatchObject(expected);
+    expect(await failure(coll.aggregate([{ $facet: { a: [{ $fakeStage: {} }] } }]).toArray())).toMatchObject(expected);
+  });
+});
