@@ -12,7 +12,7 @@
 set -euo pipefail
 
 suite=${1:?usage: run-mongoose-suite.sh <mongoose-checkout> [report.json]}
-report=$(realpath -m "${2:-mongoose-suite-report.json}")
+report=$(realpath -m "${2:-${TMPDIR:-/tmp}/mongoose-suite-report.json}")
 here=$(cd "$(dirname "$0")/.." && pwd)
 
 npm run build --prefix "$here" --silent
@@ -39,3 +39,4 @@ node -e '
   console.log(`executed ${executed}, passed ${s.passes}, failed ${s.failures}, pending ${s.pending}, ` +
     `pass rate ${(100 * s.passes / executed).toFixed(2)} %`);
 ' "$report"
+echo "report: $report"
