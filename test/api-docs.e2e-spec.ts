@@ -1,6 +1,7 @@
 import { FetchOptions, JSDOM, ResourceLoader } from 'jsdom';
 import { BeanRegistry } from '../src/bean';
 import { Role } from '../src/common/principal';
+import { ERROR_CODES } from '../src/common/errors/error-codes';
 import { CatalogueBean } from '../src/docs/bean-catalogue';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -45,6 +46,13 @@ describe('API documentation', () => {
         ]),
       );
       expect(document.components.schemas.ErrorBody.required).toContain('requestId');
+    });
+
+    it('should list every error code in the error body', () => {
+      const { required, properties } = document.components.schemas.ErrorBody;
+      expect(required).toContain('code');
+      expect(properties.code.enum).toEqual(Object.keys(ERROR_CODES));
+      expect(properties.code.description).toContain('| `CART_EMPTY` | 409 | Checkout of an empty cart |');
       expect(document.security).toEqual([{ bearer: [] }, { session: [] }, {}]);
     });
 

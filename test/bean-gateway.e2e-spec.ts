@@ -319,6 +319,7 @@ describe('Bean gateway (POST /api/v1/bean/request)', () => {
       const res = await t.callBean('nope', 'x', []).set('X-Request-Id', 'trace-123').expect(404);
       expect(res.headers['x-request-id']).toBe('trace-123');
       expect(res.body).toEqual({
+        code: 'UNKNOWN_BEAN',
         error: 'Not Found',
         message: "Unknown bean 'nope'",
         status: 404,

@@ -116,6 +116,10 @@ describe('query plans of the beans', () => {
     await call(undefined, SEARCH, 'listProducts', [{ q: 'ficus', sort: 'price' }]);
     await call(undefined, SEARCH, 'listProducts', [{ filters, categories: ['Houseplants'], sort: '-name' }]);
     await call(undefined, SEARCH, 'listProducts', [{ minPrice: 500, maxPrice: 2000, currency: 'EUR', sort: 'newest' }]);
+    await call(undefined, SEARCH, 'listProducts', [{ q: 'monsterra palm' }]);
+    await call(undefined, SEARCH, 'listProducts', [{ currency: 'EUR', sort: '-price' }]);
+    await call(undefined, SEARCH, 'listProducts', [{ sort: 'newest', page: 1, size: 5 }]);
+    await call(undefined, SEARCH, 'suggest', ['acer pal']);
     await call(undefined, SEARCH, 'getProductDetail', [String(demo.products[0]._id)]);
   }
 

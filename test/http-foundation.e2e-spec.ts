@@ -198,7 +198,7 @@ describe('HTTP foundation', () => {
         EMBEDDED_DB_IN_MEMORY: 'true',
         SEED_DEMO: 'false',
       };
-      const child = startServerProcess({ ...env, LOG_LEVEL: 'info' });
+      const child = startServerProcess({ ...env, LOG_LEVEL: 'info', LOG_FORMAT: 'json' });
       let stdout = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       const lineWith = (text: string) => stdout.split('\n').find((line) => line.includes(text));
@@ -239,7 +239,7 @@ describe('HTTP foundation', () => {
       }
     }, 120_000);
 
-    it('should shut down on SIGTERM', async () => {
+    it('should shut down on SIGTERM (development: logs as lines for people, not JSON)', async () => {
       const child = startServerProcess({
         PORT: '0',
         DATA_DIR: dataDir,
@@ -247,12 +247,22 @@ describe('HTTP foundation', () => {
         SEED_DEMO: 'false',
       });
       const exited = waitForExit(child);
+      let listeningLine = '';
       const listening = new Promise<boolean>((resolve) => {
-        child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('Listening on') && resolve(true));
+        child.stdout.on('data', (chunk: Buffer) => {
+          listeningLine ||=
+            chunk
+              .toString()
+              .split('\n')
+              .find((line) => line.includes('Listening on')) ?? '';
+          if (listeningLine) resolve(true);
+        });
         child.on('exit', () => resolve(false));
       });
       try {
         expect(await listening).toBe(true);
+        expect(listeningLine).toMatch(/INFO.*Listening on http:\/\/127\.0\.0\.1:\d+/);
+        expect(() => JSON.parse(listeningLine)).toThrow();
         child.kill('SIGTERM');
         // Nest closes the app, then re-raises the signal so the process ends as "killed by SIGTERM".
         expect((await exited).signal).toBe('SIGTERM');

@@ -49,4 +49,16 @@ describe('npm run catalogue', () => {
     );
     expect(lines.at(-1)).toBe('registered 2/3 spec methods; missing: nowhereServiceImpl.anything(String)');
   });
+
+  it('should compare with the spec method list kept in the repository when given no spec', async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['test/support/run-ts.js', 'src/spec-catalogue/main.ts'],
+      {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? '' },
+      },
+    );
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('registered 158/158 spec methods; missing: none');
+  });
 });

@@ -171,7 +171,13 @@ async function reportCompiledIdleMemory(dataDir: string): Promise<void> {
   const env = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, EMBEDDED_DB_IN_MEMORY: 'true', SEED_DEMO: 'true' };
   const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env, LOG_LEVEL: 'info', JWT_SECRET: randomBytes(32).toString('hex') },
+    env: {
+      PATH: process.env.PATH ?? '',
+      ...env,
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
+      JWT_SECRET: randomBytes(32).toString('hex'),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {

@@ -9,7 +9,7 @@ import { buildDemoCatalogue } from '../../src/seed/demo-data';
 
 /**
  * `npm run bench:storefront [-- --rounds 3 --seconds 5 --connections 10 --scale 100 --each --only search
- * --facet-cache 0 --cpu-prof DIR]`
+ * --trade 5 --cpu-prof DIR]`
  * A GUEST storefront through `POST /api/v1/bean/request` against the demo marketplace (`--scale` copies of its
  * catalogue): search filters, product listing pages and product details, country lookups, each mix cycling through its calls on every connection, and the
  * baseline, one cheap call alone (`getCountryByCode('NL')`, answered from memory). The server runs in its own
@@ -17,8 +17,9 @@ import { buildDemoCatalogue } from '../../src/seed/demo-data';
  * requests per second, latency and the server's CPU time per request (steadier than throughput on a shared
  * machine), and that CPU time as a ratio to the baseline's in the same run. `--each` adds one mix per filter call;
  * `--only` keeps the mixes whose name contains the text (and the baseline); `--cpu-prof DIR` profiles the server
- * running the selected mixes alone (no baseline). `--facet-cache N` starts the server with FACET_CACHE_ENTRIES=N
- * (0: every filter call is computed, as the first call after a catalogue write is).
+ * running the selected mixes alone (no baseline). `--trade N` (trading mode) has the server change the stock of N
+ * random offers a second while the guests browse (a seller's adjustment or a checkout: one `$inc` of `quantity`
+ * through the offer model, its storefront index update included), so every figure includes that work.
  */
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -38,7 +39,7 @@ const { values } = parseArgs({
     scale: { type: 'string', default: '1' },
     each: { type: 'boolean', default: false },
     only: { type: 'string', default: '' },
-    'facet-cache': { type: 'string' },
+    trade: { type: 'string', default: '0' },
     'cpu-prof': { type: 'string' },
   },
 });
@@ -101,7 +102,7 @@ function startServer(dataDir: string): Promise<{ server: ChildProcess; url: stri
   const profile = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : [];
   const server = spawn(process.execPath, [...profile, 'test/support/run-ts.js', 'bench/storefront/server.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, SEED_SCALE: values.scale, ...facetCacheEnv() },
+    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, SEED_SCALE: values.scale, TRADE_RATE: values.trade },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -110,11 +111,6 @@ function startServer(dataDir: string): Promise<{ server: ChildProcess; url: stri
       resolve({ server, ...(JSON.parse(line) as { url: string }) }),
     );
   });
-}
-
-function facetCacheEnv(): Record<string, string> {
-  const entries = values['facet-cache'];
-  return entries === undefined ? {} : { FACET_CACHE_ENTRIES: entries };
 }
 
 function requests(mix: Mix) {
@@ -208,8 +204,8 @@ async function runRounds(url: string, server: ChildProcess): Promise<Map<string,
 function report(samples: Map<string, Sample[]>): void {
   const cpuOf = (name: string) => median(samples.get(name)!.map((sample) => sample.cpuPerRequest));
   const baseline = withBaseline ? cpuOf(BASELINE) : NaN;
-  const cache = values['facet-cache'] === undefined ? '' : `, FACET_CACHE_ENTRIES=${values['facet-cache']}`;
-  process.stdout.write(`scale ${values.scale}${cache}, ${values.rounds} rounds of ${values.seconds} s, medians\n`);
+  const trade = values.trade === '0' ? '' : `, ${values.trade} stock writes/s`;
+  process.stdout.write(`scale ${values.scale}${trade}, ${values.rounds} rounds of ${values.seconds} s, medians\n`);
   for (const [name, list] of samples) {
     const of = (pick: (sample: Sample) => number) => String(Math.round(median(list.map(pick))));
     const figures = [

@@ -1,11 +1,12 @@
-import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { assertAccess } from '../common/access';
 import { Principal, Role } from '../common/principal';
 import { SessionAuthenticator } from './auth-hooks';
-import { AuthenticatedRequest } from './authenticated-request';
+import { AuthenticatedRequest } from '../common/authenticated-request';
 import { Roles } from './roles.decorator';
 import { TokenVerifier } from './token-verifier.service';
+import { codedError } from '../common/errors/coded-exception';
 
 const BEARER = /^Bearer\s+(\S+)$/i;
 
@@ -50,7 +51,7 @@ export class AuthenticationGuard implements CanActivate {
     const header = request.headers.authorization;
     if (header === undefined) return this.sessions.authenticate(request);
     const token = BEARER.exec(header)?.[1];
-    if (!token) throw new UnauthorizedException('Malformed Authorization header: expected "Bearer <token>"');
+    if (!token) throw codedError('TOKEN_INVALID', 'Malformed Authorization header: expected "Bearer <token>"');
     return this.verifier.verify(token);
   }
 }

@@ -1,7 +1,8 @@
-import { Injectable, UnauthorizedException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { Principal, Role } from '../common/principal';
 import { TokenRevocationCheck } from './auth-hooks';
+import { codedError } from '../common/errors/coded-exception';
 
 const ROLES = new Set<string>(Object.values(Role));
 
@@ -25,12 +26,12 @@ export class TokenVerifier {
     private readonly revocation: TokenRevocationCheck,
   ) {}
 
-  /** @throws UnauthorizedException for a bad, expired or revoked token */
+  /** @throws UnauthorizedException TOKEN_INVALID for a bad, expired or revoked token */
   async verify(token: string): Promise<Principal> {
     const claims = this.verifySignature(token);
     const principal = toPrincipal(claims);
     if (await this.revocation.isRevoked(principal, tokenVersionOf(claims))) {
-      throw new UnauthorizedException('Token revoked');
+      throw codedError('TOKEN_INVALID', 'Token revoked');
     }
     return principal;
   }
@@ -39,14 +40,14 @@ export class TokenVerifier {
     try {
       return this.jwt.verify<TokenClaims>(token);
     } catch {
-      throw new UnauthorizedException('Invalid or expired token');
+      throw codedError('TOKEN_INVALID', 'Invalid or expired token');
     }
   }
 }
 
 /** A token without `ver` was issued under the first version (0). */
 function tokenVersionOf({ ver = 0 }: TokenClaims): number {
-  if (!Number.isSafeInteger(ver) || (ver as number) < 0) throw new UnauthorizedException('Invalid token claims');
+  if (!Number.isSafeInteger(ver) || (ver as number) < 0) throw codedError('TOKEN_INVALID', 'Invalid token claims');
   return ver as number;
 }
 
@@ -58,6 +59,6 @@ function toPrincipal({ sub, username, role, jti, exp }: TokenClaims): Principal 
     ROLES.has(role) &&
     typeof exp === 'number' &&
     (jti === undefined || typeof jti === 'string');
-  if (!valid) throw new UnauthorizedException('Invalid token claims');
+  if (!valid) throw codedError('TOKEN_INVALID', 'Invalid token claims');
   return { id: sub, username, role: role as Role, exp, ...(jti ? { jti } : {}) };
 }

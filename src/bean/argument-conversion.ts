@@ -1,6 +1,7 @@
-import { BadRequestException } from '@nestjs/common';
+import { HttpException } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
+import { codedError } from '../common/errors/coded-exception';
 import { validationFailed } from '../common/errors/validation-errors';
 import { isPlainRecord } from '../common/plain-object';
 import { MapOfParamType, ParamType, paramTypeName, ScalarParamType } from './param-types';
@@ -10,7 +11,7 @@ export interface ArgumentConverter {
   readonly typeName: string;
   /** Whether `value` has the JSON shape this type accepts (picks among overloads of the same arity). */
   accepts: (value: unknown) => boolean;
-  /** @throws BadRequestException naming the argument index, the expected and the received type */
+  /** @throws HttpException 400 ARGUMENT_MISMATCH naming the argument index, the expected and the received type */
   convert(value: unknown, index: number): unknown;
 }
 
@@ -46,13 +47,12 @@ const SCALAR_RULES: Record<
   },
 };
 
-function mismatch(typeName: string, value: unknown, index: number): BadRequestException {
+function mismatch(typeName: string, value: unknown, index: number): HttpException {
   const received = jsonTypeOf(value);
   const message = `Argument ${index}: expected ${typeName}, received ${received}`;
-  return new BadRequestException({
-    message,
-    details: [{ field: `args[${index}]`, message: `expected ${typeName}, received ${received}` }],
-  });
+  return codedError('ARGUMENT_MISMATCH', message, [
+    { field: `args[${index}]`, message: `expected ${typeName}, received ${received}` },
+  ]);
 }
 
 function scalarConverter(type: ScalarParamType): ArgumentConverter {

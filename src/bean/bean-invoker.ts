@@ -1,9 +1,10 @@
-import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { assertAccess } from '../common/access';
 import { RequestContext } from '../common/request-context';
 import { assertSafeArguments, toPositional } from './argument-forms';
 import { BeanRegistry } from './bean-registry';
 import { convertArguments, resolveOverload } from './overload-resolution';
+import { codedError } from '../common/errors/coded-exception';
 
 /** One call of one bean function, as REST and STOMP receive it (already envelope-validated). */
 export interface BeanCall {
@@ -25,10 +26,10 @@ export class BeanInvoker {
   async invoke(call: BeanCall): Promise<unknown> {
     const principal = RequestContext.principal();
     const bean = this.registry.find(call.beanId);
-    if (!bean) throw new NotFoundException(`Unknown bean '${call.beanId}'`);
+    if (!bean) throw codedError('UNKNOWN_BEAN', `Unknown bean '${call.beanId}'`);
     assertAccess(principal, bean.minRole);
     const fn = bean.functions.get(call.functionName);
-    if (!fn) throw new BadRequestException(`Bean '${bean.id}' has no function '${call.functionName}'`);
+    if (!fn) throw codedError('UNKNOWN_FUNCTION', `Bean '${bean.id}' has no function '${call.functionName}'`);
     assertAccess(principal, fn.minRole);
     assertSafeArguments(call.args);
     const args = toPositional(call.args);

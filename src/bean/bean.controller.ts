@@ -1,7 +1,7 @@
 import { Body, Controller, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import type { AuthenticatedRequest } from '../auth/authenticated-request';
-import { clientAddress } from '../auth/login/client-address';
+import type { AuthenticatedRequest } from '../common/authenticated-request';
+import { clientAddress } from '../common/client-address';
 import { BeanAdmission } from './admission/bean-admission';
 import { BEAN_CALLS, RateQuota } from './admission/bean-rate-limit';
 import { sendBeanResult } from './bean-response';

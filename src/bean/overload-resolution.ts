@@ -1,6 +1,6 @@
-import { BadRequestException } from '@nestjs/common';
 import { jsonTypeOf } from './argument-conversion';
 import { BeanFunction, BeanMethod } from './bean-descriptor';
+import { codedError } from '../common/errors/coded-exception';
 
 /**
  * Picks the overload by argument count, then by argument types. The registry refuses overloads that one argument list
@@ -13,7 +13,10 @@ export function resolveOverload(fn: BeanFunction, args: unknown[]): BeanMethod {
   if (matching) return matching;
   const received = `${fn.name}(${args.map(jsonTypeOf).join(', ')})`;
   const available = fn.overloads.map((method) => method.signature).join(', ');
-  throw new BadRequestException(`No signature of '${fn.name}' matches the call ${received}; available: ${available}`);
+  throw codedError(
+    'NO_MATCHING_SIGNATURE',
+    `No signature of '${fn.name}' matches the call ${received}; available: ${available}`,
+  );
 }
 
 /** Converts positional arguments to the declared types of `method`. */

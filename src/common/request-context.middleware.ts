@@ -1,6 +1,6 @@
 import type { NextFunction, Response } from 'express';
-import type { AuthenticatedRequest } from '../auth/authenticated-request';
-import { DEFAULT_SITE_ID } from '../sites/sites.service';
+import type { AuthenticatedRequest } from './authenticated-request';
+import { DEFAULT_SITE_ID } from './context-header-check';
 import { RequestContext, RequestContextData } from './request-context';
 
 /** Outside the unified call the context headers are optional; these stand in for missing ones. */

@@ -41,7 +41,6 @@ describe(AppConfig.name, () => {
         jsonMaxDepth: 128,
         shutdownTimeoutMs: 10000,
         beanRateLimitPerMinute: 1200,
-        facetCacheEntries: 1000,
       });
     });
 
@@ -148,10 +147,8 @@ describe(AppConfig.name, () => {
       ['REDIS_KEY_PREFIX', 'a b'],
       ['AUTH_USERNAME_SOFT_LIMIT', '0'],
       ['AUTH_USERNAME_SLOW_SECONDS', '1s'],
-      ['FACET_CACHE_ENTRIES', '-1'],
-      ['FACET_CACHE_ENTRIES', 'many'],
-      ['FACET_CACHE_ENTRIES', '1.5'],
       ['ORDER_APPROVAL', 'sometimes'],
+      ['LOG_FORMAT', 'xml'],
       ['SELLER_ONBOARDING', 'OPEN'],
       ['ORDER_PAYMENT_TTL', '0'],
       ['ORDER_PAYMENT_TTL', '30 minutes'],
@@ -161,6 +158,14 @@ describe(AppConfig.name, () => {
       ['PAYMENT_RETURN_ORIGINS', 'javascript:alert(1)'],
     ])('should refuse %s=%s', (name, value) => {
       expect(problemsOf({ [name]: value }).map((p) => p.split(':')[0])).toEqual([name]);
+    });
+
+    it('should log pretty lines in development and JSON elsewhere unless LOG_FORMAT says', () => {
+      expect(AppConfig.fromEnvironment({}).logFormat).toBe('pretty');
+      expect(AppConfig.fromEnvironment({ NODE_ENV: 'test' }).logFormat).toBe('json');
+      expect(AppConfig.fromEnvironment({ ...PRODUCTION }).logFormat).toBe('json');
+      expect(AppConfig.fromEnvironment({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+      expect(AppConfig.fromEnvironment({ NODE_ENV: 'test', LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
     });
 
     it('should refuse every default secret and unnamed provider in production, all at once', () => {

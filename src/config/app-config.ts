@@ -112,6 +112,7 @@ export class AppConfig {
   readonly shutdownTimeoutMs: number;
   readonly beanRateLimitPerMinute: number;
   readonly logLevel: LogLevel;
+  readonly logFormat: 'json' | 'pretty';
   /** Express `trust proxy`: client addresses (rate limits of guests) come from X-Forwarded-For of these proxies. */
   readonly trustProxy: boolean | number | string;
   readonly adminEmail: string;
@@ -148,8 +149,6 @@ export class AppConfig {
   readonly orderPaymentTtlMs: number;
   /** How long a paid order may owe its invoice before a sweep issues it. */
   readonly invoiceRetryAfterMs: number;
-  /** Storefront filter results cached per instance (0: off). */
-  readonly facetCacheEntries: number;
   readonly altPayment: { apiKey: string | undefined; webhookSecret: string };
   readonly accountingApiKey: string | undefined;
   readonly invoiceIssuerName: string;
@@ -175,6 +174,7 @@ export class AppConfig {
     this.shutdownTimeoutMs = env.SHUTDOWN_TIMEOUT_MS;
     this.beanRateLimitPerMinute = env.BEAN_RATE_LIMIT;
     this.logLevel = env.LOG_LEVEL;
+    this.logFormat = env.LOG_FORMAT ?? (env.NODE_ENV === NodeEnv.Development ? 'pretty' : 'json');
     this.trustProxy = parseTrustProxy(env.TRUST_PROXY);
     this.adminEmail = env.ADMIN_EMAIL;
     this.sessionTtlSeconds = parseDurationSeconds(env.SESSION_TTL);
@@ -207,7 +207,6 @@ export class AppConfig {
     this.sellerOnboarding = env.SELLER_ONBOARDING;
     this.orderPaymentTtlMs = parseDurationSeconds(env.ORDER_PAYMENT_TTL) * 1000;
     this.invoiceRetryAfterMs = parseDurationSeconds(env.INVOICE_RETRY_AFTER) * 1000;
-    this.facetCacheEntries = env.FACET_CACHE_ENTRIES;
     this.altPayment = { apiKey: env.ALT_PAYMENT_API_KEY, webhookSecret: env.ALT_PAYMENT_WEBHOOK_SECRET };
     this.accountingApiKey = env.ACCOUNTING_API_KEY;
     this.invoiceIssuerName = env.INVOICE_ISSUER_NAME;

@@ -131,6 +131,14 @@ export class EnvironmentVariables {
   @IsEnum(LogLevel)
   LOG_LEVEL: LogLevel = LogLevel.Info;
 
+  /**
+   * `json`: one JSON object per line; `pretty`: one line per record for people (pino-pretty).
+   * Unset: pretty in development, else json.
+   */
+  @IsOptional()
+  @IsIn(['json', 'pretty'], { message: 'LOG_FORMAT must be json or pretty' })
+  LOG_FORMAT?: 'json' | 'pretty';
+
   /** Proxies in front of the server whose X-Forwarded-For is trusted: `false`, `true`, a hop count, or addresses. */
   @Matches(/^(true|false|\d+|[\w.:/]+(,[\w.:/]+)*)$/, {
     message: 'TRUST_PROXY must be false, true, a number of hops, or comma-separated addresses/subnets',
@@ -292,10 +300,6 @@ export class EnvironmentVariables {
   /** How long after its payment a paid order without its invoice waits before a sweep issues it. */
   @Matches(/^[1-9]\d*[smhd]?$/, { message: 'INVOICE_RETRY_AFTER must be a duration such as 300, 90s, 5m or 1h' })
   INVOICE_RETRY_AFTER = '5m';
-
-  /** Storefront filter results kept per app instance for the current catalogue revision; 0: no cache. */
-  @IntSetting(0)
-  FACET_CACHE_ENTRIES = 1000;
 
   /** API key of the alternative (redirect) payment provider; unset: alternative payments are off. */
   @IsOptional()

@@ -1,4 +1,5 @@
 import type { OperationObject, SchemaObject } from '@nestjs/swagger';
+import { ERROR_CODES } from '../common/errors/error-codes';
 import { ACCESS_BY_ROLE, CatalogueBean } from './bean-catalogue';
 
 export const ERROR_BODY_REF = '#/components/schemas/ErrorBody';
@@ -6,8 +7,13 @@ export const ERROR_BODY_REF = '#/components/schemas/ErrorBody';
 /** The DESIGN §3 error body, shared by every operation's error responses. */
 export const ERROR_BODY_SCHEMA: SchemaObject = {
   type: 'object',
-  required: ['error', 'message', 'status', 'path', 'timestamp', 'requestId'],
+  required: ['code', 'error', 'message', 'status', 'path', 'timestamp', 'requestId'],
   properties: {
+    code: {
+      type: 'string',
+      enum: Object.keys(ERROR_CODES),
+      description: `stable, for clients to branch on (the message is for people and may change):\n\n${codeTable()}`,
+    },
     error: { type: 'string', description: 'reason phrase; "Access denied" for every 403' },
     message: { type: 'string' },
     status: { type: 'integer' },
@@ -20,6 +26,13 @@ export const ERROR_BODY_SCHEMA: SchemaObject = {
     },
   },
 };
+
+function codeTable(): string {
+  const rows = Object.entries(ERROR_CODES).map(
+    ([code, { status, meaning }]) => `| \`${code}\` | ${status} | ${meaning} |`,
+  );
+  return ['| code | status | meaning |', '|---|---|---|', ...rows].join('\n');
+}
 
 const ERRORS: Record<string, string> = {
   '400':

@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { AppConfig } from '../config';
-import { CatalogueRevisionModule } from '../services/catalogue/catalogue-revision.module';
+import { StorefrontRawWritesModule } from '../services/catalogue/storefront-raw-writes.module';
 import { TopicAuthorizer } from './auth/topic-authorizer';
 import { InMemoryBroker } from './broker/in-memory-broker';
 import { MessageBroker } from './broker/message-broker';
@@ -32,7 +32,7 @@ import { StompWsGateway } from './transport/stomp-ws.gateway';
  */
 @Global()
 @Module({
-  imports: [CatalogueRevisionModule],
+  imports: [StorefrontRawWritesModule],
   providers: [
     {
       provide: MessageBroker,

@@ -1,5 +1,5 @@
 import type Redis from 'ioredis';
-import { TtlCache } from '../auth/ttl-cache';
+import { TtlCache } from '../common/ttl-cache';
 import { SharedRedis } from './shared-redis';
 
 /** Room for many keys, so that spraying new ones cannot push a victim's counters out early. */

@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
+import { ContextHeaderCheck } from '../common/context-header-check';
 import { ContextHeaders } from './context-headers';
 import { Site, SiteSchema } from './site.schema';
 import { SiteRepository } from './site-repository';
@@ -9,7 +10,12 @@ import { SitesService } from './sites.service';
 @Global()
 @Module({
   imports: [MongooseModule.forFeature([{ name: Site.name, schema: SiteSchema }])],
-  providers: [SitesService, SiteRepository, ContextHeaders],
-  exports: [SitesService, ContextHeaders],
+  providers: [
+    SitesService,
+    SiteRepository,
+    ContextHeaders,
+    { provide: ContextHeaderCheck, useExisting: ContextHeaders },
+  ],
+  exports: [SitesService, ContextHeaders, ContextHeaderCheck],
 })
 export class SitesModule {}

@@ -2,9 +2,8 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { isSiteId } from './site-id';
+import { DEFAULT_SITE_ID } from '../common/context-header-check';
 import { Site } from './site.schema';
-
-export const DEFAULT_SITE_ID = 'default';
 
 /** The known sites. Existence checks sit on the hot path of every bean call, so known ids are cached. */
 @Injectable()

@@ -5,14 +5,14 @@ import { join, relative, resolve } from 'node:path';
 import { BeanDescriptor, BeanRegistry } from '../bean';
 import { createApp } from '../bootstrap';
 import { compareWithSpec, formatRegistry, formatReport } from './catalogue-report';
-import { parseSpecMethods } from './spec-methods';
+import { parseSpecMethods, SpecMethod } from './spec-methods';
 
 /**
  * `npm run catalogue [-- <spec.md>]`: which spec methods the registry holds. Starts the app without listening,
- * on an in-memory database with silent logs, reads the registry and closes the app.
+ * on an in-memory database with silent logs, reads the registry and closes the app. Without an argument it compares
+ * with the spec's method list kept in the repository (`spec-method-list.json`), so that it works in any clone.
  */
-const REPO_ROOT = resolve(__dirname, '..', '..');
-const DEFAULT_SPEC = resolve(REPO_ROOT, '..', 'shared', 'spec', 'service-gateway-interface.md');
+const SPEC_METHODS_FILE = join(__dirname, 'spec-method-list.json');
 
 async function registeredBeans(): Promise<BeanDescriptor[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ccb-catalogue-'));
@@ -34,12 +34,19 @@ async function registeredBeans(): Promise<BeanDescriptor[]> {
 }
 
 async function main(): Promise<void> {
-  const specPath = resolve(process.argv[2] ?? DEFAULT_SPEC);
+  const specPath = process.argv[2] === undefined ? undefined : resolve(process.argv[2]);
   const beans = await registeredBeans();
-  const lines = existsSync(specPath)
-    ? formatReport(compareWithSpec(parseSpecMethods(readFileSync(specPath, 'utf8')), beans))
-    : [`Spec not found at ${relative(process.cwd(), specPath)}; listing the registry only.`, ...formatRegistry(beans)];
+  const lines =
+    specPath && !existsSync(specPath)
+      ? [`Spec not found at ${relative(process.cwd(), specPath)}; listing the registry only.`, ...formatRegistry(beans)]
+      : formatReport(compareWithSpec(specMethods(specPath), beans));
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** The methods of the spec document given, else those kept in the repository. */
+function specMethods(specPath?: string): SpecMethod[] {
+  if (specPath) return parseSpecMethods(readFileSync(specPath, 'utf8'));
+  return JSON.parse(readFileSync(SPEC_METHODS_FILE, 'utf8')) as SpecMethod[];
 }
 
 main().catch((error: unknown) => {

@@ -99,6 +99,7 @@ describe('Access tokens', () => {
         .send({ username: account.username, password: account.password })
         .expect(500);
       expect(response.body).toEqual({
+        code: 'INTERNAL_ERROR',
         error: 'Internal Server Error',
         message: 'Internal server error',
         status: 500,

@@ -106,6 +106,7 @@ describe('files REST and documentStorageServiceImpl (e2e)', () => {
         .expect(500)
         .expect('Content-Type', /^application\/json/);
       expect(response.body).toEqual({
+        code: 'INTERNAL_ERROR',
         error: 'Internal Server Error',
         message: 'Internal server error',
         status: 500,

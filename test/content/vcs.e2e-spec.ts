@@ -126,6 +126,7 @@ describe('vcsProvider (e2e)', () => {
 
     const response = await vcs('push').expect(500);
     expect(response.body).toEqual({
+      code: 'INTERNAL_ERROR',
       error: 'Internal Server Error',
       message: 'Internal server error',
       status: 500,

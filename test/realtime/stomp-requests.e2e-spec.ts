@@ -74,7 +74,10 @@ describe('STOMP /request/** destinations', () => {
       const admin = await connect(t.url, { token: t.tokenFor(Role.ADMIN) });
       await admin.subscribe(USER_REPLIES);
       admin.send('/request/bean', dummyTreeCall('nosite'), { 'Site-Context': 'nowhere' });
-      expect(await admin.next<Reply>(USER_REPLIES, byAction('nosite'))).toMatchObject({ status: 400 });
+      expect(await admin.next<Reply>(USER_REPLIES, byAction('nosite'))).toMatchObject({
+        status: 400,
+        code: 'UNKNOWN_SITE',
+      });
     });
 
     it('should answer a GUEST calling an ADMIN bean with Access denied', async () => {
@@ -84,6 +87,7 @@ describe('STOMP /request/** destinations', () => {
       expect(await guest.next<Reply>(USER_REPLIES, byAction('d1'))).toMatchObject({
         status: 403,
         error: 'Access denied',
+        code: 'ACCESS_DENIED',
       });
     });
 
@@ -94,6 +98,7 @@ describe('STOMP /request/** destinations', () => {
       expect(await user.next<Reply>(USER_REPLIES, byAction('d2'))).toMatchObject({
         status: 403,
         error: 'Access denied',
+        code: 'ACCESS_DENIED',
       });
     });
 
@@ -189,6 +194,7 @@ describe('STOMP /request/** destinations', () => {
       expect(await user.next<Reply>(USER_REPLIES, byAction('us'))).toMatchObject({
         status: 403,
         error: 'Access denied',
+        code: 'ACCESS_DENIED',
       });
       admin.send('/request/repository', { ...save, actionId: 'as' });
       expect(await admin.next<Reply>(USER_REPLIES, byAction('as'))).toMatchObject({
@@ -257,6 +263,7 @@ describe('STOMP /request/** destinations', () => {
       expect(await user.next<Reply>(USER_REPLIES, byAction('uf'))).toMatchObject({
         status: 403,
         error: 'Access denied',
+        code: 'ACCESS_DENIED',
       });
     });
   });

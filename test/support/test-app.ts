@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
 import { PasswordHasher } from '../../src/auth/passwords/password-hasher.service';
+import { defaultCode, isErrorCode, ERROR_CODES } from '../../src/common/errors/error-codes';
 import { User } from '../../src/auth/users/user.schema';
 import { Role } from '../../src/common/principal';
 import { AppConfig } from '../../src/config/app-config';
@@ -105,7 +106,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 
   return {
     url,
-    http: request.agent(url),
+    http: request.agent(url).use((call: request.Test) => call.expect(assertErrorCode)),
     app,
     config: app.get(AppConfig),
     tokenFor: (role, tokenOptions) => users.tokenFor(role, tokenOptions),
@@ -114,13 +115,38 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       const call = request(url).post('/api/v1/bean/request').set('Lang-Context', lang).set('Site-Context', site);
       if (token) call.set('Authorization', `Bearer ${token}`);
       if (accept) call.set('Accept', accept);
-      return call.send({ beanId, functionName, args });
+      return call.send({ beanId, functionName, args }).expect(assertErrorCode);
     },
     stop: async () => {
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Every error answer the tests receive through `http` and `callBean` must carry a stable `code` listed for its
+ * status: an error that leaves without one fails the test that received it.
+ */
+export function assertErrorCode(response: request.Response): void {
+  if (response.status < 400) return;
+  const body: unknown = Buffer.isBuffer(response.body) ? parsedOrUndefined(response.body) : response.body;
+  const code: unknown = (body as { code?: unknown } | undefined)?.code;
+  // A status the table does not list answers with the fallback of its class (BAD_REQUEST, INTERNAL_ERROR).
+  const listed =
+    isErrorCode(code) && (ERROR_CODES[code].status === response.status || code === defaultCode(response.status));
+  if (!listed) {
+    throw new Error(`A ${response.status} without a code listed for it: ${String(response.text).slice(0, 300)}`);
+  }
+}
+
+/** A body a test read as bytes (its own parser): the error body is JSON all the same. */
+function parsedOrUndefined(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return undefined;
+  }
 }
 
 /** The accounts the harness made, by username, and tokens for them. */

@@ -12,6 +12,7 @@ import { BeanDeclaration, BeanReader, DeclaredParam, ExposedMethod } from './rea
 const ROOT = path.resolve(__dirname, '../../..');
 const SOURCE_DIR = path.join(ROOT, 'src');
 export const GENERATED_FILE = path.join(ROOT, 'packages/client/src/generated/beans.ts');
+const ERROR_CODES_FILE = path.join(SOURCE_DIR, 'common/errors/error-codes.ts');
 
 const SCALAR_WIRE_TYPES: Record<string, string> = {
   String: 'string',
@@ -38,7 +39,24 @@ export function generate(): string {
     '/** Bean ids, function names, roles and declared signatures, as the server registry lists them. */',
     `export const beanManifest = ${manifest(beans)} as const;`,
     '',
+    '/** Every `code` an error body of the server can carry (`ERROR_CODES` in src/common/errors/error-codes.ts). */',
+    `export const serverErrorCodes = ${JSON.stringify(errorCodes(program))} as const;`,
+    '',
+    'export type ServerErrorCode = (typeof serverErrorCodes)[number];',
+    '',
   ].join('\n');
+}
+
+/** The keys of the server's `ERROR_CODES` table, in its order. */
+function errorCodes(program: ts.Program): string[] {
+  const source = program.getSourceFile(ERROR_CODES_FILE);
+  const checker = program.getTypeChecker();
+  const table = source && checker.getSymbolAtLocation(source)?.exports?.get(ts.escapeLeadingUnderscores('ERROR_CODES'));
+  if (!table) throw new Error(`No ERROR_CODES exported by ${ERROR_CODES_FILE}`);
+  return checker
+    .getTypeOfSymbol(table)
+    .getProperties()
+    .map((property) => property.getName());
 }
 
 function createProgram(): ts.Program {

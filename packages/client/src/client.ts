@@ -83,7 +83,7 @@ export function createClient(options: ClientOptions): CcbClient {
     },
     async logout() {
       const role = session.token?.role;
-      if (!role) throw CcbError.local('Not Logged In', 'logout needs a token with a role claim');
+      if (!role) throw CcbError.local('NOT_LOGGED_IN', 'Not Logged In', 'logout needs a token with a role claim');
       await postJson(http, '/api/v1/logout', { role: role.toLowerCase() });
       session.set(undefined);
     },

@@ -24,12 +24,16 @@ export async function postJson<T>(context: HttpContext, path: string, body: unkn
     response = await context.fetch(`${context.baseUrl}${path}`, init);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw CcbError.local('Network Error', `POST ${path} failed: ${reason}`);
+    throw CcbError.local('NETWORK_ERROR', 'Network Error', `POST ${path} failed: ${reason}`);
   }
   const parsed = await parse(response, path);
   if (response.ok) return parsed as T;
   if (isErrorBody(parsed)) throw new CcbError({ ...parsed, requestId: parsed.requestId ?? '' });
-  throw CcbError.local('Bad Response', `POST ${path} answered ${response.status} without an error body`);
+  throw CcbError.local(
+    'BAD_RESPONSE',
+    'Bad Response',
+    `POST ${path} answered ${response.status} without an error body`,
+  );
 }
 
 async function parse(response: Response, path: string): Promise<unknown> {
@@ -37,6 +41,10 @@ async function parse(response: Response, path: string): Promise<unknown> {
   try {
     return text === '' ? null : JSON.parse(text);
   } catch {
-    throw CcbError.local('Bad Response', `POST ${path} answered ${response.status} with a body that is not JSON`);
+    throw CcbError.local(
+      'BAD_RESPONSE',
+      'Bad Response',
+      `POST ${path} answered ${response.status} with a body that is not JSON`,
+    );
   }
 }

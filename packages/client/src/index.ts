@@ -1,7 +1,7 @@
 export { createClient } from './client';
 export type { CcbClient, ClientOptions, LoginOptions } from './client';
 export { CcbError } from './errors';
-export type { ErrorBody, FieldProblem } from './errors';
+export type { ErrorBody, ErrorCode, FieldProblem, LocalErrorCode } from './errors';
 export type { ArgumentForm } from './argument-forms';
 export { LiveClient } from './live';
 export type { LiveOptions, LiveSubscription, Transport, WebSocketClass } from './live';

@@ -1,4 +1,4 @@
-import { Client, IMessage, IStompSocket, ReconnectionTimeMode, StompHeaders } from '@stomp/stompjs';
+import { Client, IFrame, IMessage, IStompSocket, ReconnectionTimeMode, StompHeaders } from '@stomp/stompjs';
 import SockJS from 'sockjs-client';
 import { toArgumentForm, ArgumentForm } from './argument-forms';
 import { CcbError, isErrorBody } from './errors';
@@ -9,7 +9,7 @@ import type { Destination, PayloadOf, Reply } from './topics';
 /** `auto`: WebSocket, falling back to SockJS for good when a WebSocket cannot be opened (proxies that block it). */
 export type Transport = 'auto' | 'websocket' | 'sockjs';
 
-/** A WebSocket class: the browser's by default; in Node 20 pass the `ws` package's. */
+/** A WebSocket class: by default the platform's (browsers, Node 22+), else the `ws` package's when installed. */
 export type WebSocketClass = new (url: string, protocols?: string | string[]) => unknown;
 
 export interface LiveOptions {
@@ -64,7 +64,10 @@ export class LiveClient {
   private readonly pending = new Map<string, Pending>();
   private readonly connectListeners = new Set<() => void>();
   private readonly stopWatchingToken: () => void;
+  private readonly connectFailures = new Set<(error: CcbError) => void>();
   private useSockJs: boolean;
+  private webSocketClass?: WebSocketClass;
+  private activating = false;
   private socketConnected = false;
   private sequence = 0;
 
@@ -83,6 +86,7 @@ export class LiveClient {
       reconnectTimeMode: ReconnectionTimeMode.EXPONENTIAL,
       onConnect: () => this.connected(),
       onWebSocketClose: () => this.socketClosed(),
+      onStompError: (frame) => this.refused(frame),
       debug: () => undefined,
     });
     this.beans = beanProxies((beanId, functionName, args) => this.call(beanId, functionName, args));
@@ -101,11 +105,15 @@ export class LiveClient {
     return this.useSockJs ? 'sockjs' : 'websocket';
   }
 
-  /** Opens the connection (if needed) and resolves once a STOMP session is established. */
+  /**
+   * Opens the connection (if needed) and resolves once a STOMP session is established.
+   * @throws CcbError with the server's refusal of `CONNECT` (its ERROR frame), or `NETWORK_ERROR` when no session
+   * is established within `callTimeoutMs` (the client keeps trying in the background)
+   */
   connect(): Promise<void> {
     if (this.stomp.connected) return Promise.resolve();
-    const connected = this.nextConnect();
-    if (!this.stomp.active) this.stomp.activate();
+    const connected = this.connectWithin(this.options.callTimeoutMs ?? 15_000);
+    if (!this.stomp.active && !this.activating) void this.activate();
     return connected;
   }
 
@@ -164,13 +172,44 @@ export class LiveClient {
     for (const [id, pending] of this.pending) this.settle(id, pending, undefined);
   }
 
+  private async activate(): Promise<void> {
+    this.activating = true;
+    try {
+      this.webSocketClass = await findWebSocketClass(this.options.webSocket);
+    } finally {
+      this.activating = false;
+    }
+    if (!this.webSocketClass) this.useSockJs = true;
+    this.stomp.activate();
+  }
+
+  private connectWithin(timeoutMs: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const settle = (error?: CcbError): void => {
+        clearTimeout(timer);
+        this.connectListeners.delete(connected);
+        this.connectFailures.delete(settle);
+        if (error) reject(error);
+        else resolve();
+      };
+      const connected = (): void => settle();
+      const timer = setTimeout(() => settle(noSession(timeoutMs)), timeoutMs);
+      this.connectListeners.add(connected);
+      this.connectFailures.add(settle);
+    });
+  }
+
+  /** An ERROR frame: the server refused the session (bad context header or token) and closes it. */
+  private refused(frame: IFrame): void {
+    const error = errorOfFrame(frame);
+    for (const fail of [...this.connectFailures]) fail(error);
+  }
+
   private openSocket(): IStompSocket {
     this.socketConnected = false;
-    if (this.useSockJs) return new SockJS(`${this.context.baseUrl}/sock`);
-    const WebSocketImpl = this.options.webSocket ?? (globalThis as { WebSocket?: WebSocketClass }).WebSocket;
-    if (!WebSocketImpl) throw new Error('No WebSocket class: pass live.webSocket (e.g. the ws package in Node 20)');
+    if (this.useSockJs || !this.webSocketClass) return new SockJS(`${this.context.baseUrl}/sock`);
     const url = `${this.context.baseUrl.replace(/^http/, 'ws')}/ws`;
-    return new WebSocketImpl(url, STOMP_PROTOCOLS) as IStompSocket;
+    return new this.webSocketClass(url, STOMP_PROTOCOLS) as IStompSocket;
   }
 
   private connectHeaders(): StompHeaders {
@@ -236,13 +275,44 @@ export class LiveClient {
   }
 }
 
+/** The name is a variable so that bundlers for browsers (which have a WebSocket) do not try to resolve `ws`. */
+const WS_PACKAGE = 'ws';
+
+/** The given class, the platform's, else the `ws` package's when installed; none: SockJS it is. */
+async function findWebSocketClass(given?: WebSocketClass): Promise<WebSocketClass | undefined> {
+  const found = given ?? (globalThis as { WebSocket?: WebSocketClass }).WebSocket;
+  if (found) return found;
+  try {
+    const ws = (await import(WS_PACKAGE)) as { default?: WebSocketClass; WebSocket?: WebSocketClass };
+    return ws.WebSocket ?? ws.default;
+  } catch {
+    return undefined;
+  }
+}
+
+function noSession(timeoutMs: number): CcbError {
+  return CcbError.local('NETWORK_ERROR', 'Network Error', `No STOMP session within ${timeoutMs} ms`);
+}
+
+function errorOfFrame(frame: IFrame): CcbError {
+  const message = frame.headers.message ?? 'The server refused the session';
+  try {
+    const body: unknown = JSON.parse(frame.body);
+    if (isErrorBody(body)) return new CcbError({ ...body, requestId: body.requestId ?? '' });
+  } catch {
+    // A text/plain ERROR frame: its code header says what happened.
+  }
+  const fromHeader = { code: frame.headers.code, status: 0, error: 'STOMP ERROR', message, requestId: '' };
+  return isErrorBody(fromHeader) ? new CcbError(fromHeader) : CcbError.local('BAD_RESPONSE', 'STOMP ERROR', message);
+}
+
 function noAnswer(id: string): Reply {
-  return { actionId: id, status: 0, error: 'Timeout', message: `No answer to ${id}`, requestId: '' };
+  return { actionId: id, code: 'NO_REPLY', status: 0, error: 'Timeout', message: `No answer to ${id}`, requestId: '' };
 }
 
 function toError(answer: Reply | 'receipt'): CcbError {
   if (answer !== 'receipt' && isErrorBody(answer)) {
     return new CcbError({ ...answer, requestId: answer.requestId ?? '' });
   }
-  return CcbError.local('Bad Response', 'The server answered with something that is not a reply');
+  return CcbError.local('BAD_RESPONSE', 'Bad Response', 'The server answered with something that is not a reply');
 }

@@ -1,7 +1,8 @@
-import { Socket } from 'node:net';
+import { AddressInfo, Server, Socket } from 'node:net';
 import WebSocket from 'ws';
 import { BeanRegistry } from '../../../src/bean/bean-registry';
 import { Role } from '../../../src/common/principal';
+import { createOffer } from '../../../test/orders/support/order-fixtures';
 import { startTestApp, TEST_PASSWORD, TestApp } from '../../../test/support/test-app';
 import { ArgumentForm, beanManifest, CcbClient, CcbError, ClientOptions, createClient, JobEvent } from '../src';
 
@@ -30,6 +31,8 @@ describe('@ccb/client against the running application', () => {
   let t: TestApp;
   const clients: CcbClient[] = [];
   const upgradedSockets = new Set<Socket>();
+  /** The path of every WebSocket upgrade: `/ws` for native STOMP, `/sock/...` for SockJS's own WebSocket transport. */
+  const upgradePaths: string[] = [];
 
   const client = (options: Partial<ClientOptions> = {}): CcbClient => {
     const defaults = { baseUrl: t.url, site: 'default', lang: 'en', live: { webSocket: WebSocket } };
@@ -44,7 +47,10 @@ describe('@ccb/client against the running application', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    t.app.getHttpServer().on('upgrade', (_request: unknown, socket: Socket) => upgradedSockets.add(socket));
+    t.app.getHttpServer().on('upgrade', (request: { url: string }, socket: Socket) => {
+      upgradedSockets.add(socket);
+      upgradePaths.push(request.url);
+    });
     const session = createClient({ baseUrl: t.url, site: 'default', lang: 'en' });
     adminToken = (await session.login('test-admin', TEST_PASSWORD, { renew: false })).token;
   });
@@ -63,7 +69,12 @@ describe('@ccb/client against the running application', () => {
       .login('test-admin', 'wrong-password')
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CcbError);
-    expect(error).toMatchObject({ status: 401, error: 'Unauthorized', requestId: expect.any(String) });
+    expect(error).toMatchObject({
+      code: 'INVALID_CREDENTIALS',
+      status: 401,
+      error: 'Unauthorized',
+      requestId: expect.any(String),
+    });
   });
 
   it.each<[ArgumentForm, unknown[]]>([
@@ -104,15 +115,52 @@ describe('@ccb/client against the running application', () => {
     const c = await admin();
     const error = await c.beans.jobsManagementServiceImpl.toDone('0123456789abcdef01234567').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CcbError);
-    expect(error).toMatchObject({ status: 404, error: 'Not Found', message: expect.stringContaining('not found') });
+    expect(error).toMatchObject({
+      code: 'NOT_FOUND',
+      status: 404,
+      error: 'Not Found',
+      message: expect.stringContaining('not found'),
+    });
     expect((error as CcbError).requestId).toMatch(/\S/);
     const invalid = await failure(c.beans.jobsManagementServiceImpl.createJob({ type: 'x', total: -1 }));
     const fieldProblem = expect.objectContaining({ field: expect.any(String) });
-    expect(invalid).toMatchObject({ status: 400, details: expect.arrayContaining([fieldProblem]) });
+    expect(invalid).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      status: 400,
+      details: expect.arrayContaining([fieldProblem]),
+    });
     const guest = await client()
       .beans.jobsManagementServiceImpl.toDone('x')
       .catch((e: unknown) => e);
-    expect(guest).toMatchObject({ status: 401 });
+    expect(guest).toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
+  });
+
+  it('should let a shop branch on the stable code of a domain error', async () => {
+    const offer = await createOffer(t, { quantity: 1 });
+    const bob = await t.createUser({ username: 'client-bob', role: Role.USER });
+    const shop = client({ token: bob.token });
+    const nextStep = async (call: Promise<unknown>): Promise<string> => {
+      try {
+        await call;
+        return 'confirm';
+      } catch (error: unknown) {
+        if (!(error instanceof CcbError)) throw error;
+        switch (error.code) {
+          case 'CART_EMPTY':
+            return 'browse the catalogue';
+          case 'OUT_OF_STOCK':
+            return 'offer fewer';
+          default:
+            return `report ${error.code}`;
+        }
+      }
+    };
+    expect(await nextStep(shop.beans.orderServiceImpl.orderCheckout())).toBe('browse the catalogue');
+    const items = [{ sellerSkuId: offer.sellerSkuId, quantity: 2 }];
+    expect(await nextStep(shop.beans.shoppingCartServiceImpl.addCommerceItems({ items }))).toBe('offer fewer');
+    expect(await nextStep(shop.beans.shoppingCartServiceImpl.addCommerceItems({ items: [] }))).toBe(
+      'report VALIDATION_FAILED',
+    );
   });
 
   it('should forget the token on logout, which the server revokes', async () => {
@@ -154,6 +202,61 @@ describe('@ccb/client against the running application', () => {
     expect(job).toMatchObject({ type: 'fallback' });
   });
 
+  describe('with no live options (Node 20 has no global WebSocket)', () => {
+    it('should use the ws package when it is installed', async () => {
+      const c = createClient({ baseUrl: t.url, site: 'default', lang: 'en', token: adminToken });
+      clients.push(c);
+      const upgradesBefore = upgradePaths.length;
+      const job = await c.live.beans.jobsManagementServiceImpl.startJob('plain-node', 1);
+      expect(job).toMatchObject({ type: 'plain-node' });
+      expect(c.live.transport).toBe('websocket');
+      expect(upgradePaths.slice(upgradesBefore)).toEqual(['/ws']);
+    });
+
+    it('should use SockJS when ws is not installed', async () => {
+      let fresh: typeof import('../src') | undefined;
+      jest.isolateModules(() => {
+        jest.doMock('ws', () => {
+          throw Object.assign(new Error("Cannot find module 'ws'"), { code: 'MODULE_NOT_FOUND' });
+        });
+        fresh = jest.requireActual<typeof import('../src')>('../src');
+      });
+      const c = fresh!.createClient({ baseUrl: t.url, site: 'default', lang: 'en', token: adminToken });
+      clients.push(c);
+      const upgradesBefore = upgradePaths.length;
+      const job = await c.live.beans.jobsManagementServiceImpl.startJob('no-ws', 1);
+      expect(job).toMatchObject({ type: 'no-ws' });
+      expect(c.live.transport).toBe('sockjs');
+      expect(upgradePaths.slice(upgradesBefore)).not.toContain('/ws');
+      jest.dontMock('ws');
+    });
+  });
+
+  describe('failures are rejections', () => {
+    it('should reject a live call with the server refusal of CONNECT', async () => {
+      const c = await admin({ site: 'nowhere' });
+      const refused = await failure(c.live.beans.jobsManagementServiceImpl.startJob('x', 1));
+      expect(refused).toBeInstanceOf(CcbError);
+      expect(refused).toMatchObject({ code: 'UNKNOWN_SITE', status: 400 });
+    });
+
+    it('should reject calls to a server that does not answer with NETWORK_ERROR', async () => {
+      const closed = new Server();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const { port } = closed.address() as AddressInfo;
+      await new Promise<void>((resolve) => closed.close(() => resolve()));
+      const c = client({ baseUrl: `http://127.0.0.1:${port}`, live: { webSocket: WebSocket, callTimeoutMs: 300 } });
+      expect(await failure(c.beans.jobsManagementServiceImpl.toDone('x'))).toMatchObject({
+        code: 'NETWORK_ERROR',
+        status: 0,
+      });
+      expect(await failure(c.live.beans.jobsManagementServiceImpl.toDone('x'))).toMatchObject({
+        code: 'NETWORK_ERROR',
+        status: 0,
+      });
+    });
+  });
+
   it('should call beans over STOMP, correlated by actionId, with typed errors', async () => {
     const c = await admin();
     const [a, b] = await Promise.all([
@@ -163,7 +266,7 @@ describe('@ccb/client against the running application', () => {
     expect([a.type, b.type]).toEqual(['stomp-a', 'stomp-b']);
     const error = await failure(c.live.beans.jobsManagementServiceImpl.toDone('0123456789abcdef01234567'));
     expect(error).toBeInstanceOf(CcbError);
-    expect(error).toMatchObject({ status: 404, requestId: expect.any(String) });
+    expect(error).toMatchObject({ code: 'NOT_FOUND', status: 404, requestId: expect.any(String) });
   });
 
   it('should reconnect after the server drops the socket and renew its subscriptions', async () => {
@@ -182,7 +285,7 @@ describe('@ccb/client against the running application', () => {
     const c = client();
     const refused = await c.live.subscribe('/topic/jobs', () => undefined).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(CcbError);
-    expect(refused).toMatchObject({ status: 403, error: 'Access denied' });
+    expect(refused).toMatchObject({ code: 'ACCESS_DENIED', status: 403, error: 'Access denied' });
     const reconnected = c.live.nextConnect();
     c.setToken(t.tokenFor(Role.ADMIN));
     await reconnected;
@@ -193,15 +296,15 @@ describe('@ccb/client against the running application', () => {
   it('should answer bad input over STOMP with typed 400 errors', async () => {
     const c = await admin();
     const badDestination = await c.live.subscribe('/topic/../jobs', () => undefined).catch((e: unknown) => e);
-    expect(badDestination).toMatchObject({ status: 400 });
+    expect(badDestination).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
     type Untyped = Record<string, (...args: unknown[]) => Promise<unknown>>;
     const untyped = c.live.beans.jobsManagementServiceImpl as unknown as Untyped;
     const badArgument = await untyped.startJob('import', 'ten').catch((e: unknown) => e);
     expect(badArgument).toBeInstanceOf(CcbError);
     const problem = { field: 'args[1]', message: expect.stringContaining('int') };
-    expect(badArgument).toMatchObject({ status: 400, details: [problem] });
+    expect(badArgument).toMatchObject({ code: 'ARGUMENT_MISMATCH', status: 400, details: [problem] });
     const unknownFunction = await c.call('jobsManagementServiceImpl', 'noSuchFunction', []).catch((e: unknown) => e);
-    expect(unknownFunction).toMatchObject({ status: 400 });
+    expect(unknownFunction).toMatchObject({ code: 'UNKNOWN_FUNCTION', status: 400 });
   });
 
   it('should list exactly the beans, functions, roles and signatures of the running registry', () => {

@@ -73,7 +73,7 @@ export class Api {
           : await this.client.live.call(beanId, functionName, args);
       return { ok: true, status: 200, ms: elapsed(started), requestId: this.lastRequestId, value };
     } catch (error) {
-      const failure = error instanceof CcbError ? error : CcbError.local('Error', String(error));
+      const failure = error instanceof CcbError ? error : CcbError.local('BAD_RESPONSE', 'Error', String(error));
       return {
         ok: false,
         status: failure.status,

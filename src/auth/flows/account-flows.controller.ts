@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiCookieAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AuthenticatedRequest } from '../authenticated-request';
-import { clientAddress } from '../login/client-address';
+import { AuthenticatedRequest } from '../../common/authenticated-request';
+import { clientAddress } from '../../common/client-address';
 import { LoginThrottle } from '../throttle/login-throttle.service';
 import { AccountFlowsService } from './account-flows.service';
 import { EmailFlowsEnabledGuard } from './email-flows-enabled.guard';

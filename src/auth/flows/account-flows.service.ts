@@ -1,4 +1,4 @@
-import { BadRequestException, ConflictException, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
+import { ConflictException, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
 import { Principal } from '../../common/principal';
 import { CredentialsService } from '../login/credentials.service';
 import { SessionsService } from '../sessions/sessions.service';
@@ -8,6 +8,7 @@ import { FlowMailsService } from './flow-mails.service';
 import { ChangePasswordDto, RegisterDto, ResetPasswordDto, SavePasswordDto } from './flows.dto';
 import { OneTimeTokenKind } from './one-time-token.schema';
 import { OneTimeTokensService } from './one-time-tokens.service';
+import { codedError } from '../../common/errors/coded-exception';
 
 /** Register, verify, reset, save and change password. */
 @Injectable()
@@ -100,7 +101,7 @@ export class AccountFlowsService {
 
   private async consume(kind: OneTimeTokenKind, token: string): Promise<string> {
     const userId = await this.tokens.consume(kind, token);
-    if (!userId) throw new BadRequestException('Invalid, expired or already used token');
+    if (!userId) throw codedError('ONE_TIME_TOKEN_INVALID', 'Invalid, expired or already used token');
     return userId;
   }
 }

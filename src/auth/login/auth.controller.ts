@@ -3,13 +3,13 @@ import { ApiBearerAuth, ApiCookieAuth, ApiOperation, ApiTags } from '@nestjs/swa
 import type { Response } from 'express';
 import { Role } from '../../common/principal';
 import { AppConfig } from '../../config';
-import { AuthenticatedRequest } from '../authenticated-request';
+import { AuthenticatedRequest } from '../../common/authenticated-request';
 import { RevocationService } from '../revocation/revocation.service';
 import { SESSION_COOKIE, sessionCookieOptions, sessionIdOf } from '../sessions/session-cookie';
 import { SessionsService } from '../sessions/sessions.service';
 import { TokenVerifier } from '../token-verifier.service';
 import { AuthenticateDto, CredentialsDto, LogoutDto, TokenResponse, TokenValidity, ValidateTokenDto } from './auth.dto';
-import { clientAddress } from './client-address';
+import { clientAddress } from '../../common/client-address';
 import { CredentialsService } from './credentials.service';
 import { TokenIssuer } from './token-issuer.service';
 

@@ -1,4 +1,4 @@
-import { Injectable, UnauthorizedException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Role } from '../../common/principal';
 import { AppConfig } from '../../config';
 import { CustomerActivityRecorder } from '../../services/customer-analytics/customer-activity-recorder';
@@ -7,6 +7,7 @@ import { PasswordHasher } from '../passwords/password-hasher.service';
 import { LoginThrottle } from '../throttle/login-throttle.service';
 import { UserDocument } from '../users/user.schema';
 import { UsersService } from '../users/users.service';
+import { codedError } from '../../common/errors/coded-exception';
 
 /** Checks a username and password, with rate limiting and lockout. */
 @Injectable()
@@ -23,7 +24,7 @@ export class CredentialsService {
    * The user whose credentials these are. Unknown users, wrong passwords and disabled accounts get the same
    * answer after the same amount of hashing work.
    * @param client the caller's address, for per-client rate limiting
-   * @throws UnauthorizedException on bad credentials, HttpException 429 when throttled
+   * @throws UnauthorizedException INVALID_CREDENTIALS on bad credentials, HttpException 429 when throttled
    */
   async check(client: string, username: string, password: string): Promise<UserDocument> {
     await this.throttle.registerAttempt(client, username);
@@ -33,10 +34,11 @@ export class CredentialsService {
       : await this.hasher.verifyDummy(password);
     if (!user || !matches || user.disabled) {
       await this.throttle.recordFailure(client, username);
-      throw new UnauthorizedException('Bad credentials');
+      throw codedError('INVALID_CREDENTIALS', 'Bad credentials');
     }
     await this.throttle.recordSuccess(client, username);
-    if (this.config.authEmailFlows && !user.verified) throw new UnauthorizedException('E-mail address not verified');
+    if (this.config.authEmailFlows && !user.verified)
+      throw codedError('EMAIL_NOT_VERIFIED', 'E-mail address not verified');
     if (user.role === Role.USER) await this.activity.record(user.id, CustomerActivityType.LOGIN);
     return user;
   }

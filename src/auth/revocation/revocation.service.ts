@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
-import { TtlCache } from '../ttl-cache';
+import { TtlCache } from '../../common/ttl-cache';
 import { RevokedToken } from './revoked-token.schema';
 
 /** How long another instance may keep accepting a token revoked elsewhere; this instance refuses it at once. */

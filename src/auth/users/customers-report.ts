@@ -3,7 +3,8 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { Role } from '../../common/principal';
 import { ReportRegistry } from '../../services/reports/report-registry';
-import { column, ModelReport } from '../../services/reports/report-source';
+import { ModelReport } from '../../services/reports/model-report';
+import { column } from '../../services/reports/report-source';
 import { User } from './user.schema';
 
 type StoredUser = User & { _id: Types.ObjectId; createdAt: Date };

@@ -1,4 +1,4 @@
-import { ConflictException, Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, QueryFilter, Types } from 'mongoose';
 import { isDuplicateKeyError } from '../../common/mongo/duplicate-key';
@@ -7,8 +7,9 @@ import { isObjectIdHex } from '../../common/mongo/object-id';
 import { Role } from '../../common/principal';
 import { FixedRecord, insertMissing } from '../../database/insert-missing';
 import { PasswordHasher } from '../passwords/password-hasher.service';
-import { TtlCache } from '../ttl-cache';
+import { TtlCache } from '../../common/ttl-cache';
 import { User, UserDocument } from './user.schema';
+import { codedError } from '../../common/errors/coded-exception';
 
 export interface NewUser {
   username: string;
@@ -100,7 +101,7 @@ export class UsersService implements OnModuleInit {
 
   /**
    * Hashes first, so that a taken username or address costs the same work as a free one (registration relies on it).
-   * @throws ConflictException when the username or e-mail address is taken.
+   * @throws ConflictException ACCOUNT_EXISTS when the username or e-mail address is taken.
    */
   async create(user: NewUser): Promise<UserDocument> {
     const passwordHash = await this.hasher.hash(user.password);
@@ -108,7 +109,7 @@ export class UsersService implements OnModuleInit {
       return await this.users.create({ ...user, passwordHash });
     } catch (error: unknown) {
       if (isDuplicateKeyError(error)) {
-        throw new ConflictException('Username or e-mail address already registered');
+        throw codedError('ACCOUNT_EXISTS', 'Username or e-mail address already registered');
       }
       throw error;
     }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RequestContext } from '../../common/request-context';
-import { ContextHeaderValues, ContextHeaders } from '../../sites/context-headers';
+import { ContextHeaderCheck, ContextHeaderValues } from '../../common/context-header-check';
 import { parseBeanCall } from '../bean-call';
 import { BeanInvoker } from '../bean-invoker';
 import { BeanRateLimit, RateQuota } from './bean-rate-limit';
@@ -28,7 +28,7 @@ export interface AdmittedCall {
 @Injectable()
 export class BeanAdmission {
   constructor(
-    private readonly contextHeaders: ContextHeaders,
+    private readonly contextHeaders: ContextHeaderCheck,
     private readonly rateLimit: BeanRateLimit,
     private readonly invoker: BeanInvoker,
   ) {}

@@ -1,5 +1,6 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { STATUS_CODES } from 'node:http';
+import { defaultCode, ERROR_CODES, ErrorCode, isErrorCode } from './error-codes';
 import { isOutOfDiskSpace } from '../mongo/out-of-disk-space';
 
 /** One problem with one input field; `field` is a dotted path such as `args[0].quantity`. */
@@ -10,6 +11,8 @@ export interface FieldProblem {
 
 /** The single error shape of every REST endpoint and every STOMP error reply (DESIGN §3). */
 export interface ErrorBody {
+  /** Stable, for clients to branch on: a domain code, else the default of the status (`ERROR_CODES`). */
+  code: ErrorCode;
   error: string;
   message: string;
   status: number;
@@ -22,13 +25,15 @@ export interface ErrorBody {
 interface Described {
   status: number;
   message: string;
+  code?: ErrorCode;
   details?: FieldProblem[];
 }
 
 /** Turns anything thrown into the error body; internals of unexpected errors never leave the server. */
 export function toErrorBody(exception: unknown, path: string, requestId: string): ErrorBody {
-  const { status, message, details } = describe(exception);
+  const { status, message, details, code } = describe(exception);
   const body: ErrorBody = {
+    code: code ?? (details?.length && status === 400 ? 'VALIDATION_FAILED' : defaultCode(status)),
     error: reasonPhrase(status),
     message,
     status,
@@ -63,7 +68,7 @@ function describeHttpException(exception: HttpException): Described {
   const status = exception.getStatus();
   const response = exception.getResponse();
   if (typeof response === 'string') return { status, message: response };
-  const { message, details } = response as { message?: unknown; details?: unknown };
+  const { message, details, code } = response as { message?: unknown; details?: unknown; code?: unknown };
   if (Array.isArray(message)) {
     return { status, message: 'Validation failed', details: message.map((m) => ({ field: '', message: String(m) })) };
   }
@@ -71,6 +76,8 @@ function describeHttpException(exception: HttpException): Described {
     status,
     message: typeof message === 'string' ? message : exception.message,
     details: Array.isArray(details) ? (details as FieldProblem[]) : undefined,
+    // A code is trusted only with the status it is listed for, so a body never contradicts the table.
+    code: isErrorCode(code) && ERROR_CODES[code].status === status ? code : undefined,
   };
 }
 

@@ -14,7 +14,7 @@ export type ActionId = string | number | null;
 export function errorReply(error: unknown, path: string, requestId: string, actionId: ActionId): object {
   const body = toErrorBody(error, path, requestId);
   if (body.status === HttpStatus.UNAUTHORIZED)
-    Object.assign(body, { status: HttpStatus.FORBIDDEN, error: 'Access denied' });
+    Object.assign(body, { status: HttpStatus.FORBIDDEN, error: 'Access denied', code: 'ACCESS_DENIED' });
   return { actionId, ...body };
 }
 

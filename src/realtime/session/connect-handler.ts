@@ -21,16 +21,20 @@ export class ConnectHandler {
 
   connect(session: StompSession, frame: StompFrame): void | Promise<void> {
     if (frame.command !== 'CONNECT' && frame.command !== 'STOMP')
-      return session.fail('Expected a CONNECT frame', '', frame);
+      return session.fail('PROTOCOL_ERROR', 'Expected a CONNECT frame', '', frame);
     const version = negotiateVersion(frame.headers['accept-version']);
     if (!version) {
-      return session.fail('Unsupported protocol version', `Supported: ${STOMP_VERSIONS.join(',')}`, frame, [
-        ['version', STOMP_VERSIONS.join(',')],
-      ]);
+      return session.fail(
+        'PROTOCOL_ERROR',
+        'Unsupported protocol version',
+        `Supported: ${STOMP_VERSIONS.join(',')}`,
+        frame,
+        [['version', STOMP_VERSIONS.join(',')]],
+      );
     }
     session.version = version;
     const heartbeats = negotiateHeartbeats(frame.headers['heart-beat'], this.config.stomp.heartbeat, version);
-    if (!heartbeats) return session.fail('Malformed heart-beat header', '', frame);
+    if (!heartbeats) return session.fail('PROTOCOL_ERROR', 'Malformed heart-beat header', '', frame);
     const lang = header(frame.headers, 'Lang-Context');
     const site = header(frame.headers, 'Site-Context');
     if (lang === undefined && site === undefined) return this.authenticate(session, frame, heartbeats);
@@ -42,7 +46,7 @@ export class ConnectHandler {
 
   /** A session whose token was revoked since CONNECT (logout, disabled user, changed role) is closed. */
   reverify(session: StompSession, token: string): void {
-    this.verifier.verify(token).catch(() => session.fail('Token revoked'));
+    this.verifier.verify(token).catch(() => session.fail('TOKEN_INVALID', 'Token revoked'));
   }
 
   /** The session's defaults for the context headers, checked as REST checks them (the ERROR body is REST's 400). */
@@ -55,13 +59,14 @@ export class ConnectHandler {
   private authenticate(session: StompSession, frame: StompFrame, heartbeats: Heartbeats): void | Promise<void> {
     const token = bearerToken(frame.headers);
     if (token === undefined) return this.accept(session, heartbeats);
-    if (token === null) return session.fail('Unauthorized', 'Authorization must be "Bearer <token>"', frame);
+    if (token === null)
+      return session.fail('TOKEN_INVALID', 'Unauthorized', 'Authorization must be "Bearer <token>"', frame);
     return this.verifier.verify(token).then(
       (principal) => {
         session.authenticate(principal, token);
         this.accept(session, heartbeats);
       },
-      () => session.fail('Unauthorized', 'Invalid or expired token', frame),
+      () => session.fail('TOKEN_INVALID', 'Unauthorized', 'Invalid or expired token', frame),
     );
   }
 

@@ -26,7 +26,7 @@ export class SendHandler {
 
   send(session: StompSession, frame: StompFrame): void {
     const { destination } = frame.headers;
-    if (destination === undefined) return session.fail('SEND needs a destination header', '', frame);
+    if (destination === undefined) return session.fail('PROTOCOL_ERROR', 'SEND needs a destination header', '', frame);
     if (destination.startsWith(REQUEST_PREFIX)) {
       this.dispatcher.dispatch(session, frame);
     } else if (this.openToClients(destination)) {

@@ -63,7 +63,7 @@ export class StompProtocol extends LiveSessions implements FrameHandler, BeforeA
         session.acknowledge(frame);
         return session.close();
       default:
-        return session.fail(`Unexpected frame ${frame.command}`, '', frame);
+        return session.fail('PROTOCOL_ERROR', `Unexpected frame ${frame.command}`, '', frame);
     }
   }
 

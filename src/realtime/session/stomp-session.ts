@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { ErrorBody } from '../../common/errors/error-body';
+import type { ErrorCode } from '../../common/errors/error-codes';
 import { Principal } from '../../common/principal';
 import { EncodedFrame } from '../broker/encoded-frame';
 import { BrokerSubscriber, Subscription } from '../broker/message-broker';
@@ -89,7 +90,7 @@ export class StompSession implements BrokerSubscriber, HeartbeatTarget {
       this.parser.push(chunk, (frame) => this.enqueue(frame));
     } catch (error) {
       if (!(error instanceof StompParseError)) throw error;
-      this.fail(error.message);
+      this.fail('PROTOCOL_ERROR', error.message);
     }
   }
 
@@ -115,14 +116,14 @@ export class StompSession implements BrokerSubscriber, HeartbeatTarget {
   /** Also ends sessions that never CONNECT and those whose token expires: a session lasts no longer than its token. */
   onHeartbeatTick(now: number): void {
     if (!this.connected && now - this.openedAt > CONNECT_TIMEOUT_MS) {
-      this.fail('No CONNECT frame in time');
+      this.fail('TIMEOUT', 'No CONNECT frame in time');
     } else if (this.principal?.exp !== undefined && now >= this.principal.exp * 1000) {
-      this.fail('Token expired');
+      this.fail('TOKEN_INVALID', 'Token expired');
     } else if (this.verifiedToken !== undefined && now >= this.reverifyAt) {
       this.reverifyAt = now + this.options.reverifyEveryMs;
       this.handler.onReverify(this, this.verifiedToken);
     } else if (this.expectEvery && now - this.lastRead > this.expectEvery * HEARTBEAT_GRACE) {
-      this.fail('Heart-beat timeout');
+      this.fail('TIMEOUT', 'Heart-beat timeout');
     } else if (this.sendEvery && now - this.lastWrite >= this.sendEvery) {
       this.send(HEARTBEAT);
     }
@@ -131,7 +132,7 @@ export class StompSession implements BrokerSubscriber, HeartbeatTarget {
   deliver(subscription: Subscription, message: OutgoingMessage): void {
     if (this.closed) return;
     if (this.transport.bufferedAmount > this.options.maxBufferedBytes) {
-      this.fail('Slow consumer: too many undelivered messages');
+      this.fail('SLOW_CONSUMER', 'Slow consumer: too many undelivered messages');
       return;
     }
     const clientAck = subscription.ackMode !== 'auto' && this.version === '1.2';
@@ -152,9 +153,9 @@ export class StompSession implements BrokerSubscriber, HeartbeatTarget {
     if (receipt !== undefined) this.sendFrame('RECEIPT', [['receipt-id', receipt]]);
   }
 
-  /** Sends ERROR (STOMP requires closing after it) and closes. */
-  fail(message: string, detail = '', frame?: StompFrame, extra: HeaderList = []): void {
-    this.sendError([['message', message], ['content-type', 'text/plain'], ...extra], detail, frame);
+  /** Sends ERROR (STOMP requires closing after it) with the error's `code` header, and closes. */
+  fail(code: ErrorCode, message: string, detail = '', frame?: StompFrame, extra: HeaderList = []): void {
+    this.sendError([['message', message], ['code', code], ['content-type', 'text/plain'], ...extra], detail, frame);
   }
 
   /** Sends ERROR with the DESIGN §3 error body as JSON, as REST would answer, and closes. */
@@ -162,6 +163,7 @@ export class StompSession implements BrokerSubscriber, HeartbeatTarget {
     this.sendError(
       [
         ['message', body.message],
+        ['code', body.code],
         ['content-type', 'application/json'],
       ],
       JSON.stringify(body),
@@ -210,7 +212,7 @@ export class StompSession implements BrokerSubscriber, HeartbeatTarget {
 
   private crashed(error: unknown): void {
     StompSession.logger.error(`Session ${this.id} failed`, error instanceof Error ? error.stack : error);
-    this.fail('Internal error');
+    this.fail('INTERNAL_ERROR', 'Internal error');
   }
 
   private settle(work: Promise<void>): Promise<void> {

@@ -30,10 +30,11 @@ export class SubscriptionHandler {
     const { destination, ack = 'auto' } = frame.headers;
     const id = frame.headers.id ?? (session.version === '1.0' ? destination : undefined);
     if (destination === undefined || id === undefined)
-      return session.fail('SUBSCRIBE needs destination and id headers', '', frame);
-    if (!ACK_MODES.includes(ack)) return session.fail(`Unknown ack mode ${ack}`, '', frame);
+      return session.fail('PROTOCOL_ERROR', 'SUBSCRIBE needs destination and id headers', '', frame);
+    if (!ACK_MODES.includes(ack)) return session.fail('PROTOCOL_ERROR', `Unknown ack mode ${ack}`, '', frame);
     const ackMode = ack as AckMode;
-    if (session.subscriptions.has(id)) return session.fail(`Subscription id ${id} is already in use`, '', frame);
+    if (session.subscriptions.has(id))
+      return session.fail('PROTOCOL_ERROR', `Subscription id ${id} is already in use`, '', frame);
     const problem = this.problem(session, destination);
     if (problem) return this.refuse(session, frame, problem);
     const allowed = userTarget(destination) !== null || this.authorizer.mayFollow(session.principal, destination);
@@ -49,7 +50,7 @@ export class SubscriptionHandler {
 
   unsubscribe(session: StompSession, frame: StompFrame): void {
     const id = frame.headers.id ?? (session.version === '1.0' ? frame.headers.destination : undefined);
-    if (id === undefined) return session.fail('UNSUBSCRIBE needs an id header', '', frame);
+    if (id === undefined) return session.fail('PROTOCOL_ERROR', 'UNSUBSCRIBE needs an id header', '', frame);
     const subscription = session.subscriptions.get(id);
     if (subscription) {
       session.subscriptions.delete(id);

@@ -6,7 +6,7 @@ import { isNonArrayObject } from '../../common/plain-object';
 import { Role } from '../../common/principal';
 import { redactSecrets } from '../../common/redaction';
 import { RequestContext } from '../../common/request-context';
-import { CatalogueRevisionService } from '../../services/catalogue/catalogue-revision.service';
+import { StorefrontRawWrites } from '../../services/catalogue/storefront-raw-writes';
 import { RequestHandlerRegistry, StompRequestHandler } from '../requests/request-handler-registry';
 import { asClientError, clientQuery, intField } from './query-guard';
 
@@ -60,7 +60,7 @@ export class DocumentRequestHandler implements StompRequestHandler, OnModuleInit
   constructor(
     @InjectConnection() private readonly connection: Connection,
     private readonly registry: RequestHandlerRegistry,
-    private readonly catalogueRevision: CatalogueRevisionService,
+    private readonly storefront: StorefrontRawWrites,
   ) {}
 
   onModuleInit(): void {
@@ -73,22 +73,26 @@ export class DocumentRequestHandler implements StompRequestHandler, OnModuleInit
     if (!Object.hasOwn(OPERATIONS, type))
       throw new BadRequestException(`requestType must be one of ${Object.keys(OPERATIONS).join(', ')}`);
     const collection = this.collectionOf(message);
-    return OPERATIONS[type](collection, message).then(
-      async (result) => {
-        await this.afterWrite(type, collection);
-        return redactSecrets(result);
-      },
-      async (error: unknown) => {
-        // A failed write may have written part of its documents; its own error is the one to report.
-        await this.afterWrite(type, collection).catch(() => undefined);
+    const operation = () => OPERATIONS[type](collection, message);
+    const result = WRITES.has(type) ? this.writeThroughIndex(type, collection, message, operation) : operation();
+    return result.then(
+      (answer) => redactSecrets(answer),
+      (error: unknown) => {
         throw asClientError(error);
       },
     );
   }
 
-  /** Raw driver writes bypass the catalogue models' hooks: bumps the catalogue revision after them. */
-  private async afterWrite(type: string, collection: Collection): Promise<void> {
-    if (WRITES.has(type)) await this.catalogueRevision.afterRawWrite(collection.collectionName);
+  /** Raw driver writes bypass the catalogue models' hooks: the storefront index is refreshed around them. */
+  private writeThroughIndex(
+    type: string,
+    collection: Collection,
+    message: Record<string, unknown>,
+    operation: () => Promise<unknown>,
+  ): Promise<unknown> {
+    const filter = type === 'INSERT' ? undefined : requiredFilter(message);
+    const inserted = (result: unknown) => (result as { insertedIds?: unknown[] }).insertedIds ?? [];
+    return this.storefront.write(collection.collectionName, filter, operation, inserted);
   }
 
   private collectionOf({ databaseName, collectionName }: Record<string, unknown>): Collection {

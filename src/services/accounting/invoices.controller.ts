@@ -1,7 +1,7 @@
 import { BadRequestException, Controller, Get, NotFoundException, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import type { AuthenticatedRequest } from '../../auth/authenticated-request';
+import type { AuthenticatedRequest } from '../../common/authenticated-request';
 import { Roles } from '../../auth/roles.decorator';
 import { toObjectId } from '../../common/mongo/object-id';
 import { Page, toPage } from '../../common/page';

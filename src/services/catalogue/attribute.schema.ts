@@ -1,6 +1,5 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { HydratedDocument } from 'mongoose';
-import { bumpsCatalogueRevision } from './catalogue-revision.hooks';
 import { AttributeType } from './attribute-type';
 
 export { AttributeType };
@@ -16,4 +15,3 @@ export class Attribute {
 
 export type AttributeDocument = HydratedDocument<Attribute>;
 export const AttributeSchema = SchemaFactory.createForClass(Attribute);
-bumpsCatalogueRevision(AttributeSchema);

@@ -6,7 +6,6 @@ import { Attribute, AttributeSchema } from './attribute.schema';
 import { CatalogueAdminService } from './catalogue-admin.service';
 import { CatalogueImport } from './catalogue-import';
 import { CatalogueReferences } from './catalogue-references';
-import { CatalogueRevisionModule } from './catalogue-revision.module';
 import { CatalogueTopic } from './catalogue-topic';
 import { Category, CategorySchema } from './category.schema';
 import { CategoryTree } from './category-tree';
@@ -25,18 +24,25 @@ import { Seller, SellerSchema } from './seller.schema';
 import { SkuAdmin } from './sku-admin';
 import { Sku, SkuSchema } from './sku.schema';
 import { StockReservation } from './stock-reservation';
+import {
+  STOREFRONT_ENTRY,
+  STOREFRONT_FACET,
+  StorefrontEntrySchema,
+  StorefrontFacetSchema,
+} from './storefront-index.schema';
+import { StorefrontReader } from './storefront-reader';
+import { StorefrontReindex } from './storefront-reindex';
 
 /**
  * The catalogue: products, SKUs, attributes, categories, sellers and their offers, owned here alone. Other modules use its
  * ports: {@link OfferCatalog} (offers as a cart shows them), {@link StockReservation} (stock taken by orders),
- * {@link SellerDirectory} (sellers), {@link OfferFacets} (storefront filters), {@link CatalogueImport} (demo data), and the
- * catalogue revision that every write bumps. Operators manage the catalogue through the `catalogueAdminServiceImpl`
- * bean ({@link CatalogueAdminService}).
+ * {@link SellerDirectory} (sellers), {@link OfferFacets} and {@link StorefrontReader} (the storefront and its index, kept
+ * current by every write through these models) and {@link CatalogueImport} (demo data). Operators manage the catalogue
+ * through the `catalogueAdminServiceImpl` bean ({@link CatalogueAdminService}).
  */
 @Module({
   imports: [
     WebhooksModule,
-    CatalogueRevisionModule,
     MongooseModule.forFeature([
       { name: Attribute.name, schema: AttributeSchema },
       { name: Product.name, schema: ProductSchema },
@@ -44,6 +50,8 @@ import { StockReservation } from './stock-reservation';
       { name: SellerSku.name, schema: SellerSkuSchema },
       { name: Seller.name, schema: SellerSchema },
       { name: Category.name, schema: CategorySchema },
+      { name: STOREFRONT_ENTRY, schema: StorefrontEntrySchema },
+      { name: STOREFRONT_FACET, schema: StorefrontFacetSchema },
     ]),
   ],
   controllers: [ProductController, SellerOfferController],
@@ -57,6 +65,8 @@ import { StockReservation } from './stock-reservation';
     SellerOffers,
     OfferStock,
     CatalogueTopic,
+    StorefrontReader,
+    StorefrontReindex,
     CatalogueReferences,
     CategoryTree,
     AttributeAdmin,
@@ -71,7 +81,8 @@ import { StockReservation } from './stock-reservation';
     SellerDirectory,
     OfferFacets,
     CatalogueImport,
-    CatalogueRevisionModule,
+    StorefrontReader,
+    StorefrontReindex,
   ],
 })
 export class CatalogueModule {}

@@ -1,7 +1,8 @@
-import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { SellerSku } from './seller-sku.schema';
+import { codedError } from '../../common/errors/coded-exception';
 
 /** An offer with what a cart shows of its product, SKU and seller. */
 export interface OfferDetails {
@@ -53,8 +54,8 @@ export class OfferCatalog {
   /** The offer if it can be bought at all: 404 when it does not exist or its product is unpublished, 409 inactive. */
   async forSale(id: Types.ObjectId): Promise<OfferDetails> {
     const offer = (await this.details([id])).get(String(id));
-    if (!offer || !offer.product.published) throw new NotFoundException(`Seller SKU ${String(id)} not found`);
-    if (!offer.active) throw new ConflictException(`Seller SKU ${String(id)} is not for sale`);
+    if (!offer || !offer.product.published) throw codedError('SKU_NOT_FOUND', `Seller SKU ${String(id)} not found`);
+    if (!offer.active) throw codedError('NOT_FOR_SALE', `Seller SKU ${String(id)} is not for sale`);
     return offer;
   }
 }

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, PipelineStage, Types } from 'mongoose';
 import { Attribute } from './attribute.schema';
-import { Product } from './product.schema';
 import { SellerSku } from './seller-sku.schema';
 import { Sku } from './sku.schema';
 
@@ -10,8 +9,8 @@ import { Sku } from './sku.schema';
 export type AttributeRecord = Attribute & { _id: Types.ObjectId };
 
 /**
- * The catalogue's read model for the storefront (product search): read-only aggregations over the offers (seller
- * SKUs) or the products, and the SKUs and attributes that narrow them.
+ * The catalogue's read port for the storefront besides its index (`StorefrontReader`): a seller's own offers
+ * (aggregated over the `seller` index), and the SKUs and attributes that narrow and label filters.
  */
 @Injectable()
 export class OfferFacets {
@@ -19,20 +18,11 @@ export class OfferFacets {
     @InjectModel(SellerSku.name) private readonly offers: Model<SellerSku>,
     @InjectModel(Sku.name) private readonly skus: Model<Sku>,
     @InjectModel(Attribute.name) private readonly attributes: Model<Attribute>,
-    @InjectModel(Product.name) private readonly products: Model<Product>,
   ) {}
 
   /** Runs a read-only pipeline over the offers; it starts from the `sellerskus` collection. */
   aggregate<T>(pipeline: PipelineStage[]): Promise<T[]> {
     return this.offers.aggregate<T>(pipeline).exec();
-  }
-
-  /**
-   * Runs a read-only pipeline over the products; it starts from the `products` collection, so a first `$match` may
-   * use `$text` (the text index on name and description).
-   */
-  aggregateProducts<T>(pipeline: PipelineStage[]): Promise<T[]> {
-    return this.products.aggregate<T>(pipeline).exec();
   }
 
   async skuExists(id: Types.ObjectId): Promise<boolean> {
@@ -41,5 +31,16 @@ export class OfferFacets {
 
   attribute(id: Types.ObjectId): Promise<AttributeRecord | null> {
     return this.attributes.findById(id).lean<AttributeRecord>().exec();
+  }
+
+  /** The attributes of `ids` by id; unknown ids are left out. */
+  async attributesById(ids: string[]): Promise<Map<string, AttributeRecord>> {
+    const unique = [...new Set(ids)].map((id) => new Types.ObjectId(id));
+    if (unique.length === 0) return new Map();
+    const found = await this.attributes
+      .find({ _id: { $in: unique } })
+      .lean<AttributeRecord[]>()
+      .exec();
+    return new Map(found.map((attribute) => [String(attribute._id), attribute]));
   }
 }

@@ -2,6 +2,7 @@ import { ConflictException, Injectable, NotFoundException } from '@nestjs/common
 import { InjectModel } from '@nestjs/mongoose';
 import { QueryFilter, Model, Types, UpdateQuery } from 'mongoose';
 import { SellerSku } from './seller-sku.schema';
+import { codedError } from '../../common/errors/coded-exception';
 
 /** What a seller does to one warehouse's stock: set the units on hand, or add (remove) some. */
 export type StockEdit = { set: number } | { delta: number };
@@ -42,7 +43,7 @@ export class OfferStock {
       const updated = await this.offers.updateOne(step.filter, step.update).exec();
       if (updated.matchedCount === 1) return;
     }
-    throw new ConflictException(`Offer ${String(offerId)} is changing too often; try again`);
+    throw codedError('CONCURRENT_CHANGE', `Offer ${String(offerId)} is changing too often; try again`);
   }
 }
 

@@ -1,7 +1,7 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { HydratedDocument } from 'mongoose';
 import { AttributeValue, AttributeValueSchema } from './attribute-value.schema';
-import { bumpsCatalogueRevision } from './catalogue-revision.hooks';
+import { keepsStorefrontIndex, ownIds } from './storefront-index.hooks';
 
 /** A product's name and description in one more language than its base (`name`, `description`). */
 @Schema({ _id: false })
@@ -32,12 +32,4 @@ export class Product {
 
 export type ProductDocument = HydratedDocument<Product>;
 export const ProductSchema = SchemaFactory.createForClass(Product);
-bumpsCatalogueRevision(ProductSchema);
-/**
- * Storefront text search (`$text`) over name and description; a word of the name weighs more. One text index per
- * collection is allowed.
- */
-ProductSchema.index(
-  { name: 'text', description: 'text' },
-  { name: 'product_text', weights: { name: 3, description: 1 }, default_language: 'english' },
-);
+keepsStorefrontIndex(ProductSchema, ownIds);

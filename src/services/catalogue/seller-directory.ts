@@ -16,8 +16,8 @@ export type SellerAccounts = Pick<Seller, 'userId' | 'profileId'>;
 
 /**
  * The catalogue's port for sellers: what other modules read of them and the one thing they change (the links to
- * shipping addresses, which the geolocation module owns). Writes go through the seller model, so they bump the
- * catalogue revision.
+ * shipping addresses, which the geolocation module owns). Writes go through the seller model, so the storefront
+ * index sees them.
  */
 @Injectable()
 export class SellerDirectory {

@@ -18,10 +18,11 @@ import {
 } from './seller-offer.view';
 import { SellerSku } from './seller-sku.schema';
 import { Sku } from './sku.schema';
+import { codedError } from '../../common/errors/coded-exception';
 
 /**
  * Seller self-service for offers: a user acts on the offers of the seller they act for (`Seller.userId`), an ADMIN
- * on any seller's. Every change is a write through the offer model (so it bumps the catalogue revision before the
+ * on any seller's. Every change is a write through the offer model (so the storefront index is updated before the
  * call returns) and is then published on `/topic/catalogue` as `offer.changed`.
  */
 @Injectable()
@@ -54,7 +55,7 @@ export class SellerOffers {
   async create(caller: Principal, dto: CreateOfferDto): Promise<SellerOfferView> {
     const seller = await this.sellerToActFor(caller, dto.sellerId);
     const sku = await this.skus.findById(toObjectId(dto.skuId, 'skuId'), { product: 1 }).lean().exec();
-    if (!sku) throw new NotFoundException(`SKU ${dto.skuId} not found`);
+    if (!sku) throw codedError('SKU_NOT_FOUND', `SKU ${dto.skuId} not found`);
     const stockByWarehouse = warehouseStockOf(seller, dto.stock ?? []);
     const created = await this.offers
       .create({

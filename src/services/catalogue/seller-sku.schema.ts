@@ -1,6 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { HydratedDocument, SchemaTypes, Types } from 'mongoose';
-import { bumpsCatalogueRevision } from './catalogue-revision.hooks';
+import { keepsStorefrontIndex, namedProduct } from './storefront-index.hooks';
 
 /** Units on hand at one of the seller's warehouses (a shipping address of the seller). */
 @Schema({ _id: false })
@@ -37,7 +37,7 @@ export class SellerSku {
 
 export type SellerSkuDocument = HydratedDocument<SellerSku>;
 export const SellerSkuSchema = SchemaFactory.createForClass(SellerSku);
-bumpsCatalogueRevision(SellerSkuSchema);
+keepsStorefrontIndex(SellerSkuSchema, namedProduct('seller_skus'));
 SellerSkuSchema.index({ seller: 1, sku: 1 }, { unique: true });
 /** In-stock offers (`quantity > 0`), the base of every storefront filter. */
 SellerSkuSchema.index({ quantity: 1 });

@@ -1,6 +1,6 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { HydratedDocument, SchemaTypes, Types } from 'mongoose';
-import { bumpsCatalogueRevision } from './catalogue-revision.hooks';
+import { keepsStorefrontIndex, productsOfSellers } from './storefront-index.hooks';
 
 /** A merchant: the account that manages it, its company profile, its country and its shipping addresses. */
 @Schema({ collection: 'sellers', timestamps: true })
@@ -18,4 +18,4 @@ export class Seller {
 
 export type SellerDocument = HydratedDocument<Seller>;
 export const SellerSchema = SchemaFactory.createForClass(Seller);
-bumpsCatalogueRevision(SellerSchema);
+keepsStorefrontIndex(SellerSchema, productsOfSellers);

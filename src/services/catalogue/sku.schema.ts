@@ -1,7 +1,7 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { HydratedDocument, SchemaTypes, Types } from 'mongoose';
 import { AttributeValue, AttributeValueSchema } from './attribute-value.schema';
-import { bumpsCatalogueRevision } from './catalogue-revision.hooks';
+import { keepsStorefrontIndex, namedProduct } from './storefront-index.hooks';
 
 /** A variant of a product (e.g. a pack size or pot size); sellers offer SKUs, never bare products. */
 @Schema({ collection: 'skus', timestamps: true })
@@ -16,4 +16,4 @@ export class Sku {
 
 export type SkuDocument = HydratedDocument<Sku>;
 export const SkuSchema = SchemaFactory.createForClass(Sku);
-bumpsCatalogueRevision(SkuSchema);
+keepsStorefrontIndex(SkuSchema, namedProduct('skus'));

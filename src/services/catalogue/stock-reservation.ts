@@ -2,6 +2,7 @@ import { ConflictException, Injectable, Logger } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { SellerSku } from './seller-sku.schema';
+import { codedError } from '../../common/errors/coded-exception';
 
 export interface StockLine {
   sellerSku: Types.ObjectId;
@@ -158,7 +159,7 @@ export class StockReservation {
 
   private async refusal(sellerSku: Types.ObjectId): Promise<ConflictException> {
     const offer = await this.offers.findById(sellerSku, { active: 1 }).lean().exec();
-    if (offer?.active === false) return new ConflictException(`Seller SKU ${String(sellerSku)} is not for sale`);
-    return new ConflictException(`Not enough stock of seller SKU ${String(sellerSku)}`);
+    if (offer?.active === false) return codedError('NOT_FOR_SALE', `Seller SKU ${String(sellerSku)} is not for sale`);
+    return codedError('OUT_OF_STOCK', `Not enough stock of seller SKU ${String(sellerSku)}`);
   }
 }

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BinariesModule } from '../binaries/binaries.module';
-import { CatalogueRevisionModule } from '../catalogue/catalogue-revision.module';
+import { StorefrontRawWritesModule } from '../catalogue/storefront-raw-writes.module';
 import { DocumentStorageService } from './document-storage.service';
 
-@Module({ imports: [BinariesModule, CatalogueRevisionModule], providers: [DocumentStorageService] })
+@Module({ imports: [BinariesModule, StorefrontRawWritesModule], providers: [DocumentStorageService] })
 export class DocumentStorageModule {}

@@ -6,7 +6,7 @@ import { objectIdOrText, toObjectId } from '../../common/mongo/object-id';
 import { Role } from '../../common/principal';
 import { redactSecrets } from '../../common/redaction';
 import { BinaryStore, StoredBinary } from '../binaries/binary-store';
-import { CatalogueRevisionService } from '../catalogue/catalogue-revision.service';
+import { StorefrontRawWrites } from '../catalogue/storefront-raw-writes';
 import { parseBinaryFilter } from './binary-filter';
 import { assertCollectionName, assertOwnDatabase } from './database-guard';
 
@@ -59,7 +59,7 @@ export class DocumentStorageService {
   constructor(
     @InjectConnection() private readonly connection: Connection,
     private readonly binaries: BinaryStore,
-    private readonly catalogueRevision: CatalogueRevisionService,
+    private readonly storefront: StorefrontRawWrites,
   ) {}
 
   @Exposed(['String', 'String'])
@@ -120,9 +120,9 @@ export class DocumentStorageService {
       throw new BadRequestException('Binaries are removed with removeBinary');
     const collection = await this.collection(dbName, collectionName);
     const _id = objectIdOrText(id);
-    const { deletedCount } = await collection.deleteOne({ _id } as mongo.Filter<mongo.Document>);
+    const filter = { _id } as mongo.Filter<mongo.Document>;
     // A raw driver call: the catalogue models' hooks do not see it.
-    await this.catalogueRevision.afterRawWrite(collectionName);
+    const { deletedCount } = await this.storefront.write(collectionName, filter, () => collection.deleteOne(filter));
     if (deletedCount === 0) throw new NotFoundException(`Document ${id} not found in ${collectionName}`);
   }
 

@@ -16,6 +16,7 @@ import {
 import { ApiBearerAuth, ApiBody, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Roles } from '../../auth/roles.decorator';
+import { codedError } from '../../common/errors/coded-exception';
 import { toObjectId } from '../../common/mongo/object-id';
 import { Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
@@ -107,8 +108,8 @@ export class FilesController {
     }
     const range = requestedRange(req, file);
     if (range === 'unsatisfiable') {
-      res.status(416).set('Content-Range', `bytes */${file.length}`).end();
-      return;
+      res.set('Content-Range', `bytes */${file.length}`);
+      throw codedError('RANGE_NOT_SATISFIABLE', `The range lies outside the ${file.length} bytes of the file`);
     }
     const type = /^text\/|json$/.test(view.contentType) ? `${view.contentType}; charset=utf-8` : view.contentType;
     res.set({

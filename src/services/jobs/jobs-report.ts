@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { ReportRegistry } from '../reports/report-registry';
-import { column, ModelReport } from '../reports/report-source';
+import { ModelReport } from '../reports/model-report';
+import { column } from '../reports/report-source';
 import { Job } from './job.schema';
 
 type StoredJob = Job & { _id: Types.ObjectId };

@@ -1,4 +1,4 @@
-import { ConflictException, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import {
   Attachment,
   DocumentNumbering,
@@ -10,6 +10,7 @@ import {
 import { addressLines, InvoiceParties } from './invoice-parties';
 import { OrderStatus } from './order-status';
 import { StoredOrder } from './order.view';
+import { codedError } from '../../common/errors/coded-exception';
 
 export type { Attachment };
 
@@ -45,7 +46,10 @@ export class BuyerInvoice {
     const issued = await this.invoices.issuedOnce(InvoiceKind.BUYER_TO_VENDOR, String(order._id));
     if (issued) return issued;
     if (!wasPaid(order)) {
-      throw new ConflictException(`Order ${String(order._id)} is ${order.status}: it is invoiced once paid`);
+      throw codedError(
+        'ORDER_STATUS_CONFLICT',
+        `Order ${String(order._id)} is ${order.status}: it is invoiced once paid`,
+      );
     }
     return this.invoices.issue(await this.request(order));
   }

@@ -1,7 +1,8 @@
-import { ConflictException, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectModel, Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { isDuplicateKeyError } from '../../common/mongo/duplicate-key';
+import { codedError } from '../../common/errors/coded-exception';
 
 /** Held while a buyer's cart is being checked out. */
 @Schema({ collection: 'checkout_locks', versionKey: false })
@@ -40,7 +41,7 @@ export class CheckoutLocks {
       await this.locks.updateOne(takeOverStale, { $set: { lockedAt } }, { upsert: true }).exec();
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
-      throw new ConflictException('A checkout of this cart is already running');
+      throw codedError('CONCURRENT_CHANGE', 'A checkout of this cart is already running');
     }
   }
 }

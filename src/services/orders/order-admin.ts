@@ -13,6 +13,7 @@ import { Order, OrderStatus } from './order.schema';
 import { StoredOrder } from './order.view';
 import { OrderDto } from './order.dto';
 import { StockReservation } from '../catalogue/stock-reservation';
+import { codedError } from '../../common/errors/coded-exception';
 
 /** Status changes `saveOrder` makes; payment, shipping and delivery have their own methods. */
 const SAVEABLE = [OrderStatus.APPROVED, OrderStatus.CANCELED];
@@ -87,7 +88,10 @@ export class OrderAdmin {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const order = await this.store.find(orderId);
       if (!UNPAID.includes(order.status)) {
-        throw new ConflictException(`Order ${orderId} is ${order.status}; only unpaid orders change items`);
+        throw codedError(
+          'ORDER_STATUS_CONFLICT',
+          `Order ${orderId} is ${order.status}; only unpaid orders change items`,
+        );
       }
       const item = order.commerceItems.find((line) => String(line._id) === String(itemId));
       if (!item) return false;
@@ -109,7 +113,7 @@ export class OrderAdmin {
         return true;
       }
     }
-    throw new ConflictException(`Order ${orderId} is changing too often; try again`);
+    throw codedError('CONCURRENT_CHANGE', `Order ${orderId} is changing too often; try again`);
   }
 
   private async applyDetails(order: StoredOrder, dto: OrderDto): Promise<void> {
@@ -117,7 +121,10 @@ export class OrderAdmin {
     const rates = ratesOf(dto);
     if (Object.keys(rates).length > 0) {
       if (!UNPAID.includes(order.status)) {
-        throw new ConflictException(`Order ${String(order._id)} is ${order.status}; its tax rates are fixed`);
+        throw codedError(
+          'ORDER_STATUS_CONFLICT',
+          `Order ${String(order._id)} is ${order.status}; its tax rates are fixed`,
+        );
       }
       const buyerTaxRate = rates.buyerTaxRate ?? order.buyerTaxRate;
       Object.assign(set, rates, amounts(order.subtotal, buyerTaxRate, order.shipping?.amount));
@@ -147,12 +154,12 @@ export class OrderAdmin {
 }
 
 function changedMeanwhile(order: StoredOrder): ConflictException {
-  return new ConflictException(`Order ${String(order._id)} changed meanwhile; try again`);
+  return codedError('CONCURRENT_CHANGE', `Order ${String(order._id)} changed meanwhile; try again`);
 }
 
 function assertRemovable(order: StoredOrder): void {
   if (order.status === OrderStatus.PAYMENT_PENDING) {
-    throw new ConflictException(`Order ${String(order._id)} is being paid; it cannot be removed now`);
+    throw codedError('ORDER_STATUS_CONFLICT', `Order ${String(order._id)} is being paid; it cannot be removed now`);
   }
 }
 

@@ -1,4 +1,4 @@
-import { ConflictException, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Types } from 'mongoose';
 import { Principal } from '../../common/principal';
 import { StockReservation } from '../catalogue/stock-reservation';
@@ -8,6 +8,7 @@ import { OrderStore } from './order-store';
 import { OrderTransitions } from './order-transitions';
 import { OrderStatus } from './order.schema';
 import { StoredOrder } from './order.view';
+import { codedError } from '../../common/errors/coded-exception';
 
 /** Cancels orders: the buyer's own before shipment, an ADMIN's, or the expiry of unpaid ones. */
 @Injectable()
@@ -29,9 +30,12 @@ export class OrderCancellation {
     if (UNPAID.includes(order.status)) return this.cancelUnpaid(orderId, buyer.id);
     if (order.status === OrderStatus.PAID) return this.refunds.cancelPaid(order, buyer);
     if (order.status === OrderStatus.PAYMENT_PENDING) {
-      throw new ConflictException(`Order ${orderId} is being charged; cancel it once the payment is decided`);
+      throw codedError(
+        'ORDER_NOT_CANCELABLE',
+        `Order ${orderId} is being charged; cancel it once the payment is decided`,
+      );
     }
-    throw new ConflictException(`Order ${orderId} is ${order.status}; it can no longer be canceled`);
+    throw codedError('ORDER_NOT_CANCELABLE', `Order ${orderId} is ${order.status}; it can no longer be canceled`);
   }
 
   /**

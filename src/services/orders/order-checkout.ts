@@ -1,4 +1,4 @@
-import { BadRequestException, ConflictException, Injectable } from '@nestjs/common';
+import { BadRequestException, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { Principal } from '../../common/principal';
@@ -20,6 +20,7 @@ import { Order, OrderStatus, ShippingAddress } from './order.schema';
 import { StoredOrder } from './order.view';
 import { PaymentReturnUrls } from './payment-return-url';
 import { PaymentRequestDto } from './payment-request.dto';
+import { codedError } from '../../common/errors/coded-exception';
 
 const DIGITAL_APPROVER = 'system:digital-checkout';
 
@@ -57,7 +58,7 @@ export class OrderCheckout {
   private async checkoutCart(buyer: Principal, address: () => Promise<ShippingAddress>): Promise<StoredOrder[]> {
     const cart = await this.carts.view(buyer.id);
     const items = cart.sellers.flatMap((seller) => seller.items);
-    if (items.length === 0) throw new ConflictException('The cart is empty');
+    if (items.length === 0) throw codedError('CART_EMPTY', 'The cart is empty');
     const placed = await this.placement.place(items, {
       buyer: { userId: buyer.id, username: buyer.username },
       by: buyer.id,
@@ -93,7 +94,10 @@ export class OrderCheckout {
   private async defaultAddress(buyer: Principal): Promise<ShippingAddress> {
     const address = await this.addressBook.defaultShippingOf(buyer.id);
     if (!address) {
-      throw new ConflictException('No shipping address: create an address first, or use orderCheckoutTo');
+      throw codedError(
+        'SHIPPING_ADDRESS_MISSING',
+        'No shipping address: create an address first, or use orderCheckoutTo',
+      );
     }
     return fromAddressBook(address, buyer);
   }
@@ -144,7 +148,7 @@ export class OrderCheckout {
     }
     const total = (set.total as number | undefined) ?? order.total;
     if (request.amount && request.amount !== total) {
-      throw new ConflictException(`The total is ${total}, not ${request.amount}`);
+      throw codedError('PRICE_CHANGED', `The total is ${total}, not ${request.amount}`);
     }
     assertCurrency(order, request.currencyCode);
     const updated = await this.orders
@@ -157,7 +161,10 @@ export class OrderCheckout {
       .lean<StoredOrder>()
       .exec();
     if (!updated) {
-      throw new ConflictException(`Order ${String(order._id)} is ${order.status}; its payment can no longer change`);
+      throw codedError(
+        'ORDER_STATUS_CONFLICT',
+        `Order ${String(order._id)} is ${order.status}; its payment can no longer change`,
+      );
     }
     return updated;
   }
@@ -185,6 +192,6 @@ function preparation(request: PaymentRequestDto): Record<string, unknown> {
 
 function assertCurrency(order: StoredOrder, currencyCode: string | undefined): void {
   if (currencyCode && currencyCode.toUpperCase() !== order.currencyCode) {
-    throw new ConflictException(`The order is in ${order.currencyCode}, not ${currencyCode.toUpperCase()}`);
+    throw codedError('CURRENCY_MISMATCH', `The order is in ${order.currencyCode}, not ${currencyCode.toUpperCase()}`);
   }
 }

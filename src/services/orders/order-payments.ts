@@ -1,4 +1,4 @@
-import { ConflictException, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { OnDomainEvent } from '../../events/domain-events';
 import { Principal } from '../../common/principal';
 import {
@@ -13,6 +13,7 @@ import {
 import { OrderPaymentFlow } from './order-payment-flow';
 import { OrderStatus } from './order-status';
 import { StoredOrder } from './order.view';
+import { codedError } from '../../common/errors/coded-exception';
 
 /** The intent status each card event claims. */
 const CLAIMED_STATUS: Record<CardPaymentEventType, PaymentIntentStatus> = {
@@ -43,7 +44,10 @@ export class OrderPayments {
   async pay(orderId: string, payer: Principal, options: ChargeOptions = {}): Promise<PaymentStatus> {
     const order = await this.flow.payable(orderId, payer);
     if (!order.paymentMethodId) {
-      throw new ConflictException('Choose a card first: digitalOrderCheckout with orderId and paymentMethodId');
+      throw codedError(
+        'PAYMENT_METHOD_REQUIRED',
+        'Choose a card first: digitalOrderCheckout with orderId and paymentMethodId',
+      );
     }
     const started = await this.flow.start(order, payer, (pending) => this.charge(pending, options));
     return this.outcome(started.order, started.payment, payer);
@@ -53,7 +57,7 @@ export class OrderPayments {
   async threeDSecureLink(orderId: string, buyer: Principal): Promise<string> {
     const order = await this.flow.payable(orderId, buyer);
     if (order.status !== OrderStatus.PAYMENT_PENDING || !order.paymentIntentId) {
-      throw new ConflictException(`Order ${orderId} is ${order.status}: no payment awaits 3-D Secure`);
+      throw codedError('ORDER_STATUS_CONFLICT', `Order ${orderId} is ${order.status}: no payment awaits 3-D Secure`);
     }
     return this.provider.threeDSecureLink(order.paymentIntentId);
   }

@@ -1,4 +1,4 @@
-import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { toObjectId } from '../../common/mongo/object-id';
@@ -12,6 +12,7 @@ import { OrderTransitions } from './order-transitions';
 import { Order, ShippingAddress } from './order.schema';
 import { StoredOrder } from './order.view';
 import { StockLine, StockReservation } from '../catalogue/stock-reservation';
+import { codedError } from '../../common/errors/coded-exception';
 
 export interface ItemRequest {
   sellerSkuId: string;
@@ -81,7 +82,10 @@ export class OrderPlacement {
       currency: order.currencyCode,
     });
     if (!shipping) {
-      throw new ConflictException(`Seller "${name}" (${sellerId}) does not ship to ${country.toUpperCase()}`);
+      throw codedError(
+        'DESTINATION_NOT_SERVED',
+        `Seller "${name}" (${sellerId}) does not ship to ${country.toUpperCase()}`,
+      );
     }
     return { shipping, ...amounts(order.subtotal, order.buyerTaxRate, shipping.amount) };
   }
@@ -104,7 +108,7 @@ export class OrderPlacement {
     const offers = await this.offers.details([...quantities.keys()].map((id) => new Types.ObjectId(id)));
     return [...quantities].map(([id, quantity]) => {
       const offer = offers.get(id);
-      if (!offer?.product.published) throw new NotFoundException(`Seller SKU ${id} not found`);
+      if (!offer?.product.published) throw codedError('SKU_NOT_FOUND', `Seller SKU ${id} not found`);
       return { offer, quantity };
     });
   }
@@ -127,10 +131,10 @@ function assertExpectations(drafts: OrderDraft[], context: PlacementContext): vo
   }
   const currency = context.expectedCurrency?.toUpperCase();
   if (currency && drafts.some((draft) => draft.currencyCode !== currency)) {
-    throw new ConflictException(`The offers are not priced in ${currency}`);
+    throw codedError('CURRENCY_MISMATCH', `The offers are not priced in ${currency}`);
   }
   const total = drafts.reduce((sum, draft) => sum + draft.total, 0);
   if (context.expectedTotal && context.expectedTotal !== total) {
-    throw new ConflictException(`The total is ${total}, not ${context.expectedTotal}: prices have changed`);
+    throw codedError('PRICE_CHANGED', `The total is ${total}, not ${context.expectedTotal}: prices have changed`);
   }
 }

@@ -13,6 +13,7 @@ import { Order, OrderStatus } from './order.schema';
 import { StoredOrder } from './order.view';
 import { planRefund, RequestedUnits, unitsLeft } from './refund-plan';
 import { isRefusal } from './refusal';
+import { codedError } from '../../common/errors/coded-exception';
 
 const REFUNDABLE = [OrderStatus.PAID, OrderStatus.SHIPPED, OrderStatus.DELIVERED];
 const CLAIMED_STATUS: Record<CardRefundEventType, RefundStatus> = {
@@ -64,7 +65,10 @@ export class OrderRefunds {
     let order = found;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       if (!REFUNDABLE.includes(order.status)) {
-        throw new ConflictException(`Order ${String(order._id)} is ${order.status}; only paid orders are refunded`);
+        throw codedError(
+          'ORDER_STATUS_CONFLICT',
+          `Order ${String(order._id)} is ${order.status}; only paid orders are refunded`,
+        );
       }
       const intentId = await this.cardPaymentOf(order);
       const entry = this.entryFor(order, ask);
@@ -84,7 +88,7 @@ export class OrderRefunds {
       if (recorded) return this.askProvider(recorded, intentId, entry);
       order = await this.store.find(String(order._id));
     }
-    throw new ConflictException(`Order ${String(found._id)} is changing too often; try again`);
+    throw codedError('CONCURRENT_CHANGE', `Order ${String(found._id)} is changing too often; try again`);
   }
 
   private entryFor(order: StoredOrder, ask: RefundAsk): OrderRefund {
@@ -223,7 +227,7 @@ export class OrderRefunds {
       );
       if (settled) return;
     }
-    throw new ConflictException(`Order ${refund.orderId} is changing too often`);
+    throw codedError('CONCURRENT_CHANGE', `Order ${refund.orderId} is changing too often`);
   }
 }
 

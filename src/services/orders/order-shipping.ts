@@ -1,4 +1,4 @@
-import { ConflictException, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { Principal } from '../../common/principal';
 import {
   LogisticsProvider,
@@ -14,6 +14,7 @@ import { OrderStore } from './order-store';
 import { OrderTransitions } from './order-transitions';
 import { OrderStatus } from './order.schema';
 import { StoredOrder } from './order.view';
+import { codedError } from '../../common/errors/coded-exception';
 
 /** The carrier's parcel statuses that confirm each tracking event (a parcel since delivered was picked up). */
 const CONFIRMED_BY: Record<TrackingEventType, readonly ParcelStatus[]> = {
@@ -46,13 +47,14 @@ export class OrderShipping {
   async ship(orderId: string, by: Principal): Promise<StoredOrder> {
     const order = await this.store.findAsSeller(orderId, by);
     if (order.status !== OrderStatus.PAID) {
-      throw new ConflictException(`Order ${orderId} is ${order.status}; only PAID orders ship`);
+      throw codedError('ORDER_STATUS_CONFLICT', `Order ${orderId} is ${order.status}; only PAID orders ship`);
     }
     if (order.refunds?.some(({ cancel, status }) => cancel && status === OrderRefundStatus.PENDING)) {
-      throw new ConflictException(`Order ${orderId} is being canceled by its buyer; it does not ship`);
+      throw codedError('ORDER_STATUS_CONFLICT', `Order ${orderId} is being canceled by its buyer; it does not ship`);
     }
     if (order.digital) return this.transitions.move(orderId, OrderStatus.SHIPPED, by.id, { where: NOT_BEING_CANCELED });
-    if (!order.shippingAddress) throw new ConflictException(`Order ${orderId} has no shipping address`);
+    if (!order.shippingAddress)
+      throw codedError('SHIPPING_ADDRESS_MISSING', `Order ${orderId} has no shipping address`);
     const parcel = await this.logistics.bookParcel({
       reference: orderId,
       address: order.shippingAddress,

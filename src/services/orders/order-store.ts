@@ -1,10 +1,11 @@
-import { ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { ForbiddenException, Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { isObjectIdHex, toObjectId } from '../../common/mongo/object-id';
 import { hasRole, Principal, Role } from '../../common/principal';
 import { Order } from './order.schema';
 import { StoredOrder } from './order.view';
+import { codedError } from '../../common/errors/coded-exception';
 
 /** Reads orders, and decides whose they are: a USER sees their own, an ADMIN everyone's. */
 @Injectable()
@@ -14,7 +15,7 @@ export class OrderStore {
   /** 400 for a malformed id, 404 for an unknown one. */
   async find(orderId: string): Promise<StoredOrder> {
     const order = await this.orders.findById(toObjectId(orderId, 'orderId')).lean<StoredOrder>().exec();
-    if (!order) throw new NotFoundException(`Order ${orderId} not found`);
+    if (!order) throw codedError('ORDER_NOT_FOUND', `Order ${orderId} not found`);
     return order;
   }
 

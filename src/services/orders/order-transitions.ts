@@ -10,6 +10,7 @@ import { OrderEvents } from './order-events';
 import { OrderStore } from './order-store';
 import { Order, OrderStatus, OrderTimeLine } from './order.schema';
 import { StoredOrder, toOrderView } from './order.view';
+import { codedError } from '../../common/errors/coded-exception';
 import { unitsToShip } from './refund-plan';
 import { SellerOrderTopic } from './seller-order-topic';
 
@@ -67,7 +68,8 @@ export class OrderTransitions {
     by: string,
     options: TransitionOptions = {},
   ): Promise<StoredOrder | null> {
-    if (from !== to && !canMove(from, to)) throw new ConflictException(`An order cannot go from ${from} to ${to}`);
+    if (from !== to && !canMove(from, to))
+      throw codedError('ORDER_STATUS_CONFLICT', `An order cannot go from ${from} to ${to}`);
     return this.apply(orderId, from, to, by, options);
   }
 
@@ -121,6 +123,6 @@ export class OrderTransitions {
 
   private async refusal(orderId: string, to: OrderStatus): Promise<ConflictException> {
     const order = await this.store.find(orderId);
-    return new ConflictException(`Order ${orderId} is ${order.status}; it cannot become ${to} now`);
+    return codedError('ORDER_STATUS_CONFLICT', `Order ${orderId} is ${order.status}; it cannot become ${to} now`);
   }
 }

@@ -1,8 +1,9 @@
-import { BadRequestException, ConflictException } from '@nestjs/common';
+import { BadRequestException } from '@nestjs/common';
 import { Types } from 'mongoose';
 import { amounts } from './order-drafts';
 import { OrderRefund, OrderRefundStatus, RefundedItem } from './order-parts.schema';
 import { StoredOrder } from './order.view';
+import { codedError } from '../../common/errors/coded-exception';
 
 export interface RequestedUnits {
   sellerSkuId: string;
@@ -22,7 +23,8 @@ export interface RefundPlan {
 export function planRefund(order: StoredOrder, requested?: RequestedUnits[]): RefundPlan {
   const left = unitsLeft(order, [OrderRefundStatus.PENDING, OrderRefundStatus.SUCCEEDED]);
   const items = requested ? wanted(order, requested, left) : [...left].map(toItem).filter((i) => i.quantity > 0);
-  if (items.length === 0) throw new ConflictException(`Order ${String(order._id)} has nothing left to refund`);
+  if (items.length === 0)
+    throw codedError('NOTHING_TO_REFUND', `Order ${String(order._id)} has nothing left to refund`);
   const amountLeft = order.total - refundedAmount(order);
   const lastUnits = items.reduce((sum, item) => sum + item.quantity, 0) === sum(left.values());
   if (lastUnits) return { items, amount: amountLeft };
@@ -52,7 +54,10 @@ function wanted(order: StoredOrder, requested: RequestedUnits[], left: Map<strin
       throw new BadRequestException(`Seller SKU ${sellerSkuId} is not in order ${String(order._id)}`);
     }
     if (quantity > available) {
-      throw new ConflictException(`Only ${available} of seller SKU ${sellerSkuId} are left to refund, not ${quantity}`);
+      throw codedError(
+        'NOTHING_TO_REFUND',
+        `Only ${available} of seller SKU ${sellerSkuId} are left to refund, not ${quantity}`,
+      );
     }
     return toItem([sellerSkuId, quantity]);
   });

@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
-import type { AuthenticatedRequest } from '../../auth/authenticated-request';
+import type { AuthenticatedRequest } from '../../common/authenticated-request';
 import { Roles } from '../../auth/roles.decorator';
 import { Role } from '../../common/principal';
 import { CardPaymentProvider, PaymentMethod } from './card-payment.provider';

@@ -6,56 +6,71 @@ import { Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
 import { AttributeType } from '../catalogue/attribute-type';
 import { OfferFacets } from '../catalogue/offer-facets';
+import { ALL_CURRENCIES } from '../catalogue/storefront-entry';
+import { StorefrontReader } from '../catalogue/storefront-reader';
 import { SellerDirectory } from '../catalogue/seller-directory';
-import { countryLanguage } from '../geolocation/country-dataset';
 import { CountryDirectory } from '../geolocation/country-directory.service';
-import { FacetCache } from './facet-cache';
 import { toFacets } from './facet-labels';
-import {
-  attributesOfType,
-  countProductsBy,
-  Facet,
-  FacetCount,
-  offersOfSeller,
-  productsInStock,
-  productsMatching,
-  sellerCountries,
-  valuesOfAttribute,
-} from './facet-pipelines';
+import { Facet, FacetCount, offersOfSeller } from './facet-pipelines';
 import { FacetScope } from './facet-scope.service';
 import { ProductListingQueryDto } from './product-listing.dto';
+import { StorefrontFacets } from './storefront-facets';
 import {
   AttributeCondition,
-  DetailRow,
-  detailPipeline,
+  answeredByIndexOrder,
+  entryFilter,
+  INDEX_SORTS,
   ListingCriteria,
-  listingPipeline,
-  ListingResult,
-} from './storefront-pipelines';
-import { ProductDetail, ProductListing, toListedProduct, toProductDetail } from './storefront-views';
+  ListingRow,
+  queryWords,
+  relevance,
+  rowsOf,
+  sortRows,
+} from './storefront-listing';
+import {
+  attributeIdsOf,
+  contentIn,
+  ProductDetail,
+  ProductListing,
+  toListedProduct,
+  toProductDetail,
+} from './storefront-views';
 
 const MAX_SEARCH_TERM = 200;
+const SUGGESTIONS = 10;
+/** Candidates read for the suggestions, in the index's order, before the best ten are picked. */
+const SUGGEST_CANDIDATES = 50;
+
+/** A type-ahead suggestion: a product to go to. */
+export interface Suggestion {
+  id: string;
+  name: string;
+  slug: string | null;
+}
+
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * Storefront filters (`{value, label, count}`) aggregated over in-stock offers of published products. `skuId`
- * narrows a filter to the offers of one SKU (blank: the whole catalogue); `count` is the number of distinct
- * products with the value, except in product lists, where it is the number of in-stock offers.
- * Results are cached per catalogue revision (`FacetCache`), except the logged-in seller's own offers.
+ * Storefront filters (`{value, label, count}`), listings and details, answered from the storefront index that every
+ * catalogue write keeps current (see the catalogue README, "Storefront index"). `skuId` narrows a filter to the
+ * offers of one SKU (blank: the whole catalogue); `count` is the number of distinct products with the value, except
+ * in product lists, where it is the number of in-stock offers. Nothing is cached: each answer is a few index reads.
  */
 @Bean('ecomRemainsSearchEngineServiceImpl', Role.GUEST)
 export class ProductSearchService {
   constructor(
     private readonly offers: OfferFacets,
+    private readonly index: StorefrontReader,
+    private readonly facets: StorefrontFacets,
     private readonly sellers: SellerDirectory,
     private readonly scope: FacetScope,
     private readonly countries: CountryDirectory,
-    private readonly cache: FacetCache,
   ) {}
 
   /**
    * The logged-in seller's own offers (also those out of stock or unpublished): value = seller SKU id,
    * count = quantity in stock. A GUEST, or a user who is no seller, has none: an empty list, not an error.
-   * Not cached: it depends on the caller, and one seller's offers are found through the `seller` index.
+   * One seller's offers are found through the `seller` index.
    */
   @Exposed()
   async getLoggedSellerSkusFilter(): Promise<Facet[]> {
@@ -65,55 +80,49 @@ export class ProductSearchService {
     return toFacets(await this.run(offersOfSeller(sellerId)));
   }
 
-  /** Labels are country names in the request language, which is part of the cache key. */
+  /** Labels are country names in the request language. */
   @Exposed(['String'])
-  getCountriesOfOriginFilter(skuId: string): Promise<Facet[]> {
-    return this.cache.get(['getCountriesOfOriginFilter', skuId, this.labelLanguage()], async () => {
-      const counts = await this.inScope(skuId, [], countProductsBy('product.countryOfOrigin'));
-      return toFacets(counts, (code) => this.countryName(code));
-    });
+  async getCountriesOfOriginFilter(skuId: string): Promise<Facet[]> {
+    return toFacets(await this.facets.counts('origin', skuId), (code) => this.countryName(code));
   }
 
   @Exposed(['String'])
-  getCountriesOfSellersFilter(skuId: string): Promise<Facet[]> {
-    return this.cache.get(['getCountriesOfSellersFilter', skuId, this.labelLanguage()], async () => {
-      const counts = await this.inScope(skuId, ['sellers'], [...sellerCountries(), ...countProductsBy('countries')]);
-      return toFacets(counts, (code) => this.countryName(code));
-    });
+  async getCountriesOfSellersFilter(skuId: string): Promise<Facet[]> {
+    return toFacets(await this.facets.counts('seller', skuId), (code) => this.countryName(code));
   }
 
   @Exposed(['String'])
-  getGeneticTypeFilter(skuId: string): Promise<Facet[]> {
-    return this.cache.get(['getGeneticTypeFilter', skuId], async () =>
-      toFacets(await this.inScope(skuId, [], countProductsBy('product.geneticType'))),
-    );
+  async getGeneticTypeFilter(skuId: string): Promise<Facet[]> {
+    return toFacets(await this.facets.counts('genetic', skuId));
   }
 
   /** The attributes of type `filterType` (OPTION or VALUE) that in-scope products have: value = attribute id. */
   @Exposed(['String', 'String'])
-  getDynamicFilters(skuId: string, filterType: string): Promise<Facet[]> {
-    return this.cache.get(['getDynamicFilters', skuId, filterType], async () => {
-      const type = this.scope.filterType(filterType);
-      return toFacets(await this.inScope(skuId, ['skus'], attributesOfType(type)));
+  async getDynamicFilters(skuId: string, filterType: string): Promise<Facet[]> {
+    const type = this.scope.filterType(filterType);
+    const counts = await this.facets.counts('attribute', skuId);
+    const attributes = await this.offers.attributesById(counts.map((row) => String(row._id)));
+    const labelled = counts.flatMap((row) => {
+      const attribute = attributes.get(String(row._id));
+      return attribute?.type === type ? [{ ...row, label: attribute.name }] : [];
     });
+    return toFacets(labelled);
   }
 
   @Exposed(['String', 'String'])
   getDynamicOptionFilters(skuId: string, attributeId: string): Promise<Facet[]> {
-    const compute = () => this.attributeFacets(skuId, attributeId, AttributeType.OPTION);
-    return this.cache.get(['getDynamicOptionFilters', skuId, attributeId], compute);
+    return this.attributeFacets(skuId, attributeId, AttributeType.OPTION);
   }
 
   @Exposed(['String', 'String'])
   getDynamicValueFilters(skuId: string, attributeId: string): Promise<Facet[]> {
-    const compute = () => this.attributeFacets(skuId, attributeId, AttributeType.VALUE);
-    return this.cache.get(['getDynamicValueFilters', skuId, attributeId], compute);
+    return this.attributeFacets(skuId, attributeId, AttributeType.VALUE);
   }
 
   /** Every product with an in-stock offer: value = product id, count = its in-stock offers. */
   @Exposed()
-  getProductsListFilter(): Promise<Facet[]> {
-    return this.cache.get(['getProductsListFilter'], async () => toFacets(await this.run(productsMatching())));
+  async getProductsListFilter(): Promise<Facet[]> {
+    return toFacets(await this.productsNamed(''));
   }
 
   /** Like `getProductsListFilter`, for names containing `searchTerm` as literal text, ignoring case. */
@@ -122,8 +131,28 @@ export class ProductSearchService {
     if (searchTerm.length > MAX_SEARCH_TERM) {
       throw new BadRequestException(`searchTerm must be at most ${MAX_SEARCH_TERM} characters`);
     }
-    const compute = async () => toFacets(await this.run(productsMatching(searchTerm)));
-    return this.cache.get(['getProductsListByRequestFilter', searchTerm], compute);
+    return toFacets(await this.productsNamed(searchTerm.trim()));
+  }
+
+  /**
+   * Type-ahead: up to 10 listed products having, for each word of `prefix`, a word starting with it (in any language;
+   * no typo tolerance: a prefix is still being typed), best matches first (the search's relevance, then by name),
+   * each with its name in the request language and its slug. Blank: none. 400 over 200 characters.
+   */
+  @Exposed(['String'])
+  async suggest(prefix: string): Promise<Suggestion[]> {
+    if (prefix.length > MAX_SEARCH_TERM) {
+      throw new BadRequestException(`prefix must be at most ${MAX_SEARCH_TERM} characters`);
+    }
+    const words = queryWords(prefix);
+    if (words.length === 0) return [];
+    const candidates = await this.index.prefixed(words, SUGGEST_CANDIDATES);
+    const lang = this.lang();
+    return candidates
+      .map((entry) => ({ entry, score: relevance(entry, words) }))
+      .sort((x, y) => y.score - x.score || compareText(x.entry.name, y.entry.name))
+      .slice(0, SUGGESTIONS)
+      .map(({ entry }) => ({ id: String(entry.product), name: contentIn(entry, lang).name, slug: entry.slug }));
   }
 
   /**
@@ -131,26 +160,65 @@ export class ProductSearchService {
    * price range, currency and attribute filters), and the number of such products (`total`). See the README.
    */
   @Exposed([MapOf(ProductListingQueryDto)])
-  listProducts(query: ProductListingQueryDto): Promise<ProductListing> {
-    const criteria = listingCriteria(query);
-    const filters = query.filters?.map(({ attributeId, values }) => [attributeId, values]);
-    return this.cache.get(['listProducts', criteria, filters], async () => {
-      const conditions = await this.attributeConditions(query);
-      const [result] = await this.offers.aggregateProducts<ListingResult>(listingPipeline({ ...criteria, conditions }));
-      const { page, size } = criteria;
-      return { items: result.items.map(toListedProduct), page, size, total: result.total[0]?.n ?? 0 };
-    });
+  async listProducts(query: ProductListingQueryDto): Promise<ProductListing> {
+    const criteria = { ...listingCriteria(query), conditions: await this.attributeConditions(query) };
+    const { items, total } = await this.listingRows(criteria);
+    const attributes = await this.offers.attributesById(items.flatMap((row) => attributeIdsOf(row.entry)));
+    const lang = this.lang();
+    const listed = items.map((row) => toListedProduct(row.entry, row.offer, attributes, lang));
+    return { items: listed, page: criteria.page, size: criteria.size, total };
   }
 
   /** A published product with its SKUs and every active offer, cheapest first; 400 malformed id, 404 unknown. */
   @Exposed(['String'])
-  getProductDetail(productId: string): Promise<ProductDetail> {
-    const id = toObjectId(productId, 'productId');
-    return this.cache.get(['getProductDetail', productId], async () => {
-      const [row] = await this.offers.aggregateProducts<DetailRow>(detailPipeline(id));
-      if (!row) throw new NotFoundException(`Product ${productId} not found`);
-      return toProductDetail(row);
+  async getProductDetail(productId: string): Promise<ProductDetail> {
+    const entry = await this.index.entry(toObjectId(productId, 'productId'));
+    if (!entry?.published) throw new NotFoundException(`Product ${productId} not found`);
+    const attributes = await this.offers.attributesById(attributeIdsOf(entry));
+    return toProductDetail(entry, attributes, this.lang());
+  }
+
+  /**
+   * The page and total of a listing. Without query words, price range or attribute conditions the index order is
+   * the answer (a range read of one page, and a count); otherwise every candidate the index finds is checked (its
+   * cheapest offer meeting the conditions, its relevance), ordered and sliced here.
+   */
+  private async listingRows(criteria: ListingCriteria): Promise<{ items: ListingRow[]; total: number }> {
+    const words = queryWords(criteria.q);
+    const scope = criteria.currency ?? ALL_CURRENCIES;
+    const filter = entryFilter(criteria, words);
+    const sort = criteria.sort ?? (words.length > 0 ? 'relevance' : 'name');
+    const start = criteria.page * criteria.size;
+    // Text with no word in it (only punctuation) matches nothing, as it did through the text index.
+    if (criteria.q && words.length === 0) return { items: [], total: 0 };
+    if (sort !== 'relevance' && answeredByIndexOrder(criteria, words)) {
+      const [entries, total] = await Promise.all([
+        this.index.page(scope, filter, INDEX_SORTS[sort], start, criteria.size),
+        this.index.count(scope, filter),
+      ]);
+      return { items: rowsOf(entries, criteria, []), total };
+    }
+    const rows = rowsOf(await this.index.candidates(scope, filter, words.length > 0), criteria, words);
+    const page = sortRows(rows, sort).slice(start, start + criteria.size);
+    const full = new Map((await this.index.byIds(page.map((row) => row.entry._id))).map((entry) => [entry._id, entry]));
+    const items = page.flatMap((row) => {
+      const entry = full.get(row.entry._id);
+      return entry ? [{ ...row, entry }] : [];
     });
+    return { items, total: rows.length };
+  }
+
+  /** Listed products whose name contains `term` (any case; blank: all), counting their in-stock offers. */
+  private async productsNamed(term: string): Promise<FacetCount[]> {
+    const needle = term.toLowerCase();
+    const entries = await this.index.listedNames();
+    return entries
+      .filter((entry) => entry.name.toLowerCase().includes(needle))
+      .map((entry) => ({
+        _id: entry._id,
+        label: entry.name,
+        count: entry.offers.filter((offer) => offer.quantity > 0).length,
+      }));
   }
 
   /** Each filter's attribute must exist (404), as for the attribute facets. */
@@ -163,27 +231,16 @@ export class ProductSearchService {
   private async attributeFacets(skuId: string, attributeId: string, type: AttributeType): Promise<Facet[]> {
     const attribute = await this.scope.attribute(attributeId, type);
     const suffix = attribute.unit ? ` ${attribute.unit}` : '';
-    const counts = await this.inScope(skuId, ['skus'], valuesOfAttribute(attribute._id));
+    const counts = await this.facets.counts(`value:${String(attribute._id)}`, skuId);
     return toFacets(counts, (value) => `${value}${suffix}`);
-  }
-
-  /**
-   * Runs `facet` over the published products with in-stock offers (of `skuId` unless blank). The SKU is looked up
-   * only when nothing matched, to tell an unknown SKU (404) from one without stock: one aggregate per call.
-   */
-  private async inScope(skuId: string, collect: Parameters<typeof productsInStock>[1], facet: PipelineStage[]) {
-    const sku = this.scope.skuId(skuId);
-    const counts = await this.run([...productsInStock(sku, collect), ...facet]);
-    if (counts.length === 0 && sku) await this.scope.assertSkuExists(sku, skuId);
-    return counts;
   }
 
   private run(pipeline: PipelineStage[]): Promise<FacetCount[]> {
     return this.offers.aggregate<FacetCount>(pipeline);
   }
 
-  private labelLanguage(): string {
-    return countryLanguage(RequestContext.current().lang);
+  private lang(): string {
+    return RequestContext.current().lang;
   }
 
   private countryName(code: string): string {

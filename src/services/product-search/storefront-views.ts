@@ -1,4 +1,5 @@
-import { AttributeCondition, AttributeRecordRow, DetailRow, ListingRow, OfferRow } from './storefront-pipelines';
+import { AttributeRecord } from '../catalogue/offer-facets';
+import { AttributeEntry, EntryOffer, StorefrontEntry } from '../catalogue/storefront-entry';
 
 /** An attribute of a product or SKU with what a storefront shows of it. */
 export interface AttributeView {
@@ -20,6 +21,8 @@ export interface CheapestOfferView {
 
 export interface ListedProduct {
   id: string;
+  /** URL path segment of the product page. */
+  slug: string | null;
   name: string;
   description: string;
   image: string | null;
@@ -41,6 +44,7 @@ export interface OfferView extends CheapestOfferView {
 
 export interface ProductDetail {
   id: string;
+  slug: string | null;
   name: string;
   description: string;
   images: string[];
@@ -49,31 +53,49 @@ export interface ProductDetail {
   offers: OfferView[];
 }
 
-export function toListedProduct(row: ListingRow): ListedProduct {
+/** The name and description in `lang` (a translation of its primary subtag), else the base ones. */
+export function contentIn(entry: StorefrontEntry, lang: string): { name: string; description: string } {
+  const primary = lang.split('-')[0].toLowerCase();
+  const translation = entry.translations.find((t) => t.lang === primary);
+  return translation
+    ? { name: translation.name, description: translation.description || entry.description }
+    : { name: entry.name, description: entry.description };
+}
+
+export function toListedProduct(
+  entry: StorefrontEntry,
+  offer: EntryOffer,
+  attributes: Map<string, AttributeRecord>,
+  lang: string,
+): ListedProduct {
   return {
-    id: String(row._id),
-    name: row.name,
-    description: row.description ?? '',
-    image: row.images?.[0] ?? null,
-    attributes: attributeViews(row.attributes, row.attributeRecords),
-    cheapestOffer: cheapestOfferView(row.offer),
+    id: String(entry.product),
+    slug: entry.slug,
+    ...contentIn(entry, lang),
+    image: entry.images[0] ?? null,
+    attributes: attributeViews(entry.attributes, attributes),
+    cheapestOffer: cheapestOfferView(offer),
   };
 }
 
-export function toProductDetail(row: DetailRow): ProductDetail {
+export function toProductDetail(
+  entry: StorefrontEntry,
+  attributes: Map<string, AttributeRecord>,
+  lang: string,
+): ProductDetail {
   return {
-    id: String(row._id),
-    name: row.name,
-    description: row.description ?? '',
-    images: row.images ?? [],
-    attributes: attributeViews(row.attributes, row.attributeRecords),
-    skus: row.skus.map((sku) => ({
+    id: String(entry.product),
+    slug: entry.slug,
+    ...contentIn(entry, lang),
+    images: entry.images,
+    attributes: attributeViews(entry.attributes, attributes),
+    skus: entry.skus.map((sku) => ({
       id: String(sku._id),
       code: sku.code,
       name: sku.name,
-      attributes: attributeViews(sku.attributes, row.attributeRecords),
+      attributes: attributeViews(sku.attributes, attributes),
     })),
-    offers: row.offers.map((offer) => ({
+    offers: entry.offers.map((offer) => ({
       ...cheapestOfferView(offer),
       sku: String(offer.sku),
       inStock: offer.quantity > 0,
@@ -81,11 +103,17 @@ export function toProductDetail(row: DetailRow): ProductDetail {
   };
 }
 
-function cheapestOfferView(offer: OfferRow): CheapestOfferView {
+/** The attribute ids an entry's views name (its own and, for a detail, its SKUs'). */
+export function attributeIdsOf(entry: StorefrontEntry): string[] {
+  const entries = [...entry.attributes, ...(entry.skus ?? []).flatMap((sku) => sku.attributes)];
+  return entries.map((attribute) => String(attribute.attribute));
+}
+
+function cheapestOfferView(offer: EntryOffer): CheapestOfferView {
   return {
     offerId: String(offer._id),
     sellerId: String(offer.seller),
-    sellerName: offer.sellerName ?? '',
+    sellerName: offer.sellerName,
     price: offer.price,
     currency: offer.currency,
     quantity: offer.quantity,
@@ -93,10 +121,9 @@ function cheapestOfferView(offer: OfferRow): CheapestOfferView {
 }
 
 /** The entries with their attribute's name, type and unit; entries of a deleted attribute are left out. */
-function attributeViews(entries: AttributeCondition[] = [], records: AttributeRecordRow[]): AttributeView[] {
-  const byId = new Map(records.map((record) => [String(record._id), record]));
+function attributeViews(entries: AttributeEntry[], records: Map<string, AttributeRecord>): AttributeView[] {
   return entries.flatMap(({ attribute, values }) => {
-    const record = byId.get(String(attribute));
+    const record = records.get(String(attribute));
     if (!record) return [];
     return [
       { attributeId: String(attribute), name: record.name, type: record.type, unit: record.unit ?? null, values },

@@ -1,4 +1,4 @@
-import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Error as MongooseError, Model, Types } from 'mongoose';
 import { isDuplicateKeyError } from '../../common/mongo/duplicate-key';
@@ -7,6 +7,7 @@ import { Cart, CartDocument, CartItem } from './cart.schema';
 import { OfferCatalog, OfferDetails } from '../catalogue/offer-catalog';
 import { assertWithinStock, clampToStock } from './stock-rules';
 import { CartContents, toCartView } from './cart.view';
+import { codedError } from '../../common/errors/coded-exception';
 
 const ATTEMPTS = 3;
 
@@ -126,5 +127,7 @@ function isConcurrentChange(error: unknown): boolean {
 }
 
 function translate(error: unknown): unknown {
-  return isConcurrentChange(error) ? new ConflictException('The cart was changed concurrently; try again') : error;
+  return isConcurrentChange(error)
+    ? codedError('CONCURRENT_CHANGE', 'The cart was changed concurrently; try again')
+    : error;
 }

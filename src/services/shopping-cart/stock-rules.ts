@@ -1,6 +1,6 @@
-import { ConflictException } from '@nestjs/common';
 import { CartDocument } from './cart.schema';
 import { OfferDetails } from '../catalogue/offer-catalog';
+import { codedError } from '../../common/errors/coded-exception';
 
 /**
  * A line may never hold more than the offer's stock. Asking for more is a 409, not a 400: the request is well
@@ -8,7 +8,8 @@ import { OfferDetails } from '../catalogue/offer-catalog';
  */
 export function assertWithinStock(quantity: number, offer: OfferDetails): void {
   if (quantity > offer.quantity) {
-    throw new ConflictException(
+    throw codedError(
+      'OUT_OF_STOCK',
       `Only ${offer.quantity} of seller SKU ${String(offer._id)} in stock; the cart would hold ${quantity}`,
     );
   }

@@ -43,6 +43,7 @@ export class SitemapGeneratorService {
             );
             await job.step();
           }
+          entries.push(...(await this.sources.productEntries(request)));
           await this.files.save(site, await buildSitemaps(entries, request.urlPrefix));
           await job.step();
         },

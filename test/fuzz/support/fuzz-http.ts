@@ -54,7 +54,7 @@ export class FuzzClient {
 
 /**
  * The property every fuzzed HTTP answer must have: a success (`allowed`), or a 4xx whose body is the DESIGN §3
- * error `{status, error, message, path, timestamp, requestId, details?}` with the answer's status; never a 5xx.
+ * error `{code, status, error, message, path, timestamp, requestId, details?}` with the answer's status; never a 5xx.
  * @throws Error describing the answer otherwise (fast-check reports it with the shrunk case)
  */
 export function assertCleanAnswer(response: RawResponse, allowed: (status: number) => boolean = () => false): void {
@@ -75,6 +75,7 @@ export function assertErrorBody(text: string, status: number): void {
   }
   const wellFormed =
     body.status === status &&
+    typeof body.code === 'string' &&
     typeof body.error === 'string' &&
     typeof body.message === 'string' &&
     body.message !== '' &&

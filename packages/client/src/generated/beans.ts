@@ -506,6 +506,15 @@ export interface Facet {
 }
 
 /**
+ * A type-ahead suggestion: a product to go to.
+ */
+export interface Suggestion {
+  id: string;
+  name: string;
+  slug: null | string;
+}
+
+/**
  * Input of `listProducts`: every field optional; prices in integer minor units of `currency`.
  */
 export interface ProductListingQueryDto {
@@ -538,6 +547,10 @@ export interface ProductListing {
 
 export interface ListedProduct {
   id: string;
+  /**
+   * URL path segment of the product page.
+   */
+  slug: null | string;
   name: string;
   description: string;
   image: null | string;
@@ -567,6 +580,7 @@ export interface CheapestOfferView {
 
 export interface ProductDetail {
   id: string;
+  slug: null | string;
   name: string;
   description: string;
   images: string[];
@@ -1288,11 +1302,11 @@ export interface AddCartItemsDto {
 
 /**
  * Input of `generateSiteMap`: the published routes of the current site (every language) as absolute URLs
- * `<urlPrefix><sitePrefix><route>`. `siteMapGenType` picks routes: `ALL` (default), `PAGES` (routes without a container)
- * or `CONTAINERS` (routes showing a container). `urlsToIgnore` lists route paths left out, with everything below them.
+ * `<urlPrefix><sitePrefix><route>`. `siteMapGenType` picks routes: `ALL` (default: routes and product pages), `PAGES` (routes without a container),
+ * `CONTAINERS` (routes showing a container) or `PRODUCTS` (the product pages `/products/<slug>` of listed products). `urlsToIgnore` lists route paths left out, with everything below them.
  */
 export interface SitemapRequestDto {
-  siteMapGenType?: "ALL" | "PAGES" | "CONTAINERS";
+  siteMapGenType?: "ALL" | "PAGES" | "CONTAINERS" | "PRODUCTS";
   sitePrefix?: string;
   urlPrefix: string;
   urlsToIgnore?: string[];
@@ -1991,7 +2005,7 @@ export interface Beans {
     /**
      * The logged-in seller's own offers (also those out of stock or unpublished): value = seller SKU id,
      * count = quantity in stock. A GUEST, or a user who is no seller, has none: an empty list, not an error.
-     * Not cached: it depends on the caller, and one seller's offers are found through the `seller` index.
+     * One seller's offers are found through the `seller` index.
      *
      * @role GUEST
      * @signature getLoggedSellerSkusFilter()
@@ -1999,7 +2013,7 @@ export interface Beans {
     getLoggedSellerSkusFilter(): Promise<Facet[]>;
 
     /**
-     * Labels are country names in the request language, which is part of the cache key.
+     * Labels are country names in the request language.
      *
      * @role GUEST
      * @signature getCountriesOfOriginFilter(String)
@@ -2053,6 +2067,16 @@ export interface Beans {
      * @signature getProductsListByRequestFilter(String)
      */
     getProductsListByRequestFilter(searchTerm: string): Promise<Facet[]>;
+
+    /**
+     * Type-ahead: up to 10 listed products having, for each word of `prefix`, a word starting with it (in any language;
+     * no typo tolerance: a prefix is still being typed), best matches first (the search's relevance, then by name),
+     * each with its name in the request language and its slug. Blank: none. 400 over 200 characters.
+     *
+     * @role GUEST
+     * @signature suggest(String)
+     */
+    suggest(prefix: string): Promise<Suggestion[]>;
 
     /**
      * A page of published products with an active in-stock offer, each with its cheapest such offer (within the
@@ -3128,6 +3152,7 @@ export const beanManifest = {
       getDynamicValueFilters: [{ role: 'GUEST', signature: 'getDynamicValueFilters(String, String)' }],
       getProductsListFilter: [{ role: 'GUEST', signature: 'getProductsListFilter()' }],
       getProductsListByRequestFilter: [{ role: 'GUEST', signature: 'getProductsListByRequestFilter(String)' }],
+      suggest: [{ role: 'GUEST', signature: 'suggest(String)' }],
       listProducts: [{ role: 'GUEST', signature: 'listProducts(Map<ProductListingQueryDto>)' }],
       getProductDetail: [{ role: 'GUEST', signature: 'getProductDetail(String)' }],
     },
@@ -3316,3 +3341,8 @@ export const beanManifest = {
     },
   },
 } as const;
+
+/** Every `code` an error body of the server can carry (`ERROR_CODES` in src/common/errors/error-codes.ts). */
+export const serverErrorCodes = ["BAD_REQUEST","UNAUTHORIZED","ACCESS_DENIED","NOT_FOUND","CONFLICT","PAYLOAD_TOO_LARGE","UNSUPPORTED_MEDIA_TYPE","RANGE_NOT_SATISFIABLE","RATE_LIMITED","INTERNAL_ERROR","SERVICE_UNAVAILABLE","INSUFFICIENT_STORAGE","PROTOCOL_ERROR","TIMEOUT","SLOW_CONSUMER","VALIDATION_FAILED","ARGUMENT_MISMATCH","NO_MATCHING_SIGNATURE","UNKNOWN_FUNCTION","UNKNOWN_BEAN","CONTEXT_HEADER_INVALID","UNKNOWN_SITE","INVALID_CREDENTIALS","EMAIL_NOT_VERIFIED","TOKEN_INVALID","ONE_TIME_TOKEN_INVALID","ACCOUNT_EXISTS","CART_EMPTY","OUT_OF_STOCK","NOT_FOR_SALE","SKU_NOT_FOUND","ORDER_NOT_FOUND","ORDER_NOT_CANCELABLE","ORDER_STATUS_CONFLICT","SHIPPING_ADDRESS_MISSING","DESTINATION_NOT_SERVED","PRICE_CHANGED","CURRENCY_MISMATCH","PAYMENT_METHOD_REQUIRED","NOTHING_TO_REFUND","CONCURRENT_CHANGE"] as const;
+
+export type ServerErrorCode = (typeof serverErrorCodes)[number];

@@ -22,6 +22,7 @@ import { SandboxRefund } from './sandbox-refund.schema';
 import { SandboxPaymentIntent } from './sandbox-payment-intent.schema';
 import { SandboxPaymentMethod } from './sandbox-payment-method.schema';
 import { CardBehaviour, FAILURE_CODES, TEST_CARDS, TEST_PAYMENT_METHODS } from './test-cards';
+import { codedError } from '../../../common/errors/coded-exception';
 
 export const CHALLENGE_PATH = '/api/v1/cardpayment/sandbox/3ds';
 
@@ -198,9 +199,9 @@ export class CardPaymentSandbox extends CardPaymentProvider {
     if (taken) return taken;
     const intent = await this.retrieve(intentId);
     if (intent.status !== PaymentIntentStatus.SUCCEEDED) {
-      throw new ConflictException(`Payment intent ${intent.id} is ${intent.status}: nothing to refund`);
+      throw codedError('NOTHING_TO_REFUND', `Payment intent ${intent.id} is ${intent.status}: nothing to refund`);
     }
-    throw new ConflictException(`Payment intent ${intent.id} has less than ${amount} left to refund`);
+    throw codedError('NOTHING_TO_REFUND', `Payment intent ${intent.id} has less than ${amount} left to refund`);
   }
 
   private async notifyRefund(refund: Refund): Promise<void> {

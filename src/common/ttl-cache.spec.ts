@@ -28,11 +28,20 @@ describe(TtlCache.name, () => {
     expect(cache.get('b')).toBeUndefined();
   });
 
-  it('should drop the oldest entry when full', () => {
+  it('should drop the least recently used entry when full', () => {
     const cache = new TtlCache<number>(1000, 2);
     cache.set('a', 1);
     cache.set('b', 2);
     cache.set('c', 3);
     expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual([undefined, 2, 3]);
+  });
+
+  it('should keep an entry read since over one that was not', () => {
+    const cache = new TtlCache<number>(1000, 2);
+    cache.set('a', 1);
+    cache.set('b', 2);
+    cache.get('a');
+    cache.set('c', 3);
+    expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual([1, undefined, 3]);
   });
 });

@@ -1,0 +1,249 @@
+import { Types } from 'mongoose';
+import { distinctWords, typoKeysOf } from './search-terms';
+
+/** Scope of the entry answering for all currencies; other entries are scoped to one currency (`EUR`). */
+export const ALL_CURRENCIES = '*';
+
+export interface AttributeEntry {
+  attribute: Types.ObjectId;
+  values: string[];
+}
+
+export interface TranslationEntry {
+  lang: string;
+  name: string;
+  description: string;
+}
+
+/** The catalogue records an entry is computed from, as stored. */
+export interface ProductSource {
+  _id: Types.ObjectId;
+  name: string;
+  description?: string;
+  images?: string[];
+  categories?: string[];
+  attributes?: AttributeEntry[];
+  geneticType?: string;
+  countryOfOrigin?: string;
+  published?: boolean;
+  translations?: TranslationEntry[];
+  slug?: string;
+  createdAt?: Date;
+  updatedAt?: Date;
+}
+export interface SkuSource {
+  _id: Types.ObjectId;
+  product: Types.ObjectId;
+  code: string;
+  name: string;
+  attributes?: AttributeEntry[];
+}
+export interface OfferSource {
+  _id: Types.ObjectId;
+  product: Types.ObjectId;
+  sku: Types.ObjectId;
+  seller: Types.ObjectId;
+  price: number;
+  currency: string;
+  quantity: number;
+  active?: boolean;
+}
+export interface SellerSource {
+  _id: Types.ObjectId;
+  name: string;
+  country: string;
+}
+
+/** An active offer as an entry holds it; `keys` are its SKU's attribute keys (`attributeKey`). */
+export interface EntryOffer {
+  _id: Types.ObjectId;
+  sku: Types.ObjectId;
+  seller: Types.ObjectId;
+  sellerName: string;
+  sellerCountry: string;
+  price: number;
+  currency: string;
+  quantity: number;
+  keys: string[];
+}
+
+/**
+ * One document of `storefront_index`. `_id` is the product id for the all-currencies entry (scope `*`), which every
+ * product has, and `<product id>|<currency>` for an entry per currency the product has an in-stock offer in.
+ */
+export interface StorefrontEntry {
+  _id: string;
+  product: Types.ObjectId;
+  scope: string;
+  /** Bumped by every write of the all-currencies entry: writes are conditional on the version read. */
+  version: number;
+  published: boolean;
+  /** Published with an active in-stock offer (in the scope's currency): shown in listings and filters. */
+  listed: boolean;
+  name: string;
+  description: string;
+  images: string[];
+  translations: TranslationEntry[];
+  slug: string | null;
+  categories: string[];
+  attributes: AttributeEntry[];
+  geneticType: string | null;
+  countryOfOrigin: string | null;
+  createdAt: Date | null;
+  /** The product's last change (the sitemap's `lastmod`). */
+  updatedAt: Date | null;
+  /** Active offers of the scope (in stock or not), cheapest first, then by id. */
+  offers: EntryOffer[];
+  /** The cheapest in-stock offer's price; null when none. */
+  price: number | null;
+  /** `attributeKey`s of the product and of the SKUs of its in-stock offers in the scope. */
+  attributeKeys: string[];
+  /** Search words of names and descriptions in every language, and the typo keys of the names' words. */
+  terms: string[];
+  typoKeys: string[];
+  /** All-currencies entry only: the product's SKUs. */
+  skus: { _id: Types.ObjectId; code: string; name: string; attributes: AttributeEntry[] }[];
+  /** All-currencies entry only: SKUs with an in-stock offer, when listed (the SKU scope of the filters). */
+  inStockSkus: Types.ObjectId[];
+  /** All-currencies entry only: the filter counters (`facetKey`) this product counts in, when listed. */
+  facets: string[];
+  /** All-currencies entry only: the currencies of the entries per currency written last. */
+  currencies: string[];
+}
+
+/** An attribute value as one string, for multikey equality: `<attribute id>=<value>`. */
+export function attributeKey(attribute: Types.ObjectId | string, value: string): string {
+  return `${String(attribute)}=${value}`;
+}
+
+/** A filter counter's key: `<facet>|<value>`; facets are `origin`, `seller`, `genetic`, `attribute`, `value:<id>`. */
+export function facetKey(facet: string, value: string): string {
+  return `${facet}|${value}`;
+}
+
+/** The facet and value of a counter key; a facet has no `|`, a value may. */
+export function splitFacetKey(key: string): { facet: string; value: string } {
+  const at = key.indexOf('|');
+  return { facet: key.slice(0, at), value: key.slice(at + 1) };
+}
+
+const byPriceThenId = (a: EntryOffer, b: EntryOffer) => a.price - b.price || String(a._id).localeCompare(String(b._id));
+
+/** The catalogue records of one product, gathered for its entries. */
+export interface ProductSources {
+  product: ProductSource;
+  skus: SkuSource[];
+  offers: OfferSource[];
+  sellers: Map<string, SellerSource>;
+}
+
+/**
+ * The entries of one product: the all-currencies one first, then one per currency of its in-stock offers when it is
+ * listed. `version` is left 0: the writer sets it.
+ */
+export function entriesOf(sources: ProductSources): StorefrontEntry[] {
+  const skus = new Map(sources.skus.map((sku) => [String(sku._id), sku]));
+  const offers = sources.offers
+    .filter((offer) => offer.active !== false)
+    .map((offer) => entryOffer(offer, skus, sources.sellers))
+    .sort(byPriceThenId);
+  const all = entryOf(sources.product, ALL_CURRENCIES, offers);
+  all.skus = sources.skus.map(({ _id, code, name, attributes }) => ({ _id, code, name, attributes: attributes ?? [] }));
+  if (all.listed) {
+    const inStock = offers.filter((offer) => offer.quantity > 0);
+    all.inStockSkus = uniqueIds(inStock.map((offer) => offer.sku));
+    all.facets = facetsOf(all, inStock);
+    all.currencies = [...new Set(inStock.map((offer) => offer.currency))].sort();
+  }
+  const perCurrency = all.currencies.map((currency) =>
+    entryOf(
+      sources.product,
+      currency,
+      offers.filter((offer) => offer.currency === currency),
+    ),
+  );
+  return [all, ...perCurrency];
+}
+
+function entryOffer(offer: OfferSource, skus: Map<string, SkuSource>, sellers: Map<string, SellerSource>): EntryOffer {
+  const seller = sellers.get(String(offer.seller));
+  const skuAttributes = skus.get(String(offer.sku))?.attributes ?? [];
+  return {
+    _id: offer._id,
+    sku: offer.sku,
+    seller: offer.seller,
+    sellerName: seller?.name ?? '',
+    sellerCountry: seller?.country ?? '',
+    price: offer.price,
+    currency: offer.currency,
+    quantity: offer.quantity,
+    keys: keysOf(skuAttributes),
+  };
+}
+
+function entryOf(product: ProductSource, scope: string, offers: EntryOffer[]): StorefrontEntry {
+  const inStock = offers.filter((offer) => offer.quantity > 0);
+  const published = product.published === true;
+  const translations = product.translations ?? [];
+  const names = [product.name, ...translations.map((t) => t.name)];
+  const attributes = product.attributes ?? [];
+  return {
+    _id: scope === ALL_CURRENCIES ? String(product._id) : `${String(product._id)}|${scope}`,
+    product: product._id,
+    scope,
+    version: 0,
+    published,
+    listed: published && inStock.length > 0,
+    name: product.name,
+    description: product.description ?? '',
+    images: product.images ?? [],
+    translations,
+    slug: product.slug ?? null,
+    categories: product.categories ?? [],
+    attributes,
+    geneticType: product.geneticType || null,
+    countryOfOrigin: product.countryOfOrigin || null,
+    createdAt: product.createdAt ?? null,
+    updatedAt: product.updatedAt ?? null,
+    offers,
+    price: inStock[0]?.price ?? null,
+    attributeKeys: [...new Set([...keysOf(attributes), ...inStock.flatMap((offer) => offer.keys)])],
+    terms: distinctWords([...names, product.description, ...translations.map((t) => t.description)]),
+    typoKeys: [...new Set(distinctWords(names).flatMap(typoKeysOf))],
+    skus: [],
+    inStockSkus: [],
+    facets: [],
+    currencies: [],
+  };
+}
+
+/** Keys of the attribute values that count for filters: a value list may be empty. */
+function keysOf(attributes: AttributeEntry[]): string[] {
+  return attributes.flatMap((entry) => entry.values.map((value) => attributeKey(entry.attribute, value)));
+}
+
+/**
+ * The counters a listed product counts in, once each: its country of origin and genetic type, its in-stock offers'
+ * seller countries, and each attribute with values (of the product and of the in-stock offers' SKUs) and each value.
+ */
+export function facetsOf(
+  entry: Pick<StorefrontEntry, 'countryOfOrigin' | 'geneticType' | 'attributeKeys'>,
+  inStock: EntryOffer[],
+): string[] {
+  const keys = new Set<string>();
+  if (entry.countryOfOrigin) keys.add(facetKey('origin', entry.countryOfOrigin));
+  if (entry.geneticType) keys.add(facetKey('genetic', entry.geneticType));
+  for (const offer of inStock) if (offer.sellerCountry) keys.add(facetKey('seller', offer.sellerCountry));
+  for (const key of entry.attributeKeys) {
+    const at = key.indexOf('=');
+    const [attribute, value] = [key.slice(0, at), key.slice(at + 1)];
+    keys.add(facetKey('attribute', attribute));
+    if (value !== '') keys.add(facetKey(`value:${attribute}`, value));
+  }
+  return [...keys].sort();
+}
+
+function uniqueIds(ids: Types.ObjectId[]): Types.ObjectId[] {
+  const seen = new Map(ids.map((id) => [String(id), id]));
+  return [...seen.values()];
+}

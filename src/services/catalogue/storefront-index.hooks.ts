@@ -1,0 +1,120 @@
+import { Connection, Document, Model, MongooseQueryMiddleware, Query, Schema, Types } from 'mongoose';
+import { StorefrontIndexer } from './storefront-indexer';
+
+/** Query writes (`updateOne`/`deleteOne` also run for `doc.updateOne()`/`doc.deleteOne()`, which build a query). */
+const QUERY_WRITES: MongooseQueryMiddleware[] = [
+  'updateOne',
+  'updateMany',
+  'replaceOne',
+  'findOneAndUpdate',
+  'findOneAndReplace',
+  'findOneAndDelete',
+  'deleteOne',
+  'deleteMany',
+];
+
+/**
+ * How the documents of one catalogue collection lead to the products whose storefront entries show them: a product
+ * is its own, a SKU or an offer names its product, a seller shows in the products of its offers. Attributes lead to
+ * none: entries hold attribute ids, and names, types and units are read with each answer.
+ */
+export type ProductsOf = (
+  connection: Connection,
+  documentIds: Types.ObjectId[],
+  documents: AffectedDoc[],
+) => Promise<Types.ObjectId[]>;
+
+/** What the hooks read of a written document: its id and, for SKUs and offers, its product. */
+export interface AffectedDoc {
+  _id: Types.ObjectId;
+  product?: Types.ObjectId;
+}
+
+/** Products by their own ids. */
+export const ownIds: ProductsOf = (_connection, ids) => Promise.resolve(ids);
+
+/** SKUs and offers: the product they name (read after the write, plus the one read before it). */
+export function namedProduct(collection: string): ProductsOf {
+  return async (connection, ids, before) => {
+    const after = await connection
+      .collection(collection)
+      .find({ _id: { $in: ids } }, { projection: { product: 1 } })
+      .toArray();
+    return [...before, ...after].map((doc) => doc.product as Types.ObjectId).filter(Boolean);
+  };
+}
+
+/** Sellers: the products of their offers. */
+export const productsOfSellers: ProductsOf = async (connection, sellerIds) => {
+  const offers = await connection
+    .collection('seller_skus')
+    .find({ seller: { $in: sellerIds } }, { projection: { product: 1 } })
+    .toArray();
+  return offers.map((offer) => offer.product as Types.ObjectId);
+};
+
+const BEFORE = Symbol('storefront index: documents matched before the write');
+type Marked = { [BEFORE]?: AffectedDoc[] };
+
+/**
+ * Keeps the storefront index current for every write mongoose makes through a model of `schema`: after the write, the
+ * entries of the products it touched are recomputed (`StorefrontIndexer`), awaited, so the writer's next read, on any
+ * instance, sees them. Query writes find the documents they will touch first (one indexed read by the write's own
+ * filter), which also gives the products of deleted documents. A failed write refreshes too: an unordered
+ * `insertMany` or an interrupted multi-document update may have written part of its documents.
+ * `bulkWrite` (and `bulkSave`) are refused: their operations would each need the same reading, and nothing uses them.
+ */
+export function keepsStorefrontIndex(schema: Schema, productsOf: ProductsOf): void {
+  const refresh = (connection: Connection, docs: AffectedDoc[], before: AffectedDoc[] = []) =>
+    refreshFor(connection, productsOf, docs, before);
+
+  schema.post('save', function (this: Document) {
+    return refresh((this.constructor as Model<unknown>).db, [this]);
+  });
+
+  schema.pre(QUERY_WRITES, { document: false, query: true }, async function (this: Query<unknown, unknown> & Marked) {
+    this[BEFORE] = await matched(this);
+  });
+  const afterQuery = async function (this: Query<unknown, unknown> & Marked) {
+    const before = this[BEFORE] ?? [];
+    const upserted = this.getOptions().upsert ? await matched(this) : [];
+    await refresh(this.model.db, [...before, ...upserted], before);
+  };
+  schema.post(QUERY_WRITES, { document: false, query: true }, afterQuery);
+  schema.post(
+    QUERY_WRITES,
+    { document: false, query: true, errorHandler: true },
+    async function (this: Query<unknown, unknown> & Marked) {
+      await afterQuery.call(this).catch(() => undefined);
+    },
+  );
+
+  schema.post('insertMany', function (this: Model<unknown>, docs: unknown) {
+    return refresh(this.db, docs as AffectedDoc[]);
+  });
+  // An unordered insert that failed for some documents names those it wrote (`insertedDocs`).
+  schema.post('insertMany', { errorHandler: true }, async function (this: Model<unknown>, error: Error) {
+    const written = (error as Error & { insertedDocs?: AffectedDoc[] }).insertedDocs ?? [];
+    await refresh(this.db, written).catch(() => undefined);
+  });
+  schema.pre('bulkWrite', function (this: Model<unknown>) {
+    throw new Error(
+      `${this.modelName}.bulkWrite would bypass the storefront index: write with updateMany or insertMany`,
+    );
+  });
+}
+
+/** The documents a query write's filter matches now (id and product), through the model so the filter is cast. */
+async function matched(query: Query<unknown, unknown>): Promise<AffectedDoc[]> {
+  return query.model.find(query.getFilter(), { _id: 1, product: 1 }).lean<AffectedDoc[]>().exec();
+}
+
+async function refreshFor(connection: Connection, productsOf: ProductsOf, docs: AffectedDoc[], before: AffectedDoc[]) {
+  if (docs.length === 0) return;
+  const products = await productsOf(
+    connection,
+    docs.map((doc) => doc._id),
+    before,
+  );
+  await new StorefrontIndexer(connection).refresh(products);
+}

@@ -1,0 +1,38 @@
+import { Schema } from 'mongoose';
+import { FACET_COLLECTION, INDEX_COLLECTION } from './storefront-indexer';
+
+/**
+ * The storefront index's collections, registered as models only for their indexes (created at start-up like every
+ * schema's): `StorefrontIndexer` writes them and the storefront reads them through the driver, the shape being
+ * `StorefrontEntry` and `FacetCounter`. See the README, "Storefront index".
+ */
+export const STOREFRONT_ENTRY = 'StorefrontEntry';
+export const STOREFRONT_FACET = 'StorefrontFacet';
+
+export const StorefrontEntrySchema = new Schema(
+  { _id: String },
+  { collection: INDEX_COLLECTION, strict: false, versionKey: false, autoCreate: true },
+);
+// Listing pages: the scope (all currencies or one) and listed state, then each sort of `ListingSort` with the
+// product id as tie-break, so a page is an index range read in order, stopping after the page.
+const LISTED = { scope: 1, listed: 1 } as const;
+StorefrontEntrySchema.index({ ...LISTED, price: 1, _id: 1 }, { name: 'listing_price' });
+StorefrontEntrySchema.index({ ...LISTED, price: -1, _id: 1 }, { name: 'listing_price_desc' });
+StorefrontEntrySchema.index({ ...LISTED, name: 1, _id: 1 }, { name: 'listing_name' });
+StorefrontEntrySchema.index({ ...LISTED, name: -1, _id: 1 }, { name: 'listing_name_desc' });
+StorefrontEntrySchema.index({ ...LISTED, createdAt: -1, _id: -1 }, { name: 'listing_newest' });
+// Search: a word's exact key or prefix range, and the typo keys of names' words (multikey).
+StorefrontEntrySchema.index({ terms: 1 }, { name: 'search_terms' });
+StorefrontEntrySchema.index({ typoKeys: 1 }, { name: 'search_typo' });
+// Filters narrowed to one SKU: the products offering it in stock.
+StorefrontEntrySchema.index({ inStockSkus: 1 }, { name: 'sku_scope' });
+// The sitemap's product pages: listed products by slug.
+StorefrontEntrySchema.index({ ...LISTED, slug: 1 }, { name: 'listing_slug' });
+// Entries of one product (all currencies and per currency), for the reindex's sweep.
+StorefrontEntrySchema.index({ product: 1 }, { name: 'product' });
+
+export const StorefrontFacetSchema = new Schema(
+  { _id: String, facet: String, value: String, count: Number },
+  { collection: FACET_COLLECTION, versionKey: false, autoCreate: true },
+);
+StorefrontFacetSchema.index({ facet: 1, count: 1 }, { name: 'facet_count' });

@@ -1,0 +1,113 @@
+import { Injectable } from '@nestjs/common';
+import { InjectConnection } from '@nestjs/mongoose';
+import { Connection, mongo, Types } from 'mongoose';
+import { ALL_CURRENCIES, StorefrontEntry } from './storefront-entry';
+import { FacetCounter, FACET_COLLECTION, INDEX_COLLECTION } from './storefront-indexer';
+
+type Doc = mongo.BSON.Document;
+export type EntryFilter = Record<string, unknown>;
+export type EntrySort = Record<string, 1 | -1>;
+
+/** Fields a listing row shows: not the SKUs, the search words, nor the filters' bookkeeping. */
+const LISTING_FIELDS = { skus: 0, facets: 0, inStockSkus: 0, currencies: 0, terms: 0, typoKeys: 0, attributeKeys: 0 };
+
+/**
+ * The storefront's read port on the storefront index (`StorefrontIndexer` writes it): every query is on an indexed
+ * field of `storefront_index` or `storefront_facets` (see `storefront-index.schema.ts`), through the driver.
+ */
+@Injectable()
+export class StorefrontReader {
+  constructor(@InjectConnection() private readonly connection: Connection) {}
+
+  /** A page of listed entries of `scope` matching `filter` in `sort` order (an index order). */
+  page(scope: string, filter: EntryFilter, sort: EntrySort, skip: number, limit: number): Promise<StorefrontEntry[]> {
+    return this.entries()
+      .find({ scope, listed: true, ...filter } as Doc, { projection: LISTING_FIELDS })
+      .sort(sort)
+      .skip(skip)
+      .limit(limit)
+      .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
+  }
+
+  count(scope: string, filter: EntryFilter): Promise<number> {
+    return this.entries().countDocuments({ scope, listed: true, ...filter });
+  }
+
+  /**
+   * Every listed entry of `scope` matching `filter`, with only what choosing and ordering them needs (names, offers,
+   * own attributes, dates, and the search words when `withTerms`): candidates that the caller checks and orders
+   * itself, then reads in full for one page (`byIds`). Whole entries of every candidate made the replies the cost.
+   */
+  candidates(scope: string, filter: EntryFilter, withTerms: boolean): Promise<StorefrontEntry[]> {
+    const fields = { product: 1, name: 1, 'translations.name': 1, createdAt: 1, offers: 1, attributes: 1 };
+    return this.entries()
+      .find({ scope, listed: true, ...filter } as Doc, {
+        projection: { ...fields, ...(withTerms ? { terms: 1 } : {}) },
+      })
+      .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
+  }
+
+  /**
+   * Up to `limit` listed products (all currencies) having, for each of `words`, a word starting with it: the first
+   * word's prefix is an index range on the search words, the others are checked on the entries found.
+   */
+  prefixed(words: string[], limit: number): Promise<StorefrontEntry[]> {
+    // `$elemMatch`: both bounds on one word (a plain range on an array may be met by two different words).
+    const prefix = (word: string) => ({ terms: { $elemMatch: { $gte: word, $lt: `${word}\uffff` } } });
+    return this.entries()
+      .find({ scope: ALL_CURRENCIES, listed: true, $and: words.map(prefix) } as Doc, {
+        projection: { product: 1, name: 1, slug: 1, translations: 1, terms: 1 },
+      })
+      .limit(limit)
+      .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
+  }
+
+  /** The listing fields of the entries `ids`, in no particular order. */
+  byIds(ids: string[]): Promise<StorefrontEntry[]> {
+    return this.entries()
+      .find({ _id: { $in: ids } } as Doc, { projection: LISTING_FIELDS })
+      .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
+  }
+
+  /** Every listed product's name and offers (all currencies), in name order. */
+  listedNames(): Promise<Pick<StorefrontEntry, '_id' | 'name' | 'offers'>[]> {
+    return this.entries()
+      .find({ scope: ALL_CURRENCIES, listed: true } as Doc, { projection: { name: 1, 'offers.quantity': 1 } })
+      .sort({ name: 1, _id: 1 })
+      .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
+  }
+
+  /** Slug and last change of every listed product with a slug, in slug order (the sitemap's product pages). */
+  listedSlugs(): Promise<Pick<StorefrontEntry, 'slug' | 'updatedAt'>[]> {
+    return this.entries()
+      .find({ scope: ALL_CURRENCIES, listed: true, slug: { $type: 'string' } } as Doc, {
+        projection: { _id: 0, slug: 1, updatedAt: 1 },
+      })
+      .sort({ scope: 1, listed: 1, slug: 1 })
+      .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
+  }
+
+  /** The all-currencies entry of a product, whatever its state. */
+  async entry(productId: Types.ObjectId): Promise<StorefrontEntry | null> {
+    return (await this.entries().findOne({ _id: String(productId) } as Doc)) as StorefrontEntry | null;
+  }
+
+  /** Listed products offering the SKU in stock. */
+  withSkuInStock(skuId: Types.ObjectId): Promise<StorefrontEntry[]> {
+    return this.entries()
+      .find({ inStockSkus: skuId } as Doc)
+      .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
+  }
+
+  /** The non-zero counters of one facet (`origin`, `seller`, `genetic`, `attribute`, `value:<attribute id>`). */
+  counters(facet: string): Promise<FacetCounter[]> {
+    return this.connection
+      .collection(FACET_COLLECTION)
+      .find({ facet, count: { $gt: 0 } })
+      .toArray() as Promise<unknown[]> as Promise<FacetCounter[]>;
+  }
+
+  private entries(): mongo.Collection<Doc> {
+    return this.connection.collection(INDEX_COLLECTION);
+  }
+}

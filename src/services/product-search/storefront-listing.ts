@@ -1,0 +1,163 @@
+import { Types } from 'mongoose';
+import { attributeKey, EntryOffer, StorefrontEntry } from '../catalogue/storefront-entry';
+import { EntryFilter, EntrySort } from '../catalogue/storefront-reader';
+import { TYPO_MIN_LENGTH, typoKeysOf, withinOneEdit, wordsOf } from '../catalogue/search-terms';
+import { ListingSort } from './product-listing.dto';
+
+/** An attribute filter with its id parsed: at least one of `values`. */
+export interface AttributeCondition {
+  attribute: Types.ObjectId;
+  values: string[];
+}
+
+/** What a listing narrows by, validated. Prices are integer minor units of `currency`. */
+export interface ListingCriteria {
+  q?: string;
+  conditions: AttributeCondition[];
+  categories: string[];
+  minPrice?: number;
+  maxPrice?: number;
+  currency?: string;
+  sort?: ListingSort;
+  page: number;
+  size: number;
+}
+
+/** A listed entry with the offer it is shown with. */
+export interface ListingRow {
+  entry: StorefrontEntry;
+  offer: EntryOffer;
+  score: number;
+}
+
+/** Query words searched at most: more only widen the candidates without changing the best matches much. */
+const MAX_QUERY_WORDS = 8;
+
+/** The index orders of the sorts; ties go by product id (`_id`, which begins with it). */
+export const INDEX_SORTS: Record<ListingSort, EntrySort> = {
+  price: { price: 1, _id: 1 },
+  '-price': { price: -1, _id: 1 },
+  name: { name: 1, _id: 1 },
+  '-name': { name: -1, _id: 1 },
+  newest: { createdAt: -1, _id: -1 },
+};
+
+/** The query words, folded like the index's words. */
+export function queryWords(q: string | undefined): string[] {
+  return [...new Set(wordsOf(q))].slice(0, MAX_QUERY_WORDS);
+}
+
+/**
+ * The filter on listed entries: categories, attribute conditions (the product or an in-stock offer's SKU has one of the
+ * values), a price range (some in-stock offer within it) and the query words (a word, a word's prefix, or within one
+ * typo of a name's word). Values are compared as data, never as patterns.
+ */
+export function entryFilter(criteria: ListingCriteria, words: string[]): EntryFilter {
+  const and: EntryFilter[] = criteria.conditions.map((condition) => ({
+    attributeKeys: { $in: condition.values.map((value) => attributeKey(condition.attribute, value)) },
+  }));
+  if (criteria.categories.length > 0) and.push({ categories: { $in: criteria.categories } });
+  if (hasPriceRange(criteria)) {
+    and.push({ offers: { $elemMatch: { quantity: { $gt: 0 }, price: priceRange(criteria) } } });
+  }
+  if (words.length > 0) and.push({ $or: words.flatMap(wordClauses) });
+  return and.length === 0 ? {} : { $and: and };
+}
+
+function wordClauses(word: string): EntryFilter[] {
+  // A prefix is the range from the word up to the highest code unit after it; `$elemMatch` keeps both bounds on
+  // one word (a plain range on an array may be met by two different words).
+  const clauses: EntryFilter[] = [{ terms: { $elemMatch: { $gte: word, $lt: `${word}\uffff` } } }];
+  if (word.length >= TYPO_MIN_LENGTH) clauses.push({ typoKeys: { $in: typoKeysOf(word) } });
+  return clauses;
+}
+
+/** Whether the index's order and page bounds answer the listing alone (no offer other than the cheapest to pick). */
+export function answeredByIndexOrder(criteria: ListingCriteria, words: string[]): boolean {
+  return words.length === 0 && criteria.conditions.length === 0 && !hasPriceRange(criteria);
+}
+
+/**
+ * The rows of candidate entries: each with its cheapest in-stock offer meeting the price range and the attribute
+ * conditions (on the product or that offer's SKU), and its relevance to the query words; entries with no such
+ * offer, or matching no word, are left out.
+ */
+export function rowsOf(entries: StorefrontEntry[], criteria: ListingCriteria, words: string[]): ListingRow[] {
+  const rows: ListingRow[] = [];
+  for (const entry of entries) {
+    const own = new Set(entry.attributes.flatMap((a) => a.values.map((value) => attributeKey(a.attribute, value))));
+    const offer = entry.offers.find((candidate) => offerMeets(own, candidate, criteria));
+    const score = relevance(entry, words);
+    if (offer && (words.length === 0 || score > 0)) rows.push({ entry, offer, score });
+  }
+  return rows;
+}
+
+/** In stock, within the price range, and each condition met by the product's own values or the offer's SKU's. */
+function offerMeets(own: Set<string>, offer: EntryOffer, criteria: ListingCriteria): boolean {
+  if (offer.quantity <= 0) return false;
+  if (criteria.minPrice !== undefined && offer.price < criteria.minPrice) return false;
+  if (criteria.maxPrice !== undefined && offer.price > criteria.maxPrice) return false;
+  return criteria.conditions.every((condition) =>
+    condition.values.some((value) => {
+      const key = attributeKey(condition.attribute, value);
+      return own.has(key) || offer.keys.includes(key);
+    }),
+  );
+}
+
+/**
+ * Relevance to the query words, summed over the words; for each word its best match: a word of the name (base or
+ * translated) 8, a prefix of one 4, a name's word within one typo 2, a word or prefix of a description 1.
+ */
+export function relevance(entry: StorefrontEntry, words: string[]): number {
+  if (words.length === 0) return 0;
+  const names = wordsOf([entry.name, ...entry.translations.map((t) => t.name)].join(' '));
+  const other = entry.terms;
+  return words.reduce((sum, word) => sum + wordScore(word, names, other), 0);
+}
+
+function wordScore(word: string, names: string[], other: string[]): number {
+  if (names.includes(word)) return 8;
+  if (names.some((name) => name.startsWith(word))) return 4;
+  if (
+    word.length >= TYPO_MIN_LENGTH &&
+    names.some((name) => name.length >= TYPO_MIN_LENGTH && withinOneEdit(word, name))
+  )
+    return 2;
+  return other.some((term) => term.startsWith(word)) ? 1 : 0;
+}
+
+/** Orders rows as the listing's sort asks (relevance when there are query words and no sort, else by name). */
+export function sortRows(rows: ListingRow[], sort: ListingSort | 'relevance'): ListingRow[] {
+  const byId = (a: ListingRow, b: ListingRow) => compare(a.entry._id, b.entry._id);
+  const orders: Record<ListingSort | 'relevance', (a: ListingRow, b: ListingRow) => number> = {
+    price: (a, b) => a.offer.price - b.offer.price || byId(a, b),
+    '-price': (a, b) => b.offer.price - a.offer.price || byId(a, b),
+    name: (a, b) => compare(a.entry.name, b.entry.name) || byId(a, b),
+    '-name': (a, b) => compare(b.entry.name, a.entry.name) || byId(a, b),
+    newest: (a, b) => time(b.entry.createdAt) - time(a.entry.createdAt) || byId(b, a),
+    relevance: (a, b) => b.score - a.score || byId(a, b),
+  };
+  return rows.sort(orders[sort]);
+}
+
+/** Binary (code unit) order, as the index orders strings. */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function time(date: Date | null): number {
+  return date ? new Date(date).getTime() : 0;
+}
+
+function hasPriceRange(criteria: ListingCriteria): boolean {
+  return criteria.minPrice !== undefined || criteria.maxPrice !== undefined;
+}
+
+function priceRange(criteria: ListingCriteria): Record<string, number> {
+  return {
+    ...(criteria.minPrice !== undefined ? { $gte: criteria.minPrice } : {}),
+    ...(criteria.maxPrice !== undefined ? { $lte: criteria.maxPrice } : {}),
+  };
+}

@@ -1,0 +1,292 @@
+import { getConnectionToken, getModelToken } from '@nestjs/mongoose';
+import { Connection, Model } from 'mongoose';
+import { randomUUID } from 'node:crypto';
+import { Role } from '../../src/common/principal';
+import { Product } from '../../src/services/catalogue/product.schema';
+import { SellerSku } from '../../src/services/catalogue/seller-sku.schema';
+import { Seller } from '../../src/services/catalogue/seller.schema';
+import { Sku } from '../../src/services/catalogue/sku.schema';
+import { checkOut, createBuyer } from '../orders/support/order-calls';
+import { TestStompClient } from '../realtime/stomp-client';
+import { startTestApp, TestApp } from '../support/test-app';
+
+const BEAN = 'ecomRemainsSearchEngineServiceImpl';
+type Facet = { value: string; label: string; count: number };
+
+const model = <T>(t: TestApp, name: string): Model<T> => t.app.get<Model<T>>(getModelToken(name));
+
+/** A product of its own for each test: a unique word in its name and a country of origin no other product has. */
+interface Fixture {
+  productId: string;
+  skuId: string;
+  offerId: string;
+  sellerId: string;
+  word: string;
+  origin: string;
+}
+
+/** What the storefront shows of a fixture's product through one instance. */
+interface Shown {
+  listed: { offerId: string; price: number; name: string }[];
+  detail: { status: number; name?: string; offers?: { offerId: string; price: number; inStock: boolean }[] };
+  originCount: number;
+  skuOriginCount: number;
+  named: { value: string; count: number }[];
+}
+
+/**
+ * Two app instances on one database (`a` seeds the demo and starts the embedded server, `b` connects to it), as a
+ * deployment runs them: after each kind of catalogue write, made through either instance, the next call of both
+ * shows it in the listing, the detail, the filters (whole catalogue and narrowed to the SKU) and the search.
+ */
+describe('storefront index kept current per write, on two instances', () => {
+  let a: TestApp;
+  let b: TestApp;
+  let origins = 0;
+
+  beforeAll(async () => {
+    a = await startTestApp({ env: { SEED_DEMO: 'true' } });
+    const connection = a.app.get<Connection>(getConnectionToken());
+    const uri = `mongodb://${connection.host}:${connection.port}/${connection.name}`;
+    b = await startTestApp({ env: { MONGODB_URI: uri } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await b?.stop();
+    await a?.stop();
+  });
+
+  async function fixture(t: TestApp, price = 500, quantity = 2): Promise<Fixture> {
+    const word = `zq${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+    // Two-letter codes no demo product has (Q·, X· and Z· are user-assigned in ISO 3166).
+    const origin = `Q${String.fromCharCode(66 + origins++)}`;
+    const product = await model<Product>(t, Product.name).create({
+      name: `Fern ${word}`,
+      published: true,
+      countryOfOrigin: origin,
+    });
+    const sku = await model<Sku>(t, Sku.name).create({ product: product._id, code: `F-${word}`, name: 'Plant' });
+    const seller = await model<Seller>(t, Seller.name).create({ name: `Nursery ${word}`, country: 'NL' });
+    const offer = await model<SellerSku>(t, SellerSku.name).create({
+      seller: seller._id,
+      sku: sku._id,
+      product: product._id,
+      price,
+      currency: 'EUR',
+      quantity,
+    });
+    return {
+      productId: String(product._id),
+      skuId: String(sku._id),
+      offerId: String(offer._id),
+      sellerId: String(seller._id),
+      word,
+      origin,
+    };
+  }
+
+  async function shown(t: TestApp, f: Fixture, word = f.word, lang = 'en'): Promise<Shown> {
+    const call = (fn: string, args: unknown[]) => t.callBean(BEAN, fn, args, { lang });
+    const listing = (await call('listProducts', [{ q: word }]).expect(200)).body as {
+      items: { id: string; name: string; cheapestOffer: { offerId: string; price: number } }[];
+    };
+    const detail = await call('getProductDetail', [f.productId]);
+    const origins = (await call('getCountriesOfOriginFilter', ['']).expect(200)).body as Facet[];
+    // A deleted SKU is unknown (404): it narrows to nothing.
+    const bySku = await call('getCountriesOfOriginFilter', [f.skuId]);
+    expect([200, 404]).toContain(bySku.status);
+    const skuOrigins = (bySku.status === 200 ? bySku.body : []) as Facet[];
+    const named = (await call('getProductsListByRequestFilter', [word]).expect(200)).body as Facet[];
+    return {
+      listed: listing.items
+        .filter((item) => item.id === f.productId)
+        .map((item) => ({ offerId: item.cheapestOffer.offerId, price: item.cheapestOffer.price, name: item.name })),
+      detail:
+        detail.status === 200
+          ? { status: 200, name: detail.body.name, offers: offersOf(detail.body) }
+          : { status: detail.status },
+      originCount: origins.find((facet) => facet.value === f.origin)?.count ?? 0,
+      skuOriginCount: skuOrigins.find((facet) => facet.value === f.origin)?.count ?? 0,
+      named: named.filter((facet) => facet.value === f.productId).map(({ value, count }) => ({ value, count })),
+    };
+  }
+
+  /** Both instances show the same, and it is `expected`. */
+  async function expectBoth(f: Fixture, expected: Partial<Shown>, word?: string, lang?: string): Promise<void> {
+    for (const t of [a, b]) expect(await shown(t, f, word, lang)).toMatchObject(expected);
+  }
+
+  const listedAs = (f: Fixture, offerId: string, price: number, name = `Fern ${f.word}`): Partial<Shown> => ({
+    listed: [{ offerId, price, name }],
+    originCount: 1,
+    skuOriginCount: 1,
+    named: [{ value: f.productId, count: 1 }],
+  });
+  const notListed: Partial<Shown> = { listed: [], originCount: 0, skuOriginCount: 0, named: [] };
+
+  const patchOffer = (t: TestApp, offerId: string, body: object) =>
+    t.http
+      .patch(`/api/v1/catalogue/offers/${offerId}`)
+      .set('Authorization', `Bearer ${t.tokenFor(Role.ADMIN)}`)
+      .send(body)
+      .expect(200);
+
+  it('should show a price change made through either instance', async () => {
+    const f = await fixture(a);
+    await expectBoth(f, listedAs(f, f.offerId, 500));
+    await patchOffer(a, f.offerId, { price: 350 });
+    await expectBoth(f, {
+      ...listedAs(f, f.offerId, 350),
+      detail: { status: 200, offers: [{ offerId: f.offerId, price: 350, inStock: true }] },
+    });
+    await patchOffer(b, f.offerId, { price: 420 });
+    await expectBoth(f, listedAs(f, f.offerId, 420));
+  });
+
+  it('should drop a product whose stock a checkout takes to zero, and bring it back with a restock', async () => {
+    const f = await fixture(a, 500, 1);
+    await checkOut(a, await createBuyer(a), [{ sellerSkuId: f.offerId, quantity: 1 }]);
+    await expectBoth(f, {
+      ...notListed,
+      detail: { status: 200, offers: [{ offerId: f.offerId, price: 500, inStock: false }] },
+    });
+    await model<SellerSku>(b, SellerSku.name)
+      .updateOne({ _id: f.offerId }, { $inc: { quantity: 3 } })
+      .exec();
+    await expectBoth(f, listedAs(f, f.offerId, 500));
+  });
+
+  it('should leave out an offer its seller withdrew, and show it again when reactivated', async () => {
+    const f = await fixture(a);
+    await patchOffer(b, f.offerId, { active: false });
+    await expectBoth(f, { ...notListed, detail: { status: 200, offers: [] } });
+    await patchOffer(a, f.offerId, { active: true });
+    await expectBoth(f, listedAs(f, f.offerId, 500));
+  });
+
+  it('should show a new, cheaper offer of another seller as the cheapest', async () => {
+    const f = await fixture(a);
+    const other = await model<Seller>(a, Seller.name).create({ name: `Other ${f.word}`, country: 'FR' });
+    const created = await b.http
+      .post('/api/v1/catalogue/offers')
+      .set('Authorization', `Bearer ${b.tokenFor(Role.ADMIN)}`)
+      .send({ sellerId: String(other._id), skuId: f.skuId, price: 199, currency: 'EUR' })
+      .expect(201);
+    const newId = (created.body as { id: string }).id;
+    await model<SellerSku>(b, SellerSku.name)
+      .updateOne({ _id: newId }, { $set: { quantity: 4 } })
+      .exec();
+    await expectBoth(f, {
+      listed: [{ offerId: newId, price: 199, name: `Fern ${f.word}` }],
+      named: [{ value: f.productId, count: 2 }],
+    });
+    for (const t of [a, b]) {
+      const sellers = (await t.callBean(BEAN, 'getCountriesOfSellersFilter', [f.skuId]).expect(200)).body as Facet[];
+      expect(sellers.map((facet) => facet.value).sort()).toEqual(['FR', 'NL']);
+    }
+  });
+
+  it('should find a renamed product by its new name only', async () => {
+    const f = await fixture(a);
+    const renamed = `zr${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+    await model<Product>(b, Product.name)
+      .updateOne({ _id: f.productId }, { $set: { name: `Maple ${renamed}` } })
+      .exec();
+    await expectBoth(f, { listed: [], named: [], detail: { status: 200, name: `Maple ${renamed}` } });
+    await expectBoth(
+      f,
+      { ...listedAs(f, f.offerId, 500, `Maple ${renamed}`), named: [{ value: f.productId, count: 1 }] },
+      renamed,
+    );
+  });
+
+  it('should answer in a translation added to the product, and find it by the translated name', async () => {
+    const f = await fixture(a);
+    const translated = `zt${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+    const translation = { lang: 'de', name: `Farn ${translated}`, description: 'Ein Farn' };
+    await model<Product>(a, Product.name)
+      .updateOne({ _id: f.productId }, { $push: { translations: translation } })
+      .exec();
+    await expectBoth(f, { detail: { status: 200, name: `Farn ${translated}` } }, f.word, 'de-CH');
+    await expectBoth(f, { detail: { status: 200, name: `Fern ${f.word}` } }, f.word, 'fr');
+    await expectBoth(f, { listed: [{ offerId: f.offerId, price: 500, name: `Farn ${translated}` }] }, translated, 'de');
+  });
+
+  it('should hide an unpublished product everywhere, and show it again when published', async () => {
+    const f = await fixture(a);
+    await model<Product>(b, Product.name)
+      .updateOne({ _id: f.productId }, { $set: { published: false } })
+      .exec();
+    await expectBoth(f, { ...notListed, detail: { status: 404 } });
+    const product = await model<Product>(a, Product.name).findById(f.productId).exec();
+    product!.published = true;
+    await product!.save();
+    await expectBoth(f, listedAs(f, f.offerId, 500));
+  });
+
+  it('should follow updateMany and deleteMany to the products they touched', async () => {
+    const f = await fixture(a);
+    const g = await fixture(a);
+    await model<SellerSku>(b, SellerSku.name)
+      .updateMany({ _id: { $in: [f.offerId, g.offerId] } }, { $set: { quantity: 0 } })
+      .exec();
+    await expectBoth(f, notListed);
+    await expectBoth(g, notListed);
+    await model<SellerSku>(a, SellerSku.name)
+      .updateMany({ _id: { $in: [f.offerId, g.offerId] } }, { $set: { quantity: 5 } })
+      .exec();
+    await model<Sku>(a, Sku.name)
+      .deleteMany({ _id: { $in: [f.skuId] } })
+      .exec();
+    await model<SellerSku>(b, SellerSku.name).deleteMany({ sku: f.skuId }).exec();
+    await expectBoth(f, { ...notListed, detail: { status: 200, offers: [] } });
+    await expectBoth(g, listedAs(g, g.offerId, 500));
+    await model<Product>(a, Product.name).deleteOne({ _id: g.productId }).exec();
+    await expectBoth(g, { ...notListed, detail: { status: 404 } });
+  });
+
+  it('should follow an offer removed with a raw driver call through the document storage bean', async () => {
+    const f = await fixture(a);
+    const args = [a.app.get<Connection>(getConnectionToken()).name, 'seller_skus', f.offerId];
+    await a
+      .callBean('documentStorageServiceImpl', 'removeDocument', args, { token: a.tokenFor(Role.ADMIN) })
+      .expect(200);
+    await expectBoth(f, { ...notListed, detail: { status: 200, offers: [] } });
+  });
+
+  it('should follow offers changed and added with raw driver calls through STOMP /request/document', async () => {
+    const f = await fixture(a);
+    const other = await model<Seller>(a, Seller.name).create({ name: `Raw ${f.word}`, country: 'DE' });
+    const replies = '/user/topic/default/json';
+    const admin = await TestStompClient.connect(b.url, { token: b.tokenFor(Role.ADMIN) });
+    type Reply = { actionId: string; payload: unknown };
+    const request = async (body: object, actionId: string) => {
+      admin.send('/request/document', { collectionName: 'seller_skus', ...body, actionId });
+      return (await admin.next<Reply>(replies, (candidate) => candidate.actionId === actionId)).payload;
+    };
+    try {
+      await admin.subscribe(replies);
+      const update = { filter: { _id: { $oid: f.offerId } }, update: { $set: { quantity: 0 } } };
+      expect(await request({ requestType: 'UPDATE', ...update }, 'u')).toEqual({ matchedCount: 1, modifiedCount: 1 });
+      await expectBoth(f, notListed);
+      const document = {
+        seller: { $oid: String(other._id) },
+        sku: { $oid: f.skuId },
+        product: { $oid: f.productId },
+        price: 275,
+        currency: 'EUR',
+        quantity: 1,
+      };
+      expect(await request({ requestType: 'INSERT', document }, 'i')).toMatchObject({ insertedCount: 1 });
+    } finally {
+      await admin.disconnect();
+    }
+    const listed = (await shown(a, f)).listed;
+    expect(listed).toEqual([{ offerId: expect.any(String), price: 275, name: `Fern ${f.word}` }]);
+    await expectBoth(f, { listed, originCount: 1 });
+  });
+});
+
+function offersOf(body: { offers: { offerId: string; price: number; inStock: boolean }[] }) {
+  return body.offers.map(({ offerId, price, inStock }) => ({ offerId, price, inStock }));
+}

@@ -1,0 +1,271 @@
+import { getConnectionToken, getModelToken } from '@nestjs/mongoose';
+import fc from 'fast-check';
+import { Connection, Model, mongo, Types } from 'mongoose';
+import { Product } from '../../src/services/catalogue/product.schema';
+import { SellerSku } from '../../src/services/catalogue/seller-sku.schema';
+import { Seller } from '../../src/services/catalogue/seller.schema';
+import { Sku } from '../../src/services/catalogue/sku.schema';
+import { startTestApp, TestApp } from '../support/test-app';
+
+const BEAN = 'ecomRemainsSearchEngineServiceImpl';
+const SEED = 20261127;
+const RUNS = 200;
+const PRODUCTS = 6;
+const SKUS_PER_PRODUCT = 2;
+const SELLERS = 3;
+const WORDS = ['palm', 'maple', 'fern', 'ficus', 'monstera', 'orchid'];
+const COUNTRIES = ['NL', 'FR', 'DE', 'JP'];
+const CURRENCIES = ['EUR', 'USD'];
+
+type Doc = mongo.BSON.Document;
+type Facet = { value: string; count: number };
+type Op = { kind: string; apply: (t: TestApp) => Promise<unknown> };
+
+const ids = (prefix: number, n: number) =>
+  Array.from({ length: n }, (_, i) => new Types.ObjectId(`${prefix}${String(i).padStart(23, '0')}`.slice(0, 24)));
+const productIds = ids(1, PRODUCTS);
+const sellerIds = ids(2, SELLERS);
+const skuIds = ids(3, PRODUCTS * SKUS_PER_PRODUCT);
+const productOfSku = (sku: number) => productIds[Math.floor(sku / SKUS_PER_PRODUCT)];
+
+const model = <T>(t: TestApp, name: string): Model<T> => t.app.get<Model<T>>(getModelToken(name));
+
+/** Random catalogue writes through the models, of every kind the index must follow. */
+function operations(): fc.Arbitrary<Op> {
+  const product = fc.integer({ min: 0, max: PRODUCTS - 1 });
+  const sku = fc.integer({ min: 0, max: skuIds.length - 1 });
+  const seller = fc.integer({ min: 0, max: SELLERS - 1 });
+  const offers = (t: TestApp) => model<SellerSku>(t, SellerSku.name);
+  const products = (t: TestApp) => model<Product>(t, Product.name);
+  const offerOf = (s: number, k: number) => ({ seller: sellerIds[s], sku: skuIds[k] });
+  return fc.oneof(
+    fc.record({ s: seller, k: sku, price: fc.integer({ min: 1, max: 60 }) }).map(({ s, k, price }): Op => ({
+      kind: 'price',
+      apply: (t) => offers(t).updateOne(offerOf(s, k), { $set: { price } }).exec(),
+    })),
+    fc.record({ s: seller, k: sku, quantity: fc.integer({ min: 0, max: 2 }) }).map(({ s, k, quantity }): Op => ({
+      kind: 'stock',
+      apply: (t) => offers(t).findOneAndUpdate(offerOf(s, k), { $set: { quantity } }).exec(),
+    })),
+    fc.record({ s: seller, k: sku, active: fc.boolean() }).map(({ s, k, active }): Op => ({
+      kind: 'active',
+      apply: (t) => offers(t).updateOne(offerOf(s, k), { $set: { active } }).exec(),
+    })),
+    fc
+      .record({ s: seller, k: sku, price: fc.integer({ min: 1, max: 60 }), c: fc.constantFrom(...CURRENCIES) })
+      .map(({ s, k, price, c }): Op => ({
+        kind: 'new offer',
+        apply: async (t) => {
+          const offer = { ...offerOf(s, k), product: productOfSku(k), price, currency: c, quantity: 1 };
+          await offers(t)
+            .create(offer)
+            .catch((error: { code?: number }) => {
+              if (error.code !== 11000) throw error;
+            });
+        },
+      })),
+    fc.record({ s: seller, k: sku }).map(({ s, k }): Op => ({
+      kind: 'delete offer',
+      apply: (t) => offers(t).deleteOne(offerOf(s, k)).exec(),
+    })),
+    fc.record({ s: seller }).map(({ s }): Op => ({
+      kind: 'seller sold out',
+      apply: (t) =>
+        offers(t)
+          .updateMany({ seller: sellerIds[s] }, { $set: { quantity: 0 } })
+          .exec(),
+    })),
+    fc.record({ s: seller, country: fc.constantFrom(...COUNTRIES) }).map(({ s, country }): Op => ({
+      kind: 'seller country',
+      apply: (t) => model<Seller>(t, Seller.name).updateOne({ _id: sellerIds[s] }, { $set: { country } }).exec(),
+    })),
+    fc.record({ p: product, word: fc.constantFrom(...WORDS) }).map(({ p, word }): Op => ({
+      kind: 'rename',
+      apply: async (t) => {
+        const found = await products(t).findById(productIds[p]).exec();
+        if (!found) return;
+        found.name = `${word} ${p}`;
+        await found.save();
+      },
+    })),
+    fc.record({ p: product, published: fc.boolean() }).map(({ p, published }): Op => ({
+      kind: 'publish',
+      apply: (t) => products(t).updateOne({ _id: productIds[p] }, { $set: { published } }).exec(),
+    })),
+    fc
+      .record({ p: product, origin: fc.option(fc.constantFrom(...COUNTRIES), { nil: undefined }) })
+      .map(({ p, origin }): Op => ({
+        kind: 'origin',
+        apply: (t) =>
+          products(t)
+            .updateOne(
+              { _id: productIds[p] },
+              origin ? { $set: { countryOfOrigin: origin } } : { $unset: { countryOfOrigin: 1 } },
+            )
+            .exec(),
+      })),
+    fc.record({ p: product }).map(({ p }): Op => ({
+      kind: 'delete product',
+      apply: (t) =>
+        products(t)
+          .deleteMany({ _id: { $in: [productIds[p]] } })
+          .exec(),
+    })),
+    fc.record({ p: product, word: fc.constantFrom(...WORDS) }).map(({ p, word }): Op => ({
+      kind: 'recreate product',
+      apply: (t) => createProduct(t, p, word).catch(() => undefined),
+    })),
+  );
+}
+
+function createProduct(t: TestApp, p: number, word: string) {
+  const origin = COUNTRIES[p % COUNTRIES.length];
+  const genetic = p % 2 === 0 ? 'SPECIES' : 'HYBRID';
+  return model<Product>(t, Product.name).create({
+    _id: productIds[p],
+    name: `${word} ${p}`,
+    published: true,
+    countryOfOrigin: origin,
+    geneticType: genetic,
+  });
+}
+
+/** The listing the storefront must give, computed straight from the source collections. */
+async function expectedListing(db: mongo.Db, currency?: string) {
+  const [products, offers] = await Promise.all([
+    db.collection('products').find({ published: true }).toArray(),
+    db.collection('seller_skus').find({}).toArray(),
+  ]);
+  const live = new Set(products.map((p) => String(p._id)));
+  const cheapest = new Map<string, Doc>();
+  for (const offer of offers) {
+    if (offer.quantity <= 0 || offer.active === false || !live.has(String(offer.product))) continue;
+    if (currency && offer.currency !== currency) continue;
+    const current = cheapest.get(String(offer.product));
+    const better =
+      !current ||
+      offer.price < current.price ||
+      (offer.price === current.price && String(offer._id) < String(current._id));
+    if (better) cheapest.set(String(offer.product), offer);
+  }
+  return [...cheapest]
+    .map(([product, offer]) => ({ id: product, offerId: String(offer._id), price: offer.price as number }))
+    .sort((x, y) => x.price - y.price || (x.id < y.id ? -1 : 1));
+}
+
+/** Products per value of a facet, over the in-stock active offers of published products. */
+async function expectedCounts(db: mongo.Db, valuesOf: (product: Doc, seller: Doc | undefined) => unknown[]) {
+  const [products, offers, sellers] = await Promise.all([
+    db.collection('products').find({ published: true }).toArray(),
+    db
+      .collection('seller_skus')
+      .find({ quantity: { $gt: 0 }, active: { $ne: false } })
+      .toArray(),
+    db.collection('sellers').find({}).toArray(),
+  ]);
+  const byId = new Map(products.map((p) => [String(p._id), p]));
+  const sellerById = new Map(sellers.map((s) => [String(s._id), s]));
+  const counted = new Map<string, Set<string>>();
+  for (const offer of offers) {
+    const product = byId.get(String(offer.product));
+    if (!product) continue;
+    for (const value of valuesOf(product, sellerById.get(String(offer.seller)))) {
+      if (typeof value !== 'string' || value === '') continue;
+      const set = counted.get(value) ?? new Set<string>();
+      set.add(String(offer.product));
+      counted.set(value, set);
+    }
+  }
+  return Object.fromEntries([...counted].map(([value, set]) => [value, set.size]));
+}
+
+const asCounts = (facets: Facet[]) => Object.fromEntries(facets.map((facet) => [facet.value, facet.count]));
+
+/**
+ * 200 random write sequences (fixed seed) on a small catalogue, each followed by every index answer compared with a
+ * full recomputation from the source collections: the listing in all currencies and per currency (members, the
+ * cheapest offer, the price order), the whole-catalogue filter counters, the products list and a search by word.
+ */
+describe('storefront index against a full recomputation (property)', () => {
+  let t: TestApp;
+  let db: mongo.Db;
+
+  beforeAll(async () => {
+    // About 2,000 calls a run: above the default per-client rate limit when the machine is quiet.
+    t = await startTestApp({ env: { BEAN_RATE_LIMIT: '100000' } });
+    db = t.app.get<Connection>(getConnectionToken()).db!;
+    for (let s = 0; s < SELLERS; s++) {
+      await model<Seller>(t, Seller.name).create({ _id: sellerIds[s], name: `Seller ${s}`, country: COUNTRIES[s] });
+    }
+    for (let p = 0; p < PRODUCTS; p++) await createProduct(t, p, WORDS[p]);
+    for (let k = 0; k < skuIds.length; k++) {
+      await model<Sku>(t, Sku.name).create({
+        _id: skuIds[k],
+        product: productOfSku(k),
+        code: `S${k}`,
+        name: `Sku ${k}`,
+      });
+      const offer = {
+        seller: sellerIds[k % SELLERS],
+        sku: skuIds[k],
+        product: productOfSku(k),
+        currency: CURRENCIES[k % 2],
+      };
+      await model<SellerSku>(t, SellerSku.name).create({ ...offer, price: 10 + k, quantity: 1 });
+    }
+  }, 60_000);
+
+  afterAll(() => t.stop());
+
+  const call = async (fn: string, args: unknown[]) => (await t.callBean(BEAN, fn, args).expect(200)).body as unknown;
+
+  async function listed(query: object) {
+    const body = (await call('listProducts', [{ ...query, sort: 'price', size: 100 }])) as {
+      items: { id: string; cheapestOffer: { offerId: string; price: number } }[];
+      total: number;
+    };
+    expect(body.total).toBe(body.items.length);
+    return body.items.map((item) => ({
+      id: item.id,
+      offerId: item.cheapestOffer.offerId,
+      price: item.cheapestOffer.price,
+    }));
+  }
+
+  async function expectIndexAgreesWithSources(): Promise<void> {
+    expect(await listed({})).toEqual(await expectedListing(db));
+    for (const currency of CURRENCIES) expect(await listed({ currency })).toEqual(await expectedListing(db, currency));
+    const facets = async (fn: string) => asCounts((await call(fn, [''])) as Facet[]);
+    expect(await facets('getCountriesOfOriginFilter')).toEqual(await expectedCounts(db, (p) => [p.countryOfOrigin]));
+    expect(await facets('getCountriesOfSellersFilter')).toEqual(await expectedCounts(db, (_p, s) => [s?.country]));
+    expect(await facets('getGeneticTypeFilter')).toEqual(await expectedCounts(db, (p) => [p.geneticType]));
+    const listedIds = (await expectedListing(db)).map((row) => row.id).sort();
+    const productsList = (await call('getProductsListFilter', [])) as Facet[];
+    expect(productsList.map((facet) => facet.value).sort()).toEqual(listedIds);
+    const word = WORDS[0];
+    const names = await db
+      .collection('products')
+      .find({ _id: { $in: listedIds.map((id) => new Types.ObjectId(id)) } })
+      .toArray();
+    const withWord = names.filter((p) => String(p.name).split(' ').includes(word)).map((p) => String(p._id));
+    const found = ((await call('listProducts', [{ q: word, size: 100 }])) as { items: { id: string; name: string }[] })
+      .items;
+    expect(
+      found
+        .filter((item) => item.name.split(' ').includes(word))
+        .map((item) => item.id)
+        .sort(),
+    ).toEqual(withWord.sort());
+  }
+
+  it('should answer as the source collections say after every random write sequence', async () => {
+    await expectIndexAgreesWithSources();
+    await fc.assert(
+      fc.asyncProperty(fc.array(operations(), { minLength: 1, maxLength: 5 }), async (ops) => {
+        for (const op of ops) await op.apply(t);
+        await expectIndexAgreesWithSources();
+      }),
+      { seed: SEED, numRuns: RUNS, endOnFailure: true },
+    );
+  }, 600_000);
+});

@@ -1,0 +1,78 @@
+import { getConnectionToken } from '@nestjs/mongoose';
+import { Connection, Types } from 'mongoose';
+import { StorefrontReindex } from '../../src/services/catalogue/storefront-reindex';
+import { startTestApp, TestApp } from '../support/test-app';
+
+const BEAN = 'ecomRemainsSearchEngineServiceImpl';
+
+/** What a guest sees of the whole storefront: every listing page, the filters, and the products list. */
+async function storefront(t: TestApp) {
+  const call = async (fn: string, args: unknown[]) => (await t.callBean(BEAN, fn, args).expect(200)).body as unknown;
+  return {
+    listing: await call('listProducts', [{ size: 100 }]),
+    byPrice: await call('listProducts', [{ size: 100, sort: 'price', currency: 'EUR' }]),
+    origins: await call('getCountriesOfOriginFilter', ['']),
+    sellers: await call('getCountriesOfSellersFilter', ['']),
+    genetic: await call('getGeneticTypeFilter', ['']),
+    options: await call('getDynamicFilters', ['', 'OPTION']),
+    products: await call('getProductsListFilter', []),
+  };
+}
+
+describe('npm run reindex (StorefrontReindex)', () => {
+  let t: TestApp;
+  let connection: Connection;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { SEED_DEMO: 'true' } });
+    connection = t.app.get<Connection>(getConnectionToken());
+  });
+
+  afterAll(() => t.stop());
+
+  it('should rebuild a lost index, resuming after being killed, and repair counters and orphans', async () => {
+    const before = await storefront(t);
+    expect((before.listing as { total: number }).total).toBeGreaterThan(10);
+
+    // Lost entries, wrong counters, and the entry of a product that is gone (a copy of a listed one).
+    const listed = await connection.collection('storefront_index').findOne({ scope: '*', listed: true });
+    await connection.collection('storefront_index').deleteMany({});
+    await connection.collection('storefront_facets').updateMany({}, { $set: { count: 99 } });
+    const orphan = new Types.ObjectId();
+    await connection
+      .collection('storefront_index')
+      .insertOne({ ...listed, _id: String(orphan) as never, product: orphan });
+    expect(await storefront(t)).not.toEqual(before);
+
+    // Killed during its first phase: the next run resumes from the checkpoint it left.
+    const killed = new Error('killed');
+    const phases: string[] = [];
+    await expect(
+      t.app.get(StorefrontReindex).run((phase) => {
+        phases.push(phase);
+        throw killed;
+      }),
+    ).rejects.toBe(killed);
+    expect(phases).toEqual(['products']);
+    const checkpoint = await connection.collection('storefront_reindex').findOne({});
+    expect(checkpoint).toMatchObject({ phase: 'products', done: expect.any(Number) });
+
+    const resumed: [string, number, number][] = [];
+    await t.app.get(StorefrontReindex).run((phase, done, total) => resumed.push([phase, done, total]));
+    expect(resumed.map(([phase]) => phase)).toEqual(['orphans', 'counters']);
+    expect(await storefront(t)).toEqual(before);
+    expect(await connection.collection('storefront_index').findOne({ _id: String(orphan) as never })).toMatchObject({
+      listed: false,
+    });
+    expect(await connection.collection('storefront_reindex').countDocuments({})).toBe(0);
+  });
+
+  it('should start over when asked to, whatever a killed run left', async () => {
+    await connection
+      .collection('storefront_reindex')
+      .insertOne({ _id: 'progress' as never, phase: 'orphans', after: null, done: 0 });
+    const phases = new Set<string>();
+    await t.app.get(StorefrontReindex).run((phase) => phases.add(phase), true);
+    expect([...phases]).toEqual(['products', 'orphans', 'counters']);
+  });
+});
