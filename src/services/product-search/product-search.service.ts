@@ -187,8 +187,8 @@ export class ProductSearchService {
 
   /**
    * The page and total of a listing, and the attributes its entries name. Without query words, price range or
-   * attribute conditions the index order is the answer (a range read of one page, and a count, then the page's
-   * attributes); otherwise every candidate the index finds is checked (its cheapest offer meeting the conditions, its
+   * attribute conditions the index order is the answer (a range read of one page, and the total: the scope's kept
+   * counter, or with categories a count, then the page's attributes); otherwise every candidate the index finds is checked (its cheapest offer meeting the conditions, its
    * relevance), ordered and sliced here, and the page's entries are read in full with their attributes.
    */
   private async listingRows(criteria: ListingCriteria): Promise<ListingPage> {
@@ -202,7 +202,7 @@ export class ProductSearchService {
     if (sort !== 'relevance' && answeredByIndexOrder(criteria, words)) {
       const [entries, total] = await Promise.all([
         this.index.page(scope, filter, INDEX_SORTS[sort], start, criteria.size),
-        this.index.count(scope, filter),
+        criteria.categories.length === 0 ? this.index.listedCount(scope) : this.index.count(scope, filter),
       ]);
       const attributes = await this.offers.attributesById(entries.flatMap(attributeIdsOf));
       return { items: rowsOf(entries, criteria, []), total, attributes: [...attributes.values()] };
