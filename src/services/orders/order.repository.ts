@@ -29,7 +29,7 @@ export interface RefundGuard {
 }
 
 /**
- * The only code that writes the `orders` collection (checked by `test/architecture/one-writer.spec.ts`); services ask
+ * The only code that writes the `orders` collection (checked by `test/architecture/collection-writers.spec.ts`); services ask
  * it by intent (`recordPaymentIntent`, `moveStatus`, ...) instead of sending raw updates, so every way an order can
  * change is listed here. It also reads orders and decides whose they are: a USER sees their own, an ADMIN everyone's.
  *
