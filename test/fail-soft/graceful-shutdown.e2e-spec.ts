@@ -71,4 +71,37 @@ describe('Graceful shutdown', () => {
     expect(await server.exited).toBeNull(); // Nest re-raises SIGTERM once closed: ended by the signal, not a crash
     expect(server.child.signalCode).toBe('SIGTERM');
   }, 120_000);
+
+  it('should exit with code 1 once SHUTDOWN_TIMEOUT_MS has passed when something holds the shutdown', async () => {
+    const timeoutMs = 1500;
+    server = startServerProcess({
+      PORT: '0',
+      DATA_DIR: dataDir,
+      EMBEDDED_DB_IN_MEMORY: 'true',
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'info',
+      SHUTDOWN_TIMEOUT_MS: String(timeoutMs),
+    });
+    expect(await server.logged('Listening on')).toBe(true);
+    const port = Number(/Listening on http:\/\/[\d.]+:(\d+)/.exec(server.output().stdout)?.[1]);
+
+    // A request whose body never ends: the HTTP server's close waits for it, so the shutdown hangs.
+    const stuck = connect(port, '127.0.0.1');
+    await new Promise((resolve) => stuck.once('connect', resolve));
+    stuck.on('error', () => undefined); // reset when the process exits
+    stuck.write('POST /api/v1/auth/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n');
+    stuck.write('Content-Length: 1000\r\n\r\n{"username":');
+
+    server.child.kill('SIGTERM');
+    // The margin covers a loaded machine; without the bound the process would wait for the body for good.
+    let timer: NodeJS.Timeout | undefined;
+    const margin = new Promise<'still running'>((resolve) => {
+      timer = setTimeout(() => resolve('still running'), timeoutMs + 20_000);
+    });
+    const ended = await Promise.race([server.exited, margin]);
+    clearTimeout(timer);
+    expect(ended).toBe(1);
+    expect(server.output().stdout).toContain(`Shutdown on SIGTERM took longer than ${timeoutMs} ms; exiting anyway`);
+    stuck.destroy();
+  }, 120_000);
 });

@@ -37,6 +37,7 @@ const SEARCH: SearchSpec = {
 };
 
 export const INTERRUPTED_REASON = 'The process running the job stopped before the job finished';
+export const SHUTDOWN_REASON = 'The instance running the job shut down before the job finished; start it again';
 
 /** Unfinished jobs whose lease passed (or that never had one, stored before leases existed). */
 function expiredLease(now: Date): Record<string, unknown> {
@@ -52,7 +53,8 @@ function expiredLease(now: Date): Record<string, unknown> {
  * Across instances (see {@link JobLeases}): every write moves the job's lease `JOB_LEASE_MS` ahead. An instance
  * that starts fails the unfinished jobs whose lease expired; while it runs it fails, every `JOB_LEASE_MS`, the
  * expired jobs that a handler owned (its instance stopped without finishing them). A job's handler is a closure
- * of the process that started it, so another instance cannot take it over: it fails it.
+ * of the process that started it, so another instance cannot take it over: it fails it. For the same reason an
+ * instance that shuts down fails the jobs its handlers run at once, rather than leave them for the sweep.
  */
 @Bean('jobsManagementServiceImpl', Role.ADMIN)
 export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
@@ -72,8 +74,10 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     this.sweeper.unref();
   }
 
-  onModuleDestroy(): void {
+  /** Runs before the HTTP server and the database close (Nest's order), so the writes below still reach the store. */
+  async onModuleDestroy(): Promise<void> {
     clearInterval(this.sweeper);
+    await this.failJobsOfThisInstance();
   }
 
   /** Describes the store behind the bean: there is no Spring repository object to hand out over JSON. */
@@ -207,6 +211,39 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     await this.failExpired({ leaseOwner: { $exists: true } }).catch((error: unknown) =>
       this.logger.error('Failing jobs with expired leases', error instanceof Error ? error.stack : String(error)),
     );
+  }
+
+  /**
+   * At shutdown: every unfinished job whose handler runs here becomes FAILED with {@link SHUTDOWN_REASON} and its
+   * handler is stopped. A handler cannot move to another instance, and failing it now tells the client at once
+   * instead of after `JOB_LEASE_MS`. Errors are logged: shutdown goes on (the sweep fails the job later).
+   */
+  private async failJobsOfThisInstance(): Promise<void> {
+    const owned = { leaseOwner: this.leases.owner, status: { $in: UNFINISHED_STATUSES } };
+    try {
+      const held = await this.jobs.find(owned, { _id: 1 }).lean().exec();
+      for (const { _id } of held) await this.failHeld(_id.toString(), owned);
+      if (held.length > 0) this.logger.warn(`Shutting down: marked ${held.length} running job(s) as FAILED`);
+    } catch (error) {
+      this.logger.error('Failing running jobs at shutdown', error instanceof Error ? error.stack : String(error));
+    }
+  }
+
+  private async failHeld(jobId: string, owned: Record<string, unknown>): Promise<void> {
+    const failed = await this.jobs
+      .findOneAndUpdate(
+        { _id: jobId, ...owned },
+        {
+          $set: { status: JobStatus.FAILED, finishedAt: new Date(), reason: SHUTDOWN_REASON },
+          $inc: { revision: 1 },
+        },
+        { returnDocument: 'after' },
+      )
+      .lean()
+      .exec();
+    if (!failed) return; // finished meanwhile
+    this.published(failed);
+    this.cancellation.abort(jobId, JobStatus.FAILED);
   }
 
   private async failExpired(filter: Record<string, unknown>): Promise<void> {

@@ -32,6 +32,8 @@ export class OrderMailOutbox implements OnApplicationBootstrap, OnModuleDestroy 
   private poller?: NodeJS.Timeout;
   private polling = false;
   private stopped = false;
+  /** Sends under way: shutdown waits for them to be recorded, so that none is left claimed for `LEASE_MS`. */
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     @InjectModel(OrderMail.name) private readonly mails: Model<OrderMail>,
@@ -53,9 +55,11 @@ export class OrderMailOutbox implements OnApplicationBootstrap, OnModuleDestroy 
     this.poller.unref();
   }
 
-  onModuleDestroy(): void {
+  /** Runs before the database closes (Nest's order); the process's shutdown bound caps the wait for a slow SMTP. */
+  async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     clearInterval(this.poller);
+    await Promise.allSettled([...this.inFlight]);
   }
 
   private async attemptDue(): Promise<void> {
@@ -72,12 +76,14 @@ export class OrderMailOutbox implements OnApplicationBootstrap, OnModuleDestroy 
     }
   }
 
-  private async attemptLogged(id: Types.ObjectId): Promise<void> {
-    try {
-      await this.attempt(id);
-    } catch (error) {
-      if (!this.stopped) this.logger.error(`Order mail ${String(id)}: ${(error as Error).message}`);
-    }
+  private attemptLogged(id: Types.ObjectId): Promise<void> {
+    const attempt = this.attempt(id)
+      .catch((error: unknown) => {
+        if (!this.stopped) this.logger.error(`Order mail ${String(id)}: ${(error as Error).message}`);
+      })
+      .finally(() => this.inFlight.delete(attempt));
+    this.inFlight.add(attempt);
+    return attempt;
   }
 
   /** Claims the mail if it is due and sends it; does nothing when another instance claimed it first. */

@@ -34,6 +34,8 @@ export class WebhookOutbox implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly senders = new Map<string, WebhookSender>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly stopping = new AbortController();
+  /** Attempts under way, so that shutdown can wait until their claims are handed back. */
+  private readonly inFlight = new Set<Promise<void>>();
   private poller?: NodeJS.Timeout;
 
   constructor(@InjectModel(WebhookDelivery.name) private readonly deliveries: Model<WebhookDelivery>) {}
@@ -56,11 +58,13 @@ export class WebhookOutbox implements OnApplicationBootstrap, OnModuleDestroy {
     void this.attemptDue();
   }
 
-  onModuleDestroy(): void {
+  /** Runs before the database closes (Nest's order): the posts under way are aborted and their claims handed back. */
+  async onModuleDestroy(): Promise<void> {
     clearInterval(this.poller);
     this.timers.forEach(clearTimeout);
     this.timers.clear();
     this.stopping.abort();
+    await Promise.allSettled([...this.inFlight]);
   }
 
   private async attemptDue(): Promise<void> {
@@ -86,8 +90,15 @@ export class WebhookOutbox implements OnApplicationBootstrap, OnModuleDestroy {
     this.timers.add(timer);
   }
 
+  private attempt(id: Types.ObjectId): Promise<void> {
+    if (this.stopping.signal.aborted) return Promise.resolve();
+    const attempt = this.claimAndPost(id).finally(() => this.inFlight.delete(attempt));
+    this.inFlight.add(attempt);
+    return attempt;
+  }
+
   /** Claims the delivery if it is due and posts it; does nothing when another instance claimed it first. */
-  private async attempt(id: Types.ObjectId): Promise<void> {
+  private async claimAndPost(id: Types.ObjectId): Promise<void> {
     const now = new Date();
     const claimed = await this.deliveries
       .findOneAndUpdate(
@@ -102,9 +113,23 @@ export class WebhookOutbox implements OnApplicationBootstrap, OnModuleDestroy {
     const signal = AbortSignal.any([this.stopping.signal, AbortSignal.timeout(TIMEOUT_MS)]);
     const post = { url: claimed.url, body: claimed.body, token: sender.token, idempotencyKey: String(id) };
     const outcome = await postWebhook(post, signal);
-    // Stopping mid-attempt: the lease lapses and another instance (or this one restarted) tries again.
-    if (this.stopping.signal.aborted) return;
+    if (this.stopping.signal.aborted) return this.handBack(claimed);
     await this.record(claimed, sender, now, outcome);
+  }
+
+  /**
+   * Shutting down mid-attempt: the delivery is due again at once, for another instance, and the aborted attempt
+   * does not count against `maxAttempts`. Conditioned on this claim, so a claim that lapsed meanwhile is left alone.
+   * The subscriber may have received the aborted post: the retry carries the same `Idempotency-Key`.
+   */
+  private async handBack(claimed: WebhookDelivery & { _id: Types.ObjectId }): Promise<void> {
+    const mine = { _id: claimed._id, state: DeliveryState.PENDING, nextAttemptAt: claimed.nextAttemptAt };
+    await this.deliveries
+      .updateOne(mine, { $set: { nextAttemptAt: new Date() }, $inc: { attempts: -1 } })
+      .exec()
+      .catch((error: unknown) =>
+        this.logger.error(`Handing back webhook delivery ${String(claimed._id)}`, String(error)),
+      );
   }
 
   private async record(

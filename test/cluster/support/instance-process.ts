@@ -10,6 +10,8 @@ export interface InstanceProcess {
   pid: number;
   /** SIGKILL: no shutdown hook runs, as when a machine dies. */
   kill(): Promise<void>;
+  /** SIGTERM: the shutdown hooks run, as in a rolling restart. Resolves once the process has exited. */
+  terminate(): Promise<void>;
 }
 
 /** Starts an instance of the app (with the `slowJob` bean) in a process of its own, on the cluster's environment. */
@@ -37,6 +39,10 @@ export async function startInstanceProcess(env: Record<string, string>): Promise
     pid: child.pid!,
     kill: async () => {
       child.kill('SIGKILL');
+      await exited;
+    },
+    terminate: async () => {
+      child.kill('SIGTERM');
       await exited;
     },
   };
