@@ -102,6 +102,34 @@ export class OrderRepository {
       .exec();
   }
 
+  /** Up to `limit` unpaid orders created before `cutoff`, oldest first, with only their ids (the expiry sweep). */
+  unpaidCreatedBefore(cutoff: Date, limit: number): Promise<{ _id: Types.ObjectId }[]> {
+    return this.orders
+      .find({ status: { $in: UNPAID }, createdAt: { $lt: cutoff } }, { _id: 1 })
+      .sort({ createdAt: 1 })
+      .limit(limit)
+      .lean<{ _id: Types.ObjectId }[]>()
+      .exec();
+  }
+
+  /**
+   * Up to `limit` PAYMENT_PENDING orders waiting for a known payment and unchanged since before `cutoff`, least
+   * recently changed first, with their payment ids (the expiry sweep).
+   */
+  pendingUnchangedBefore(cutoff: Date, limit: number): Promise<{ _id: Types.ObjectId; paymentIntentId: string }[]> {
+    const filter = {
+      status: OrderStatus.PAYMENT_PENDING,
+      updatedAt: { $lt: cutoff },
+      paymentIntentId: { $exists: true },
+    };
+    return this.orders
+      .find(filter, { _id: 1, paymentIntentId: 1 })
+      .sort({ updatedAt: 1 })
+      .limit(limit)
+      .lean<{ _id: Types.ObjectId; paymentIntentId: string }[]>()
+      .exec();
+  }
+
   /** The PAYMENT_PENDING orders that wait for a known payment, with only its id. */
   awaitingPayment(): Promise<Pick<StoredOrder, '_id' | 'paymentIntentId'>[]> {
     const filter = { status: OrderStatus.PAYMENT_PENDING, paymentIntentId: { $exists: true } };
