@@ -10,6 +10,8 @@ export const ErrorCodes = {
   IllegalOperation: 20,
   NamespaceNotFound: 26,
   IndexNotFound: 27,
+  PathNotViable: 28,
+  ConflictingUpdateOperators: 40,
   CursorNotFound: 43,
   NamespaceExists: 48,
   DollarPrefixedFieldName: 52,
@@ -34,6 +36,8 @@ export const ErrorCodes = {
   Location17287: 17287,
   Location17313: 17313,
   Location40218: 40218,
+  Location40324: 40324,
+  Location40414: 40414,
   Location40602: 40602,
   InterruptedAtShutdown: 11600,
   DuplicateKey: 11000,
@@ -47,6 +51,7 @@ export const ErrorCodes = {
   Location40600: 40600,
   Location51173: 51173,
   Location5626500: 5626500,
+  Location6108304: 6108304,
 } as const;
 
 export type CodeName = keyof typeof ErrorCodes;
@@ -73,9 +78,17 @@ export class MongoError extends Error {
   }
 }
 
-/** Any thrown value as a MongoError: mingo and bson errors are user-input errors (BadValue). */
+/** mingo's error for a stage it does not know, which MongoDB answers with `Location40324`. */
+const UNKNOWN_STAGE = /^unregistered pipeline operator (\$\w+)\.?$/;
+
+/**
+ * Any thrown value as a MongoError: mingo and bson errors are user-input errors (BadValue), but for an unknown
+ * aggregation stage, which gets MongoDB's code and message (clients such as mongoose look for it).
+ */
 export function toMongoError(error: unknown): MongoError {
   if (error instanceof MongoError) return error;
   const message = error instanceof Error ? error.message : String(error);
+  const unknownStage = UNKNOWN_STAGE.exec(message);
+  if (unknownStage) return new MongoError('Location40324', `Unrecognized pipeline stage name: '${unknownStage[1]}'`);
   return new MongoError('BadValue', message);
 }

@@ -25,12 +25,18 @@ const CREATE_OPTION_KEYS = [
   'changeStreamPreAndPostImages',
 ];
 
+/** MongoDB lists views, time series collections (created with `timeseries`) and plain collections apart. */
+function collectionType(collection: Collection): string {
+  if (collection.isView) return 'view';
+  return isDoc(collection.options.timeseries) ? 'timeseries' : 'collection';
+}
+
 function collectionInfo(collection: Collection, nameOnly: boolean): Doc {
-  const type = collection.isView ? 'view' : 'collection';
+  const type = collectionType(collection);
   if (nameOnly) return { name: collection.name, type };
   if (collection.isView) return { name: collection.name, type, options: collection.options, info: { readOnly: true } };
   const info = { name: collection.name, type, options: collection.options, info: { readOnly: false } };
-  return isDoc(collection.options.clusteredIndex) ? info : { ...info, idIndex: ID_INDEX };
+  return isDoc(collection.options.clusteredIndex) || type === 'timeseries' ? info : { ...info, idIndex: ID_INDEX };
 }
 
 function listCollections(command: Doc, context: CommandContext): Doc {
@@ -52,6 +58,7 @@ function pickOptions(command: Doc): Doc {
   if (isDoc(options.collation)) options.collation = fullCollation(options.collation);
   if (options.collation === undefined) delete options.collation;
   if (isDoc(options.clusteredIndex)) options.clusteredIndex = clusteredIndex(options.clusteredIndex);
+  if (isDoc(options.timeseries)) options.timeseries = timeseriesOptions(options.timeseries);
   return options;
 }
 
@@ -64,8 +71,25 @@ function clusteredIndex(spec: Doc): Doc {
   return { v: 2, ...spec, name: spec.name ?? '_id_' };
 }
 
+/** The span of a bucket per granularity, which MongoDB fills in and lists (documents are not bucketed here). */
+const BUCKET_SPAN_SECONDS: Record<string, number> = { seconds: 3600, minutes: 86400, hours: 2592000 };
+
+function timeseriesOptions(spec: Doc): Doc {
+  if (typeof spec.timeField !== 'string')
+    throw new MongoError('Location40414', "BSON field 'create.timeseries.timeField' is missing but a required field");
+  const granularity = spec.granularity ?? 'seconds';
+  const bucketMaxSpanSeconds = BUCKET_SPAN_SECONDS[String(granularity)];
+  if (bucketMaxSpanSeconds === undefined)
+    throw new MongoError(
+      'BadValue',
+      `Enumeration value '${String(granularity)}' for field 'create.timeseries.granularity' is not a valid value.`,
+    );
+  return { ...spec, granularity, bucketMaxSpanSeconds };
+}
+
 async function create(command: Doc, context: CommandContext): Promise<Doc> {
-  if (command.capped === true && command.size === undefined)
+  // `capped` is read as a boolean the way MongoDB reads it: any number but 0 is true.
+  if (command.capped !== undefined && command.capped !== false && command.capped !== 0 && command.size === undefined)
     throw new MongoError('InvalidOptions', "the 'size' field is required when 'capped' is true");
   context.engine.create(context.db, collectionName(command, 'create'), pickOptions(command));
   await context.engine.flush();

@@ -9,6 +9,7 @@ import type { Collection } from '../storage/collection';
 import { isDoc, type Doc } from '../types';
 import { boundsCheck, type IndexBounds } from './index-bounds';
 import { withInheritedTypes } from './result-types';
+import { applySlices, isInclusion, splitSlices } from './slice-projection';
 import { findSearchMatches, isSearchQuery } from './search-match';
 import { detachExcluded } from './shared-stages';
 
@@ -157,11 +158,11 @@ export function findLazily(source: ReadSource, filter: Doc, env: QueryEnv, optio
   }
   if (Array.isArray(source)) {
     const docs = viewMatches(source, compile(source, filter, env, options), options);
-    return { docs: hasProjection(options) ? project(docs, options.projection as Doc, env) : docs };
+    return { docs: hasProjection(options) ? project(docs, options.projection as Doc, env, filter) : docs };
   }
   const plan = planRead(source, filter, env, options);
   const docs = execute(plan);
-  const projected = hasProjection(options) ? projectLazily(docs, options.projection as Doc, env) : docs;
+  const projected = hasProjection(options) ? projectLazily(docs, options.projection as Doc, env, filter) : docs;
   return { docs: projected, keyPattern: plan.keyPattern };
 }
 
@@ -170,23 +171,36 @@ function hasProjection(options: MatchOptions): boolean {
 }
 
 /** Projects in chunks (one mingo projection per chunk, not per document) as the results are pulled. */
-function* projectLazily(docs: Iterable<Doc>, projection: Doc, env: QueryEnv): Generator<Doc> {
+function* projectLazily(docs: Iterable<Doc>, projection: Doc, env: QueryEnv, filter: Doc): Generator<Doc> {
   let chunk: Doc[] = [];
   for (const doc of docs) {
     chunk.push(doc);
     if (chunk.length < PROJECTION_CHUNK) continue;
-    yield* project(chunk, projection, env);
+    yield* project(chunk, projection, env, filter);
     chunk = [];
   }
-  if (chunk.length) yield* project(chunk, projection, env);
+  if (chunk.length) yield* project(chunk, projection, env, filter);
 }
 
 const PROJECTION_CHUNK = 64;
 
-/** mingo's projection, with `_id` first as MongoDB returns it and the BSON number types kept. */
-export function project(docs: Doc[], projection: Doc, env: QueryEnv = {}): Doc[] {
+/**
+ * The documents projected as MongoDB does, `_id` first and the BSON number types kept. `filter` is the one the
+ * documents matched, which a positional projection (`'tags.$': 1`) reads its element from.
+ */
+export function project(docs: Doc[], projection: Doc, env: QueryEnv = {}, filter: Doc = {}): Doc[] {
+  const { slices, rest } = splitSlices(projection);
+  if (slices.length === 0 || isInclusion(rest)) return mingoProject(docs, projection, env, filter);
+  const excluded = Object.keys(rest).length ? mingoProject(docs, rest, env, filter) : docs;
+  return excluded.map((doc, i) => withInheritedTypes(docs[i], applySlices(doc, slices)) as Doc);
+}
+
+/** mingo's projection, with `_id` first as MongoDB returns it. */
+function mingoProject(docs: Doc[], projection: Doc, env: QueryEnv, filter: Doc): Doc[] {
+  // mingo resolves a positional projection from its query's condition (which the documents match already).
+  const condition = Object.keys(projection).some((path) => path.endsWith('.$')) ? effectiveFilter(filter, env) : {};
   // mingo's projection removes dotted exclusions from the objects it is given: those get copies.
-  const query = new Query({}, filterOptions(env, {}, projection));
+  const query = new Query(condition, filterOptions(env, condition, projection));
   const projected = query.find<Doc>(detachExcluded(docs, projection), projection).all();
   return projected.map((doc, i) => {
     const ordered = '_id' in doc ? { _id: doc._id, ...doc } : doc;

@@ -5,10 +5,21 @@ import { updateMany } from 'mingo/updater';
 import { isEqual, setValue } from 'mingo/util';
 import { MongoError } from '../errors';
 import { checkArithmetic } from './arithmetic-updates';
+import { keepBinarySubtypes } from './binary-set';
+import { applyDocumentPull, isDocumentPull } from './pull-update';
 import { keyString } from '../indexes/key-string';
 import { effectiveFilter, mingoOptions, updaterOptions, type QueryEnv } from '../query/mingo-options';
 import { isDoc, type Doc } from '../types';
 import { cloneDoc, isOperatorDoc, withNumberTypesOf } from './documents';
+import {
+  checkPathConflicts,
+  checkPathsViable,
+  mingoModifiers,
+  resolvePositional,
+  updateEntries,
+  usesPositional,
+  type UpdateEntry,
+} from './update-paths';
 
 export type UpdateSpec = Doc | Doc[];
 
@@ -31,13 +42,6 @@ function checkModifier(modifier: Doc): void {
   }
 }
 
-/** Whether an update path uses the positional `$` (resolved from the filter), e.g. `items.$.qty`. */
-function usesPositional(operators: Doc): boolean {
-  return Object.values(operators).some(
-    (fields) => isDoc(fields) && Object.keys(fields).some((path) => /(^|\.)\$(\.|$)/.test(path)),
-  );
-}
-
 /** mingo keeps duplicates of an `$addToSet: {$each}` list when the array field is missing; MongoDB does not. */
 function dedupeAddToSet(operators: Doc): Doc {
   if (!isDoc(operators.$addToSet)) return operators;
@@ -49,20 +53,59 @@ function dedupeAddToSet(operators: Doc): Doc {
   return { ...operators, $addToSet: Object.fromEntries(fields) };
 }
 
+/**
+ * mingo refuses every path on `_id`; MongoDB refuses only a change of its value, which `keepId` checks after the
+ * update. mingo therefore gets an id key no document has.
+ */
+const UNUSED_ID_KEY = '\u0000embedded-mongo-id';
+
+/**
+ * An upsert that inserts checks field names as an insert does (MongoDB 5+), so it may `$set` a top-level field
+ * named with a `$` (`$price`); mingo refuses those everywhere, an update of a stored document refuses them too.
+ */
+function isInsertedDollarField(entry: UpdateEntry, inserting: boolean): boolean {
+  return inserting && entry.op === '$set' && entry.path.startsWith('$');
+}
+
+/** Applies the entries: mingo's updater, but for those it would misread, applied here. */
+function applyEntries(docs: Doc[], entries: UpdateEntry[], input: UpdateInput, inserting: boolean): void {
+  docs.forEach((doc) => checkPathsViable(doc, entries));
+  const ours = (entry: UpdateEntry): boolean => isDocumentPull(entry) || isInsertedDollarField(entry, inserting);
+  const options = { ...updaterOptions(input.env), idKey: UNUSED_ID_KEY };
+  for (const modifier of mingoModifiers(entries.filter((entry) => !ours(entry))))
+    updateMany(docs, {}, modifier, { arrayFilters: input.arrayFilters }, options);
+  docs.forEach((doc) => keepBinarySubtypes(doc, entries));
+  const matchOptions = mingoOptions(input.env);
+  for (const entry of entries.filter(ours)) {
+    for (const doc of docs) {
+      if (isDocumentPull(entry)) applyDocumentPull(doc, entry, matchOptions);
+      else setValue(doc, entry.path, entry.value);
+    }
+  }
+}
+
 function applyOperators(currents: Doc[], modifier: Doc, input: UpdateInput, filter: Doc, inserting: boolean): Doc[] {
   checkModifier(modifier);
   const { $setOnInsert, ...rest } = modifier;
   const operators = dedupeAddToSet(rest);
+  const entries = updateEntries(operators);
+  checkPathConflicts(isDoc($setOnInsert) && inserting ? updateEntries(modifier) : entries);
   checkArithmetic(currents, operators);
   const nexts = currents.map(input.copy ?? cloneDoc);
-  const options = updaterOptions(input.env);
-  // mingo re-checks the filter when given one, only needed to resolve the positional `$` (so it
-  // gets the collated form); an upsert's seed need not match a range filter.
-  const condition = inserting || !usesPositional(operators) ? {} : effectiveFilter(filter, input.env);
-  // One call for all documents: mingo's updater sets up its operator context per call.
-  if (Object.keys(operators).length)
-    updateMany(nexts, condition, operators, { arrayFilters: input.arrayFilters }, options);
-  if (inserting && isDoc($setOnInsert)) updateMany(nexts, {}, { $set: $setOnInsert }, {}, options);
+  if (!usesPositional(entries)) {
+    // One call for all documents: mingo's updater sets up its operator context per call.
+    applyEntries(nexts, entries, input, inserting);
+  } else {
+    const matchOptions = mingoOptions(input.env);
+    const condition = effectiveFilter(filter, input.env);
+    nexts.forEach((next) =>
+      applyEntries([next], resolvePositional(entries, next, condition, matchOptions), input, inserting),
+    );
+  }
+  if (inserting && isDoc($setOnInsert)) applyEntries(nexts, updateEntries({ $set: $setOnInsert }), input, inserting);
+  if (!inserting && nexts.some((next, i) => next._id === undefined && currents[i]._id !== undefined)) {
+    throw immutableId(); // `$unset` or `$rename` of `_id`
+  }
   return nexts;
 }
 
@@ -78,14 +121,18 @@ function replace(current: Doc, replacement: Doc): Doc {
   return withNumberTypesOf(replacement, { _id: current._id, ...replacement });
 }
 
+function immutableId(): MongoError {
+  return new MongoError(
+    'ImmutableField',
+    "Performing an update on the path '_id' would modify the immutable field '_id'",
+  );
+}
+
 function keepId(current: Doc, next: Doc, inserting: boolean): Doc {
   const withId =
     next._id === undefined && current._id !== undefined ? withNumberTypesOf(next, { _id: current._id, ...next }) : next;
   if (!inserting && !isEqual(withId._id, current._id)) {
-    throw new MongoError(
-      'ImmutableField',
-      "Performing an update on the path '_id' would modify the immutable field '_id'",
-    );
+    throw immutableId();
   }
   return withId;
 }

@@ -18,6 +18,9 @@ import { collationOperators, intlLocale } from './collation';
 import { rewriteFilter } from './filter-rewrite';
 import { jsonSchemaValidator } from './json-schema';
 import { geoQueryOperators } from '../geo/geo-operators';
+import { projectionOverrides } from './projection-operators';
+import { arrayBitOperators } from './array-bit-operators';
+import { $where } from './where-operator';
 
 /** Per-command inputs that change query/aggregation semantics. */
 export interface QueryEnv {
@@ -28,7 +31,7 @@ export interface QueryEnv {
   foreign?: ForeignResolver;
 }
 
-const OUR_QUERY_OPERATORS = { ...collationOperators, $bsonType, ...geoQueryOperators };
+const OUR_QUERY_OPERATORS = { ...collationOperators, $bsonType, ...geoQueryOperators, ...arrayBitOperators, $where };
 
 /**
  * mingo copies the operator tables of the context on every query, update and pipeline it compiles,
@@ -56,12 +59,12 @@ const FULL_CONTEXT = Context.init({
     $graphLookup,
     $unionWith,
   },
-  projection: projectionOperators,
+  projection: { ...projectionOperators, ...projectionOverrides },
   query: { ...queryOperators, ...OUR_QUERY_OPERATORS },
   window: windowOperators,
 });
 const QUERY_CONTEXT = Context.init({
-  projection: projectionOperators,
+  projection: { ...projectionOperators, ...projectionOverrides },
   query: { ...queryOperators, ...OUR_QUERY_OPERATORS },
 });
 const UPDATER_CONTEXT = Context.init({ query: OUR_QUERY_OPERATORS });
