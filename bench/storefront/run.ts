@@ -15,7 +15,7 @@ import { buildDemoCatalogue } from '../../src/seed/demo-data';
  * baseline, one cheap call alone (`getCountryByCode('NL')`, answered from memory). The server runs in its own
  * process (one core), autocannon here (the other); mixes alternate within each round. Reports per mix the medians of
  * requests per second, latency and the server's CPU time per request (steadier than throughput on a shared
- * machine), and that CPU time as a ratio to the baseline's in the same run. `--each` adds one mix per filter call;
+ * machine), and that CPU time as a ratio to the baseline's in the same run. `--each` adds one mix per filter, listing and detail call;
  * `--only` keeps the mixes whose name contains the text (and the baseline); `--cpu-prof DIR` profiles the server
  * running the selected mixes alone (no baseline). `--trade N` (trading mode) has the server change the stock of N
  * random offers a second while the guests browse (a seller's adjustment or a checkout: one `$inc` of `quantity`
@@ -80,6 +80,11 @@ const COUNTRIES: Call[] = [
   ['searchCountriesPaged', ['{"searchTerm":"land","limit":10}']],
   ['getCountryNameBySellerId', [String(demo.sellers[2]._id)]],
 ];
+/** A call's mix name under `--each`: the function, and its arguments where one function is called with several. */
+function callName([functionName, args]: Call): string {
+  if (FILTERS.some(([name]) => name === functionName)) return functionName;
+  return `${functionName} ${JSON.stringify(args)}`.slice(0, 60);
+}
 const ALL_MIXES: Record<string, Mix> = {
   [BASELINE]: [{ beanId: GEO, calls: [['getCountryByCode', ['NL']]] }],
   'search filters': [{ beanId: SEARCH, calls: FILTERS }],
@@ -90,7 +95,9 @@ const ALL_MIXES: Record<string, Mix> = {
     { beanId: SEARCH, calls: [...FILTERS, ...PRODUCTS] },
     { beanId: GEO, calls: COUNTRIES },
   ],
-  ...(values.each ? Object.fromEntries(FILTERS.map((call) => [call[0], [{ beanId: SEARCH, calls: [call] }]])) : {}),
+  ...(values.each
+    ? Object.fromEntries([...FILTERS, ...PRODUCTS].map((call) => [callName(call), [{ beanId: SEARCH, calls: [call] }]]))
+    : {}),
 };
 /** A profile shows the selected mixes alone; otherwise the baseline always runs, for the ratios. */
 const withBaseline = !values['cpu-prof'];

@@ -52,13 +52,16 @@ export class DemoSeeder implements OnApplicationBootstrap {
     const data = buildDemoCatalogue(scale);
     const accounts = this.config.isProduction ? Promise.resolve(new Map<string, string>()) : this.ensureUsers(data);
     const { attributes, products, skus, sellerSkus: offers } = data;
-    await this.catalogue.insertMissingCatalogue({ attributes, products, skus, offers });
-    const userIds = await accounts;
-    await Promise.all([
-      this.addresses.insertMissing(data.sellers.map((seller) => this.warehouse(seller, userIds))),
-      this.profiles.insertMissing(profilesOf(data.users, userIds)),
-      this.catalogue.insertMissingSellers(data.sellers.map((seller) => this.seller(seller, userIds))),
-    ]);
+    // The storefront index is built once for the whole load, not once per collection inserted.
+    await this.catalogue.indexingOnceAfter(async () => {
+      await this.catalogue.insertMissingCatalogue({ attributes, products, skus, offers });
+      const userIds = await accounts;
+      await Promise.all([
+        this.addresses.insertMissing(data.sellers.map((seller) => this.warehouse(seller, userIds))),
+        this.profiles.insertMissing(profilesOf(data.users, userIds)),
+        this.catalogue.insertMissingSellers(data.sellers.map((seller) => this.seller(seller, userIds))),
+      ]);
+    });
     await markers.updateOne({ _id: marker }, { $setOnInsert: { at: new Date() } }, { upsert: true });
     this.logger.log(`Demo marketplace seeded in ${Date.now() - started} ms`);
     return true;

@@ -66,13 +66,6 @@ describe('accountingManagerServiceImpl', () => {
       contacts: { email: 'shop@textid.example' },
     };
     const [profileId] = await insertRawDocuments(t, 'profiles', [profile]);
-    console.log(
-      profileId,
-      await t.app
-        .get(require('@nestjs/mongoose').getConnectionToken())
-        .collection('profiles')
-        .findOne({ displayName: 'Text Id Nursery' }),
-    );
     const { body } = await updateContact(buyer.token).expect(200);
     expect(body).toMatchObject({
       userId: buyer.id,

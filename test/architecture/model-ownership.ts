@@ -10,7 +10,7 @@ import * as ts from 'typescript';
  */
 
 export interface SourceFile {
-  /** Repository-relative, with forward slashes: `src/services/orders/order-store.ts`. */
+  /** Repository-relative, with forward slashes: `src/services/orders/order.repository.ts`. */
   path: string;
   text: string;
 }

@@ -50,6 +50,7 @@ describe('the app on a full disk', () => {
         }
         expect({ status: refused?.status, body: refused?.body as unknown }).toMatchObject({ status: 507 });
         expect(refused?.body).toEqual({
+          code: 'INSUFFICIENT_STORAGE',
           error: 'Insufficient Storage',
           message: 'The database is out of disk space: nothing was changed',
           status: 507,

@@ -1,7 +1,7 @@
 import { BadRequestException, ConflictException, Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { refundedAmount } from '../orders/order-amounts';
-import { OrderStore } from '../orders/order-store';
+import { OrderRepository } from '../orders/order.repository';
 import { OrderStatus } from '../orders/order-status';
 import { StoredOrder } from '../orders/order.view';
 import { ContactBook } from './contact-book';
@@ -22,7 +22,7 @@ const PAYOUT_STATEMENTS: InvoiceSeries = { key: 'platform:payout', pattern: 'PO-
 @Injectable()
 export class OrderInvoices {
   constructor(
-    private readonly orders: OrderStore,
+    private readonly orders: OrderRepository,
     private readonly contacts: ContactBook,
     private readonly invoices: InvoiceService,
     private readonly config: AppConfig,

@@ -7,6 +7,7 @@ import { Product } from './product.schema';
 import { SellerSku } from './seller-sku.schema';
 import { Seller } from './seller.schema';
 import { Sku } from './sku.schema';
+import { refreshingOnceAfter } from './storefront-index.hooks';
 
 /**
  * The catalogue's port for loading fixed records (the demo marketplace): a record whose id is already there is
@@ -21,6 +22,14 @@ export class CatalogueImport {
     @InjectModel(SellerSku.name) private readonly offers: Model<SellerSku>,
     @InjectModel(Seller.name) private readonly sellers: Model<Seller>,
   ) {}
+
+  /**
+   * Runs `load` (inserts through this port) with the storefront index refreshed once at its end for every product
+   * it touched, instead of once per collection inserted (see `refreshingOnceAfter`).
+   */
+  indexingOnceAfter<T>(load: () => Promise<T>): Promise<T> {
+    return refreshingOnceAfter(this.products.db, load);
+  }
 
   /** Attributes, products, SKUs and offers: everything but the sellers, which need their accounts first. */
   async insertMissingCatalogue(records: Record<'attributes' | 'products' | 'skus' | 'offers', FixedRecord[]>) {

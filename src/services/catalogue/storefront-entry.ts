@@ -116,7 +116,10 @@ export function attributeKey(attribute: Types.ObjectId | string, value: string):
   return `${String(attribute)}=${value}`;
 }
 
-/** A filter counter's key: `<facet>|<value>`; facets are `origin`, `seller`, `genetic`, `attribute`, `value:<id>`. */
+/**
+ * A counter's key: `<facet>|<value>`; the filters' facets are `origin`, `seller`, `genetic`, `attribute`,
+ * `value:<id>`; `listed` counts the listed products per scope (see `listedIn`).
+ */
 export function facetKey(facet: string, value: string): string {
   return `${facet}|${value}`;
 }
@@ -152,8 +155,8 @@ export function entriesOf(sources: ProductSources): StorefrontEntry[] {
   if (all.listed) {
     const inStock = offers.filter((offer) => offer.quantity > 0);
     all.inStockSkus = uniqueIds(inStock.map((offer) => offer.sku));
-    all.facets = facetsOf(all, inStock);
     all.currencies = [...new Set(inStock.map((offer) => offer.currency))].sort();
+    all.facets = [...facetsOf(all, inStock), ...listedIn(all.currencies)];
   }
   const perCurrency = all.currencies.map((currency) =>
     entryOf(
@@ -221,6 +224,17 @@ function entryOf(product: ProductSource, scope: string, offers: EntryOffer[]): S
 function keysOf(attributes: AttributeEntry[]): string[] {
   return attributes.flatMap((entry) => entry.values.map((value) => attributeKey(entry.attribute, value)));
 }
+
+/**
+ * The listing totals a listed product counts in (facet `listed`): all currencies (`*`) and each currency it has an
+ * in-stock offer in, so that a listing without conditions takes its total from one counter, not a count of entries.
+ */
+function listedIn(currencies: string[]): string[] {
+  return [ALL_CURRENCIES, ...currencies].map((scope) => facetKey(LISTED_FACET, scope));
+}
+
+/** The counters a listing total is read from: `listed|<scope>`. */
+export const LISTED_FACET = 'listed';
 
 /**
  * The counters a listed product counts in, once each: its country of origin and genetic type, its in-stock offers'

@@ -3,7 +3,7 @@ import { MailAttachment, MailService } from '../../mail/mail.service';
 import { Attachment } from '../accounting/invoices';
 import { BuyerCreditNote } from '../orders/buyer-credit-note';
 import { BuyerInvoice } from '../orders/buyer-invoice';
-import { OrderStore } from '../orders/order-store';
+import { OrderRepository } from '../orders/order.repository';
 import { StoredOrder } from '../orders/order.view';
 import { orderMailData } from './order-mail-data';
 import { OrderMailTemplates } from './order-mail-templates';
@@ -13,7 +13,7 @@ import { OrderMailKind, StoredOrderMail } from './order-mail.schema';
 @Injectable()
 export class OrderMailSender {
   constructor(
-    private readonly store: OrderStore,
+    private readonly store: OrderRepository,
     private readonly templates: OrderMailTemplates,
     private readonly invoices: BuyerInvoice,
     private readonly creditNotes: BuyerCreditNote,

@@ -1,12 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { Model } from 'mongoose';
 import { Attachment, DocumentNumbering, InvoiceKind, InvoiceRequest, InvoiceService } from '../accounting/invoices';
 import { amounts } from './order-drafts';
 import { BuyerInvoice } from './buyer-invoice';
 import { InvoiceParties } from './invoice-parties';
 import { OrderRefund, OrderRefundStatus } from './order-parts.schema';
-import { Order } from './order.schema';
+import { OrderRepository } from './order.repository';
 import { StoredOrder } from './order.view';
 
 /**
@@ -20,7 +18,7 @@ export class BuyerCreditNote {
   private readonly logger = new Logger(BuyerCreditNote.name);
 
   constructor(
-    @InjectModel(Order.name) private readonly orders: Model<Order>,
+    private readonly orders: OrderRepository,
     private readonly invoices: InvoiceService,
     private readonly invoice: BuyerInvoice,
     private readonly numbering: DocumentNumbering,
@@ -37,7 +35,7 @@ export class BuyerCreditNote {
     } catch (error) {
       const what = `credit note of refund ${refund.reference} of order ${String(order._id)}`;
       this.logger.error(`Could not issue the ${what}; the retry sweep will`, (error as Error).stack);
-      await this.orders.updateOne({ _id: order._id }, { $set: { invoiceDueAt: new Date() } }).exec();
+      await this.orders.markInvoiceDue(order._id);
     }
   }
 

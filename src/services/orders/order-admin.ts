@@ -1,12 +1,11 @@
 import { BadRequestException, ConflictException, Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { isValidObjectId, Model } from 'mongoose';
+import { isValidObjectId } from 'mongoose';
 import { EventPublisher } from '../../realtime/event-publisher';
 import { Principal } from '../../common/principal';
 import { amounts } from './order-drafts';
 import { OrderCancellation, stockOf } from './order-cancellation';
 import { OrderPlacement } from './order-placement';
-import { OrderStore } from './order-store';
+import { OrderRepository } from './order.repository';
 import { OrderTransitions } from './order-transitions';
 import { UNPAID } from './order-status';
 import { Order, OrderStatus } from './order.schema';
@@ -23,8 +22,7 @@ const MAX_ATTEMPTS = 20;
 @Injectable()
 export class OrderAdmin {
   constructor(
-    @InjectModel(Order.name) private readonly orders: Model<Order>,
-    private readonly store: OrderStore,
+    private readonly store: OrderRepository,
     private readonly placement: OrderPlacement,
     private readonly transitions: OrderTransitions,
     private readonly stock: StockReservation,
@@ -72,10 +70,7 @@ export class OrderAdmin {
   /** Unknown ids are skipped; nothing is removed when one of the orders is being paid (409). */
   async removeAll(orderIds: string[]): Promise<void> {
     const ids = orderIds.filter((id) => isValidObjectId(id));
-    const found = await this.orders
-      .find({ _id: { $in: ids } })
-      .lean<StoredOrder[]>()
-      .exec();
+    const found = await this.store.findMany(ids);
     found.forEach(assertRemovable);
     for (const order of found) await this.removeFound(order);
   }
@@ -99,16 +94,8 @@ export class OrderAdmin {
         throw new ConflictException(`Order ${orderId} would have no items left; remove the order instead`);
       }
       const subtotal = order.subtotal - item.total;
-      const removed = await this.orders
-        .updateOne(
-          { _id: order._id, status: order.status, subtotal: order.subtotal, 'commerceItems._id': item._id },
-          {
-            $pull: { commerceItems: { _id: item._id } },
-            $set: amounts(subtotal, order.buyerTaxRate, order.shipping?.amount),
-          },
-        )
-        .exec();
-      if (removed.modifiedCount === 1) {
+      const newAmounts = amounts(subtotal, order.buyerTaxRate, order.shipping?.amount);
+      if (await this.store.removeLine(order, item._id, newAmounts)) {
         await this.stock.release([{ sellerSku: item.sellerSku, quantity: item.quantity }]);
         return true;
       }
@@ -130,8 +117,7 @@ export class OrderAdmin {
       Object.assign(set, rates, amounts(order.subtotal, buyerTaxRate, order.shipping?.amount));
     }
     if (Object.keys(set).length === 0) return;
-    const updated = await this.orders.updateOne({ _id: order._id, status: order.status }, { $set: set }).exec();
-    if (updated.matchedCount !== 1) throw changedMeanwhile(order);
+    if (!(await this.store.updateDetails(order, set))) throw changedMeanwhile(order);
   }
 
   private async changeStatus(order: StoredOrder, status: OrderStatus, admin: Principal): Promise<void> {
@@ -145,8 +131,7 @@ export class OrderAdmin {
 
   private async removeFound(order: StoredOrder): Promise<void> {
     assertRemovable(order);
-    const removed = await this.orders.deleteOne({ _id: order._id, status: order.status }).exec();
-    if (removed.deletedCount !== 1) throw changedMeanwhile(order);
+    if (!(await this.store.removeAtStatus(order))) throw changedMeanwhile(order);
     if (UNPAID.includes(order.status)) await this.stock.release(stockOf(order));
     const id = String(order._id);
     this.events.publish(`/topic/order/${id}`, { event: 'order.removed', id, data: null });

@@ -4,7 +4,7 @@ import { Principal } from '../../common/principal';
 import { StockReservation } from '../catalogue/stock-reservation';
 import { OrderRefunds } from './order-refunds';
 import { UNPAID } from './order-status';
-import { OrderStore } from './order-store';
+import { OrderRepository } from './order.repository';
 import { OrderTransitions } from './order-transitions';
 import { OrderStatus } from './order.schema';
 import { StoredOrder } from './order.view';
@@ -14,7 +14,7 @@ import { codedError } from '../../common/errors/coded-exception';
 @Injectable()
 export class OrderCancellation {
   constructor(
-    private readonly store: OrderStore,
+    private readonly store: OrderRepository,
     private readonly transitions: OrderTransitions,
     private readonly stock: StockReservation,
     private readonly refunds: OrderRefunds,

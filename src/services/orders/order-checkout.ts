@@ -1,6 +1,4 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { Model } from 'mongoose';
 import { Principal } from '../../common/principal';
 import { CustomerActivityRecorder } from '../customer-analytics/customer-activity-recorder';
 import { CustomerActivityType } from '../customer-analytics/customer-activity-type';
@@ -13,10 +11,9 @@ import { CheckoutDto } from './checkout.dto';
 import { OrderApproval } from './order-approval';
 import { OrderPayments } from './order-payments';
 import { OrderPlacement } from './order-placement';
-import { UNPAID } from './order-status';
-import { OrderStore } from './order-store';
+import { OrderRepository } from './order.repository';
 import { OrderTransitions } from './order-transitions';
-import { Order, OrderStatus, ShippingAddress } from './order.schema';
+import { OrderStatus, ShippingAddress } from './order.schema';
 import { StoredOrder } from './order.view';
 import { PaymentReturnUrls } from './payment-return-url';
 import { PaymentRequestDto } from './payment-request.dto';
@@ -28,10 +25,9 @@ const DIGITAL_APPROVER = 'system:digital-checkout';
 @Injectable()
 export class OrderCheckout {
   constructor(
-    @InjectModel(Order.name) private readonly orders: Model<Order>,
     private readonly carts: CartStore,
     private readonly placement: OrderPlacement,
-    private readonly store: OrderStore,
+    private readonly store: OrderRepository,
     private readonly transitions: OrderTransitions,
     private readonly payments: OrderPayments,
     private readonly activity: CustomerActivityRecorder,
@@ -151,15 +147,7 @@ export class OrderCheckout {
       throw codedError('PRICE_CHANGED', `The total is ${total}, not ${request.amount}`);
     }
     assertCurrency(order, request.currencyCode);
-    const updated = await this.orders
-      .findOneAndUpdate(
-        // Same subtotal: the amounts were computed from it (an ADMIN may remove a line meanwhile).
-        { _id: order._id, status: { $in: UNPAID }, subtotal: order.subtotal },
-        { $set: set },
-        { returnDocument: 'after' },
-      )
-      .lean<StoredOrder>()
-      .exec();
+    const updated = await this.store.preparePayment(order, set);
     if (!updated) {
       throw codedError(
         'ORDER_STATUS_CONFLICT',

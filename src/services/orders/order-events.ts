@@ -1,9 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { Model } from 'mongoose';
 import { DomainEventName, OrderEvent } from '../../events/domain-event-map';
 import { DomainEvents } from '../../events/domain-events';
-import { Order, OrderStatus, OrderTimeLine } from './order.schema';
+import { OrderStatus, OrderTimeLine } from './order.schema';
+import { OrderRepository } from './order.repository';
 import { StoredOrder } from './order.view';
 
 type OrderEventName = Extract<DomainEventName, `order.${string}`>;
@@ -43,7 +42,7 @@ export class OrderEvents {
   private readonly logger = new Logger(OrderEvents.name);
 
   constructor(
-    @InjectModel(Order.name) private readonly orders: Model<Order>,
+    private readonly orders: OrderRepository,
     private readonly events: DomainEvents,
   ) {}
 
@@ -60,7 +59,7 @@ export class OrderEvents {
   /** Runs the `order.paid` listeners; true, and the order's mark removed, when every one of them succeeded. */
   async paid(event: OrderEvent): Promise<boolean> {
     if (!(await this.emitLogged('order.paid', event))) return false;
-    await this.orders.updateOne({ _id: event.order._id }, { $unset: { invoiceDueAt: 1 } }).exec();
+    await this.orders.clearInvoiceDue(event.order._id);
     return true;
   }
 

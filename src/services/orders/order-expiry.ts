@@ -1,12 +1,9 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { Model, Types } from 'mongoose';
 import { AppConfig } from '../../config/app-config';
 import { PaymentIntentStatus } from '../payments';
 import { OrderCancellation } from './order-cancellation';
 import { OrderPayments } from './order-payments';
-import { OrderStatus, UNPAID } from './order-status';
-import { Order } from './order.schema';
+import { OrderRepository } from './order.repository';
 import { isRefusal } from './refusal';
 
 export const EXPIRY_ACTOR = 'system:payment-ttl';
@@ -29,7 +26,7 @@ export class OrderExpiry implements OnApplicationBootstrap, OnModuleDestroy {
   private sweeping = false;
 
   constructor(
-    @InjectModel(Order.name) private readonly orders: Model<Order>,
+    private readonly orders: OrderRepository,
     private readonly cancellation: OrderCancellation,
     private readonly payments: OrderPayments,
     private readonly config: AppConfig,
@@ -55,12 +52,7 @@ export class OrderExpiry implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async cancelUnpaid(cutoff: Date): Promise<number> {
-    const expired = await this.orders
-      .find({ status: { $in: UNPAID }, createdAt: { $lt: cutoff } }, { _id: 1 })
-      .sort({ createdAt: 1 })
-      .limit(BATCH)
-      .lean<{ _id: Types.ObjectId }[]>()
-      .exec();
+    const expired = await this.orders.unpaidCreatedBefore(cutoff, BATCH);
     let canceled = 0;
     for (const { _id } of expired) {
       if (await this.expire(String(_id), cutoff)) canceled++;
@@ -70,17 +62,7 @@ export class OrderExpiry implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** PAYMENT_PENDING orders unchanged since before the cutoff, by the card payment they wait for. */
   private async abandonPending(cutoff: Date): Promise<number> {
-    const filter = {
-      status: OrderStatus.PAYMENT_PENDING,
-      updatedAt: { $lt: cutoff },
-      paymentIntentId: { $exists: true },
-    };
-    const stale = await this.orders
-      .find(filter, { _id: 1, paymentIntentId: 1 })
-      .sort({ updatedAt: 1 })
-      .limit(BATCH)
-      .lean<{ _id: Types.ObjectId; paymentIntentId: string }[]>()
-      .exec();
+    const stale = await this.orders.pendingUnchangedBefore(cutoff, BATCH);
     let canceled = 0;
     for (const { _id, paymentIntentId } of stale) {
       if (await this.abandon(String(_id), paymentIntentId)) canceled++;

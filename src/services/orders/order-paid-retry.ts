@@ -1,11 +1,9 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { Model, Types } from 'mongoose';
+import { Types } from 'mongoose';
 import { AppConfig } from '../../config/app-config';
 import { BuyerCreditNote } from './buyer-credit-note';
 import { OrderEvents, paidEntryOf } from './order-events';
-import { Order } from './order.schema';
-import { StoredOrder } from './order.view';
+import { OrderRepository } from './order.repository';
 
 /** Orders retried per sweep; the next sweep takes the rest. */
 const BATCH = 100;
@@ -28,7 +26,7 @@ export class OrderPaidRetry implements OnApplicationBootstrap, OnModuleDestroy {
   private sweeping = false;
 
   constructor(
-    @InjectModel(Order.name) private readonly orders: Model<Order>,
+    private readonly orders: OrderRepository,
     private readonly orderEvents: OrderEvents,
     private readonly creditNotes: BuyerCreditNote,
     private readonly config: AppConfig,
@@ -47,12 +45,7 @@ export class OrderPaidRetry implements OnApplicationBootstrap, OnModuleDestroy {
   /** Emits `order.paid` again for the orders due before `now - INVOICE_RETRY_AFTER`; how many this instance completed. */
   async sweep(now = new Date()): Promise<number> {
     const cutoff = new Date(now.getTime() - this.config.invoiceRetryAfterMs);
-    const due = await this.orders
-      .find({ invoiceDueAt: { $lt: cutoff } }, { _id: 1, invoiceDueAt: 1 })
-      .sort({ invoiceDueAt: 1 })
-      .limit(BATCH)
-      .lean<{ _id: Types.ObjectId; invoiceDueAt: Date }[]>()
-      .exec();
+    const due = await this.orders.dueForRetry(cutoff, BATCH);
     let completed = 0;
     for (const seen of due) {
       if (await this.retry(seen, now)) completed++;
@@ -62,14 +55,7 @@ export class OrderPaidRetry implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** False when another instance claimed the order first, or a listener failed again (logged; retried later). */
   private async retry(seen: { _id: Types.ObjectId; invoiceDueAt: Date }, now: Date): Promise<boolean> {
-    const claimed = await this.orders
-      .findOneAndUpdate(
-        { _id: seen._id, invoiceDueAt: seen.invoiceDueAt },
-        { $set: { invoiceDueAt: now } },
-        { returnDocument: 'after' },
-      )
-      .lean<StoredOrder>()
-      .exec();
+    const claimed = await this.orders.claimPaidForRetry(seen, now);
     if (!claimed) return false;
     try {
       // Credit notes first: the event removes the mark once its own listeners succeeded.

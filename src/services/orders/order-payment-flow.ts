@@ -1,12 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { Model } from 'mongoose';
 import { Principal } from '../../common/principal';
 import { isRefusal } from './refusal';
 import { OrderStatus } from './order-status';
-import { OrderStore } from './order-store';
+import { OrderRepository } from './order.repository';
 import { OrderTransitions } from './order-transitions';
-import { Order } from './order.schema';
 import { StoredOrder } from './order.view';
 
 /** What a payment provider said about a payment, as far as its order is concerned. */
@@ -33,8 +30,7 @@ export class OrderPaymentFlow {
   private readonly logger = new Logger(OrderPaymentFlow.name);
 
   constructor(
-    @InjectModel(Order.name) private readonly orders: Model<Order>,
-    private readonly store: OrderStore,
+    private readonly store: OrderRepository,
     private readonly transitions: OrderTransitions,
   ) {}
 
@@ -68,7 +64,7 @@ export class OrderPaymentFlow {
 
   /** The pending order now waits for the provider's decision on `paymentId` (a webhook, or the buyer's return). */
   async awaitDecision(order: StoredOrder, paymentId: string): Promise<void> {
-    await this.orders.updateOne({ _id: order._id }, { $set: { paymentIntentId: paymentId } }).exec();
+    await this.store.recordPaymentIntent(order._id, paymentId);
   }
 
   /** Settles at once, by the payer, what the provider decided while being asked. */
@@ -100,8 +96,7 @@ export class OrderPaymentFlow {
 
   /** The ids of the payments that PAYMENT_PENDING orders wait for. */
   async pendingPaymentIds(): Promise<string[]> {
-    const filter = { status: OrderStatus.PAYMENT_PENDING, paymentIntentId: { $exists: true } };
-    const pending = await this.orders.find(filter, { paymentIntentId: 1 }).lean().exec();
+    const pending = await this.store.awaitingPayment();
     return pending.map(({ paymentIntentId }) => String(paymentIntentId));
   }
 }

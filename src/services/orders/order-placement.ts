@@ -1,6 +1,5 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { Model, Types } from 'mongoose';
+import { Types } from 'mongoose';
 import { toObjectId } from '../../common/mongo/object-id';
 import { RequestContext } from '../../common/request-context';
 import { AppConfig } from '../../config/app-config';
@@ -9,6 +8,7 @@ import { OfferCatalog } from '../catalogue/offer-catalog';
 import { DEFAULT_ITEM_WEIGHT_GRAMS, ShippingQuotes } from '../delivery/shipping-quotes';
 import { amounts, DraftContext, draftOrders, OrderDraft, OrderLine, OrderRates } from './order-drafts';
 import { OrderTransitions } from './order-transitions';
+import { OrderRepository } from './order.repository';
 import { Order, ShippingAddress } from './order.schema';
 import { StoredOrder } from './order.view';
 import { StockLine, StockReservation } from '../catalogue/stock-reservation';
@@ -36,7 +36,7 @@ export type PlacementContext = Omit<DraftContext, 'vendors' | 'rates'> & {
 @Injectable()
 export class OrderPlacement {
   constructor(
-    @InjectModel(Order.name) private readonly orders: Model<Order>,
+    private readonly orders: OrderRepository,
     private readonly sellers: SellerDirectory,
     private readonly offers: OfferCatalog,
     private readonly stock: StockReservation,
@@ -58,7 +58,7 @@ export class OrderPlacement {
     await this.stock.reserve(reserved);
     let created: StoredOrder[];
     try {
-      created = (await this.orders.insertMany(drafts)).map((order) => order.toObject<StoredOrder>());
+      created = await this.orders.insertDrafts(drafts);
     } catch (error) {
       await this.stock.release(reserved);
       throw error;

@@ -1,15 +1,14 @@
 import { ConflictException, Injectable, Logger, NotFoundException } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { Model, Types } from 'mongoose';
+import { Types } from 'mongoose';
 import { Principal } from '../../common/principal';
 import { OnDomainEvent } from '../../events/domain-events';
 import { StockReservation } from '../catalogue/stock-reservation';
 import { CardPaymentProvider, CardRefundEvent, CardRefundEventType, Refund, RefundStatus } from '../payments';
 import { BuyerCreditNote } from './buyer-credit-note';
 import { OrderRefund, OrderRefundStatus } from './order-parts.schema';
-import { OrderStore } from './order-store';
+import { OrderRepository } from './order.repository';
 import { OrderTransitions } from './order-transitions';
-import { Order, OrderStatus } from './order.schema';
+import { OrderStatus } from './order.schema';
 import { StoredOrder } from './order.view';
 import { planRefund, RequestedUnits, unitsLeft } from './refund-plan';
 import { isRefusal } from './refusal';
@@ -42,8 +41,7 @@ export class OrderRefunds {
   private readonly logger = new Logger(OrderRefunds.name);
 
   constructor(
-    @InjectModel(Order.name) private readonly orders: Model<Order>,
-    private readonly store: OrderStore,
+    private readonly store: OrderRepository,
     private readonly transitions: OrderTransitions,
     private readonly provider: CardPaymentProvider,
     private readonly stock: StockReservation,
@@ -72,19 +70,8 @@ export class OrderRefunds {
       }
       const intentId = await this.cardPaymentOf(order);
       const entry = this.entryFor(order, ask);
-      const unchanged: Record<string, unknown> = {
-        _id: order._id,
-        status: order.status,
-        refundVersion: versionOf(order),
-      };
-      const recorded = await this.orders
-        .findOneAndUpdate(
-          unchanged,
-          { $push: { refunds: entry }, $inc: { refundVersion: 1 } },
-          { returnDocument: 'after' },
-        )
-        .lean<StoredOrder>()
-        .exec();
+      const unchanged = { status: order.status, refundVersion: versionOf(order) };
+      const recorded = await this.store.appendRefund(order._id, unchanged, entry);
       if (recorded) return this.askProvider(recorded, intentId, entry);
       order = await this.store.find(String(order._id));
     }
@@ -120,31 +107,15 @@ export class OrderRefunds {
   }
 
   private async askProvider(order: StoredOrder, intentId: string, entry: OrderRefund): Promise<StoredOrder> {
-    const inEntry = { _id: order._id, 'refunds.reference': entry.reference };
     let refund: Refund;
     try {
       refund = await this.provider.refund(intentId, entry.amount, entry.reference);
     } catch (error) {
-      await this.fail(order._id, entry.reference);
+      await this.store.failPendingRefund(order._id, entry.reference);
       throw error;
     }
-    await this.orders.updateOne(inEntry, { $set: { 'refunds.$.refundId': refund.id } }).exec();
+    await this.store.recordRefundId(order._id, entry.reference, refund.id);
     return this.store.find(String(order._id));
-  }
-
-  private async fail(orderId: Types.ObjectId, reference: string): Promise<void> {
-    const order = await this.orders.findById(orderId).lean<StoredOrder>().exec();
-    const entry = order?.refunds?.find((one) => one.reference === reference);
-    if (!entry) return;
-    await this.orders
-      .updateOne(
-        { _id: orderId, refunds: { $elemMatch: { reference, status: OrderRefundStatus.PENDING } } },
-        {
-          $set: { 'refunds.$': { ...entry, status: OrderRefundStatus.FAILED, settledAt: new Date() } },
-          $inc: { refundVersion: 1 },
-        },
-      )
-      .exec();
   }
 
   /**
@@ -153,10 +124,7 @@ export class OrderRefunds {
    * webhook came meanwhile is no longer PENDING, so it changes nothing.
    */
   async reconcile(): Promise<void> {
-    const pending = await this.orders
-      .find({ 'refunds.status': OrderRefundStatus.PENDING }, { refunds: 1 })
-      .lean<Pick<StoredOrder, '_id' | 'refunds'>[]>()
-      .exec();
+    const pending = await this.store.withPendingRefunds();
     for (const order of pending) {
       for (const entry of order.refunds ?? []) {
         if (entry.status !== OrderRefundStatus.PENDING || !entry.refundId) continue;
@@ -182,7 +150,7 @@ export class OrderRefunds {
   /** Applies the provider's own record of a decided refund to its order's PENDING entry (else a logged no-op). */
   private async settleConfirmed(refund: Refund): Promise<void> {
     if (refund.status === RefundStatus.FAILED) {
-      await this.fail(new Types.ObjectId(refund.orderId), refund.reference);
+      await this.store.failPendingRefund(new Types.ObjectId(refund.orderId), refund.reference);
       return;
     }
     try {

@@ -10,7 +10,7 @@ import {
 import { OnDomainEvent } from '../../events/domain-events';
 import { OrderRefundStatus } from './order-parts.schema';
 import { isRefusal } from './refusal';
-import { OrderStore } from './order-store';
+import { OrderRepository } from './order.repository';
 import { OrderTransitions } from './order-transitions';
 import { OrderStatus } from './order.schema';
 import { StoredOrder } from './order.view';
@@ -32,7 +32,7 @@ export class OrderShipping {
 
   constructor(
     private readonly logistics: LogisticsProvider,
-    private readonly store: OrderStore,
+    private readonly store: OrderRepository,
     private readonly transitions: OrderTransitions,
   ) {}
 

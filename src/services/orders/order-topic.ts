@@ -1,13 +1,13 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { TopicAuthorizer } from '../../realtime/auth/topic-authorizer';
-import { OrderStore } from './order-store';
+import { OrderRepository } from './order.repository';
 
 /** `/topic/order/{id}` may be followed by the order's buyer, the user acting for its seller, or an ADMIN. */
 @Injectable()
 export class OrderTopic implements OnModuleInit {
   constructor(
     private readonly authorizer: TopicAuthorizer,
-    private readonly store: OrderStore,
+    private readonly store: OrderRepository,
   ) {}
 
   onModuleInit(): void {

@@ -1,13 +1,12 @@
 import { ConflictException, Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { isValidObjectId, Model, UpdateQuery } from 'mongoose';
+import { isValidObjectId, UpdateQuery } from 'mongoose';
 import { EventPublisher } from '../../realtime/event-publisher';
 import { CustomerActivityRecorder } from '../customer-analytics/customer-activity-recorder';
 import { CustomerActivityType } from '../customer-analytics/customer-activity-type';
 import { StockReservation } from '../catalogue/stock-reservation';
 import { canMove, sourcesOf } from './order-lifecycle';
 import { OrderEvents } from './order-events';
-import { OrderStore } from './order-store';
+import { OrderRepository } from './order.repository';
 import { Order, OrderStatus, OrderTimeLine } from './order.schema';
 import { StoredOrder, toOrderView } from './order.view';
 import { codedError } from '../../common/errors/coded-exception';
@@ -41,8 +40,7 @@ export interface TransitionOptions {
 @Injectable()
 export class OrderTransitions {
   constructor(
-    @InjectModel(Order.name) private readonly orders: Model<Order>,
-    private readonly store: OrderStore,
+    private readonly store: OrderRepository,
     private readonly events: EventPublisher,
     private readonly activity: CustomerActivityRecorder,
     private readonly orderEvents: OrderEvents,
@@ -100,18 +98,11 @@ export class OrderTransitions {
   ): Promise<StoredOrder | null> {
     if (!isValidObjectId(orderId)) return null;
     const entry: OrderTimeLine = { status: to, at: new Date(), by, ...options.entry };
-    const filter: Record<string, unknown> = { _id: String(orderId), status: from, ...options.where };
     const paid = from !== to && to === OrderStatus.PAID;
     // Owing `order.paid` is recorded with the payment itself: if this process dies before emitting it, a sweep does.
     const set = { ...options.set, status: to, ...(paid ? { invoiceDueAt: entry.at } : {}) };
-    const updated = await this.orders
-      .findOneAndUpdate(
-        filter,
-        { ...options.also, $set: set, $push: { orderTimeLines: entry } },
-        { returnDocument: 'after' },
-      )
-      .lean<StoredOrder>()
-      .exec();
+    const move = { where: options.where, set, also: options.also, entry };
+    const updated = await this.store.moveStatus(orderId, from, move);
     if (!updated) return null;
     await options.effects?.(updated);
     const statusChanged = from !== to; // a partial refund keeps the status: no dispatch, no second `order.paid`

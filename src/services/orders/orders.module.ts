@@ -24,7 +24,7 @@ import { OrderPayments } from './order-payments';
 import { OrderPlacement } from './order-placement';
 import { OrderRefunds } from './order-refunds';
 import { OrderShipping } from './order-shipping';
-import { OrderStore } from './order-store';
+import { OrderRepository } from './order.repository';
 import { OrderTopic } from './order-topic';
 import { PaymentReturnUrls } from './payment-return-url';
 import { SellerOrderDesk } from './seller-order-desk';
@@ -56,7 +56,7 @@ import { OrdersService } from './orders.service';
   ],
   providers: [
     OrdersService,
-    OrderStore,
+    OrderRepository,
     OrderTransitions,
     OrderEvents,
     OrderPaidRetry,
@@ -80,6 +80,6 @@ import { OrdersService } from './orders.service';
     InvoiceParties,
     OrdersReport,
   ],
-  exports: [OrderStore, OrderPaymentFlow, BuyerInvoice, BuyerCreditNote],
+  exports: [OrderRepository, OrderPaymentFlow, BuyerInvoice, BuyerCreditNote],
 })
 export class OrdersModule {}

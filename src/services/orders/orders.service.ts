@@ -25,7 +25,7 @@ import { OrderPayments } from './order-payments';
 import { OrderRefunds } from './order-refunds';
 import { ORDER_SEARCH } from './order-search';
 import { OrderShipping } from './order-shipping';
-import { OrderStore } from './order-store';
+import { OrderRepository } from './order.repository';
 import { SellerOrderDesk } from './seller-order-desk';
 import { SellerOrdersRequestDto } from './seller-orders.dto';
 import { OrderTransitions } from './order-transitions';
@@ -44,7 +44,7 @@ import { RefundRequestDto } from './refund-request.dto';
 export class OrdersService {
   constructor(
     @InjectModel(Order.name) private readonly orders: Model<Order>,
-    private readonly store: OrderStore,
+    private readonly store: OrderRepository,
     private readonly checkout: OrderCheckout,
     private readonly payments: OrderPayments,
     private readonly shipping: OrderShipping,

@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model, QueryFilter } from 'mongoose';
 import { Principal } from '../../common/principal';
 import { SellerDirectory } from '../catalogue/seller-directory';
-import { isAdmin, OrderStore } from './order-store';
+import { isAdmin, OrderRepository } from './order.repository';
 import { Order } from './order.schema';
 import { StoredOrder } from './order.view';
 import { SellerOrdersRequestDto } from './seller-orders.dto';
@@ -22,7 +22,7 @@ export interface SellerOrdersPage {
 export class SellerOrderDesk {
   constructor(
     @InjectModel(Order.name) private readonly orders: Model<Order>,
-    private readonly store: OrderStore,
+    private readonly store: OrderRepository,
     private readonly sellers: SellerDirectory,
   ) {}
 

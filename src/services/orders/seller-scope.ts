@@ -1,7 +1,7 @@
 import { BadRequestException, ForbiddenException, NotFoundException } from '@nestjs/common';
 import { Principal } from '../../common/principal';
 import { SellerDirectory } from '../catalogue/seller-directory';
-import { isAdmin } from './order-store';
+import { isAdmin } from './order.repository';
 
 /**
  * The seller a seller-scoped call acts for: a USER's own (`Seller.userId`; 404 when none, 403 when `requested`
