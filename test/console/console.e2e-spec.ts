@@ -6,19 +6,8 @@ import { Role } from '../../src/common/principal';
 import { demoId } from '../../src/seed/demo-id';
 import { checkOut, giveAddress, payOrder } from '../orders/support/order-calls';
 import { startTestApp, TEST_PASSWORD, TestApp } from '../support/test-app';
+import { ARTIFACTS, CHROMIUM, CHROMIUM_FLAGS } from '../support/chromium';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = path.join(__dirname, '../../tmp/artifacts');
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** `CONSOLE_SCREENSHOTS=<dir>` keeps a picture of each screen (the README's come from there). */
 const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS;
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');

@@ -7,21 +7,9 @@ import path from 'node:path';
 import { BrowserContext, chromium, Page } from 'playwright-core';
 import { startTestApp, TEST_PASSWORD, TestApp } from '../../../test/support/test-app';
 import type { ScenarioResult } from './browser/page';
+import { ARTIFACTS, CHROMIUM, CHROMIUM_FLAGS } from '../../../test/support/chromium';
 
 type Scenario = { runScenario(...args: string[]): Promise<ScenarioResult> };
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = path.join(__dirname, '../../../tmp/artifacts');
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** The test page's script and the client, bundled for the browser as a user's bundler would. */
 async function bundlePage(): Promise<string> {
