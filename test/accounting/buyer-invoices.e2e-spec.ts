@@ -190,7 +190,8 @@ describe('buyer invoices', () => {
     const failing = jest.spyOn(t.app.get(PdfService), 'createPdf').mockRejectedValueOnce(new Error('renderer down'));
     try {
       await buyAndPay(t, first, offer, admin);
-      expect(failing).toHaveBeenCalledTimes(1);
+      // The invoice's own render failed; the paid mail may already have asked for the PDF again (rendered then).
+      expect(failing).toHaveBeenCalled();
     } finally {
       failing.mockRestore();
     }
