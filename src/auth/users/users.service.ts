@@ -202,7 +202,11 @@ export class UsersService implements OnModuleInit {
       return { outcome: 'last-admin' };
     }
     const account = await this.users
-      .findOneAndUpdate({ _id: id }, { $inc: { tokenVersion: 1 } }, { new: true, projection: WITHOUT_HASH })
+      .findOneAndUpdate(
+        { _id: id },
+        { $inc: { tokenVersion: 1 } },
+        { returnDocument: 'after', projection: WITHOUT_HASH },
+      )
       .lean<AccountRecord>()
       .exec();
     this.accessStates.delete(id);

@@ -60,7 +60,7 @@ export class SellerApplications implements OnModuleInit {
       .findOneAndUpdate(
         { _id: id, status: ApplicationStatus.PENDING },
         { $set: { ...decision, decidedAt: new Date() } },
-        { new: true },
+        { returnDocument: 'after' },
       )
       .lean<StoredApplication>()
       .exec();
@@ -69,7 +69,7 @@ export class SellerApplications implements OnModuleInit {
   /** Records what an approval made. */
   async linkSeller(id: string, sellerId: string, profileId: string): Promise<StoredApplication | null> {
     return this.applications
-      .findOneAndUpdate({ _id: id }, { $set: { sellerId, profileId } }, { new: true })
+      .findOneAndUpdate({ _id: id }, { $set: { sellerId, profileId } }, { returnDocument: 'after' })
       .lean<StoredApplication>()
       .exec();
   }
