@@ -1,21 +1,24 @@
 import { formatMoney } from '../../payments';
 import { InvoiceDraft, InvoiceKind, InvoiceParty } from './invoice';
+import { escapeHtml } from '../../../common/html-escape';
 
 /** The invoice as HTML for the PDF service; every text from the data is escaped. */
 export function invoiceHtml(draft: InvoiceDraft): string {
-  const money = (amount: number) => escape(formatMoney(amount, draft.currency));
+  const money = (amount: number) => escapeHtml(formatMoney(amount, draft.currency));
   const lines = draft.lines
-    .map((line) => row([escape(line.description), String(line.quantity), money(line.unitPrice), money(line.amount)]))
+    .map((line) =>
+      row([escapeHtml(line.description), String(line.quantity), money(line.unitPrice), money(line.amount)]),
+    )
     .join('');
-  const summary = draft.summary.map(({ label, amount }) => row([escape(label), money(amount)])).join('');
+  const summary = draft.summary.map(({ label, amount }) => row([escapeHtml(label), money(amount)])).join('');
   const ordered = draft.orderedAt ? `<p>Order date: ${day(draft.orderedAt)}</p>` : '';
   const shipTo = draft.shipTo ? party('Ship to', draft.shipTo) : '';
   const numberLabel = draft.kind === InvoiceKind.CREDIT_NOTE ? 'Credit note number' : 'Invoice number';
-  const corrects = draft.corrects ? `<p>Corrects invoice: ${escape(draft.corrects)}</p>` : '';
-  return `<h1>${escape(draft.title)} ${escape(draft.number)}</h1>
-<p>${numberLabel}: ${escape(draft.number)}</p><p>Date of issue: ${day(draft.issuedAt)}</p>${corrects}
-<p>Order: ${escape(draft.orderId)}</p>${ordered}
-<p>Currency: ${escape(draft.currency)}</p>
+  const corrects = draft.corrects ? `<p>Corrects invoice: ${escapeHtml(draft.corrects)}</p>` : '';
+  return `<h1>${escapeHtml(draft.title)} ${escapeHtml(draft.number)}</h1>
+<p>${numberLabel}: ${escapeHtml(draft.number)}</p><p>Date of issue: ${day(draft.issuedAt)}</p>${corrects}
+<p>Order: ${escapeHtml(draft.orderId)}</p>${ordered}
+<p>Currency: ${escapeHtml(draft.currency)}</p>
 ${party('From', draft.issuer)}${party('To', draft.recipient)}${shipTo}
 <table><tr><th>Description</th><th>Quantity</th><th>Unit price</th><th>Amount</th></tr>${lines}</table>
 <table>${summary}</table>`;
@@ -30,9 +33,5 @@ function row(cells: string[]): string {
 }
 
 function party(role: string, { name, details }: InvoiceParty): string {
-  return `<p>${role}: ${escape(name)}</p>${details.map((detail) => `<p>${escape(detail)}</p>`).join('')}`;
-}
-
-function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+  return `<p>${role}: ${escapeHtml(name)}</p>${details.map((detail) => `<p>${escapeHtml(detail)}</p>`).join('')}`;
 }
