@@ -11,6 +11,7 @@ import { DeliveryState, WebhookDelivery } from '../../src/services/webhooks/webh
 import { Cluster, startCluster } from '../support/cluster';
 import { TestApp } from '../support/test-app';
 import { InstanceProcess, startInstanceProcess } from './support/instance-process';
+import { eventually } from '../support/eventually';
 
 /** Short, so that the test outlasts a lease; still long against a few requests on a loaded machine. */
 const LEASE_MS = 3000;
@@ -30,15 +31,6 @@ async function flakySubscriber() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
   return { url, deliveries, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  for (let i = 0; i < 300; i++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`Not reached in time: ${what}`);
 }
 
 describe('Work shared by two instances: jobs, webhooks, sitemaps', () => {

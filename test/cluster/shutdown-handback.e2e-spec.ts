@@ -10,6 +10,7 @@ import { DeliveryState, WebhookDelivery } from '../../src/services/webhooks/webh
 import { Cluster, startCluster } from '../support/cluster';
 import { TestApp } from '../support/test-app';
 import { InstanceProcess, startInstanceProcess } from './support/instance-process';
+import { eventually } from '../support/eventually';
 
 /** Far longer than the test: only the shutdown itself can fail the job, neither a sweep nor a start-up. */
 const LEASE_MS = 600_000;
@@ -33,15 +34,6 @@ async function stallingSubscriber() {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
   const close = () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
   return { url, deliveries, close };
-}
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  for (let i = 0; i < 300; i++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`Not reached in time: ${what}`);
 }
 
 /**
