@@ -1,5 +1,5 @@
 import { CcbError } from '@ccb/client';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks';
 import { Api, mayCall, Role } from './api';
 import { CatalogueBean, loadCatalogue } from './catalogue';
 import { Console, useConsole } from './context';
@@ -36,7 +36,8 @@ export function App() {
   const api = useMemo(() => new Api(lang, token), [lang, token]);
   useEffect(() => api.client.onTokenChange((info) => info?.token !== token && setToken(info?.token)), [api]);
   useEffect(() => () => void api.client.close(), [api]);
-  useEffect(() => {
+  // A layout effect, so the page's language changes in the same commit as its text (screen readers and tests see both).
+  useLayoutEffect(() => {
     document.documentElement.lang = lang;
     document.title = translate(lang, 'title');
   }, [lang]);
