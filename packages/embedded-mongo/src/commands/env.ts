@@ -1,8 +1,8 @@
 import { MongoError } from '../errors';
-import { ForeignResolver } from '../ops/foreign-source';
 import { evaluateVariables, type QueryEnv } from '../query/mingo-options';
 import type { Doc } from '../types';
 import type { CommandContext } from './context';
+import { withPipelines } from './pipeline-env';
 import { readSource } from './read-source';
 
 /**
@@ -16,12 +16,11 @@ export function commandEnv(
 ): QueryEnv {
   const defaultCollation =
     typeof collection === 'string' ? context.engine.collection(context.db, collection)?.options.collation : undefined;
-  const env: QueryEnv = {
+  const env = {
     collation: (options.collation ?? defaultCollation) as Doc | undefined,
     variables: evaluateVariables(options.let),
   };
-  env.foreign = new ForeignResolver((name) => readSource(context, name), env);
-  return env;
+  return withPipelines(env, (name) => readSource(context, name));
 }
 
 export function collectionName(command: Doc, field: string): string {

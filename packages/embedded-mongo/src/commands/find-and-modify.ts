@@ -1,5 +1,5 @@
 import { MongoError } from '../errors';
-import { project } from '../ops/match';
+import { project } from '../ops/projection';
 import { deleteDocuments, updateDocuments } from '../ops/write-ops';
 import { isDoc, type Doc } from '../types';
 import type { CommandContext } from './context';

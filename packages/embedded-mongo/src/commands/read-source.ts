@@ -1,9 +1,8 @@
-import { ForeignResolver } from '../ops/foreign-source';
-import type { ReadSource } from '../ops/match';
-import type { QueryEnv } from '../query/mingo-options';
+import type { ReadSource } from '../ops/match-options';
 import { runPipeline } from '../ops/pipeline';
 import type { Doc } from '../types';
 import type { CommandContext } from './context';
+import { withPipelines } from './pipeline-env';
 
 /**
  * What a read of `name` runs over: the collection itself, or for a view the documents its pipeline
@@ -15,7 +14,9 @@ export function readSource(context: CommandContext, name: string): ReadSource {
   const source = readSource(context, String(collection.options.viewOn));
   const docs = Array.isArray(source) ? source : [...(source?.docs.values() ?? [])];
   const pipeline = (collection.options.pipeline ?? []) as Doc[];
-  const env: QueryEnv = {};
-  env.foreign = new ForeignResolver((foreign) => readSource(context, foreign), env);
-  return runPipeline(pipeline, docs, env);
+  return runPipeline(
+    pipeline,
+    docs,
+    withPipelines({}, (foreign) => readSource(context, foreign)),
+  );
 }

@@ -3,7 +3,7 @@ import type { Index } from '../indexes/index';
 import type { Collection } from '../storage/collection';
 import type { Doc } from '../types';
 import { equalityKey, matchedValues } from './field-values';
-import type { ReadSource } from './match';
+import type { ReadSource } from './match-options';
 
 /**
  * Equality look-ups on one field of a foreign collection (`$lookup`'s foreignField, `$graphLookup`'s

@@ -2,7 +2,7 @@ import type { Options } from 'mingo/types';
 import type { QueryEnv } from '../query/mingo-options';
 import type { Doc } from '../types';
 import { foreignField, type ForeignField } from './foreign-field';
-import type { ReadSource } from './match';
+import type { ReadSource } from './match-options';
 
 /**
  * The other collections of a command's database, as `$lookup`, `$graphLookup` and `$unionWith` read
@@ -18,7 +18,7 @@ export class ForeignResolver {
     readonly env: QueryEnv,
   ) {}
 
-  /** The command's collation unless simple (mingo-options is not imported here: it imports the stages). */
+  /** The command's collation unless simple, as the command gave it. */
   private collation(): Doc | undefined {
     const locale = this.env.collation?.locale;
     return locale === undefined || locale === 'simple' ? undefined : this.env.collation;

@@ -8,19 +8,9 @@ import { keyString } from '../indexes/key-string';
 import type { Collection } from '../storage/collection';
 import { isDoc, type Doc } from '../types';
 import { boundsCheck, type IndexBounds } from './index-bounds';
-import { withInheritedTypes } from './result-types';
-import { applySlices, isInclusion, splitSlices } from './slice-projection';
+import type { MatchOptions, ReadSource } from './match-options';
+import { project } from './projection';
 import { findSearchMatches, isSearchQuery } from './search-match';
-import { detachExcluded } from './shared-stages';
-
-export interface MatchOptions {
-  sort?: Doc;
-  skip?: number;
-  limit?: number;
-  projection?: Doc;
-  hint?: unknown;
-  bounds?: IndexBounds;
-}
 
 /** A hint must name an existing, visible index, by name or key pattern (`$natural` needs none), as MongoDB checks. */
 export function checkHint(collection: Collection | undefined, hint: unknown): void {
@@ -36,9 +26,6 @@ export function checkHint(collection: Collection | undefined, hint: unknown): vo
       'error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index',
     );
 }
-
-/** What reads run over: a collection (with its indexes), a view's documents, or nothing. */
-export type ReadSource = Collection | Doc[] | undefined;
 
 /** `$natural` order asked by the sort or the hint: 1 (insertion order), -1 (reverse) or undefined. */
 function naturalOrder(options: MatchOptions): 1 | -1 | undefined {
@@ -183,27 +170,3 @@ function* projectLazily(docs: Iterable<Doc>, projection: Doc, env: QueryEnv, fil
 }
 
 const PROJECTION_CHUNK = 64;
-
-/**
- * The documents projected as MongoDB does, `_id` first and the BSON number types kept. `filter` is the one the
- * documents matched, which a positional projection (`'tags.$': 1`) reads its element from.
- */
-export function project(docs: Doc[], projection: Doc, env: QueryEnv = {}, filter: Doc = {}): Doc[] {
-  const { slices, rest } = splitSlices(projection);
-  if (slices.length === 0 || isInclusion(rest)) return mingoProject(docs, projection, env, filter);
-  const excluded = Object.keys(rest).length ? mingoProject(docs, rest, env, filter) : docs;
-  return excluded.map((doc, i) => withInheritedTypes(docs[i], applySlices(doc, slices)) as Doc);
-}
-
-/** mingo's projection, with `_id` first as MongoDB returns it. */
-function mingoProject(docs: Doc[], projection: Doc, env: QueryEnv, filter: Doc): Doc[] {
-  // mingo resolves a positional projection from its query's condition (which the documents match already).
-  const condition = Object.keys(projection).some((path) => path.endsWith('.$')) ? effectiveFilter(filter, env) : {};
-  // mingo's projection removes dotted exclusions from the objects it is given: those get copies.
-  const query = new Query(condition, filterOptions(env, condition, projection));
-  const projected = query.find<Doc>(detachExcluded(docs, projection), projection).all();
-  return projected.map((doc, i) => {
-    const ordered = '_id' in doc ? { _id: doc._id, ...doc } : doc;
-    return withInheritedTypes(docs[i], ordered) as Doc;
-  });
-}

@@ -9,7 +9,8 @@ import type { Collection } from '../storage/collection';
 import { TextIndex } from '../text/text-index';
 import { parseTextQuery, textMatches } from '../text/text-query';
 import { isDoc, type Doc } from '../types';
-import { project, type MatchOptions, type ReadSource } from './match';
+import type { MatchOptions, ReadSource } from './match-options';
+import { project } from './projection';
 
 /** A matching document with its text score, when the query has one. */
 export interface SearchHit {

@@ -4,7 +4,7 @@ import { geoNearStage } from '../geo/geo-near-stage';
 import { findNearCondition } from '../geo/near-query';
 import type { QueryEnv } from '../query/mingo-options';
 import { isDoc, type Doc } from '../types';
-import type { ReadSource } from './match';
+import type { ReadSource } from './match-options';
 import { mentionsTextScore, noTextScore, textHits, TEXT_SCORE_FIELD } from './search-match';
 
 const isTextScore = (value: unknown): boolean => isDoc(value) && value.$meta === 'textScore';

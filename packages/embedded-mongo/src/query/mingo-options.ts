@@ -2,16 +2,10 @@ import { Context, evalExpr } from 'mingo/core';
 import * as accumulatorOperators from 'mingo/operators/accumulator';
 import * as expressionOperators from 'mingo/operators/expression';
 import { $toString } from './bson-conversions';
-import * as pipelineOperators from 'mingo/operators/pipeline';
 import * as projectionOperators from 'mingo/operators/projection';
 import * as queryOperators from 'mingo/operators/query';
 import * as windowOperators from 'mingo/operators/window';
 import type { CollationSpec, Options } from 'mingo/types';
-import { $graphLookup } from '../ops/graph-lookup-stage';
-import type { ForeignResolver } from '../ops/foreign-source';
-import { $lookup } from '../ops/lookup-stage';
-import { $facet, $redact, copyOnWriteStages } from '../ops/shared-stages';
-import { $unionWith } from '../ops/union-with-stage';
 import { isDoc, type Doc } from '../types';
 import { $bsonType } from './bson-type';
 import { collationOperators, intlLocale } from './collation';
@@ -27,46 +21,36 @@ export interface QueryEnv {
   collation?: Doc;
   /** `let` variables of the command. */
   variables?: Doc;
-  /** Other collections of the same database ($lookup, $unionWith, $graphLookup). */
-  foreign?: ForeignResolver;
+  /**
+   * What aggregation pipelines run with: mingo's context with this server's stages, and the other collections of
+   * the same database that `$lookup`, `$unionWith` and `$graphLookup` read (their `ForeignResolver`, opaque here).
+   * Assembled above ops/ (`commands/pipeline-env.ts`): the stages use ops/, which imports this file.
+   */
+  pipeline?: { context: Context; foreign: unknown };
 }
+
+/** mingo's operator tables by kind (accumulator, expression, pipeline, …), as a context is made of them. */
+export type OperatorTables = NonNullable<Parameters<typeof Context.init>[0]>;
 
 const OUR_QUERY_OPERATORS = { ...collationOperators, $bsonType, ...geoQueryOperators, ...arrayBitOperators, $where };
 
 /**
  * mingo copies the operator tables of the context on every query, update and pipeline it compiles,
- * so contexts are built once and kept as small as the work allows: the full one for pipelines and
- * expressions, a query-only one for plain filters, and only our additions for the updater (which
- * adds the operators it needs itself). This dominated the latency of single-document commands.
+ * so contexts are built once and kept as small as the work allows: the pipeline one (with the stages,
+ * `commands/pipeline-env.ts`), one for expressions, a query-only one for plain filters, and only our
+ * additions for the updater (which adds the operators it needs itself). This dominated the latency of
+ * single-document commands.
  */
-/** MongoDB's `$project` puts `_id` first; mingo appends it after the projected fields. */
-const $projectIdFirst: typeof pipelineOperators.$project = (collection, expr, options) =>
-  copyOnWriteStages.$project(collection, expr as never, options).map((doc) => {
-    const projected = doc as Doc;
-    return '_id' in projected && Object.keys(projected)[0] !== '_id' ? { _id: projected._id, ...projected } : projected;
-  });
-
-const FULL_CONTEXT = Context.init({
+export const EXPRESSION_OPERATORS: Omit<OperatorTables, 'pipeline'> = {
   accumulator: accumulatorOperators,
   expression: { ...expressionOperators, $toString },
-  pipeline: {
-    ...pipelineOperators,
-    ...copyOnWriteStages,
-    $project: $projectIdFirst,
-    $facet,
-    $redact,
-    $lookup,
-    $graphLookup,
-    $unionWith,
-  },
   projection: { ...projectionOperators, ...projectionOverrides },
   query: { ...queryOperators, ...OUR_QUERY_OPERATORS },
   window: windowOperators,
-});
-const QUERY_CONTEXT = Context.init({
-  projection: { ...projectionOperators, ...projectionOverrides },
-  query: { ...queryOperators, ...OUR_QUERY_OPERATORS },
-});
+};
+/** Filters, projections and expressions outside a pipeline: mingo looks pipeline stages up only in an Aggregator. */
+const EXPRESSION_CONTEXT = Context.init(EXPRESSION_OPERATORS);
+const QUERY_CONTEXT = Context.init({ projection: EXPRESSION_OPERATORS.projection, query: EXPRESSION_OPERATORS.query });
 const UPDATER_CONTEXT = Context.init({ query: OUR_QUERY_OPERATORS });
 
 /** Query operators that evaluate aggregation expressions, and projection operators that do not. */
@@ -88,11 +72,11 @@ export function mingoOptions(env: QueryEnv = {}): Partial<Options> {
   return {
     idKey: '_id',
     useStrictMode: true,
-    context: FULL_CONTEXT,
+    context: env.pipeline?.context ?? EXPRESSION_CONTEXT,
     collation: toCollation(env.collation),
     variables: env.variables,
     // Read by our $lookup/$graphLookup/$unionWith (mingo passes unknown options through).
-    ...({ foreign: env.foreign } as Partial<Options>),
+    ...({ foreign: env.pipeline?.foreign } as Partial<Options>),
     jsonSchemaValidator,
   };
 }
