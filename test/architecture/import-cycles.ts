@@ -4,7 +4,7 @@ import { SourceFile } from './model-ownership';
 
 /**
  * The import cycles among `files`: each a strongly connected set of files (Tarjan), sorted, type imports included.
- * Relative specifiers are resolved as TypeScript resolves them here: `x.ts`, else `x/index.ts`.
+ * Relative specifiers are resolved as TypeScript resolves them here: `x.ts` or `x.tsx`, else `x/index.ts(x)`.
  */
 export function findImportCycles(files: SourceFile[]): string[][] {
   const graph = importGraph(files);
@@ -33,7 +33,9 @@ function importGraph(files: SourceFile[]): Map<string, string[]> {
   const resolve = (from: string, specifier: string): string | undefined => {
     if (!specifier.startsWith('.')) return undefined;
     const base = posix.normalize(posix.join(posix.dirname(from), specifier));
-    return [`${base}.ts`, `${base}/index.ts`].find((candidate) => paths.has(candidate));
+    return [`${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}/index.tsx`].find((candidate) =>
+      paths.has(candidate),
+    );
   };
   return new Map(
     files.map((file) => [

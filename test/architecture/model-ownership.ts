@@ -149,7 +149,7 @@ export function readSources(root: string, folder = join(root, 'src')): SourceFil
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
     const path = join(folder, entry.name);
     if (entry.isDirectory()) return readSources(root, path);
-    if (!entry.name.endsWith('.ts') || entry.name.endsWith('.spec.ts')) return [];
+    if (!/\.tsx?$/.test(entry.name) || entry.name.endsWith('.spec.ts')) return [];
     return [{ path: relative(root, path).split(/[\\/]/).join('/'), text: readFileSync(path, 'utf8') }];
   });
 }
