@@ -7,8 +7,12 @@
  */
 import eslint from '@eslint/js';
 import prettier from 'eslint-config-prettier';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+/** The files whose imports the cycle rule follows. */
+const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.js', '.mjs', '.cjs'];
 
 export default tseslint.config(
   {
@@ -100,6 +104,17 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
     },
+  },
+  {
+    // No import cycles (issue 26). The rule follows runtime imports only: it skips `import type`, so the architecture
+    // test (test/architecture/import-cycles.spec.ts) is what holds type imports to zero as well.
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': SOURCE_EXTENSIONS,
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: [...SOURCE_EXTENSIONS, '.json'] })],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true, commonjs: true }] },
   },
   prettier,
 );
