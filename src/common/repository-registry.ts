@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Model } from 'mongoose';
-import { Role } from '../../common/principal';
+import { Role } from './principal';
 
 /** Any schema may be registered; the handler only uses schema-independent model methods. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -6,7 +6,7 @@ import { InMemoryBroker } from './broker/in-memory-broker';
 import { MessageBroker } from './broker/message-broker';
 import { RelayBroker } from './broker/relay-broker';
 import { DocumentRequestHandler } from './storage/document-request.handler';
-import { RepositoryRegistry } from './storage/repository-registry';
+import { RepositoryRegistry } from '../common/repository-registry';
 import { RepositoryRequestHandler } from './storage/repository-request.handler';
 import { EventPublisher } from './event-publisher';
 import { BeanRequestHandler } from './requests/bean-request.handler';

@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { Role } from '../common/principal';
-import { RepositoryRegistry } from '../realtime/storage/repository-registry';
+import { RepositoryRegistry } from '../common/repository-registry';
 import { Site } from './site.schema';
 
 /** Exposes the sites (public: id and name) as repository `sites` of `/request/repository`. */

@@ -1,5 +1,5 @@
 import { Role } from '../../src/common/principal';
-import { RepositoryRegistry } from '../../src/realtime/storage/repository-registry';
+import { RepositoryRegistry } from '../../src/common/repository-registry';
 import { startTestApp, TestApp } from '../support/test-app';
 import { TestStompClient, Transport } from './stomp-client';
 

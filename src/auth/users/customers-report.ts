@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { Role } from '../../common/principal';
-import { ReportRegistry } from '../../services/reports/report-registry';
-import { ModelReport } from '../../services/reports/model-report';
-import { column } from '../../services/reports/report-source';
+import { ReportRegistry } from '../../common/reports/report-registry';
+import { ModelReport } from '../../common/reports/model-report';
+import { column } from '../../common/reports/report-source';
 import { User } from './user.schema';
 
 type StoredUser = User & { _id: Types.ObjectId; createdAt: Date };

@@ -8,7 +8,7 @@ import { redactSecrets } from '../../common/redaction';
 import { RequestContext } from '../../common/request-context';
 import { RequestHandlerRegistry, StompRequestHandler } from '../requests/request-handler-registry';
 import { asClientError, clientQuery, intField } from './query-guard';
-import { RepositoryRegistry } from './repository-registry';
+import { RepositoryRegistry } from '../../common/repository-registry';
 
 /** The registry holds models of any schema; operations use them as models of plain documents. */
 type DocumentModel = Model<Record<string, unknown>>;

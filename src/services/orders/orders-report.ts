@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
-import { ReportRegistry } from '../reports/report-registry';
-import { ModelReport } from '../reports/model-report';
-import { column } from '../reports/report-source';
+import { ReportRegistry } from '../../common/reports/report-registry';
+import { ModelReport } from '../../common/reports/model-report';
+import { column } from '../../common/reports/report-source';
 import { Order } from './order.schema';
 import { StoredOrder } from './order.view';
 

@@ -1,7 +1,7 @@
 import type * as ExcelJS from 'exceljs';
 import { Writable } from 'node:stream';
 import { cellValue, ReportCell } from './report-cell';
-import { ReportColumn } from './report-source';
+import { ReportColumn } from '../../common/reports/report-source';
 
 type Rows<T> = AsyncIterable<T>;
 type Columns<T> = readonly ReportColumn<T>[];

@@ -3,8 +3,8 @@ import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Roles } from '../../auth/roles.decorator';
 import { Role } from '../../common/principal';
-import { ReportRegistry } from './report-registry';
-import { CreatedBetween } from './report-source';
+import { ReportRegistry } from '../../common/reports/report-registry';
+import { CreatedBetween } from '../../common/reports/report-source';
 import { writeCsv, writeXlsx } from './report-writers';
 
 const FORMATS = {

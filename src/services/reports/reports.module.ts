@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { ReportRegistry } from './report-registry';
+import { ReportRegistry } from '../../common/reports/report-registry';
 import { ReportsController } from './reports.controller';
 
 /**
