@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { MailModule } from '../mail/mail.module';
-import { CustomerAnalyticsModule } from '../services/customer-analytics/customer-analytics.module';
 import { AccountsModule } from './accounts.module';
 import { AccountFlowsController } from './flows/account-flows.controller';
 import { AccountFlowsService } from './flows/account-flows.service';
@@ -21,7 +20,6 @@ import { AdminSeeder } from './users/admin-seeder.service';
   imports: [
     AccountsModule,
     MailModule,
-    CustomerAnalyticsModule,
     MongooseModule.forFeature([
       { name: OneTimeToken.name, schema: OneTimeTokenSchema },
       { name: LoginLockout.name, schema: LoginLockoutSchema },

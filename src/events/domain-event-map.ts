@@ -38,6 +38,8 @@ export interface DomainEventMap {
   'parcel.picked-up': TrackingEvent;
   /** The carrier says a parcel was delivered. */
   'parcel.delivered': TrackingEvent;
+  /** A customer (a USER account) logged in with a password. */
+  'customer.logged-in': { customerId: string };
 }
 
 export type DomainEventName = keyof DomainEventMap;

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Role } from '../../common/principal';
 import { AppConfig } from '../../config';
-import { CustomerActivityRecorder } from '../../services/customer-analytics/customer-activity-recorder';
-import { CustomerActivityType } from '../../services/customer-analytics/customer-activity-type';
+import { DomainEvents } from '../../events/domain-events';
 import { PasswordHasher } from '../passwords/password-hasher.service';
 import { LoginThrottle } from '../throttle/login-throttle.service';
 import { UserDocument } from '../users/user.schema';
@@ -17,7 +16,7 @@ export class CredentialsService {
     private readonly hasher: PasswordHasher,
     private readonly throttle: LoginThrottle,
     private readonly config: AppConfig,
-    private readonly activity: CustomerActivityRecorder,
+    private readonly events: DomainEvents,
   ) {}
 
   /**
@@ -39,7 +38,7 @@ export class CredentialsService {
     await this.throttle.recordSuccess(client, username);
     if (this.config.authEmailFlows && !user.verified)
       throw codedError('EMAIL_NOT_VERIFIED', 'E-mail address not verified');
-    if (user.role === Role.USER) await this.activity.record(user.id, CustomerActivityType.LOGIN);
+    if (user.role === Role.USER) await this.events.emit('customer.logged-in', { customerId: user.id });
     return user;
   }
 }

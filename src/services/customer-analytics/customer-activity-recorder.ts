@@ -1,6 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
+import type { DomainEventMap } from '../../events/domain-event-map';
+import { OnDomainEvent } from '../../events/domain-events';
 import { EventPublisher } from '../../realtime/event-publisher';
 import { CustomerActivity, CustomerActivityType } from './customer-activity.schema';
 import { CustomerActivityView, toActivityView } from './customer-activity.view';
@@ -38,5 +40,11 @@ export class CustomerActivityRecorder {
       this.logger.error(`Could not record ${type} of customer ${customerId}`, detail);
       return null;
     }
+  }
+
+  /** A customer's password login, which the identity module announces (it sits below this module). */
+  @OnDomainEvent('customer.logged-in')
+  async recordLogin({ customerId }: DomainEventMap['customer.logged-in']): Promise<void> {
+    await this.record(customerId, CustomerActivityType.LOGIN);
   }
 }
