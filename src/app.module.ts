@@ -15,6 +15,7 @@ import { DatabaseModule } from './database/database.module';
 import { DocsModule } from './docs/docs.module';
 import { HealthModule } from './health/health.module';
 import { RealtimeModule } from './realtime/realtime.module';
+import { StorefrontRawWritesModule } from './services/catalogue/storefront-raw-writes.module';
 import { CustomerAnalyticsModule } from './services/customer-analytics/customer-analytics.module';
 import { DomainEventsModule } from './events/domain-events.module';
 import { DummyTreeModule } from './services/dummy-tree/dummy-tree.module';
@@ -63,6 +64,7 @@ import { SharedStateModule } from './shared-state/shared-state.module';
     BeanAdmissionModule,
     BeanModule,
     RealtimeModule,
+    StorefrontRawWritesModule,
     DomainEventsModule,
     DummyTreeModule,
     PageDeliveryModule,

@@ -6,9 +6,9 @@ import { isNonArrayObject } from '../../common/plain-object';
 import { Role } from '../../common/principal';
 import { redactSecrets } from '../../common/redaction';
 import { RequestContext } from '../../common/request-context';
-import { StorefrontRawWrites } from '../../services/catalogue/storefront-raw-writes';
 import { RequestHandlerRegistry, StompRequestHandler } from '../requests/request-handler-registry';
 import { asClientError, clientQuery, intField } from './query-guard';
+import { RawWriteHook } from './raw-write-hook';
 
 type Collection = mongo.Collection<mongo.BSON.Document>;
 type Operation = (collection: Collection, message: Record<string, unknown>) => Promise<unknown>;
@@ -60,7 +60,7 @@ export class DocumentRequestHandler implements StompRequestHandler, OnModuleInit
   constructor(
     @InjectConnection() private readonly connection: Connection,
     private readonly registry: RequestHandlerRegistry,
-    private readonly storefront: StorefrontRawWrites,
+    private readonly rawWrites: RawWriteHook,
   ) {}
 
   onModuleInit(): void {
@@ -83,7 +83,7 @@ export class DocumentRequestHandler implements StompRequestHandler, OnModuleInit
     );
   }
 
-  /** Raw driver writes bypass the catalogue models' hooks: the storefront index is refreshed around them. */
+  /** Raw driver writes bypass the models' hooks: the catalogue refreshes the storefront index around them. */
   private writeThroughIndex(
     type: string,
     collection: Collection,
@@ -92,7 +92,7 @@ export class DocumentRequestHandler implements StompRequestHandler, OnModuleInit
   ): Promise<unknown> {
     const filter = type === 'INSERT' ? undefined : requiredFilter(message);
     const inserted = (result: unknown) => (result as { insertedIds?: unknown[] }).insertedIds ?? [];
-    return this.storefront.write(collection.collectionName, filter, operation, inserted);
+    return this.rawWrites.write(collection.collectionName, filter, operation, inserted);
   }
 
   private collectionOf({ databaseName, collectionName }: Record<string, unknown>): Collection {

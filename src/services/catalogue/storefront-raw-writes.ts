@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection, mongo, Types } from 'mongoose';
+import { RawWriteHook } from '../../realtime/storage/raw-write-hook';
 import { AffectedDoc, namedProduct, ownIds, ProductsOf, productsOfSellers } from './storefront-index.hooks';
 import { StorefrontIndexer } from './storefront-indexer';
 
@@ -18,8 +19,10 @@ const SOURCES: Record<string, ProductsOf> = {
  * inserted documents' products) are refreshed after it, as the models' hooks do. Other collections cost nothing.
  */
 @Injectable()
-export class StorefrontRawWrites {
-  constructor(@InjectConnection() private readonly connection: Connection) {}
+export class StorefrontRawWrites extends RawWriteHook {
+  constructor(@InjectConnection() private readonly connection: Connection) {
+    super();
+  }
 
   /**
    * Runs `write` on `collectionName`, whose documents matching `filter` it changes or deletes; `inserted` gives the
