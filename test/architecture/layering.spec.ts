@@ -42,6 +42,34 @@ describe('layering checker', () => {
     expect(findLayerViolations(files)).toEqual([]);
   });
 
+  it('should report the arrows of issue 26 that ran from auth, sites and realtime up into the modules above', () => {
+    const files = [
+      file('src/auth/login/credentials.service.ts', `import { R } from '../../services/customer-analytics/r';`),
+      file('src/sites/site-repository.ts', `import { RepositoryRegistry } from '../realtime/storage/registry';`),
+      file(
+        'src/realtime/realtime.module.ts',
+        `import { W } from '../services/catalogue/storefront-raw-writes.module';`,
+      ),
+      file('src/shared-state/shared-counters.ts', `import { TtlCache } from '../auth/ttl-cache';`),
+    ];
+    expect(findLayerViolations(files).map(({ detail }) => detail)).toEqual([
+      'auth imports services/customer-analytics (../../services/customer-analytics/r)',
+      'sites imports realtime (../realtime/storage/registry)',
+      'realtime imports services/catalogue (../services/catalogue/storefront-raw-writes.module)',
+      'shared-state imports auth (../auth/ttl-cache)',
+    ]);
+  });
+
+  it("should take an import of a folder as an import of the folder's index", () => {
+    const files = [
+      file('src/auth/login/auth.controller.ts', `import { AppConfig } from '../../config';`),
+      file('src/config/index.ts', ''),
+      file('src/sites/x.ts', `import { createApp } from '../bootstrap';`),
+      file('src/bootstrap.ts', ''),
+    ];
+    expect(findLayerViolations(files).map(({ detail }) => detail)).toEqual(['sites imports app (../bootstrap)']);
+  });
+
   it('should report a config that imports common', () => {
     const config = file('src/config/app-config.ts', `import { Role } from '../common/principal';`);
     expect(findLayerViolations([config])).toHaveLength(1);
@@ -49,7 +77,7 @@ describe('layering checker', () => {
 });
 
 describe('the application', () => {
-  it('should import nothing from a feature module into common, config or bean', () => {
+  it('should import nothing into a lower layer from a module above it', () => {
     expect(findLayerViolations(readSources(repositoryRoot))).toEqual([]);
   });
 });

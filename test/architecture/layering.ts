@@ -3,14 +3,21 @@ import * as ts from 'typescript';
 import { ownerOf, SourceFile } from './model-ownership';
 
 /**
- * The framework layers of the app and what each may import from `src/`: they sit below every feature module, so no
- * import may run from them up into one (types included: a type import is an arrow in the design all the same).
- * `shared-state` is infrastructure (the Redis connection that the bean rate limit counts in), not a feature.
+ * The lower layers of the app and what each may import from `src/`: no import may run from one of them up into a
+ * module above it (types included: a type import is an arrow in the design all the same). `config`, `common` and
+ * `bean` are the framework under every feature module; `shared-state` is infrastructure (the Redis connection that
+ * the bean rate limit counts in); above them `auth`, `sites` and `realtime` (STOMP), which import no feature module
+ * (`src/services/*`): a feature that must take part in their work provides an abstraction they declare, or listens
+ * to a domain event (`events`, the bus) they emit.
  */
 export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   config: ['config'],
   common: ['common', 'config'],
+  'shared-state': ['shared-state', 'common', 'config'],
   bean: ['bean', 'common', 'config', 'shared-state'],
+  auth: ['auth', 'common', 'config', 'database', 'events', 'mail', 'shared-state'],
+  sites: ['sites', 'common', 'config'],
+  realtime: ['realtime', 'common', 'config', 'bean', 'auth', 'sites'],
 };
 
 export interface LayerViolation {
@@ -21,15 +28,25 @@ export interface LayerViolation {
 
 /** Every import, re-export or `import()` of a file of `src/` that its layer may not use. */
 export function findLayerViolations(files: SourceFile[]): LayerViolation[] {
+  const paths = new Set(files.map((file) => file.path));
   return files.flatMap((file) => {
     const allowed = ALLOWED_IMPORTS[ownerOf(file.path)];
     if (!allowed) return [];
     return importsOf(file).flatMap(({ specifier, line }) => {
       const target = resolveInSrc(file.path, specifier);
-      if (target === undefined || allowed.includes(ownerOf(target))) return [];
-      return [{ file: file.path, line, detail: `${ownerOf(file.path)} imports ${ownerOf(target)} (${specifier})` }];
+      if (target === undefined) return [];
+      const owner = targetOwner(target, paths);
+      if (allowed.includes(owner)) return [];
+      return [{ file: file.path, line, detail: `${ownerOf(file.path)} imports ${owner} (${specifier})` }];
     });
   });
+}
+
+/** The owner of an import's target: `src/config` is the index of the config folder, unless `src/config.ts` exists. */
+function targetOwner(target: string, paths: ReadonlySet<string>): string {
+  const [root, name, ...rest] = target.split('/');
+  const isFolderIndex = root === 'src' && name !== undefined && rest.length === 0 && !paths.has(`${target}.ts`);
+  return isFolderIndex ? name : ownerOf(target);
 }
 
 /** The module specifiers of a file with their lines: import and export declarations, `import()` and `require()`. */
