@@ -25,7 +25,7 @@ describe('stock after a partial refund before shipping', () => {
   beforeAll(async () => {
     t = await startTestApp({ env: { CARD_PAYMENT_WEBHOOK_SECRET: 'card-secret-for-tests' } });
     [seller, buyer] = [await createBuyer(t), await createBuyer(t)];
-    ({ sellerId } = await createOffer(t, { sellerUserId: seller.id }));
+    ({ sellerId } = await createOffer(t, { sellerUser: seller }));
     stomp = await TestStompClient.connect(t.url, { token: buyer.token });
   });
 
@@ -35,7 +35,7 @@ describe('stock after a partial refund before shipping', () => {
   });
 
   /** Another offer of the one seller `seller` acts for. */
-  const newOffer = (quantity: number) => createOffer(t, { sellerUserId: seller.id, sellerId, quantity });
+  const newOffer = (quantity: number) => createOffer(t, { sellerUser: seller, sellerId, quantity });
   const sellerOffer = async (offerId: string): Promise<SellerOffer> => {
     const { body } = await t.http
       .get('/api/v1/catalogue/sellers/me/offers')
