@@ -4,7 +4,12 @@ import { startTestApp, TestApp } from '../support/test-app';
 import { Buyer, checkOut, createBuyer, OrderBody, orderCall, payOrder } from './support/order-calls';
 import { createOffer } from './support/order-fixtures';
 
-type SellerOffer = { id: string; quantity: number; reserved: number; stockByWarehouse: { warehouseId: string; onHand: number }[] };
+type SellerOffer = {
+  id: string;
+  quantity: number;
+  reserved: number;
+  stockByWarehouse: { warehouseId: string; onHand: number }[];
+};
 type RefundedOrder = OrderBody & { refunds: { status: string }[] };
 
 const address = { name: 'Ann', street: 'Canal Street', city: 'Amsterdam', postalCode: '1011AA', country: 'NL' };
