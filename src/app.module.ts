@@ -17,6 +17,7 @@ import { HealthModule } from './health/health.module';
 import { RealtimeModule } from './realtime/realtime.module';
 import { CustomerAnalyticsModule } from './services/customer-analytics/customer-analytics.module';
 import { DomainEventsModule } from './events/domain-events.module';
+import { SchedulingModule } from './scheduling/scheduling.module';
 import { DummyTreeModule } from './services/dummy-tree/dummy-tree.module';
 import { PageDeliveryModule } from './services/page-delivery/page-delivery.module';
 import { ReportsModule } from './services/reports/reports.module';
@@ -64,6 +65,7 @@ import { SharedStateModule } from './shared-state/shared-state.module';
     BeanModule,
     RealtimeModule,
     DomainEventsModule,
+    SchedulingModule,
     DummyTreeModule,
     PageDeliveryModule,
     ReportsModule,

@@ -10,6 +10,7 @@ import { PaymentsModule } from '../payments';
 import { ShoppingCartModule } from '../shopping-cart/shopping-cart.module';
 import { BuyerCreditNote } from './buyer-credit-note';
 import { BuyerInvoice } from './buyer-invoice';
+import { CreditNoteRetry } from './credit-note-retry';
 import { InvoiceParties } from './invoice-parties';
 import { CheckoutLock, CheckoutLocks, CheckoutLockSchema } from './checkout-lock';
 import { OrderAdmin } from './order-admin';
@@ -60,6 +61,7 @@ import { OrdersService } from './orders.service';
     OrderTransitions,
     OrderEvents,
     OrderPaidRetry,
+    CreditNoteRetry,
     OrderPlacement,
     OrderCheckout,
     OrderPayments,
