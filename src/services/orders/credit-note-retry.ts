@@ -23,12 +23,21 @@ export class CreditNoteRetry {
   ) {}
 
   /** Issues the notes owed since before `now - INVOICE_RETRY_AFTER`; how many orders this instance completed. */
-  @ScheduledTask({ name: 'credit-note-retry', everyMs: retryEveryMs, reports: 'refunded order(s) got their credit notes' })
+  @ScheduledTask({
+    name: 'credit-note-retry',
+    everyMs: retryEveryMs,
+    reports: 'refunded order(s) got their credit notes',
+  })
   sweep(now = new Date()): Promise<number> {
     const cutoff = new Date(now.getTime() - this.config.invoiceRetryAfterMs);
-    return retryDue(this.orders, { mark: 'creditNoteDueAt', cutoff, now }, async (claimed) => {
-      await this.creditNotes.issueMissing(claimed);
-      return true;
-    }, this.logger);
+    return retryDue(
+      this.orders,
+      { mark: 'creditNoteDueAt', cutoff, now },
+      async (claimed) => {
+        await this.creditNotes.issueMissing(claimed);
+        return true;
+      },
+      this.logger,
+    );
   }
 }

@@ -32,9 +32,14 @@ export class OrderPaidRetry {
   @ScheduledTask({ name: 'order-paid-retry', everyMs: retryEveryMs, reports: 'paid order(s) got their invoice' })
   sweep(now = new Date()): Promise<number> {
     const cutoff = new Date(now.getTime() - this.config.invoiceRetryAfterMs);
-    return retryDue(this.orders, { mark: 'invoiceDueAt', cutoff, now }, (claimed) => {
-      const entry = paidEntryOf(claimed);
-      return entry ? this.orderEvents.paid({ order: claimed, entry }) : Promise.resolve(false);
-    }, this.logger);
+    return retryDue(
+      this.orders,
+      { mark: 'invoiceDueAt', cutoff, now },
+      (claimed) => {
+        const entry = paidEntryOf(claimed);
+        return entry ? this.orderEvents.paid({ order: claimed, entry }) : Promise.resolve(false);
+      },
+      this.logger,
+    );
   }
 }

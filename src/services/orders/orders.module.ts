@@ -14,7 +14,6 @@ import { CreditNoteRetry } from './credit-note-retry';
 import { InvoiceParties } from './invoice-parties';
 import { CheckoutLock, CheckoutLocks, CheckoutLockSchema } from './checkout-lock';
 import { OrderAdmin } from './order-admin';
-import { OrderApproval } from './order-approval';
 import { OrderCancellation } from './order-cancellation';
 import { OrderCheckout } from './order-checkout';
 import { OrderEvents } from './order-events';
@@ -68,7 +67,6 @@ import { OrdersService } from './orders.service';
     OrderPaymentFlow,
     OrderShipping,
     OrderAdmin,
-    OrderApproval,
     OrderCancellation,
     OrderExpiry,
     OrderRefunds,
