@@ -49,15 +49,16 @@ export class ScheduledTasks implements OnApplicationBootstrap, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     this.stopping = true;
     this.tasks.forEach((task) => clearInterval(task.timer));
-    await Promise.allSettled(this.tasks.map((task) => task.current));
-    await Promise.allSettled(this.tasks.map((task) => task.lease?.release()));
+    await Promise.allSettled(this.tasks.flatMap((task) => (task.current ? [task.current] : [])));
+    await Promise.allSettled(this.tasks.flatMap((task) => (task.lease ? [task.lease.release()] : [])));
   }
 
   private discover(): Task[] {
     return this.discovery.getProviders().flatMap((wrapper) => {
       const instance = wrapper.instance as Record<string, () => Promise<TickResult>> | undefined;
       if (!instance || typeof instance !== 'object' || !wrapper.isDependencyTreeStatic()) return [];
-      return this.scanner.getAllMethodNames(Object.getPrototypeOf(instance)).flatMap((method) => {
+      const prototype = Object.getPrototypeOf(instance) as object;
+      return this.scanner.getAllMethodNames(prototype).flatMap((method) => {
         const meta = this.discovery.getMetadataByDecorator(ScheduledTask, wrapper, method);
         return meta ? [{ meta, run: () => instance[method]() }] : [];
       });

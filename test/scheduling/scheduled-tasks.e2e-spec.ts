@@ -50,11 +50,13 @@ describe('scheduled tasks on two instances', () => {
     const steps: string[] = [];
     const connection = holder.app.get<Connection>(getConnectionToken());
     connection.once('close', () => (steps.push('database closed'), release.open()));
-    const realSweep = OrderPaidRetry.prototype.sweep;
-    holderSweep.mockImplementationOnce(async function (this: OrderPaidRetry, now?: Date) {
+    const retry = holder.app.get(OrderPaidRetry);
+    holderSweep.mockImplementationOnce(async (now?: Date) => {
       started.open();
       await release.opened;
-      const done = await realSweep.call(this, now); // reads the orders: fails if the database closed meanwhile
+      // The spy's own implementation is used up: this is the real sweep, which reads the orders (it fails if the
+      // database closed meanwhile).
+      const done = await retry.sweep(now);
       steps.push('tick finished');
       return done;
     });
