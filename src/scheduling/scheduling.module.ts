@@ -7,6 +7,5 @@ import { ScheduledTasks } from './scheduled-tasks';
 @Module({
   imports: [DiscoveryModule, JobsModule],
   providers: [ScheduledTasks],
-  exports: [ScheduledTasks],
 })
 export class SchedulingModule {}
