@@ -48,7 +48,8 @@ export class LeaseLocks implements OnModuleDestroy {
         this.renewals.delete(timer);
         await this.locks.deleteOne({ _id: name, owner }).exec();
       },
-      stillHeld: async () => (await this.locks.exists({ _id: name, owner, until: { $gte: new Date() } }).exec()) !== null,
+      stillHeld: async () =>
+        (await this.locks.exists({ _id: name, owner, until: { $gte: new Date() } }).exec()) !== null,
     };
   }
 

@@ -78,7 +78,8 @@ export class OrderPlacement {
 
   private approved(orders: StoredOrder[]): Promise<StoredOrder[]> {
     if (this.config.orderApproval === 'manual') return Promise.resolve(orders);
-    const approve = (order: StoredOrder) => this.transitions.move(String(order._id), OrderStatus.APPROVED, AUTO_APPROVER);
+    const approve = (order: StoredOrder) =>
+      this.transitions.move(String(order._id), OrderStatus.APPROVED, AUTO_APPROVER);
     return Promise.all(orders.map(approve));
   }
 
