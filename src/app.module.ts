@@ -18,6 +18,7 @@ import { RealtimeModule } from './realtime/realtime.module';
 import { StorefrontRawWritesModule } from './services/catalogue/storefront-raw-writes.module';
 import { CustomerAnalyticsModule } from './services/customer-analytics/customer-analytics.module';
 import { DomainEventsModule } from './events/domain-events.module';
+import { SchedulingModule } from './scheduling/scheduling.module';
 import { DummyTreeModule } from './services/dummy-tree/dummy-tree.module';
 import { PageDeliveryModule } from './services/page-delivery/page-delivery.module';
 import { ReportsModule } from './services/reports/reports.module';
@@ -66,6 +67,7 @@ import { SharedStateModule } from './shared-state/shared-state.module';
     RealtimeModule,
     StorefrontRawWritesModule,
     DomainEventsModule,
+    SchedulingModule,
     DummyTreeModule,
     PageDeliveryModule,
     ReportsModule,

@@ -8,6 +8,7 @@ import { buildDemoCatalogue } from '../src/seed/demo-data';
 import { demoId } from '../src/seed/demo-id';
 import { OrderExpiry } from '../src/services/orders/order-expiry';
 import { OrderPaidRetry } from '../src/services/orders/order-paid-retry';
+import { CreditNoteRetry } from '../src/services/orders/credit-note-retry';
 import { Join, joinsOf, PlannedQuery, planAll, QueryRecorder } from './support/query-plans';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -163,6 +164,7 @@ describe('query plans of the beans', () => {
     // The retry of paid orders' invoices, and the reconciliation of pending payments and refunds.
     const later = new Date(Date.now() + 3_600_000);
     await recorder.during('orderPaidRetry.sweep', () => t.app.get(OrderPaidRetry).sweep(later));
+    await recorder.during('creditNoteRetry.sweep', () => t.app.get(CreditNoteRetry).sweep(later));
     await call(admin, 'orderServiceImpl', 'handleNotify', []);
     await call(admin, 'orderServiceImpl', 'getCommerceItemRepository', []);
   }

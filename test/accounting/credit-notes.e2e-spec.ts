@@ -1,6 +1,6 @@
 import { Role } from '../../src/common/principal';
 import { InvoiceService } from '../../src/services/accounting/invoices';
-import { OrderPaidRetry } from '../../src/services/orders/order-paid-retry';
+import { CreditNoteRetry } from '../../src/services/orders/credit-note-retry';
 import { TestStompClient } from '../realtime/stomp-client';
 import { Buyer, checkOut, createBuyer, OrderBody, orderCall, payOrder } from '../orders/support/order-calls';
 import { FERN_AND_MOSS, setCompanyProfile } from '../support/marketplace';
@@ -169,8 +169,8 @@ describe('credit notes and seller document numbers', () => {
     expect((await documentsOf(orderId, buyer.token)).map((one) => one.kind)).toEqual(['buyer-to-vendor']);
 
     const later = new Date(Date.now() + 3_600_000);
-    await Promise.all([1, 2].map(() => t.app.get(OrderPaidRetry).sweep(later)));
-    await t.app.get(OrderPaidRetry).sweep(later);
+    await Promise.all([1, 2].map(() => t.app.get(CreditNoteRetry).sweep(later)));
+    await t.app.get(CreditNoteRetry).sweep(later);
     const documents = await documentsOf(orderId, buyer.token);
     expect(documents.map((one) => one.kind)).toEqual(['buyer-to-vendor', 'credit-note']);
     expect(documents[1].number).toMatch(/^CN-\d{4}-\d{6}$/);

@@ -28,7 +28,8 @@ export function findImportCycles(files: SourceFile[]): string[][] {
   return cycles;
 }
 
-function importGraph(files: SourceFile[]): Map<string, string[]> {
+/** Each file of `files` with the files of `files` it imports (relative specifiers, as {@link findImportCycles} reads them). */
+export function importGraph(files: SourceFile[]): Map<string, string[]> {
   const paths = new Set(files.map((file) => file.path));
   const resolve = (from: string, specifier: string): string | undefined => {
     if (!specifier.startsWith('.')) return undefined;

@@ -15,9 +15,12 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `src/main.ts` as a real process with exactly `env` and PATH: the caller's environment does not leak in. */
-export function startServerProcess(env: Record<string, string>): ServerProcess {
-  const child = spawn(process.execPath, ['test/support/run-ts.js', 'src/main.ts'], {
+/**
+ * Starts `src/main.ts` (or another entry that starts the app) as a real process with exactly `env` and PATH: the
+ * caller's environment does not leak in.
+ */
+export function startServerProcess(env: Record<string, string>, entry = 'src/main.ts'): ServerProcess {
+  const child = spawn(process.execPath, ['test/support/run-ts.js', entry], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
   });

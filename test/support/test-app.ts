@@ -111,17 +111,26 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     config: app.get(AppConfig),
     tokenFor: (role, tokenOptions) => users.tokenFor(role, tokenOptions),
     createUser: (user) => users.create(user),
-    callBean: (beanId, functionName, args, { token, lang = 'en', site = 'default', accept } = {}) => {
-      const call = request(url).post('/api/v1/bean/request').set('Lang-Context', lang).set('Site-Context', site);
-      if (token) call.set('Authorization', `Bearer ${token}`);
-      if (accept) call.set('Accept', accept);
-      return call.send({ beanId, functionName, args }).expect(assertErrorCode);
-    },
+    callBean: (beanId, functionName, args, options) => callBeanAt(url, beanId, functionName, args, options),
     stop: async () => {
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** {@link TestApp.callBean} on the server at `url`, e.g. one running in a child process. */
+export function callBeanAt(
+  url: string,
+  beanId: string,
+  functionName: string,
+  args: unknown[],
+  { token, lang = 'en', site = 'default', accept }: BeanCallOptions = {},
+): request.Test {
+  const call = request(url).post('/api/v1/bean/request').set('Lang-Context', lang).set('Site-Context', site);
+  if (token) call.set('Authorization', `Bearer ${token}`);
+  if (accept) call.set('Accept', accept);
+  return call.send({ beanId, functionName, args }).expect(assertErrorCode);
 }
 
 /**

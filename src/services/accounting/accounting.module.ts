@@ -9,13 +9,13 @@ import { AccountingService } from './accounting.service';
 import { ContactBook } from './contact-book';
 import { AccountingContact, AccountingContactSchema } from './contact.schema';
 import { InvoicesModule } from './invoices/invoices.module';
-import { InvoiceOnPayment } from './invoice-on-payment';
 import { InvoicesController } from './invoices.controller';
 import { OrderInvoices } from './order-invoices';
 
 /**
- * `accountingServiceImpl` and `accountingManagerServiceImpl`: contacts, payout and commission invoices; the buyer's
- * invoice issued on payment, and the invoice downloads (`/api/v1/invoices`).
+ * `accountingServiceImpl` and `accountingManagerServiceImpl`: contacts, payout and commission invoices, and the
+ * invoice downloads (`/api/v1/invoices`). The buyer's invoice is issued on payment by the orders module
+ * (`BuyerInvoice.issueOnPayment`) through this module's invoice service.
  */
 @Module({
   imports: [
@@ -27,6 +27,6 @@ import { OrderInvoices } from './order-invoices';
     MongooseModule.forFeature([{ name: AccountingContact.name, schema: AccountingContactSchema }]),
   ],
   controllers: [InvoicesController],
-  providers: [AccountingService, AccountingManagerService, ContactBook, OrderInvoices, InvoiceOnPayment],
+  providers: [AccountingService, AccountingManagerService, ContactBook, OrderInvoices],
 })
 export class AccountingModule {}

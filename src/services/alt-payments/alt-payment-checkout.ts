@@ -17,20 +17,20 @@ export class AltPaymentCheckout {
     private readonly self: SelfUrl,
   ) {}
 
-  /** Through the orders' payment state machine ({@link OrderPaymentFlow.start}): never a second payment. */
+  /** Through the orders' payment state machine ({@link OrderPaymentFlow.begin}): never a second payment. */
   async start(orderId: string, buyer: Principal): Promise<AltPayment> {
     this.keys.require();
-    const order = await this.flow.payable(orderId, buyer);
-    const started = await this.flow.start(order, buyer, (pending) =>
-      this.provider.create({
+    const pending = await this.flow.begin(await this.flow.payable(orderId, buyer), buyer);
+    const payment = await this.provider
+      .create({
         orderId,
         amount: pending.total,
         currency: pending.currencyCode,
         returnUrl: `${this.self.public()}${ALT_PAYMENT_RETURN_PATH}`,
         idempotencyKey: `${orderId}:${pending.orderTimeLines.length}`,
-      }),
-    );
-    await this.flow.awaitDecision(started.order, started.payment.id);
-    return started.payment;
+      })
+      .catch((error: unknown) => this.flow.notStarted(pending, buyer, error));
+    await this.flow.awaitDecision(pending, payment.id);
+    return payment;
   }
 }

@@ -13,6 +13,7 @@ import { describeRepository, RepositoryDescription } from '../../common/mongo/re
 import { Role } from '../../common/principal';
 import { parseSearchRequest, planSearch, runSearch, SearchSpec } from '../../common/search';
 import { EventPublisher, LiveEvent } from '../../realtime/event-publisher';
+import { ScheduledTask } from '../../scheduling/scheduled-task.decorator';
 import { JobCancellation } from './job-cancellation';
 import { JobDto } from './job.dto';
 import { JobLeases } from './job-leases';
@@ -59,7 +60,6 @@ function expiredLease(now: Date): Record<string, unknown> {
 @Bean('jobsManagementServiceImpl', Role.ADMIN)
 export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(JobsService.name);
-  private sweeper?: NodeJS.Timeout;
 
   constructor(
     @InjectModel(Job.name) private readonly jobs: Model<Job>,
@@ -70,13 +70,10 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
 
   async onApplicationBootstrap(): Promise<void> {
     await this.init();
-    this.sweeper = setInterval(() => void this.failExpiredOwnedJobs(), this.leases.durationMs);
-    this.sweeper.unref();
   }
 
   /** Runs before the HTTP server and the database close (Nest's order), so the writes below still reach the store. */
   async onModuleDestroy(): Promise<void> {
-    clearInterval(this.sweeper);
     await this.failJobsOfThisInstance();
   }
 
@@ -204,13 +201,18 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
   /** Fails every NEW or IN_PROGRESS job whose lease expired: no instance runs it and no client wrote it since. */
   @Exposed()
   async setUnfinishedJobsToFailed(): Promise<void> {
-    await this.failExpired({});
+    const failed = await this.failExpired({});
+    if (failed > 0) this.logger.warn(`Marked ${failed} unfinished job(s) with an expired lease as FAILED`);
   }
 
-  private async failExpiredOwnedJobs(): Promise<void> {
-    await this.failExpired({ leaseOwner: { $exists: true } }).catch((error: unknown) =>
-      this.logger.error('Failing jobs with expired leases', error instanceof Error ? error.stack : String(error)),
-    );
+  /** Jobs a handler owned whose lease expired: its instance stopped without finishing them. */
+  @ScheduledTask({
+    name: 'expired-jobs',
+    everyMs: (config) => config.jobLeaseMs,
+    reports: 'unfinished job(s) with an expired lease marked FAILED',
+  })
+  failExpiredOwnedJobs(): Promise<number> {
+    return this.failExpired({ leaseOwner: { $exists: true } });
   }
 
   /**
@@ -246,14 +248,14 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     this.cancellation.abort(jobId, JobStatus.FAILED);
   }
 
-  private async failExpired(filter: Record<string, unknown>): Promise<void> {
+  private async failExpired(filter: Record<string, unknown>): Promise<number> {
     const expired = await this.jobs
       .find({ ...expiredLease(new Date()), ...filter }, { _id: 1 })
       .lean()
       .exec();
     let failed = 0;
     for (const { _id } of expired) if (await this.failOrphan(_id.toString())) failed++;
-    if (failed > 0) this.logger.warn(`Marked ${failed} unfinished job(s) with an expired lease as FAILED`);
+    return failed;
   }
 
   @Exposed(['IdList'])

@@ -9,6 +9,8 @@ import { LeaseLock } from './lease-lock.schema';
 /** A lock this instance holds; release it when the work is over. */
 export interface HeldLock {
   release(): Promise<void>;
+  /** False once the lock lapsed (its renewals failed for `JOB_LEASE_MS`) or was released. */
+  stillHeld(): Promise<boolean>;
 }
 
 /**
@@ -46,6 +48,8 @@ export class LeaseLocks implements OnModuleDestroy {
         this.renewals.delete(timer);
         await this.locks.deleteOne({ _id: name, owner }).exec();
       },
+      stillHeld: async () =>
+        (await this.locks.exists({ _id: name, owner, until: { $gte: new Date() } }).exec()) !== null,
     };
   }
 

@@ -1,7 +1,8 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { isDuplicateKeyError } from '../../common/mongo/duplicate-key';
+import { ScheduledTask } from '../../scheduling/scheduled-task.decorator';
 import { OrderMail, OrderMailState, StoredOrderMail } from './order-mail.schema';
 import { OrderMailSender } from './order-mail-sender';
 
@@ -22,15 +23,13 @@ export type QueuedMail = Pick<OrderMail, 'key' | 'kind' | 'orderId' | 'to' | 'la
  * The persisted outbox of order mails. A mail is stored first (its unique `key`: once per order and kind, however
  * often its event comes and on however many instances), then sent: any instance claims a due one with a conditional
  * write that moves `nextAttemptAt` past a lease, so one instance sends a given attempt; a failed attempt (SMTP down)
- * is retried with exponential back-off, by whichever instance polls next. A process that dies after the SMTP server
+ * is retried with exponential back-off by the instance that polls (the holder of the `order-mail-outbox` task's lease). A process that dies after the SMTP server
  * accepted a mail but before recording it sends it again after the lease: at least once in that window, exactly once
  * otherwise.
  */
 @Injectable()
-export class OrderMailOutbox implements OnApplicationBootstrap, OnModuleDestroy {
+export class OrderMailOutbox implements OnModuleDestroy {
   private readonly logger = new Logger(OrderMailOutbox.name);
-  private poller?: NodeJS.Timeout;
-  private polling = false;
   private stopped = false;
   /** Sends under way: shutdown waits for them to be recorded, so that none is left claimed for `LEASE_MS`. */
   private readonly inFlight = new Set<Promise<void>>();
@@ -50,29 +49,21 @@ export class OrderMailOutbox implements OnApplicationBootstrap, OnModuleDestroy 
     }
   }
 
-  onApplicationBootstrap(): void {
-    this.poller = setInterval(() => void this.attemptDue(), POLL_MS);
-    this.poller.unref();
-  }
-
   /** Runs before the database closes (Nest's order); the process's shutdown bound caps the wait for a slow SMTP. */
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.poller);
     await Promise.allSettled([...this.inFlight]);
   }
 
-  private async attemptDue(): Promise<void> {
-    if (this.polling) return;
-    this.polling = true;
+  /** The poll: due mails, whoever queued them (a retry whose instance stopped included). */
+  @ScheduledTask({ name: 'order-mail-outbox', everyMs: () => POLL_MS })
+  async attemptDue(): Promise<void> {
     try {
       const due = { state: OrderMailState.PENDING, nextAttemptAt: { $lte: new Date() } };
       const rows = await this.mails.find(due, { _id: 1 }).sort({ nextAttemptAt: 1 }).limit(BATCH).lean().exec();
       for (const { _id: id } of rows) await this.attemptLogged(id);
     } catch (error) {
       if (!this.stopped) this.logger.error(`Polling the mail outbox failed: ${(error as Error).message}`);
-    } finally {
-      this.polling = false;
     }
   }
 

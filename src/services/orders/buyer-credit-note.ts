@@ -26,24 +26,31 @@ export class BuyerCreditNote {
   ) {}
 
   /**
-   * Issues the note of a refund that has just succeeded; a failure is logged and never fails the settlement: the
-   * order is marked `invoiceDueAt` (documents owed), so the {@link OrderPaidRetry} sweep issues it later.
+   * Issues the note of a refund that has just settled, then removes the order's `creditNoteDueAt` mark (set by the
+   * settlement). A failure is logged and never fails the settlement: the mark stays, so {@link CreditNoteRetry}
+   * issues the note later, as it does when the process dies before this.
    */
   async issueSafely(order: StoredOrder, refund: OrderRefund): Promise<void> {
     try {
       await this.issue(order, refund);
+      await this.clearMark(order);
     } catch (error) {
       const what = `credit note of refund ${refund.reference} of order ${String(order._id)}`;
       this.logger.error(`Could not issue the ${what}; the retry sweep will`, (error as Error).stack);
-      await this.orders.markInvoiceDue(order._id);
     }
   }
 
-  /** Issues the notes still missing of the order's settled refunds (the retry sweep); throws on the first failure. */
+  /** Issues the notes still missing of the order's settled refunds, then removes its mark; throws on the first failure. */
   async issueMissing(order: StoredOrder): Promise<void> {
     for (const refund of order.refunds ?? []) {
       if (refund.status === OrderRefundStatus.SUCCEEDED) await this.issue(order, refund);
     }
+    await this.clearMark(order);
+  }
+
+  /** Removes the mark the order was read with; a newer one (a refund settled meanwhile) stays for its own note. */
+  private async clearMark(order: StoredOrder): Promise<void> {
+    if (order.creditNoteDueAt) await this.orders.clearCreditNoteDue(order._id, order.creditNoteDueAt);
   }
 
   /** The note of the refund the provider knows as `refundId`, if issued; null otherwise (never issues one). */

@@ -7,6 +7,8 @@ import {
   InvoiceRequest,
   InvoiceService,
 } from '../accounting/invoices';
+import { OrderEvent } from '../../events/domain-event-map';
+import { OnDomainEvent } from '../../events/domain-events';
 import { addressLines, InvoiceParties } from './invoice-parties';
 import { OrderStatus } from './order-status';
 import { StoredOrder } from './order.view';
@@ -39,6 +41,16 @@ export class BuyerInvoice {
   /** The order's invoice if it has been issued; null otherwise (never issues one). */
   issued(order: StoredOrder): Promise<Attachment | null> {
     return this.invoices.issuedOnce(InvoiceKind.BUYER_TO_VENDOR, String(order._id));
+  }
+
+  /**
+   * Issues the invoice as soon as the order is paid, with no admin in the loop. Issuing is idempotent, so a
+   * redelivered `order.paid` or two instances settling the same payment still give one invoice; a failure leaves the
+   * order marked `invoiceDueAt` and `OrderPaidRetry` emits the event again.
+   */
+  @OnDomainEvent('order.paid')
+  async issueOnPayment({ order }: OrderEvent): Promise<void> {
+    await this.create(order);
   }
 
   /** @throws 409 when the order was never paid and has no invoice yet */

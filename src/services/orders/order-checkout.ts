@@ -8,7 +8,6 @@ import { AddressView } from '../geolocation/address.view';
 import { CountryDirectory } from '../geolocation/country-directory.service';
 import { CheckoutLocks } from './checkout-lock';
 import { CheckoutDto } from './checkout.dto';
-import { OrderApproval } from './order-approval';
 import { OrderPayments } from './order-payments';
 import { OrderPlacement } from './order-placement';
 import { OrderRepository } from './order.repository';
@@ -34,7 +33,6 @@ export class OrderCheckout {
     private readonly locks: CheckoutLocks,
     private readonly addressBook: AddressBook,
     private readonly countries: CountryDirectory,
-    private readonly approval: OrderApproval,
     private readonly returnUrls: PaymentReturnUrls,
   ) {}
 
@@ -55,13 +53,13 @@ export class OrderCheckout {
     const cart = await this.carts.view(buyer.id);
     const items = cart.sellers.flatMap((seller) => seller.items);
     if (items.length === 0) throw codedError('CART_EMPTY', 'The cart is empty');
-    const placed = await this.placement.place(items, {
+    const orders = await this.placement.place(items, {
       buyer: { userId: buyer.id, username: buyer.username },
       by: buyer.id,
       digital: false,
       shippingAddress: await address(),
+      approve: true,
     });
-    const orders = await this.approval.approveNew(placed);
     await this.carts.clear(buyer.id);
     this.recordCheckout(buyer.id, orders);
     return orders;
@@ -74,9 +72,7 @@ export class OrderCheckout {
   async digitalCheckout(buyer: Principal, asked: PaymentRequestDto): Promise<StoredOrder> {
     const returnUrl = asked.returnUrl === undefined ? undefined : this.returnUrls.check(asked.returnUrl);
     const request = { ...asked, returnUrl };
-    const order = request.orderId
-      ? await this.prepare(buyer, request)
-      : await this.approval.approveOne(await this.placeDirect(buyer, request));
+    const order = request.orderId ? await this.prepare(buyer, request) : await this.placeDirect(buyer, request);
     if (!request.confirm) return order;
     const id = String(order._id);
     if (order.digital && order.status === OrderStatus.NEW) {
@@ -128,6 +124,7 @@ export class OrderCheckout {
       shippingAddress: request.shippingAddress,
       paymentMethodId: request.paymentMethodId,
       paymentReturnUrl: request.returnUrl,
+      approve: true,
     });
     this.recordCheckout(buyer.id, [order]);
     return order;

@@ -1,5 +1,6 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
+import { ScheduledTask } from '../../scheduling/scheduled-task.decorator';
 import { PaymentIntentStatus } from '../payments';
 import { OrderCancellation } from './order-cancellation';
 import { OrderPayments } from './order-payments';
@@ -15,15 +16,14 @@ const MAX_SWEEP_EVERY_MS = 60_000;
  * Unpaid orders (NEW, APPROVED, PAYMENT_FAILED) older than `ORDER_PAYMENT_TTL` become CANCELED by
  * `system:payment-ttl` and give their stock back. A card payment left PAYMENT_PENDING (a 3-D Secure challenge never
  * answered) for longer than the TTL is decided with the provider first ({@link OrderPayments.abandon}: canceled
- * there, the order PAYMENT_FAILED, or PAID when the buyer completed it meanwhile), and a failed one canceled. Every
- * instance sweeps every min(TTL / 4, 1 min); each order is canceled by one conditional update, so when instances
- * sweep at once only one of them cancels it and releases its stock.
+ * there, the order PAYMENT_FAILED, or PAID when the buyer completed it meanwhile), and a failed one canceled. The
+ * instance holding the task's lease sweeps every min(TTL / 4, 1 min); each order is canceled by one conditional update,
+ * so even when instances sweep at once (a direct call, a lease that lapsed) only one of them cancels it and releases
+ * its stock.
  */
 @Injectable()
-export class OrderExpiry implements OnApplicationBootstrap, OnModuleDestroy {
+export class OrderExpiry {
   private readonly logger = new Logger(OrderExpiry.name);
-  private timer?: NodeJS.Timeout;
-  private sweeping = false;
 
   constructor(
     private readonly orders: OrderRepository,
@@ -32,20 +32,15 @@ export class OrderExpiry implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly config: AppConfig,
   ) {}
 
-  onApplicationBootstrap(): void {
-    const everyMs = Math.min(this.config.orderPaymentTtlMs / 4, MAX_SWEEP_EVERY_MS);
-    this.timer = setInterval(() => void this.sweepInBackground(), everyMs);
-    this.timer.unref();
-  }
-
-  onModuleDestroy(): void {
-    clearInterval(this.timer);
-  }
-
   /**
    * Decides the payments left pending longer than the TTL, then cancels the unpaid orders older than the TTL (a
    * batch of each); how many this instance canceled.
    */
+  @ScheduledTask({
+    name: 'order-expiry',
+    everyMs: (config) => Math.min(config.orderPaymentTtlMs / 4, MAX_SWEEP_EVERY_MS),
+    reports: 'unpaid order(s) canceled after ORDER_PAYMENT_TTL',
+  })
   async sweep(now = new Date()): Promise<number> {
     const cutoff = new Date(now.getTime() - this.config.orderPaymentTtlMs);
     return (await this.abandonPending(cutoff)) + (await this.cancelUnpaid(cutoff));
@@ -89,19 +84,6 @@ export class OrderExpiry implements OnApplicationBootstrap, OnModuleDestroy {
     } catch (error) {
       if (isRefusal(error)) return false;
       throw error;
-    }
-  }
-
-  private async sweepInBackground(): Promise<void> {
-    if (this.sweeping) return;
-    this.sweeping = true;
-    try {
-      const canceled = await this.sweep();
-      if (canceled > 0) this.logger.log(`Canceled ${canceled} unpaid order(s) after ORDER_PAYMENT_TTL`);
-    } catch (error) {
-      this.logger.error('Sweeping unpaid orders failed', error instanceof Error ? error.stack : String(error));
-    } finally {
-      this.sweeping = false;
     }
   }
 }

@@ -14,12 +14,6 @@ export interface ProviderPayment {
   currency: string;
 }
 
-export interface StartedPayment<T> {
-  /** The order in PAYMENT_PENDING. */
-  order: StoredOrder;
-  payment: T;
-}
-
 /**
  * The payment state machine of an order, the same for every way to pay (the card in `OrderPayments`, the
  * alternative payments module): start, wait for the provider, settle. Exported by `OrdersModule` as the one way
@@ -40,26 +34,22 @@ export class OrderPaymentFlow {
   }
 
   /**
-   * Enters PAYMENT_PENDING first (a failed order goes back through APPROVED), so a second start meanwhile, or on a
-   * PAID order, is a 409 and never a second payment; then asks the provider. When asking fails the order becomes
-   * PAYMENT_FAILED and the error is thrown on.
+   * Enters PAYMENT_PENDING (a failed order goes back through APPROVED first), so a second payment meanwhile, or of a
+   * PAID order, is a 409 and never a second charge. The pending order: the caller asks its provider next, and hands a
+   * failure to ask to {@link notStarted}.
    */
-  async start<T>(
-    order: StoredOrder,
-    payer: Principal,
-    askProvider: (pending: StoredOrder) => Promise<T>,
-  ): Promise<StartedPayment<T>> {
+  async begin(order: StoredOrder, payer: Principal): Promise<StoredOrder> {
     const orderId = String(order._id);
     if (order.status === OrderStatus.PAYMENT_FAILED) {
       await this.transitions.move(orderId, OrderStatus.APPROVED, payer.id);
     }
-    const pending = await this.transitions.move(orderId, OrderStatus.PAYMENT_PENDING, payer.id);
-    try {
-      return { order: pending, payment: await askProvider(pending) };
-    } catch (error) {
-      await this.transitions.move(orderId, OrderStatus.PAYMENT_FAILED, payer.id);
-      throw error;
-    }
+    return this.transitions.move(orderId, OrderStatus.PAYMENT_PENDING, payer.id);
+  }
+
+  /** Asking the provider failed (refused, unreachable): the order becomes PAYMENT_FAILED and the error is thrown on. */
+  async notStarted(order: StoredOrder, payer: Principal, error: unknown): Promise<never> {
+    await this.transitions.move(String(order._id), OrderStatus.PAYMENT_FAILED, payer.id);
+    throw error;
   }
 
   /** The pending order now waits for the provider's decision on `paymentId` (a webhook, or the buyer's return). */

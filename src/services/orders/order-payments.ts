@@ -38,7 +38,7 @@ export class OrderPayments {
   }
 
   /**
-   * Charges the order's card through the payment state machine ({@link OrderPaymentFlow.start}): never a second
+   * Charges the order's card through the payment state machine ({@link OrderPaymentFlow.begin}): never a second
    * charge. A 3-D Secure card leaves the order PAYMENT_PENDING until the provider's webhook.
    */
   async pay(orderId: string, payer: Principal, options: ChargeOptions = {}): Promise<PaymentStatus> {
@@ -49,8 +49,11 @@ export class OrderPayments {
         'Choose a card first: digitalOrderCheckout with orderId and paymentMethodId',
       );
     }
-    const started = await this.flow.start(order, payer, (pending) => this.charge(pending, options));
-    return this.outcome(started.order, started.payment, payer);
+    const pending = await this.flow.begin(order, payer);
+    const intent = await this.charge(pending, options).catch((error: unknown) =>
+      this.flow.notStarted(pending, payer, error),
+    );
+    return this.outcome(pending, intent, payer);
   }
 
   /** The challenge URL of the order's pending 3-D Secure payment. */

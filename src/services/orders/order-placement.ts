@@ -9,7 +9,7 @@ import { DEFAULT_ITEM_WEIGHT_GRAMS, ShippingQuotes } from '../delivery/shipping-
 import { amounts, DraftContext, draftOrders, OrderDraft, OrderLine, OrderRates } from './order-drafts';
 import { OrderTransitions } from './order-transitions';
 import { OrderRepository } from './order.repository';
-import { Order, ShippingAddress } from './order.schema';
+import { Order, OrderStatus, ShippingAddress } from './order.schema';
 import { StoredOrder } from './order.view';
 import { StockLine, StockReservation } from '../catalogue/stock-reservation';
 import { codedError } from '../../common/errors/coded-exception';
@@ -30,9 +30,18 @@ export type PlacementContext = Omit<DraftContext, 'vendors' | 'rates'> & {
   single?: boolean;
   /** When set, every order must be in this currency (409). */
   expectedCurrency?: string;
+  /** The buyer's checkout: approve the orders at once (see {@link OrderPlacement.place}). */
+  approve?: boolean;
 };
 
-/** Turns requested items into NEW orders: priced from the offers, stock reserved, stored and announced. */
+export const AUTO_APPROVER = 'system:auto-approval';
+
+/**
+ * Turns requested items into NEW orders: priced from the offers, stock reserved, stored and announced. Approval at
+ * checkout (issue 18 changes DESIGN §7): a checkout order's stock is reserved already, so its offers are in stock and
+ * it is approved at once by `system:auto-approval`, unless `ORDER_APPROVAL=manual` leaves it NEW for an ADMIN's
+ * `approve`; an ADMIN's `createOrder` is never approved here.
+ */
 @Injectable()
 export class OrderPlacement {
   constructor(
@@ -45,7 +54,7 @@ export class OrderPlacement {
     private readonly quotes: ShippingQuotes,
   ) {}
 
-  /** All orders or none: stock taken for them is given back when storing fails. */
+  /** All orders or none: stock taken for them is given back when storing fails. The orders as they are after approval. */
   async place(items: ItemRequest[], context: PlacementContext): Promise<StoredOrder[]> {
     const lines = await this.linesOf(items);
     const vendors = await this.vendorsOf(lines);
@@ -64,7 +73,14 @@ export class OrderPlacement {
       throw error;
     }
     for (const order of created) await this.transitions.placed(order);
-    return created;
+    return context.approve ? this.approved(created) : created;
+  }
+
+  private approved(orders: StoredOrder[]): Promise<StoredOrder[]> {
+    if (this.config.orderApproval === 'manual') return Promise.resolve(orders);
+    const approve = (order: StoredOrder) =>
+      this.transitions.move(String(order._id), OrderStatus.APPROVED, AUTO_APPROVER);
+    return Promise.all(orders.map(approve));
   }
 
   /**

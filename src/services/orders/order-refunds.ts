@@ -169,6 +169,7 @@ export class OrderRefunds {
       if (entry?.status !== OrderRefundStatus.PENDING || entry.amount !== refund.amount) {
         throw new ConflictException(`it matches no pending refund of the order`);
       }
+      const settledAt = new Date();
       const settled = await this.transitions.moveFrom(
         refund.orderId,
         order.status,
@@ -182,7 +183,9 @@ export class OrderRefunds {
           },
           // The whole entry at once: the embedded database refuses two positional paths of one array element.
           set: {
-            'refunds.$': { ...entry, status: OrderRefundStatus.SUCCEEDED, refundId: refund.id, settledAt: new Date() },
+            'refunds.$': { ...entry, status: OrderRefundStatus.SUCCEEDED, refundId: refund.id, settledAt },
+            // Owing the credit note is recorded with the settlement: if this process dies before issuing it, a sweep does.
+            creditNoteDueAt: settledAt,
           },
           also: { $inc: { refundVersion: 1 } },
           entry: { refundId: refund.id },

@@ -22,6 +22,19 @@ export interface StatusMove {
   entry: OrderTimeLine;
 }
 
+/**
+ * The marks of work an order still owes, each set in the same update as the fact that owes it and removed once it
+ * is done: `invoiceDueAt` (the `order.paid` listeners: invoice, paid mails), `creditNoteDueAt` (a settled refund's
+ * credit note).
+ */
+export type DueMark = 'invoiceDueAt' | 'creditNoteDueAt';
+
+/** An order owing the work of a mark since `at`. */
+export interface DueOrder {
+  _id: Types.ObjectId;
+  at: Date;
+}
+
 /** What a refund request must find unchanged: the order's status and its refund version (a filter value). */
 export interface RefundGuard {
   status: OrderStatus;
@@ -92,14 +105,15 @@ export class OrderRepository {
     return Boolean(await this.orders.exists(filter).exec());
   }
 
-  /** Up to `limit` orders owing documents since before `cutoff`, oldest mark first (the retry sweep). */
-  dueForRetry(cutoff: Date, limit: number): Promise<{ _id: Types.ObjectId; invoiceDueAt: Date }[]> {
+  /** Up to `limit` orders owing what `mark` stands for since before `cutoff`, oldest mark first (the retry sweeps). */
+  dueFor(mark: DueMark, cutoff: Date, limit: number): Promise<DueOrder[]> {
     return this.orders
-      .find({ invoiceDueAt: { $lt: cutoff } }, { _id: 1, invoiceDueAt: 1 })
-      .sort({ invoiceDueAt: 1 })
+      .find({ [mark]: { $lt: cutoff } }, { _id: 1, [mark]: 1 })
+      .sort({ [mark]: 1 })
       .limit(limit)
-      .lean<{ _id: Types.ObjectId; invoiceDueAt: Date }[]>()
-      .exec();
+      .lean<Record<string, unknown>[]>()
+      .exec()
+      .then((rows) => rows.map((row) => ({ _id: row._id as Types.ObjectId, at: row[mark] as Date })));
   }
 
   /** Up to `limit` unpaid orders created before `cutoff`, oldest first, with only their ids (the expiry sweep). */
@@ -222,27 +236,26 @@ export class OrderRepository {
     return removed.deletedCount === 1;
   }
 
-  /** Marks the order as owing documents (`invoiceDueAt`), so the retry sweep issues them. */
-  async markInvoiceDue(orderId: Types.ObjectId): Promise<void> {
-    await this.orders.updateOne({ _id: orderId }, { $set: { invoiceDueAt: new Date() } }).exec();
-  }
-
   /** Removes the mark: every `order.paid` listener succeeded. */
   async clearInvoiceDue(orderId: Types.ObjectId): Promise<void> {
     await this.orders.updateOne({ _id: orderId }, { $unset: { invoiceDueAt: 1 } }).exec();
   }
 
   /**
-   * A lease on a retry: moves the order's `invoiceDueAt` from the value `seen` to `now`, so only one instance wins;
-   * the order after, or null when another instance claimed it first.
+   * Removes the credit-note mark while it is still `at` (the notes owed then are issued); a refund settled meanwhile
+   * set a newer mark, which stays for its own note.
    */
-  claimPaidForRetry(seen: { _id: Types.ObjectId; invoiceDueAt: Date }, now: Date): Promise<StoredOrder | null> {
+  async clearCreditNoteDue(orderId: Types.ObjectId, at: Date): Promise<void> {
+    await this.orders.updateOne({ _id: orderId, creditNoteDueAt: at }, { $unset: { creditNoteDueAt: 1 } }).exec();
+  }
+
+  /**
+   * A lease on a retry: moves the order's `mark` from the value `seen` to `now`, so only one instance wins; the order
+   * after, or null when another instance claimed it first.
+   */
+  claimDue(mark: DueMark, seen: DueOrder, now: Date): Promise<StoredOrder | null> {
     return this.orders
-      .findOneAndUpdate(
-        { _id: seen._id, invoiceDueAt: seen.invoiceDueAt },
-        { $set: { invoiceDueAt: now } },
-        { returnDocument: 'after' },
-      )
+      .findOneAndUpdate({ _id: seen._id, [mark]: seen.at }, { $set: { [mark]: now } }, { returnDocument: 'after' })
       .lean<StoredOrder>()
       .exec();
   }

@@ -95,6 +95,12 @@ export class Order {
    * `INVOICE_RETRY_AFTER` (a claim moves it forward, so one instance retries at a time).
    */
   @Prop() invoiceDueAt?: Date;
+  /**
+   * Set by a refund's settlement (in the same update), removed once its credit note is issued: while set, the order
+   * still owes a credit note and `CreditNoteRetry` issues it after `INVOICE_RETRY_AFTER`, also when the process died
+   * between the settlement and the note.
+   */
+  @Prop() creditNoteDueAt?: Date;
   /** The buyer's `Lang-Context` at checkout: the language of the mails about the order. */
   @Prop() lang?: string;
 
@@ -113,6 +119,8 @@ OrderSchema.index({ createdAt: -1 });
 OrderSchema.index({ status: 1, createdAt: 1 });
 /** Paid orders still owing their invoice (few: the sweep of `OrderPaidRetry`); absent on every other order. */
 OrderSchema.index({ invoiceDueAt: 1 }, { sparse: true });
+/** Orders still owing a credit note of a settled refund (few: the sweep of `CreditNoteRetry`). */
+OrderSchema.index({ creditNoteDueAt: 1 }, { sparse: true });
 /** Payments left pending, by their last change: the expiry sweep of abandoned 3-D Secure challenges. */
 OrderSchema.index({ status: 1, updatedAt: 1 });
 /** Orders with a refund whose webhook is awaited: `handleNotify` asks the provider about them. */

@@ -10,10 +10,10 @@ import { PaymentsModule } from '../payments';
 import { ShoppingCartModule } from '../shopping-cart/shopping-cart.module';
 import { BuyerCreditNote } from './buyer-credit-note';
 import { BuyerInvoice } from './buyer-invoice';
+import { CreditNoteRetry } from './credit-note-retry';
 import { InvoiceParties } from './invoice-parties';
 import { CheckoutLock, CheckoutLocks, CheckoutLockSchema } from './checkout-lock';
 import { OrderAdmin } from './order-admin';
-import { OrderApproval } from './order-approval';
 import { OrderCancellation } from './order-cancellation';
 import { OrderCheckout } from './order-checkout';
 import { OrderEvents } from './order-events';
@@ -60,13 +60,13 @@ import { OrdersService } from './orders.service';
     OrderTransitions,
     OrderEvents,
     OrderPaidRetry,
+    CreditNoteRetry,
     OrderPlacement,
     OrderCheckout,
     OrderPayments,
     OrderPaymentFlow,
     OrderShipping,
     OrderAdmin,
-    OrderApproval,
     OrderCancellation,
     OrderExpiry,
     OrderRefunds,

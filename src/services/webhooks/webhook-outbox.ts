@@ -1,8 +1,9 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { ScheduledTask } from '../../scheduling/scheduled-task.decorator';
 import { DeliveryState, WebhookDelivery } from './webhook-delivery.schema';
 import { PostOutcome, postWebhook } from './webhook-post';
 
@@ -24,11 +25,12 @@ export interface WebhookSender {
  * The durable outbox of outgoing webhooks (DESIGN §8). A delivery is stored before its first attempt; any instance
  * claims a due one (a conditional write moving `nextAttemptAt` past the attempt's timeout, so one instance posts a
  * given attempt), posts it with an `Idempotency-Key` (the delivery's id), records the attempt and schedules the
- * retry with exponential back-off in the database. Every instance polls for due deliveries, so a retry whose
- * instance stopped is delivered by another one; local timers only make the next attempt prompt.
+ * retry with exponential back-off in the database. The instance holding the `webhook-outbox` task's lease polls for
+ * due deliveries, so a retry whose instance stopped is delivered by another one; local timers only make the next
+ * attempt prompt.
  */
 @Injectable()
-export class WebhookOutbox implements OnApplicationBootstrap, OnModuleDestroy {
+export class WebhookOutbox implements OnModuleDestroy {
   private readonly logger = new Logger(WebhookOutbox.name);
   private readonly instance = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly senders = new Map<string, WebhookSender>();
@@ -36,7 +38,6 @@ export class WebhookOutbox implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly stopping = new AbortController();
   /** Attempts under way, so that shutdown can wait until their claims are handed back. */
   private readonly inFlight = new Set<Promise<void>>();
-  private poller?: NodeJS.Timeout;
 
   constructor(@InjectModel(WebhookDelivery.name) private readonly deliveries: Model<WebhookDelivery>) {}
 
@@ -52,22 +53,17 @@ export class WebhookOutbox implements OnApplicationBootstrap, OnModuleDestroy {
     inserted.forEach((row) => this.wakeUp(row._id, 0));
   }
 
-  onApplicationBootstrap(): void {
-    this.poller = setInterval(() => void this.attemptDue(), POLL_MS);
-    this.poller.unref();
-    void this.attemptDue();
-  }
-
   /** Runs before the database closes (Nest's order): the posts under way are aborted and their claims handed back. */
   async onModuleDestroy(): Promise<void> {
-    clearInterval(this.poller);
     this.timers.forEach(clearTimeout);
     this.timers.clear();
     this.stopping.abort();
     await Promise.allSettled([...this.inFlight]);
   }
 
-  private async attemptDue(): Promise<void> {
+  /** The poll: due deliveries, whoever queued them (a retry whose instance stopped included). */
+  @ScheduledTask({ name: 'webhook-outbox', everyMs: () => POLL_MS })
+  async attemptDue(): Promise<void> {
     try {
       const events = [...this.senders.keys()];
       const due = { state: DeliveryState.PENDING, event: { $in: events }, nextAttemptAt: { $lte: new Date() } };
