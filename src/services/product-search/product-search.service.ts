@@ -128,10 +128,13 @@ export class ProductSearchService {
     return this.attributeFacets(skuId, attributeId, AttributeType.VALUE);
   }
 
-  /** Every product with an in-stock offer: value = product id, count = its in-stock offers. */
+  /**
+   * Products with an in-stock offer: value = product id, count = its in-stock offers; only the first
+   * `MAX_LISTED_PRODUCTS` (50) by name, a storefront narrowing the list by a search term.
+   */
   @Exposed()
   async getProductsListFilter(): Promise<Facet[]> {
-    return toFacets(await this.productsNamed(''));
+    return toFacets(await this.facets.productsNamed(''));
   }
 
   /** Like `getProductsListFilter`, for names containing `searchTerm` as literal text, ignoring case. */
@@ -140,7 +143,7 @@ export class ProductSearchService {
     if (searchTerm.length > MAX_SEARCH_TERM) {
       throw new BadRequestException(`searchTerm must be at most ${MAX_SEARCH_TERM} characters`);
     }
-    return toFacets(await this.productsNamed(searchTerm.trim()));
+    return toFacets(await this.facets.productsNamed(searchTerm.trim()));
   }
 
   /**
@@ -215,19 +218,6 @@ export class ProductSearchService {
       return entry ? [{ ...row, entry }] : [];
     });
     return { items, total: rows.length, attributes: [...full.values()].flatMap((entry) => entry.attributeRecords) };
-  }
-
-  /** Listed products whose name contains `term` (any case; blank: all), counting their in-stock offers. */
-  private async productsNamed(term: string): Promise<FacetCount[]> {
-    const needle = term.toLowerCase();
-    const entries = await this.index.listedNames();
-    return entries
-      .filter((entry) => entry.name.toLowerCase().includes(needle))
-      .map((entry) => ({
-        _id: entry._id,
-        label: entry.name,
-        count: entry.offers.filter((offer) => offer.quantity > 0).length,
-      }));
   }
 
   /** Each filter's attribute must exist (404), as for the attribute facets. */
