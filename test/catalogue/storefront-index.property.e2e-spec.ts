@@ -6,6 +6,7 @@ import { SellerSku } from '../../src/services/catalogue/seller-sku.schema';
 import { Seller } from '../../src/services/catalogue/seller.schema';
 import { Sku } from '../../src/services/catalogue/sku.schema';
 import { startTestApp, TestApp } from '../support/test-app';
+import { countsOf, listedProductsNamed } from './support/products-list';
 
 const BEAN = 'ecomRemainsSearchEngineServiceImpl';
 const SEED = 20261127;
@@ -184,7 +185,8 @@ const asCounts = (facets: Facet[]) => Object.fromEntries(facets.map((facet) => [
 /**
  * 200 random write sequences (fixed seed) on a small catalogue, each followed by every index answer compared with a
  * full recomputation from the source collections: the listing in all currencies and per currency (members, the
- * cheapest offer, the price order), the whole-catalogue filter counters, the products list and a search by word.
+ * cheapest offer, the price order), the whole-catalogue filter counters, the products list with its in-stock offer
+ * counts, the products list searched by name (trigram look-up and scan), and a search by word.
  */
 describe('storefront index against a full recomputation (property)', () => {
   let t: TestApp;
@@ -242,6 +244,12 @@ describe('storefront index against a full recomputation (property)', () => {
     const listedIds = (await expectedListing(db)).map((row) => row.id).sort();
     const productsList = (await call('getProductsListFilter', [])) as Facet[];
     expect(productsList.map((facet) => facet.value).sort()).toEqual(listedIds);
+    // The kept in-stock offer counts, and a name search by trigrams (3 letters) and by a scan (1 letter).
+    expect(asCounts(productsList)).toEqual(countsOf(await listedProductsNamed(db, '')));
+    for (const term of [WORDS[0].slice(1, 4), 'A']) {
+      const named = (await call('getProductsListByRequestFilter', [term])) as Facet[];
+      expect(asCounts(named)).toEqual(countsOf(await listedProductsNamed(db, term)));
+    }
     const word = WORDS[0];
     const names = await db
       .collection('products')

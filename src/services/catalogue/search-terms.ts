@@ -50,3 +50,18 @@ export function withinOneEdit(a: string, b: string): boolean {
   if (restA.length <= 1 && restB.length <= 1) return true;
   return restA.length === 2 && restB.length === 2 && restA[0] === restB[1] && restA[1] === restB[0];
 }
+
+/** Length, in characters, of the pieces of a name that its literal substring search looks up. */
+export const NAME_GRAM = 3;
+
+/**
+ * The distinct trigrams (three characters, by code point) of a text in lower case. A substring of three characters
+ * or more of the lower-case name has only trigrams of that name, so an index look-up of all of a search term's
+ * trigrams finds every name containing it (and perhaps a few with the trigrams elsewhere, which the caller drops).
+ */
+export function nameGramsOf(text: string): string[] {
+  const chars = [...text.toLowerCase()];
+  const grams = new Set<string>();
+  for (let at = 0; at + NAME_GRAM <= chars.length; at++) grams.add(chars.slice(at, at + NAME_GRAM).join(''));
+  return [...grams];
+}

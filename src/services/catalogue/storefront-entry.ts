@@ -1,5 +1,5 @@
 import { Types } from 'mongoose';
-import { distinctWords, typoKeysOf } from './search-terms';
+import { distinctWords, nameGramsOf, typoKeysOf } from './search-terms';
 
 /** Scope of the entry answering for all currencies; other entries are scoped to one currency (`EUR`). */
 export const ALL_CURRENCIES = '*';
@@ -107,6 +107,10 @@ export interface StorefrontEntry {
   inStockSkus: Types.ObjectId[];
   /** All-currencies entry only: the filter counters (`facetKey`) this product counts in, when listed. */
   facets: string[];
+  /** All-currencies entry only, when listed: its in-stock offers (the products list filter's count). */
+  inStockOffers: number;
+  /** All-currencies entry only, when listed: the trigrams of the lower-case name (`nameGramsOf`, name search). */
+  nameGrams: string[];
   /** All-currencies entry only: the currencies of the entries per currency written last. */
   currencies: string[];
 }
@@ -157,6 +161,8 @@ export function entriesOf(sources: ProductSources): StorefrontEntry[] {
     all.inStockSkus = uniqueIds(inStock.map((offer) => offer.sku));
     all.currencies = [...new Set(inStock.map((offer) => offer.currency))].sort();
     all.facets = [...facetsOf(all, inStock), ...listedIn(all.currencies)];
+    all.inStockOffers = inStock.length;
+    all.nameGrams = nameGramsOf(all.name);
   }
   const perCurrency = all.currencies.map((currency) =>
     entryOf(
@@ -216,6 +222,8 @@ function entryOf(product: ProductSource, scope: string, offers: EntryOffer[]): S
     skus: [],
     inStockSkus: [],
     facets: [],
+    inStockOffers: 0,
+    nameGrams: [],
     currencies: [],
   };
 }
@@ -242,7 +250,7 @@ export const LISTED_FACET = 'listed';
  */
 export function facetsOf(
   entry: Pick<StorefrontEntry, 'countryOfOrigin' | 'geneticType' | 'attributeKeys'>,
-  inStock: EntryOffer[],
+  inStock: Pick<EntryOffer, 'sellerCountry'>[],
 ): string[] {
   const keys = new Set<string>();
   if (entry.countryOfOrigin) keys.add(facetKey('origin', entry.countryOfOrigin));

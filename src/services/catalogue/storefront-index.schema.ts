@@ -24,6 +24,8 @@ StorefrontEntrySchema.index({ ...LISTED, createdAt: -1, _id: -1 }, { name: 'list
 // Search: a word's exact key or prefix range, and the typo keys of names' words (multikey).
 StorefrontEntrySchema.index({ terms: 1 }, { name: 'search_terms' });
 StorefrontEntrySchema.index({ typoKeys: 1 }, { name: 'search_typo' });
+// The products list filter's name search: the trigrams of listed names (multikey).
+StorefrontEntrySchema.index({ nameGrams: 1 }, { name: 'name_grams' });
 // Filters narrowed to one SKU: the products offering it in stock.
 StorefrontEntrySchema.index({ inStockSkus: 1 }, { name: 'sku_scope' });
 // The sitemap's product pages: listed products by slug.

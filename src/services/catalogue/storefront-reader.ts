@@ -2,12 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection, mongo, Types } from 'mongoose';
 import type { AttributeRecord } from './offer-facets';
-import { ALL_CURRENCIES, facetKey, LISTED_FACET, StorefrontEntry } from './storefront-entry';
+import { ALL_CURRENCIES, EntryOffer, facetKey, LISTED_FACET, StorefrontEntry } from './storefront-entry';
 import { FacetCounter, FACET_COLLECTION, INDEX_COLLECTION } from './storefront-indexer';
 
 type Doc = mongo.BSON.Document;
 export type EntryFilter = Record<string, unknown>;
 export type EntrySort = Record<string, 1 | -1>;
+
+/** What the products list filter shows of a listed product. */
+export type ListedName = Pick<StorefrontEntry, '_id' | 'name' | 'inStockOffers'>;
 
 /** An entry read with the attributes it names (its own, and its SKUs' when the SKUs were read). */
 export type EntryWithAttributes = StorefrontEntry & { attributeRecords: AttributeRecord[] };
@@ -28,6 +31,19 @@ function attributesAt(path: string, as: string): Doc {
  * SKUs, the search words, nor the filters' bookkeeping. The replies' size is a large part of a listing's cost.
  */
 const LISTING_FIELDS = { product: 1, slug: 1, name: 1, description: 1, images: 1, translations: 1, attributes: 1 };
+/** What the facets of an entry narrowed to one SKU are computed from (`skuScopedFacets`). */
+const SKU_SCOPE_FIELDS = {
+  countryOfOrigin: 1,
+  geneticType: 1,
+  attributes: 1,
+  'offers.sku': 1,
+  'offers.quantity': 1,
+  'offers.sellerCountry': 1,
+  'offers.keys': 1,
+};
+export type SkuScopeEntry = Pick<StorefrontEntry, 'countryOfOrigin' | 'geneticType' | 'attributes'> & {
+  offers: Pick<EntryOffer, 'sku' | 'quantity' | 'sellerCountry' | 'keys'>[];
+};
 /** The cheapest in-stock offer: the first of the entry's offers (cheapest first) with a unit in stock. */
 const CHEAPEST_IN_STOCK = { offers: { $elemMatch: { quantity: { $gt: 0 } } } };
 
@@ -104,12 +120,21 @@ export class StorefrontReader {
       .toArray() as Promise<unknown[]> as Promise<EntryWithAttributes[]>;
   }
 
-  /** Every listed product's name and offers (all currencies), in name order. */
-  listedNames(): Promise<Pick<StorefrontEntry, '_id' | 'name' | 'offers'>[]> {
+  /**
+   * Listed products (all currencies) in name order, `limit` of them after the first `skip`, each with only its name
+   * and in-stock offer count. Without `grams` a range of the index `listing_name`, read in order and stopping after
+   * the page; with them only the names having every one of those trigrams, through the index `name_grams`.
+   */
+  listedNames(grams: string[], skip: number, limit: number): Promise<ListedName[]> {
+    // Only listed all-currencies entries carry `nameGrams`, so scope and listed are not tested on each candidate
+    // (the embedded database evaluates the filter per fetched entry, which is most of this query's cost).
+    const filter = grams.length > 0 ? { nameGrams: { $all: grams } } : { scope: ALL_CURRENCIES, listed: true };
     return this.entries()
-      .find({ scope: ALL_CURRENCIES, listed: true } as Doc, { projection: { name: 1, 'offers.quantity': 1 } })
+      .find(filter as Doc, { projection: { name: 1, inStockOffers: 1 } })
       .sort({ name: 1, _id: 1 })
-      .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
+      .skip(skip)
+      .limit(limit)
+      .toArray() as Promise<unknown[]> as Promise<ListedName[]>;
   }
 
   /** Slug and last change of every listed product with a slug, in slug order (the sitemap's product pages). */
@@ -136,19 +161,24 @@ export class StorefrontReader {
     return { ...rest, attributeRecords: [...rest.attributeRecords, ...skuAttributeRecords] };
   }
 
-  /** Listed products offering the SKU in stock. */
-  withSkuInStock(skuId: Types.ObjectId): Promise<StorefrontEntry[]> {
+  /**
+   * Listed products offering the SKU in stock (its product, a SKU belonging to one), with only what its facets are
+   * computed from: not its texts, search words or SKUs, which were most of each reply.
+   */
+  withSkuInStock(skuId: Types.ObjectId): Promise<SkuScopeEntry[]> {
     return this.entries()
-      .find({ inStockSkus: skuId } as Doc)
-      .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
+      .find({ inStockSkus: skuId } as Doc, { projection: SKU_SCOPE_FIELDS })
+      .toArray() as Promise<unknown[]> as Promise<SkuScopeEntry[]>;
   }
 
-  /** The non-zero counters of one facet (`origin`, `seller`, `genetic`, `attribute`, `value:<attribute id>`). */
-  counters(facet: string): Promise<FacetCounter[]> {
-    return this.connection
-      .collection(FACET_COLLECTION)
-      .find({ facet, count: { $gt: 0 } })
-      .toArray() as Promise<unknown[]> as Promise<FacetCounter[]>;
+  /**
+   * The non-zero counters of one facet (`origin`, `seller`, `genetic`, `attribute`, `value:<attribute id>`). The
+   * zeros (the few values no listed product has any more) are dropped here: a range on `count` in the query cost the
+   * embedded database more than the zeros it saves sending.
+   */
+  async counters(facet: string): Promise<FacetCounter[]> {
+    const counters = (await this.connection.collection(FACET_COLLECTION).find({ facet }).toArray()) as unknown[];
+    return (counters as FacetCounter[]).filter((counter) => counter.count > 0);
   }
 
   private entries(): mongo.Collection<Doc> {

@@ -128,10 +128,13 @@ export class ProductSearchService {
     return this.attributeFacets(skuId, attributeId, AttributeType.VALUE);
   }
 
-  /** Every product with an in-stock offer: value = product id, count = its in-stock offers. */
+  /**
+   * Products with an in-stock offer: value = product id, count = its in-stock offers; only the first
+   * `MAX_LISTED_PRODUCTS` (50) by name, a storefront narrowing the list by a search term.
+   */
   @Exposed()
   async getProductsListFilter(): Promise<Facet[]> {
-    return toFacets(await this.productsNamed(''));
+    return toFacets(await this.facets.productsNamed(''));
   }
 
   /** Like `getProductsListFilter`, for names containing `searchTerm` as literal text, ignoring case. */
@@ -140,7 +143,7 @@ export class ProductSearchService {
     if (searchTerm.length > MAX_SEARCH_TERM) {
       throw new BadRequestException(`searchTerm must be at most ${MAX_SEARCH_TERM} characters`);
     }
-    return toFacets(await this.productsNamed(searchTerm.trim()));
+    return toFacets(await this.facets.productsNamed(searchTerm.trim()));
   }
 
   /**
@@ -217,19 +220,6 @@ export class ProductSearchService {
     return { items, total: rows.length, attributes: [...full.values()].flatMap((entry) => entry.attributeRecords) };
   }
 
-  /** Listed products whose name contains `term` (any case; blank: all), counting their in-stock offers. */
-  private async productsNamed(term: string): Promise<FacetCount[]> {
-    const needle = term.toLowerCase();
-    const entries = await this.index.listedNames();
-    return entries
-      .filter((entry) => entry.name.toLowerCase().includes(needle))
-      .map((entry) => ({
-        _id: entry._id,
-        label: entry.name,
-        count: entry.offers.filter((offer) => offer.quantity > 0).length,
-      }));
-  }
-
   /** Each filter's attribute must exist (404), as for the attribute facets. */
   private async attributeConditions(query: ProductListingQueryDto): Promise<AttributeCondition[]> {
     const filters = query.filters ?? [];
@@ -237,11 +227,20 @@ export class ProductSearchService {
     return attributes.map((attribute, index) => ({ attribute: attribute._id, values: filters[index].values }));
   }
 
+  /**
+   * The attribute and its value counts are read at once (one wait for the database instead of two); the attribute's
+   * errors (400, 404) still come before the SKU's, as when they were read one after the other.
+   */
   private async attributeFacets(skuId: string, attributeId: string, type: AttributeType): Promise<Facet[]> {
-    const attribute = await this.scope.attribute(attributeId, type);
-    const suffix = attribute.unit ? ` ${attribute.unit}` : '';
-    const counts = await this.facets.counts(`value:${String(attribute._id)}`, skuId);
-    return toFacets(counts, (value) => `${value}${suffix}`);
+    const id = toObjectId(attributeId, 'attributeId');
+    const [attribute, counts] = await Promise.allSettled([
+      this.scope.attribute(attributeId, type),
+      this.facets.counts(`value:${String(id)}`, skuId),
+    ]);
+    if (attribute.status === 'rejected') throw attribute.reason;
+    if (counts.status === 'rejected') throw counts.reason;
+    const suffix = attribute.value.unit ? ` ${attribute.value.unit}` : '';
+    return toFacets(counts.value, (value) => `${value}${suffix}`);
   }
 
   private run(pipeline: PipelineStage[]): Promise<FacetCount[]> {

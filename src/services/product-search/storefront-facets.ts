@@ -1,13 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { attributeKey, facetsOf, splitFacetKey, StorefrontEntry } from '../catalogue/storefront-entry';
-import { StorefrontReader } from '../catalogue/storefront-reader';
+import { attributeKey, facetsOf, splitFacetKey } from '../catalogue/storefront-entry';
+import { nameGramsOf } from '../catalogue/search-terms';
+import { SkuScopeEntry, StorefrontReader } from '../catalogue/storefront-reader';
 import { FacetCount } from './facet-pipelines';
 import { FacetScope } from './facet-scope.service';
+
+/**
+ * Most rows a products list answers: the first listed products in name order. The answer has one row per product,
+ * so without a bound it grows with the catalogue (5,000 rows at 100× the demo); a storefront narrows the list with
+ * a search term (`getProductsListByRequestFilter`) instead of paging it. The demo catalogue lists 45.
+ */
+export const MAX_LISTED_PRODUCTS = 50;
 
 /**
  * Filter counts: the number of listed products per value of a facet (`origin`, `seller`, `genetic`, `attribute`,
  * `value:<attribute id>`). Over the whole catalogue they are the counters the index keeps per write; narrowed to one
  * SKU they are counted over the few entries offering that SKU in stock (found through their `inStockSkus` index).
+ * The products lists are read from the listed entries in name order, stopping after `MAX_LISTED_PRODUCTS`.
  */
 @Injectable()
 export class StorefrontFacets {
@@ -27,10 +36,31 @@ export class StorefrontFacets {
       facet,
     );
   }
+
+  /**
+   * The first `MAX_LISTED_PRODUCTS` listed products in name order (code points, the index's order) whose name
+   * contains `term` literally, ignoring case (blank: every name), labelled with the name and counting their in-stock
+   * offers. A term of three characters or more is looked up by its trigrams; a shorter one (which most names
+   * contain) is checked on the names read in order, in growing pages until enough are found or none are left.
+   */
+  async productsNamed(term: string): Promise<FacetCount[]> {
+    const needle = term.toLowerCase();
+    const grams = nameGramsOf(needle);
+    const rows: FacetCount[] = [];
+    for (let skip = 0, limit = MAX_LISTED_PRODUCTS; ; skip += limit, limit *= 2) {
+      const page = await this.reader.listedNames(grams, skip, limit);
+      for (const entry of page) {
+        if (entry.name.toLowerCase().includes(needle)) {
+          rows.push({ _id: entry._id, label: entry.name, count: entry.inStockOffers });
+        }
+      }
+      if (rows.length >= MAX_LISTED_PRODUCTS || page.length < limit) return rows.slice(0, MAX_LISTED_PRODUCTS);
+    }
+  }
 }
 
 /** The facets of one product as its offers of one SKU give them: that SKU's attributes and sellers only. */
-function skuScopedFacets(entry: StorefrontEntry, skuId: string): string[] {
+function skuScopedFacets(entry: SkuScopeEntry, skuId: string): string[] {
   const offers = entry.offers.filter((offer) => String(offer.sku) === skuId && offer.quantity > 0);
   const own = entry.attributes.flatMap((a) => a.values.map((value) => attributeKey(a.attribute, value)));
   const attributeKeys = [...new Set([...own, ...offers.flatMap((offer) => offer.keys)])];

@@ -2053,7 +2053,8 @@ export interface Beans {
     getDynamicValueFilters(skuId: string, attributeId: string): Promise<Facet[]>;
 
     /**
-     * Every product with an in-stock offer: value = product id, count = its in-stock offers.
+     * Products with an in-stock offer: value = product id, count = its in-stock offers; only the first
+     * `MAX_LISTED_PRODUCTS` (50) by name, a storefront narrowing the list by a search term.
      *
      * @role GUEST
      * @signature getProductsListFilter()
