@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import WebSocket from 'ws';
 import { eventually } from '../support/eventually';
-import { ServerProcess, startServerProcess } from '../support/server-process';
+import { requireFreshBuild, ServerProcess, startServerProcess } from '../support/server-process';
 import { redisEnvironment, relayEnvironment, requireService, uniqueName } from '../support/shared-services';
 import { freePort, Nginx, startNginx } from './support/nginx';
 
@@ -22,7 +22,12 @@ const CATALOGUE = 'catalogueAdminServiceImpl';
 /** Every subscriber answer waits this long, so that deliveries are under way when an instance stops. */
 const SUBSCRIBER_DELAY_MS = 300;
 
-type Outcome = { what: string; status: number | string };
+const began = Date.now();
+/** Progress on stderr: the test runs for a minute or more, and a slow machine shows where. */
+const progress = (what: string) => process.stderr.write(`rolling restart, ${(Date.now() - began) / 1000} s: ${what}\n`);
+
+/** A request's answer (or the client's error), and when it came, in seconds since the test began. */
+type Outcome = { what: string; status: number | string; at: number };
 
 /** A New Plant subscriber that answers every post 204 after a while and keeps the product ids it was told of. */
 async function slowSubscriber() {
@@ -56,7 +61,7 @@ class Instance {
   }
 
   async start(): Promise<void> {
-    this.process = startServerProcess({ ...this.env, PORT: String(this.port), DATA_DIR: this.dataDir });
+    this.process = startServerProcess({ ...this.env, PORT: String(this.port), DATA_DIR: this.dataDir }, true);
     if (!(await this.process.logged('Listening on'))) {
       throw new Error(`The instance on ${this.port} did not start: ${this.process.output().stderr}`);
     }
@@ -129,21 +134,26 @@ describe('A rolling restart behind nginx', () => {
   const recorded = async (what: string, call: () => Promise<{ status: number }>) => {
     try {
       const { status } = await call();
-      outcomes.push({ what, status });
+      outcomes.push({ what, status, at: (Date.now() - began) / 1000 });
       return status;
     } catch (error) {
-      outcomes.push({ what, status: (error as Error).message });
+      outcomes.push({ what, status: (error as Error).message, at: (Date.now() - began) / 1000 });
       return undefined;
     }
   };
   const callBean = (beanId: string, functionName: string, args: unknown[], token?: string) => {
-    const call = viaNginx().post('/api/v1/bean/request').set('Site-Context', 'default');
+    const call = viaNginx().post('/api/v1/bean/request').set('Site-Context', 'default').set('Lang-Context', 'en');
     if (token) call.set('Authorization', `Bearer ${token}`);
     return call.send({ beanId, functionName, args });
   };
+  /** The body of a 2xx answer; otherwise throws with the answer, which says what went wrong. */
+  const ok = async (call: request.Test) => {
+    const res = await call;
+    if (res.status >= 300) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
+    return res.body as { id: string } & Record<string, unknown>;
+  };
   const login = async (username: string, password: string) => {
-    const res = await viaNginx().post('/api/v1/auth/token').send({ username, password }).expect(200);
-    return (res.body as { token: string }).token;
+    return String((await ok(viaNginx().post('/api/v1/auth/token').send({ username, password }))).token);
   };
 
   /** Requests one after the other until `running()` is false, each outcome recorded. */
@@ -151,15 +161,20 @@ describe('A rolling restart behind nginx', () => {
     while (running()) await step();
   };
 
-  /** Resolves once nginx has passed a request to `instance` and had a 2xx from it after `since` log lines. */
+  /**
+   * Resolves once nginx, after `since` log lines, has passed a request to `instance` and had a 2xx from it: nginx
+   * (open source) does not poll readiness, and holds an instance it failed to reach out of the rotation for the
+   * recipe's `fail_timeout`. Stopping the other instance before would leave it no instance to send to.
+   */
   const backInRotation = (instance: Instance, since: number) =>
     eventually(
       async () => nginx.accessLog().slice(since),
-      (lines) => lines.some((line) => new RegExp(`^2\\d\\d .*${instance.address} 2\\d\\d `).test(line)),
+      (lines) => lines.some((line) => line.startsWith('2') && line.includes(` ${instance.address} 2`)),
       `nginx sends to ${instance.address} again`,
     );
 
   beforeAll(async () => {
+    requireFreshBuild();
     await Promise.all([requireService('rabbitmq'), requireService('redis')]);
     db = await EmbeddedMongoServer.start({ port: 0, host: '127.0.0.1', dbPath: undefined });
     subscriber = await slowSubscriber();
@@ -180,13 +195,13 @@ describe('A rolling restart behind nginx', () => {
     instances = [new Instance(await freePort(), env), new Instance(await freePort(), env)];
     // One after the other: the first seeds the demo shop, the second finds it.
     for (const instance of instances) await instance.start();
+    progress('both instances started');
     nginx = await startNginx(instances.map((instance) => instance.port));
     mongo = await MongoClient.connect(db.uri);
 
     admin = await login('admin', 'admin-change-me');
     const buyers = await Promise.all(BUYERS.map((buyer) => login(buyer, DEMO_PASSWORD)));
-    const job = await callBean(JOBS, 'createJob', [{ name: 'rolling', total: 1_000_000 }], admin).expect(200);
-    jobId = (job.body as { id: string }).id;
+    jobId = (await ok(callBean(JOBS, 'createJob', [{ type: 'rolling', total: 1_000_000 }], admin))).id;
     for (let i = 0; i < GUESTS; i++) followers.push(new FollowingClient(nginx.url));
     for (const token of buyers) followers.push(new FollowingClient(nginx.url, token));
     await eventually(
@@ -194,6 +209,7 @@ describe('A rolling restart behind nginx', () => {
       (n) => n === followers.length,
       'every STOMP client connects',
     );
+    progress('clients connected; load starts');
 
     let running = true;
     const load = [
@@ -227,6 +243,7 @@ describe('A rolling restart behind nginx', () => {
             const answer = await viaNginx()
               .post('/api/v1/catalogue/products')
               .set('Authorization', `Bearer ${admin}`)
+              .set('Lang-Context', 'en')
               .send({ name: `Rolling plant ${created.length}`, published: true });
             if (answer.status === 201) created.push((answer.body as { id: string }).id);
             return answer;
@@ -238,15 +255,20 @@ describe('A rolling restart behind nginx', () => {
 
     for (const instance of instances) {
       await new Promise((resolve) => setTimeout(resolve, 1000)); // load on both instances first
-      const since = nginx.accessLog().length;
       endings.push(await instance.terminate());
+      const since = nginx.accessLog().length; // what the old process answered is logged by now
+      progress(`${instance.address} stopped`);
       await instance.start();
+      progress(`${instance.address} started`);
       await backInRotation(instance, since);
+      progress(`${instance.address} back in nginx's rotation`);
     }
     await new Promise((resolve) => setTimeout(resolve, 1000));
     running = false;
     await Promise.all(load);
-  }, 150_000);
+    const retried = nginx.accessLog().filter((line) => line.includes(', ')).length;
+    progress(`${outcomes.length} requests answered, ${retried} of them retried by nginx; ${created.length} products`);
+  }, 300_000);
 
   afterAll(async () => {
     await Promise.all(followers.map((follower) => follower.stop()));
@@ -270,14 +292,13 @@ describe('A rolling restart behind nginx', () => {
   });
 
   it('should have retried on the other instance what a stopping one refused (the recipe at work)', () => {
-    const retried = nginx.accessLog().filter((line) => /^\d+ \S+, \S+ /.test(line));
+    const retried = nginx.accessLog().filter((line) => line.includes(', '));
     expect(retried.length).toBeGreaterThan(0);
   });
 
   it('should bring every STOMP client back, subscribed, to receive an event published after the restarts', async () => {
     expect(followers.every((follower) => follower.connections >= 2)).toBe(true);
-    const res = await callBean(CATALOGUE, 'createCategory', [{ name: 'After the restarts' }], admin).expect(200);
-    const { id } = res.body as { id: string };
+    const { id } = await ok(callBean(CATALOGUE, 'createCategory', [{ name: 'After the restarts' }], admin));
     await eventually(
       async () => followers.filter((follower) => follower.categoryIds.includes(id)).length,
       (n) => n === followers.length,
@@ -286,9 +307,10 @@ describe('A rolling restart behind nginx', () => {
   });
 
   it('should keep the job the ADMIN stepped through both restarts, each step counted once, and finish it', async () => {
-    const done = await callBean(JOBS, 'toDone', [jobId], admin).expect(200);
-    expect(done.body).toMatchObject({ status: 'DONE', current: jobSteps });
+    const stepped = await ok(callBean(JOBS, 'incrementJob', [jobId, 0], admin));
+    expect(stepped).toMatchObject({ status: 'IN_PROGRESS', current: jobSteps });
     expect(jobSteps).toBeGreaterThan(5);
+    expect(await ok(callBean(JOBS, 'toDone', [jobId], admin))).toMatchObject({ status: 'DONE' });
   });
 
   it('should deliver the New Plant webhook of every product created, none lost', async () => {
