@@ -83,13 +83,19 @@ export async function bootstrap(): Promise<void> {
 function closeOnSignals(app: NestExpressApplication, drain: ShutdownDrain, drainMs: number): void {
   const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
   let received = false;
-  const shutDown = async (signal: NodeJS.Signals) => {
-    if (received) return;
-    received = true;
+  const close = async (signal: NodeJS.Signals) => {
     drain.begin();
     await new Promise((resolve) => setTimeout(resolve, drainMs));
     await app.close();
     process.kill(process.pid, signal);
+  };
+  const shutDown = (signal: NodeJS.Signals) => {
+    if (received) return;
+    received = true;
+    close(signal).catch((error: unknown) => {
+      app.get(Logger).error(`Shutdown on ${signal} failed: ${(error as Error).stack}`, 'Bootstrap');
+      process.exit(1);
+    });
   };
   signals.forEach((signal) => process.on(signal, shutDown));
   drain.onClosed(() => signals.forEach((signal) => process.removeListener(signal, shutDown)));

@@ -216,7 +216,8 @@ describe('A rolling restart behind nginx', () => {
       ...Array.from({ length: GUESTS }, () =>
         loop(
           () => running,
-          () => recorded('guest filter', () => callBean('ecomRemainsSearchEngineServiceImpl', 'getProductsListFilter', [])),
+          () =>
+            recorded('guest filter', () => callBean('ecomRemainsSearchEngineServiceImpl', 'getProductsListFilter', [])),
         ),
       ),
       loop(
@@ -266,8 +267,9 @@ describe('A rolling restart behind nginx', () => {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     running = false;
     await Promise.all(load);
-    const retried = nginx.accessLog().filter((line) => line.includes(', ')).length;
-    progress(`${outcomes.length} requests answered, ${retried} of them retried by nginx; ${created.length} products`);
+    const retried = nginx.accessLog().filter((line) => line.includes(', '));
+    const refusals = retried.map((line) => line.split(' ').find((word) => /^\d{3},$/.test(word)));
+    progress(`${outcomes.length} requests answered; retried by nginx: ${retried.length} (${refusals.join(' ')})`);
   }, 300_000);
 
   afterAll(async () => {

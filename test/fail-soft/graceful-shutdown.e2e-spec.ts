@@ -52,21 +52,23 @@ describe('Graceful shutdown', () => {
     stomp.send('CONNECT\naccept-version:1.2\n\n\0');
     await new Promise((resolve) => stomp.once('message', resolve));
 
-    // a login whose body is half sent when the signal comes
+    // a login whose body is half sent when the signal comes; the server's 100 Continue shows it has the request
     const body = JSON.stringify({ username: 'nobody', password: 'not-the-password' });
     const inFlight = connect(port, '127.0.0.1');
     await new Promise((resolve) => inFlight.once('connect', resolve));
     const answer = answerOn(inFlight);
+    const continued = new Promise((resolve) => inFlight.once('data', resolve));
     inFlight.write(
       `POST /api/v1/auth/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
+        `Expect: 100-continue\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
     );
+    await continued;
 
     server.child.kill('SIGTERM');
     while (!(await refuses(port))) await new Promise((resolve) => setTimeout(resolve, 50));
     inFlight.write(body.slice(10));
 
-    expect(await answer).toMatch(/^HTTP\/1\.1 401 /);
+    expect(await answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 401 /);
     expect(await stompClosed).toBeGreaterThan(0);
     expect(await server.exited).toBeNull(); // Nest re-raises SIGTERM once closed: ended by the signal, not a crash
     expect(server.child.signalCode).toBe('SIGTERM');

@@ -49,7 +49,7 @@ export async function startNginx(instancePorts: number[]): Promise<Nginx> {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await untilListening(port, child, () => stderr);
   return {
