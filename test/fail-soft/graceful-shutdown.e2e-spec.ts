@@ -21,6 +21,20 @@ function answerOn(socket: Socket): Promise<string> {
   return new Promise((resolve) => socket.once('close', () => resolve(text)));
 }
 
+/**
+ * Writes a login's head (with `Expect: 100-continue`) and the first part of its body; resolves once the server's
+ * 100 Continue shows that it has taken the request in, so that a signal sent next finds it under way (a request
+ * that comes after the signal is refused by the drain).
+ */
+function startLogin(socket: Socket, contentLength: number, bodyStart: string): Promise<unknown> {
+  const continued = new Promise((resolve) => socket.once('data', resolve));
+  socket.write(
+    `POST /api/v1/auth/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+      `Expect: 100-continue\r\nContent-Length: ${contentLength}\r\n\r\n${bodyStart}`,
+  );
+  return continued;
+}
+
 /** Issue 25: on SIGTERM an instance stops taking new work, finishes what it holds and ends. */
 describe('Graceful shutdown', () => {
   let dataDir: string;
@@ -52,17 +66,12 @@ describe('Graceful shutdown', () => {
     stomp.send('CONNECT\naccept-version:1.2\n\n\0');
     await new Promise((resolve) => stomp.once('message', resolve));
 
-    // a login whose body is half sent when the signal comes; the server's 100 Continue shows it has the request
+    // a login whose body is half sent when the signal comes
     const body = JSON.stringify({ username: 'nobody', password: 'not-the-password' });
     const inFlight = connect(port, '127.0.0.1');
     await new Promise((resolve) => inFlight.once('connect', resolve));
     const answer = answerOn(inFlight);
-    const continued = new Promise((resolve) => inFlight.once('data', resolve));
-    inFlight.write(
-      `POST /api/v1/auth/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
-        `Expect: 100-continue\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
-    );
-    await continued;
+    await startLogin(inFlight, Buffer.byteLength(body), body.slice(0, 10));
 
     server.child.kill('SIGTERM');
     while (!(await refuses(port))) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -91,8 +100,7 @@ describe('Graceful shutdown', () => {
     const stuck = connect(port, '127.0.0.1');
     await new Promise((resolve) => stuck.once('connect', resolve));
     stuck.on('error', () => undefined); // reset when the process exits
-    stuck.write('POST /api/v1/auth/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n');
-    stuck.write('Content-Length: 1000\r\n\r\n{"username":');
+    await startLogin(stuck, 1000, '{"username":');
 
     server.child.kill('SIGTERM');
     // The margin covers a loaded machine; without the bound the process would wait for the body for good.
