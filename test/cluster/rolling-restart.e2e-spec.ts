@@ -156,7 +156,7 @@ describe('A rolling restart behind nginx', () => {
     return String((await ok(viaNginx().post('/api/v1/auth/token').send({ username, password }))).token);
   };
 
-  /** Requests one after the other until `running()` is false, each outcome recorded. */
+  /** Runs `step` again and again, one at a time, until `running()` is false. */
   const loop = async (running: () => boolean, step: () => Promise<unknown>) => {
     while (running()) await step();
   };
