@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import request from 'supertest';
 import { WebSocket } from 'ws';
+import { eventually } from '../support/eventually';
 import { ServerProcess, startServerProcess } from '../support/server-process';
 
 /** True once nothing accepts connections on `port` any more. */
@@ -33,6 +35,15 @@ function startLogin(socket: Socket, contentLength: number, bodyStart: string): P
       `Expect: 100-continue\r\nContent-Length: ${contentLength}\r\n\r\n${bodyStart}`,
   );
   return continued;
+}
+
+/** The status with which the server answers a WebSocket upgrade it does not take. */
+function refusedUpgrade(port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, ['v12.stomp']);
+    ws.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+    ws.once('open', () => (ws.close(), reject(new Error('the upgrade was taken'))));
+  });
 }
 
 /** Issue 25: on SIGTERM an instance stops taking new work, finishes what it holds and ends. */
@@ -81,6 +92,42 @@ describe('Graceful shutdown', () => {
     expect(await stompClosed).toBeGreaterThan(0);
     expect(await server.exited).toBeNull(); // Nest re-raises SIGTERM once closed: ended by the signal, not a crash
     expect(server.child.signalCode).toBe('SIGTERM');
+  }, 120_000);
+
+  it('should drain first: readiness and new requests 503 before any work, upgrades refused, liveness 200', async () => {
+    server = startServerProcess({
+      PORT: '0',
+      DATA_DIR: dataDir,
+      EMBEDDED_DB_IN_MEMORY: 'true',
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'info',
+      // the whole test long (it ends the process itself), and the bound past it
+      SHUTDOWN_DRAIN_MS: '60000',
+      SHUTDOWN_TIMEOUT_MS: '120000',
+    });
+    expect(await server.logged('Listening on')).toBe(true);
+    const port = Number(/Listening on http:\/\/[\d.]+:(\d+)/.exec(server.output().stdout)?.[1]);
+    const http = () => request(`http://127.0.0.1:${port}`);
+
+    server.child.kill('SIGTERM');
+    const ready = await eventually(
+      async () => http().get('/api/v1/health'),
+      (res) => res.status === 503,
+      'readiness fails once the signal is handled',
+    );
+    expect(ready.body).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      details: [{ field: 'shutdown', message: 'down: the instance is shutting down' }],
+    });
+    await http().get('/api/v1/health/live').expect(200);
+    const login = await http().post('/api/v1/auth/token').send({ username: 'admin', password: 'admin-change-me' });
+    expect(login.status).toBe(503);
+    expect(login.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: expect.stringMatching(/not processed/) });
+    expect(login.headers).toMatchObject({ connection: 'close', 'retry-after': '1' });
+    expect(await refusedUpgrade(port)).toBe(503);
+
+    server.child.kill('SIGKILL');
+    await server.exited;
   }, 120_000);
 
   it('should exit with code 1 once SHUTDOWN_TIMEOUT_MS has passed when something holds the shutdown', async () => {
