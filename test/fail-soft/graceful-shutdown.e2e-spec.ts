@@ -60,16 +60,22 @@ describe('Graceful shutdown', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('should answer a request in flight, refuse new connections, close STOMP sessions and exit', async () => {
+  /** Starts `src/main.ts` on a free port with an in-memory database (plus `env`); resolves with the port. */
+  const startServer = async (env: Record<string, string> = {}): Promise<number> => {
     server = startServerProcess({
       PORT: '0',
       DATA_DIR: dataDir,
       EMBEDDED_DB_IN_MEMORY: 'true',
       SEED_DEMO: 'false',
       LOG_LEVEL: 'info',
+      ...env,
     });
     expect(await server.logged('Listening on')).toBe(true);
-    const port = Number(/Listening on http:\/\/[\d.]+:(\d+)/.exec(server.output().stdout)?.[1]);
+    return Number(/Listening on http:\/\/[\d.]+:(\d+)/.exec(server.output().stdout)?.[1]);
+  };
+
+  it('should answer a request in flight, refuse new connections, close STOMP sessions and exit', async () => {
+    const port = await startServer();
 
     const stomp = new WebSocket(`ws://127.0.0.1:${port}/ws`, ['v12.stomp']);
     const stompClosed = new Promise<number>((resolve) => stomp.once('close', (code) => resolve(code)));
@@ -95,18 +101,11 @@ describe('Graceful shutdown', () => {
   }, 120_000);
 
   it('should drain first: readiness and new requests 503 before any work, upgrades refused, liveness 200', async () => {
-    server = startServerProcess({
-      PORT: '0',
-      DATA_DIR: dataDir,
-      EMBEDDED_DB_IN_MEMORY: 'true',
-      SEED_DEMO: 'false',
-      LOG_LEVEL: 'info',
+    const port = await startServer({
       // the whole test long (it ends the process itself), and the bound past it
       SHUTDOWN_DRAIN_MS: '60000',
       SHUTDOWN_TIMEOUT_MS: '120000',
     });
-    expect(await server.logged('Listening on')).toBe(true);
-    const port = Number(/Listening on http:\/\/[\d.]+:(\d+)/.exec(server.output().stdout)?.[1]);
     const http = () => request(`http://127.0.0.1:${port}`);
 
     server.child.kill('SIGTERM');
@@ -132,16 +131,9 @@ describe('Graceful shutdown', () => {
 
   it('should exit with code 1 once SHUTDOWN_TIMEOUT_MS has passed when something holds the shutdown', async () => {
     const timeoutMs = 1500;
-    server = startServerProcess({
-      PORT: '0',
-      DATA_DIR: dataDir,
-      EMBEDDED_DB_IN_MEMORY: 'true',
-      SEED_DEMO: 'false',
-      LOG_LEVEL: 'info',
+    const port = await startServer({
       SHUTDOWN_TIMEOUT_MS: String(timeoutMs),
     });
-    expect(await server.logged('Listening on')).toBe(true);
-    const port = Number(/Listening on http:\/\/[\d.]+:(\d+)/.exec(server.output().stdout)?.[1]);
 
     // A request whose body never ends: the HTTP server's close waits for it, so the shutdown hangs.
     const stuck = connect(port, '127.0.0.1');
