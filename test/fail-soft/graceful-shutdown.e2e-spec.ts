@@ -95,6 +95,7 @@ describe('Graceful shutdown', () => {
     inFlight.write(body.slice(10));
 
     expect(await answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 401 /);
+    expect(await answer).toMatch(/\r\nConnection: close\r\n/); // not kept alive
     expect(await stompClosed).toBeGreaterThan(0);
     expect(await server.exited).toBeNull(); // Nest re-raises SIGTERM once closed: ended by the signal, not a crash
     expect(server.child.signalCode).toBe('SIGTERM');
