@@ -14,6 +14,7 @@ import { keepRawBodyOfSignedWebhooks } from './common/raw-body';
 import { AppConfig, ConfigValidationError } from './config/app-config';
 import { setupConsole } from './console/console-site';
 import { setupApiDocs } from './docs/api-docs';
+import { ShutdownDrain } from './health/shutdown-drain';
 import { StompWsAdapter } from './realtime/transport/stomp-ws.adapter';
 import { AltPaymentProvider } from './services/alt-payments/alt-payment.provider';
 import { LogisticsProvider } from './services/delivery/logistics.provider';
@@ -39,13 +40,15 @@ export async function createApp(
   app.disable('x-powered-by');
   const origins = config.corsOrigins.length > 0 ? config.corsOrigins : false;
   app.use(httpFront(logger, cors({ origin: origins, credentials: true }), origins !== false));
+  const drain = app.get(ShutdownDrain);
+  app.use(drain.middleware());
   app.useBodyParser('json', { limit: config.jsonBodyLimitBytes, verify: keepRawBodyOfSignedWebhooks });
   app.useBodyParser('urlencoded', { extended: true }); // Nest's default, here so that it runs before the context
   app.use(refuseDeepBodies(config.jsonMaxDepth));
   app.use(refuseWithoutDatabase(app.get(EmbeddedDatabase, { strict: false })));
   app.use(runInRequestContext);
-  app.enableShutdownHooks();
-  app.useWebSocketAdapter(new StompWsAdapter(app));
+  closeOnSignals(app, drain, config.shutdownDrainMs);
+  app.useWebSocketAdapter(new StompWsAdapter(app, (socket) => drain.refusedUpgrade(socket)));
   setupApiDocs(app);
   setupConsole(app);
   return app;
@@ -70,9 +73,36 @@ export async function bootstrap(): Promise<void> {
 }
 
 /**
- * Nest's shutdown hooks close the app on SIGTERM or SIGINT: the HTTP server stops accepting and closes its idle
- * connections, requests in flight are answered, STOMP sessions are closed (clients reconnect, to another instance
- * behind a load balancer), then the database. Whatever a hook waits for, the process ends within `timeoutMs`.
+ * On SIGTERM or SIGINT: the drain first (`ShutdownDrain`: `drainMs` of refusing new requests with a 503 while still
+ * listening, so that a proxy retries them elsewhere and stops sending here), then Nest's close: the shutdown hooks
+ * hand back jobs and webhook posts, STOMP sessions are closed (clients reconnect, to another instance behind a
+ * proxy), the HTTP server stops accepting and closes its idle connections once the requests under way are answered,
+ * then the database. Then the process ends by the signal. Later signals meanwhile are ignored (`boundShutdown`
+ * bounds it all); the listeners go when the app is closed otherwise (tests close their apps themselves).
+ */
+function closeOnSignals(app: NestExpressApplication, drain: ShutdownDrain, drainMs: number): void {
+  const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
+  let received = false;
+  const close = async (signal: NodeJS.Signals) => {
+    drain.begin();
+    await new Promise((resolve) => setTimeout(resolve, drainMs));
+    await app.close();
+    process.kill(process.pid, signal);
+  };
+  const shutDown = (signal: NodeJS.Signals) => {
+    if (received) return;
+    received = true;
+    close(signal).catch((error: unknown) => {
+      app.get(Logger).error(`Shutdown on ${signal} failed: ${(error as Error).stack}`, 'Bootstrap');
+      process.exit(1);
+    });
+  };
+  signals.forEach((signal) => process.on(signal, shutDown));
+  drain.onClosed(() => signals.forEach((signal) => process.removeListener(signal, shutDown)));
+}
+
+/**
+ * Whatever a shutdown hook waits for, the process ends within `timeoutMs` of the signal.
  */
 function boundShutdown(logger: Logger, timeoutMs: number): void {
   const exitLate = (signal: NodeJS.Signals) => {

@@ -40,6 +40,7 @@ describe(AppConfig.name, () => {
         jsonBodyLimitBytes: 1048576,
         jsonMaxDepth: 128,
         shutdownTimeoutMs: 10000,
+        shutdownDrainMs: 1000,
         beanRateLimitPerMinute: 1200,
       });
     });

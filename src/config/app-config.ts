@@ -110,6 +110,8 @@ export class AppConfig {
   readonly jsonMaxDepth: number;
   /** Longest a shutdown may take before the process exits anyway (ms). */
   readonly shutdownTimeoutMs: number;
+  /** How long a stopping instance refuses new requests with a 503 before its listener closes (ms). */
+  readonly shutdownDrainMs: number;
   readonly beanRateLimitPerMinute: number;
   readonly logLevel: LogLevel;
   readonly logFormat: 'json' | 'pretty';
@@ -172,6 +174,7 @@ export class AppConfig {
     this.jsonBodyLimitBytes = env.JSON_BODY_LIMIT;
     this.jsonMaxDepth = env.JSON_MAX_DEPTH;
     this.shutdownTimeoutMs = env.SHUTDOWN_TIMEOUT_MS;
+    this.shutdownDrainMs = env.SHUTDOWN_DRAIN_MS;
     this.beanRateLimitPerMinute = env.BEAN_RATE_LIMIT;
     this.logLevel = env.LOG_LEVEL;
     this.logFormat = env.LOG_FORMAT ?? (env.NODE_ENV === NodeEnv.Development ? 'pretty' : 'json');

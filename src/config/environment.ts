@@ -124,6 +124,13 @@ export class EnvironmentVariables {
   @IntSetting(1000)
   SHUTDOWN_TIMEOUT_MS = 10_000;
 
+  /**
+   * How long a stopping instance stays listening while it refuses new requests with a 503 (ms), so that a proxy
+   * retries them elsewhere and stops sending before the listener closes (see "Restarts" in the README).
+   */
+  @IntSetting(0, 60_000)
+  SHUTDOWN_DRAIN_MS = 1000;
+
   /** Bean calls allowed per minute per principal (per client address for guests). */
   @IntSetting(1)
   BEAN_RATE_LIMIT = 1200;

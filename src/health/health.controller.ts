@@ -10,11 +10,12 @@ import {
 import { EmbeddedDatabase } from '../database/embedded-database.service';
 import { DatabaseHealthIndicator } from './database.health';
 import { SharedServicesHealthIndicator } from './shared-services.health';
+import { ShutdownDrain } from './shutdown-drain';
 
 /**
  * Liveness (`/health/live`: the process answers and the embedded database's thread, part of the process, has not
  * died; no outside dependencies, so an orchestrator never restarts the app for a database outage) and readiness (`/health` and `/health/ready`: the database answers a ping, and so does
- * Redis when configured; the STOMP relay, when configured, is connected).
+ * Redis when configured; the STOMP relay, when configured, is connected; the instance is not shutting down).
  * Failures are 503 in the app's one error shape, with a detail per failing check.
  */
 @Controller('api/v1/health')
@@ -25,6 +26,7 @@ export class HealthController {
     private readonly shared: SharedServicesHealthIndicator,
     private readonly embedded: EmbeddedDatabase,
     private readonly indicators: HealthIndicatorService,
+    private readonly drain: ShutdownDrain,
   ) {}
 
   @Get('live')
@@ -36,7 +38,8 @@ export class HealthController {
   @Get()
   @HealthCheck()
   ready(): Promise<HealthCheckResult> {
-    return this.run([() => this.database.ping(), ...this.shared.checks()]);
+    const draining = this.drain.draining ? [() => this.shuttingDown()] : [];
+    return this.run([...draining, () => this.database.ping(), ...this.shared.checks()]);
   }
 
   @Get('ready')
@@ -50,6 +53,11 @@ export class HealthController {
     const check = this.indicators.check('databaseThread');
     const failure = this.embedded.failure;
     return failure ? check.down({ message: failure.message }) : check.up();
+  }
+
+  /** Listed from the shutdown signal on, and down, so that a load balancer polling readiness stops sending here. */
+  private shuttingDown(): HealthIndicatorResult {
+    return this.indicators.check('shutdown').down({ message: 'the instance is shutting down' });
   }
 
   private async run(checks: HealthIndicatorFunction[]): Promise<HealthCheckResult> {

@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import request from 'supertest';
 import { WebSocket } from 'ws';
+import { eventually } from '../support/eventually';
 import { ServerProcess, startServerProcess } from '../support/server-process';
 
 /** True once nothing accepts connections on `port` any more. */
@@ -21,6 +23,29 @@ function answerOn(socket: Socket): Promise<string> {
   return new Promise((resolve) => socket.once('close', () => resolve(text)));
 }
 
+/**
+ * Writes a login's head (with `Expect: 100-continue`) and the first part of its body; resolves once the server's
+ * 100 Continue shows that it has taken the request in, so that a signal sent next finds it under way (a request
+ * that comes after the signal is refused by the drain).
+ */
+function startLogin(socket: Socket, contentLength: number, bodyStart: string): Promise<unknown> {
+  const continued = new Promise((resolve) => socket.once('data', resolve));
+  socket.write(
+    `POST /api/v1/auth/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+      `Expect: 100-continue\r\nContent-Length: ${contentLength}\r\n\r\n${bodyStart}`,
+  );
+  return continued;
+}
+
+/** The status with which the server answers a WebSocket upgrade it does not take. */
+function refusedUpgrade(port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, ['v12.stomp']);
+    ws.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+    ws.once('open', () => (ws.close(), reject(new Error('the upgrade was taken'))));
+  });
+}
+
 /** Issue 25: on SIGTERM an instance stops taking new work, finishes what it holds and ends. */
 describe('Graceful shutdown', () => {
   let dataDir: string;
@@ -35,16 +60,22 @@ describe('Graceful shutdown', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('should answer a request in flight, refuse new connections, close STOMP sessions and exit', async () => {
+  /** Starts `src/main.ts` on a free port with an in-memory database (plus `env`); resolves with the port. */
+  const startServer = async (env: Record<string, string> = {}): Promise<number> => {
     server = startServerProcess({
       PORT: '0',
       DATA_DIR: dataDir,
       EMBEDDED_DB_IN_MEMORY: 'true',
       SEED_DEMO: 'false',
       LOG_LEVEL: 'info',
+      ...env,
     });
     expect(await server.logged('Listening on')).toBe(true);
-    const port = Number(/Listening on http:\/\/[\d.]+:(\d+)/.exec(server.output().stdout)?.[1]);
+    return Number(/Listening on http:\/\/[\d.]+:(\d+)/.exec(server.output().stdout)?.[1]);
+  };
+
+  it('should answer a request in flight, refuse new connections, close STOMP sessions and exit', async () => {
+    const port = await startServer();
 
     const stomp = new WebSocket(`ws://127.0.0.1:${port}/ws`, ['v12.stomp']);
     const stompClosed = new Promise<number>((resolve) => stomp.once('close', (code) => resolve(code)));
@@ -57,40 +88,59 @@ describe('Graceful shutdown', () => {
     const inFlight = connect(port, '127.0.0.1');
     await new Promise((resolve) => inFlight.once('connect', resolve));
     const answer = answerOn(inFlight);
-    inFlight.write(
-      `POST /api/v1/auth/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
-    );
+    await startLogin(inFlight, Buffer.byteLength(body), body.slice(0, 10));
 
     server.child.kill('SIGTERM');
     while (!(await refuses(port))) await new Promise((resolve) => setTimeout(resolve, 50));
     inFlight.write(body.slice(10));
 
-    expect(await answer).toMatch(/^HTTP\/1\.1 401 /);
+    expect(await answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 401 /);
+    expect(await answer).toMatch(/\r\nConnection: close\r\n/); // not kept alive
     expect(await stompClosed).toBeGreaterThan(0);
     expect(await server.exited).toBeNull(); // Nest re-raises SIGTERM once closed: ended by the signal, not a crash
     expect(server.child.signalCode).toBe('SIGTERM');
   }, 120_000);
 
+  it('should drain first: readiness and new requests 503 before any work, upgrades refused, liveness 200', async () => {
+    const port = await startServer({
+      // the whole test long (it ends the process itself), and the bound past it
+      SHUTDOWN_DRAIN_MS: '60000',
+      SHUTDOWN_TIMEOUT_MS: '120000',
+    });
+    const http = () => request(`http://127.0.0.1:${port}`);
+
+    server.child.kill('SIGTERM');
+    const ready = await eventually(
+      async () => http().get('/api/v1/health'),
+      (res) => res.status === 503,
+      'readiness fails once the signal is handled',
+    );
+    expect(ready.body).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      details: [{ field: 'shutdown', message: 'down: the instance is shutting down' }],
+    });
+    await http().get('/api/v1/health/live').expect(200);
+    const login = await http().post('/api/v1/auth/token').send({ username: 'admin', password: 'admin-change-me' });
+    expect(login.status).toBe(503);
+    expect(login.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: expect.stringMatching(/not processed/) });
+    expect(login.headers).toMatchObject({ connection: 'close', 'retry-after': '1' });
+    expect(await refusedUpgrade(port)).toBe(503);
+
+    server.child.kill('SIGKILL');
+    await server.exited;
+  }, 120_000);
+
   it('should exit with code 1 once SHUTDOWN_TIMEOUT_MS has passed when something holds the shutdown', async () => {
     const timeoutMs = 1500;
-    server = startServerProcess({
-      PORT: '0',
-      DATA_DIR: dataDir,
-      EMBEDDED_DB_IN_MEMORY: 'true',
-      SEED_DEMO: 'false',
-      LOG_LEVEL: 'info',
+    const port = await startServer({
       SHUTDOWN_TIMEOUT_MS: String(timeoutMs),
     });
-    expect(await server.logged('Listening on')).toBe(true);
-    const port = Number(/Listening on http:\/\/[\d.]+:(\d+)/.exec(server.output().stdout)?.[1]);
 
     // A request whose body never ends: the HTTP server's close waits for it, so the shutdown hangs.
     const stuck = connect(port, '127.0.0.1');
     await new Promise((resolve) => stuck.once('connect', resolve));
     stuck.on('error', () => undefined); // reset when the process exits
-    stuck.write('POST /api/v1/auth/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n');
-    stuck.write('Content-Length: 1000\r\n\r\n{"username":');
+    await startLogin(stuck, 1000, '{"username":');
 
     server.child.kill('SIGTERM');
     // The margin covers a loaded machine; without the bound the process would wait for the body for good.

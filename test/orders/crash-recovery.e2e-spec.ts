@@ -74,7 +74,7 @@ describe('crash between a decision and its documents', () => {
   /** A child process of the app; `dieAt` names the step where it kills itself. */
   async function start(dieAt?: string): Promise<{ server: ServerProcess; url: string }> {
     const server = dieAt
-      ? startServerProcess({ ...env, LOG_LEVEL: 'info', DIE_AT: dieAt }, 'test/orders/support/die-at.ts')
+      ? startServerProcess({ ...env, LOG_LEVEL: 'info', DIE_AT: dieAt }, { entry: 'test/orders/support/die-at.ts' })
       : startServerProcess({ ...env, LOG_LEVEL: 'info' });
     servers.push(server);
     expect(await server.logged('Listening on')).toBe(true);

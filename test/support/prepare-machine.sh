@@ -5,6 +5,8 @@
 # - RabbitMQ on 127.0.0.1:5672 (guest/guest) with its STOMP plugins (Web-STOMP on 15674; the relay and cluster
 #   tests): the plugins are enabled when Web-STOMP does not answer.
 # - Redis on 127.0.0.1:6379 (the cluster and rate-limit tests).
+# - Debian's nginx at /usr/sbin/nginx (the rolling-restart test runs its own on a free port): installed with apt-get
+#   when missing, and its system service stopped and disabled, so that nothing listens on port 80 because of it.
 # The machine starts RabbitMQ and Redis itself; this script does not.
 set -euo pipefail
 
@@ -32,6 +34,15 @@ if [ ! -x /usr/bin/chromium ]; then
   echo "npm test: installing Debian's chromium for the client's browser test (apt-get)" >&2
   as_root bash -c 'apt-get update -qq && apt-get install -y -qq chromium >/dev/null' ||
     fail "/usr/bin/chromium is missing and could not be installed: run 'apt-get install -y chromium' as root"
+fi
+
+# The package's postinst starts the service where policy-rc.d allows it; the test needs only the binary.
+if [ ! -x /usr/sbin/nginx ]; then
+  echo "npm test: installing Debian's nginx for the rolling-restart test (apt-get); its service is not kept running" >&2
+  as_root bash -c 'apt-get update -qq && apt-get install -y -qq nginx >/dev/null' ||
+    fail "/usr/sbin/nginx is missing and could not be installed: run 'apt-get install -y nginx' as root"
+  as_root bash -c '(systemctl disable --now nginx || (service nginx stop; update-rc.d nginx disable)) >/dev/null 2>&1' ||
+    echo "npm test: nginx's system service could not be stopped; the test does not need it" >&2
 fi
 
 wait_for_port 5672 30 || fail "RabbitMQ is not reachable on 127.0.0.1:5672; start it (guest/guest) and run npm test again"

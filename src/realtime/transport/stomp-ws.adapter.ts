@@ -41,7 +41,14 @@ export class StompWsAdapter extends AbstractWsAdapter {
   private readonly maxPayload: number;
   private listening = false;
 
-  constructor(app: INestApplication) {
+  /**
+   * @param refusedUpgrade true when an upgrade must not be taken (the instance is shutting down); it has then
+   *   answered the socket itself
+   */
+  constructor(
+    app: INestApplication,
+    private readonly refusedUpgrade: (socket: Duplex) => boolean = () => false,
+  ) {
     super(app);
     this.maxPayload = maxTransportMessageBytes(app.get(AppConfig));
   }
@@ -88,6 +95,7 @@ export class StompWsAdapter extends AbstractWsAdapter {
     if (this.listening) return;
     this.listening = true;
     (this.httpServer as Server).on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (this.refusedUpgrade(socket)) return;
       const server = this.servers.get(pathOf(request));
       if (!server) return void socket.destroy();
       server.handleUpgrade(request, socket, head, (ws) => server.emit('connection', ws, request));

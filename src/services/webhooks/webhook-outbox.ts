@@ -9,7 +9,7 @@ import { PostOutcome, postWebhook } from './webhook-post';
 
 const TIMEOUT_MS = 5000;
 /** How long a claimed attempt stays reserved for the instance posting it (past the attempt's timeout). */
-const LEASE_MS = TIMEOUT_MS + 5000;
+export const LEASE_MS = TIMEOUT_MS + 5000;
 /** How often every instance looks for due deliveries, whoever queued them. */
 const POLL_MS = 1000;
 
