@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { median } from '../median';
 
 /**
  * `npm run bench:pdf -- --baseline <dir> [--rounds 5 --renders 20]`
@@ -42,12 +43,6 @@ function measure(root: string): Promise<Measurement> {
   );
 }
 
-function median(list: number[]): number {
-  const sorted = [...list].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
 /** The medians of one build's rounds, as one line. */
 function summary(name: string, rounds: Measurement[]): Record<string, number> {
   const of = (pick: (m: Measurement) => number) => median(rounds.map(pick));
@@ -60,7 +55,7 @@ function summary(name: string, rounds: Measurement[]): Record<string, number> {
   process.stdout.write(
     `${name}: the first PDF adds ${figures.firstPdfMb.toFixed(0)} MB RSS, ${figures.rssAfterMb.toFixed(0)} MB after ` +
       `${values.renders} renders; first render ${figures.firstMs.toFixed(0)} ms, then ${figures.medianMs.toFixed(1)} ms ` +
-      `(medians of ${rounds.length} processes)\n`,
+      `(medians of ${rounds.length} processes; later renders ${rounds.map((m) => m.medianMs.toFixed(0)).join(', ')})\n`,
   );
   return figures;
 }

@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { WebSocket } from 'ws';
 import { stopChild } from '../child-process';
+import { median } from '../median';
 
 /**
  * `npm run bench:relay [-- --rounds 3 --seconds 5 --subs 10,100 --window 1000]`
@@ -189,12 +190,6 @@ function startInstance(root: string, dataDir: string, namespace: string): Promis
     const lines = createInterface({ input: child.stdout });
     lines.once('line', (line) => resolve({ child, ...(JSON.parse(line) as { url: string }) }));
   });
-}
-
-function median(list: number[]): number {
-  const sorted = [...list].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /** Two instances of the build at `root` relaying in a namespace of their own; subscribers alternate between them. */
