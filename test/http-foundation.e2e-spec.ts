@@ -212,6 +212,11 @@ describe('HTTP foundation', () => {
       };
       try {
         const url = await eventually(() => /Listening on (\S+?)"/.exec(stdout)?.[1]);
+        // Nest's wiring, a line per module, controller and route, is logged at debug: not in the start-up log.
+        expect(stdout).toContain('"context":"NestApplication"');
+        for (const wiring of ['InstanceLoader', 'RoutesResolver', 'RouterExplorer']) {
+          expect(stdout).not.toContain(`"context":"${wiring}"`);
+        }
         const headers = { 'X-Request-Id': 'access-log-probe', Authorization: 'Bearer not-a-real-token-123' };
         expect((await fetch(`${url}/api/v1/no-such-route`, { headers })).status).toBe(404);
         const entry = JSON.parse(await eventually(() => lineWith('"access-log-probe"'))) as Record<string, any>;
@@ -239,12 +244,14 @@ describe('HTTP foundation', () => {
       }
     }, 120_000);
 
-    it('should shut down on SIGTERM (development: logs as lines for people, not JSON)', async () => {
+    it('should shut down on SIGTERM (pretty logs: lines for people, not JSON)', async () => {
+      // Development's default on a terminal; the pipe here would get JSON without LOG_FORMAT (app-config.spec).
       const child = startServerProcess({
         PORT: '0',
         DATA_DIR: dataDir,
         EMBEDDED_DB_IN_MEMORY: 'true',
         SEED_DEMO: 'false',
+        LOG_FORMAT: 'pretty',
       });
       const exited = waitForExit(child);
       let listeningLine = '';

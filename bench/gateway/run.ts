@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { stopChild } from '../child-process';
+import { median } from '../median';
 
 /**
  * `npm run bench:gateway [-- --rounds 5 --seconds 3 --connections 10 --only 'gateway, no token' --cpu-prof DIR]`
@@ -102,12 +103,6 @@ async function measure(url: string, token: string, scenario: Scenario, seconds: 
     throw new Error(`${scenario.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   const cpu = (await serverCpuMicros(url)) - cpuBefore;
   return { rate: result.requests.average, cpuPerRequest: cpu / result.requests.total };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 function report(samples: Map<string, Sample[]>): void {

@@ -9,6 +9,7 @@ import { ThrottlerStorage } from '@nestjs/throttler';
 import Redis from 'ioredis';
 import { SlidingWindowStorage } from '../../src/bean/admission/sliding-window.storage';
 import { stopChild } from '../child-process';
+import { median } from '../median';
 
 /**
  * `npm run bench:rate-limit [-- --rounds 5 --seconds 3 --connections 10]`
@@ -118,12 +119,6 @@ async function compareStorages(): Promise<void> {
   } finally {
     redis.disconnect();
   }
-}
-
-function median(list: number[]): number {
-  const sorted = [...list].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 async function main(): Promise<void> {

@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { WebSocket } from 'ws';
 import { stopChild } from '../child-process';
+import { median } from '../median';
 
 /**
  * `npm run bench:relay [-- --rounds 3 --seconds 5 --subs 10,100 --window 1000]`
@@ -14,8 +15,11 @@ import { stopChild } from '../child-process';
  * - direct: every client connected to RabbitMQ Web-STOMP (ws://127.0.0.1:15674/ws);
  * - relay: two instances of this app relaying through that RabbitMQ, subscribers spread evenly over both,
  *   the publisher connected to the first.
+ * With `--baseline <dir>` (a checkout of an earlier commit whose `node_modules` resolves), a third way: two instances
+ * of that build relaying alike, in a namespace of their own, so that a change to the relay is measured before and
+ * after in one run.
  * The publisher keeps at most `--window` deliveries outstanding (sent × N − delivered), so the figure is the
- * sustainable rate rather than queue filling; rounds alternate between the two ways, figures are medians.
+ * sustainable rate rather than queue filling; rounds alternate between the ways, figures are medians.
  * Clients speak raw STOMP 1.2 (no heart-beats) so that the client process costs little of the shared CPU.
  */
 const { values } = parseArgs({
@@ -24,6 +28,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     subs: { type: 'string', default: '10,100' },
     window: { type: 'string', default: '1000' },
+    baseline: { type: 'string' },
   },
 });
 
@@ -163,10 +168,15 @@ async function publishFor(
   return delivered() / ((Math.max(lastDelivery, Date.now() - 1) - started) / 1000);
 }
 
-function startInstance(dataDir: string, namespace: string): Promise<{ child: ChildProcess; url: string }> {
+interface Instance {
+  child: ChildProcess;
+  url: string;
+}
+
+function startInstance(root: string, dataDir: string, namespace: string): Promise<Instance> {
   mkdirSync(dataDir);
   const child = spawn(process.execPath, ['test/support/run-ts.js', 'bench/relay/server.ts'], {
-    cwd: ROOT,
+    cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
       DATA_DIR: dataDir,
@@ -182,23 +192,26 @@ function startInstance(dataDir: string, namespace: string): Promise<{ child: Chi
   });
 }
 
-function median(list: number[]): number {
-  const sorted = [...list].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+/** Two instances of the build at `root` relaying in a namespace of their own; subscribers alternate between them. */
+async function relaySetup(name: string, root: string, dataDir: string, instances: Instance[]): Promise<Setup> {
+  const namespace = `bench-${randomBytes(4).toString('hex')}`;
+  const pair: Instance[] = [];
+  for (const side of ['a', 'b']) pair.push(await startInstance(root, join(dataDir, `${name}-${side}`), namespace));
+  instances.push(...pair);
+  const wsUrls = pair.map(({ url }) => `${url.replace(/^http/, 'ws')}/ws`);
+  return { name, subscriberUrls: wsUrls, publisherUrl: wsUrls[0], destination: '/topic/bench' };
 }
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ccb-bench-relay-'));
-  const namespace = `bench-${randomBytes(4).toString('hex')}`;
-  const instances: { child: ChildProcess; url: string }[] = [];
+  const instances: Instance[] = [];
   try {
-    for (const name of ['a', 'b']) instances.push(await startInstance(join(dataDir, name), namespace));
-    const wsUrls = instances.map(({ url }) => `${url.replace(/^http/, 'ws')}/ws`);
+    const direct = `/topic/bench-${randomBytes(4).toString('hex')}.direct`;
     const setups: Setup[] = [
-      { name: 'direct', subscriberUrls: [RABBITMQ], publisherUrl: RABBITMQ, destination: `/topic/${namespace}.direct` },
-      { name: 'relay', subscriberUrls: wsUrls, publisherUrl: wsUrls[0], destination: '/topic/bench' },
+      { name: 'direct', subscriberUrls: [RABBITMQ], publisherUrl: RABBITMQ, destination: direct },
+      await relaySetup('relay', ROOT, dataDir, instances),
     ];
+    if (values.baseline) setups.push(await relaySetup('baseline relay', values.baseline, dataDir, instances));
     for (const subscriberCount of values.subs.split(',').map(Number)) {
       const rates = new Map<string, number[]>(setups.map((s) => [s.name, []]));
       for (const setup of setups) await deliveriesPerSecond(setup, subscriberCount, 1); // warm-up
@@ -207,18 +220,25 @@ async function main(): Promise<void> {
           rates.get(setup.name)!.push(await deliveriesPerSecond(setup, subscriberCount, Number(values.seconds)));
         }
       }
-      const [direct, relay] = [median(rates.get('direct')!), median(rates.get('relay')!)];
-      const rounds = (name: string) => rates.get(name)!.map(Math.round).join(', ');
-      process.stdout.write(
-        `${subscriberCount} subscribers: direct ${Math.round(direct)} deliveries/s (${rounds('direct')}), ` +
-          `relay over 2 instances ${Math.round(relay)} deliveries/s (${rounds('relay')}): ` +
-          `${(relay / direct).toFixed(2)}× direct\n`,
-      );
+      process.stdout.write(`${report(subscriberCount, rates)}\n`);
     }
   } finally {
     await Promise.all(instances.map(({ child }) => stopChild(child)));
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** Median deliveries/s of each way with its rounds, and each relay's ratio to RabbitMQ directly (and to the baseline). */
+function report(subscriberCount: number, rates: Map<string, number[]>): string {
+  const medians = new Map([...rates].map(([name, list]) => [name, median(list)]));
+  const direct = medians.get('direct')!;
+  const ways = [...rates].map(([name, list]) => {
+    const ratio = name === 'direct' ? '' : `, ${(medians.get(name)! / direct).toFixed(2)}× direct`;
+    return `${name} ${Math.round(medians.get(name)!)} deliveries/s (${list.map(Math.round).join(', ')}${ratio})`;
+  });
+  const baseline = medians.get('baseline relay');
+  const change = baseline ? `; relay / baseline relay ${(medians.get('relay')! / baseline).toFixed(2)}×` : '';
+  return `${subscriberCount} subscribers: ${ways.join('; ')}${change}`;
 }
 
 void main().catch((error: unknown) => {

@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { stopChild } from '../child-process';
+import { median } from '../median';
 
 /**
  * `npm run bench:request-cost [-- --rounds 5 --seconds 3 --connections 10 --only GUEST --settle 5 --cpu-prof DIR]`
@@ -124,12 +125,6 @@ async function measure(servers: Record<ServerName, Server>, scenario: Scenario, 
   }
   const cpuPerRequest = (cpuMicros(server.process.pid!) - cpuBefore) / result.requests.total;
   return { cpuPerRequest, p99: result.latency.p99 };
-}
-
-function median(numbers: number[]): number {
-  const sorted = [...numbers].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 async function runRounds(servers: Record<ServerName, Server>): Promise<Map<string, Sample[]>> {

@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { stopChild } from '../child-process';
 import { buildDemoCatalogue } from '../../src/seed/demo-data';
+import { median } from '../median';
 
 /**
  * `npm run bench:storefront [-- --rounds 3 --seconds 5 --connections 10 --scale 100 --each --only search
@@ -188,12 +189,6 @@ async function settle(server: ChildProcess): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, SETTLE_SAMPLE_MS));
     if (cpuMicros(server.pid!) - before < (SETTLE_SAMPLE_MS * 1000) / 10) return;
   }
-}
-
-function median(numbers: number[]): number {
-  const sorted = [...numbers].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 async function runRounds(url: string, server: ChildProcess): Promise<Map<string, Sample[]>> {

@@ -161,11 +161,13 @@ describe(AppConfig.name, () => {
       expect(problemsOf({ [name]: value }).map((p) => p.split(':')[0])).toEqual([name]);
     });
 
-    it('should log pretty lines in development and JSON elsewhere unless LOG_FORMAT says', () => {
-      expect(AppConfig.fromEnvironment({}).logFormat).toBe('pretty');
-      expect(AppConfig.fromEnvironment({ NODE_ENV: 'test' }).logFormat).toBe('json');
-      expect(AppConfig.fromEnvironment({ ...PRODUCTION }).logFormat).toBe('json');
-      expect(AppConfig.fromEnvironment({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    it('should log pretty lines in development on a terminal and JSON elsewhere unless LOG_FORMAT says', () => {
+      expect(AppConfig.fromEnvironment({}, true).logFormat).toBe('pretty');
+      expect(AppConfig.fromEnvironment({}, false).logFormat).toBe('json');
+      expect(AppConfig.fromEnvironment({ NODE_ENV: 'test' }, true).logFormat).toBe('json');
+      expect(AppConfig.fromEnvironment({ ...PRODUCTION }, true).logFormat).toBe('json');
+      expect(AppConfig.fromEnvironment({ LOG_FORMAT: 'json' }, true).logFormat).toBe('json');
+      expect(AppConfig.fromEnvironment({ LOG_FORMAT: 'pretty' }, false).logFormat).toBe('pretty');
       expect(AppConfig.fromEnvironment({ NODE_ENV: 'test', LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
     });
 

@@ -157,7 +157,7 @@ export class AppConfig {
   readonly stomp: StompSettings;
   readonly providers: ProviderChoice;
 
-  private constructor(env: EnvironmentVariables) {
+  private constructor(env: EnvironmentVariables, stdoutIsTerminal: boolean) {
     this.nodeEnv = env.NODE_ENV;
     this.isProduction = env.NODE_ENV === NodeEnv.Production;
     this.port = env.PORT;
@@ -177,7 +177,9 @@ export class AppConfig {
     this.shutdownDrainMs = env.SHUTDOWN_DRAIN_MS;
     this.beanRateLimitPerMinute = env.BEAN_RATE_LIMIT;
     this.logLevel = env.LOG_LEVEL;
-    this.logFormat = env.LOG_FORMAT ?? (env.NODE_ENV === NodeEnv.Development ? 'pretty' : 'json');
+    // Lines for people only where people read them: piped to a file or a collector, development logs stay JSON.
+    const pretty = env.NODE_ENV === NodeEnv.Development && stdoutIsTerminal;
+    this.logFormat = env.LOG_FORMAT ?? (pretty ? 'pretty' : 'json');
     this.trustProxy = parseTrustProxy(env.TRUST_PROXY);
     this.adminEmail = env.ADMIN_EMAIL;
     this.sessionTtlSeconds = parseDurationSeconds(env.SESSION_TTL);
@@ -225,7 +227,10 @@ export class AppConfig {
    * Validates `env` (empty values count as unset) and builds the config.
    * @throws ConfigValidationError listing every bad variable
    */
-  static fromEnvironment(env: Record<string, string | undefined> = process.env): AppConfig {
+  static fromEnvironment(
+    env: Record<string, string | undefined> = process.env,
+    stdoutIsTerminal = process.stdout.isTTY === true,
+  ): AppConfig {
     const variables = plainToInstance(EnvironmentVariables, knownVariables(env));
     const problems = validateSync(variables).map(
       (e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`,
@@ -234,7 +239,7 @@ export class AppConfig {
       problems.push(...newProblems(problems, productionProblems(variables)));
     }
     if (problems.length > 0) throw new ConfigValidationError(problems);
-    return new AppConfig(variables);
+    return new AppConfig(variables, stdoutIsTerminal);
   }
 }
 

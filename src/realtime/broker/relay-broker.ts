@@ -1,6 +1,6 @@
 import { Logger, OnModuleDestroy } from '@nestjs/common';
+import type { StompHeaders } from '@stomp/stompjs';
 import { createHash } from 'node:crypto';
-import { StompFrame } from '../stomp/frame';
 import { HeaderList } from '../stomp/frame-encoder';
 import { LocalRoutes, routingKey, userKey } from './local-routes';
 import { JSON_HEADERS, MessageBroker, Subscription } from './message-broker';
@@ -19,7 +19,8 @@ export interface RelayStatus {
 }
 
 interface PendingSend {
-  headers: HeaderList;
+  destination: string;
+  headers: StompHeaders;
   body: Buffer | string;
 }
 
@@ -41,7 +42,6 @@ export class RelayBroker extends MessageBroker implements OnModuleDestroy {
   private readonly logger = new Logger(RelayBroker.name);
   private readonly routes = new LocalRoutes();
   private readonly byKey = new Map<string, UpstreamSubscription>();
-  private readonly byId = new Map<string, UpstreamSubscription>();
   private sequence = 0;
   private readonly connection: RelayConnection;
   private readonly pending: PendingSend[] = [];
@@ -53,10 +53,7 @@ export class RelayBroker extends MessageBroker implements OnModuleDestroy {
     private readonly bufferSize: number,
   ) {
     super();
-    this.connection = new RelayConnection(url, {
-      onConnected: () => this.renew(),
-      onMessage: (frame) => this.receive(frame),
-    });
+    this.connection = new RelayConnection(url, () => this.renew());
   }
 
   status(): RelayStatus {
@@ -68,7 +65,6 @@ export class RelayBroker extends MessageBroker implements OnModuleDestroy {
     if (!this.routes.add(key, subscription)) return;
     const upstream = { id: `relay-${++this.sequence}`, key, destination: subscription.destination };
     this.byKey.set(key, upstream);
-    this.byId.set(upstream.id, upstream);
     this.subscribeUpstream(upstream);
   }
 
@@ -77,8 +73,7 @@ export class RelayBroker extends MessageBroker implements OnModuleDestroy {
     const upstream = this.byKey.get(key);
     if (!this.routes.remove(key, subscription) || !upstream) return;
     this.byKey.delete(key);
-    this.byId.delete(upstream.id);
-    this.connection.send('UNSUBSCRIBE', [['id', upstream.id]]); // when down, the broker forgot it anyway
+    this.connection.unsubscribe(upstream.id);
   }
 
   publish(destination: string, body: Buffer | string, headers = JSON_HEADERS): void {
@@ -89,40 +84,39 @@ export class RelayBroker extends MessageBroker implements OnModuleDestroy {
     this.forward(userKey(userName, destination), body, headers);
   }
 
-  onModuleDestroy(): void {
-    this.connection.stop();
+  onModuleDestroy(): Promise<void> {
+    return this.connection.stop();
   }
 
   private renew(): void {
     this.byKey.forEach((upstream) => this.subscribeUpstream(upstream));
     const flushed = this.pending.length;
-    for (const { headers, body } of this.pending.splice(0)) this.connection.send('SEND', headers, body);
+    for (const { destination, headers, body } of this.pending.splice(0)) {
+      this.connection.publish(destination, headers, body);
+    }
     if (flushed > 0) this.logger.log(`Relay back: sent ${flushed} publication(s) kept while it was down`);
   }
 
-  private subscribeUpstream({ id, key }: UpstreamSubscription): void {
-    this.connection.send('SUBSCRIBE', [
-      ['id', id],
-      ['destination', upstreamDestination(key, this.namespace)],
-    ]);
+  private subscribeUpstream(upstream: UpstreamSubscription): void {
+    const destination = upstreamDestination(upstream.key, this.namespace);
+    this.connection.subscribe(upstream.id, destination, (body, headers) => this.receive(upstream, body, headers));
   }
 
-  private forward(key: string, body: Buffer | string, headers: HeaderList): void {
-    const frameHeaders: HeaderList = [['destination', upstreamDestination(key, this.namespace)], ...headers];
-    if (this.connection.send('SEND', frameHeaders, body)) return;
-    if (this.pending.length < this.bufferSize) return void this.pending.push({ headers: frameHeaders, body });
+  private forward(key: string, body: Buffer | string, headerList: HeaderList): void {
+    const destination = upstreamDestination(key, this.namespace);
+    const headers = Object.fromEntries(headerList);
+    if (this.connection.publish(destination, headers, body)) return;
+    if (this.pending.length < this.bufferSize) return void this.pending.push({ destination, headers, body });
     this.dropped++;
     this.logger.error(`Relay down, buffer (${this.bufferSize}) full: a publication dropped (${this.dropped} so far)`);
   }
 
-  private receive(frame: StompFrame): void {
-    const upstream = this.byId.get(frame.headers.subscription);
-    if (!upstream) return;
+  private receive(upstream: UpstreamSubscription, body: Buffer, upstreamHeaders: StompHeaders): void {
     const headers: HeaderList = RELAYED_HEADERS.flatMap((name) => {
-      const value = frame.headers[name];
+      const value = upstreamHeaders[name];
       return value === undefined ? [] : [[name, value] as const];
     });
-    this.routes.deliver(upstream.key, upstream.destination, frame.body, headers);
+    this.routes.deliver(upstream.key, upstream.destination, body, headers);
   }
 }
 

@@ -1,119 +1,105 @@
 import { Logger } from '@nestjs/common';
+import { Client, IMessage, ReconnectionTimeMode, StompHeaders, Versions } from '@stomp/stompjs';
 import { WebSocket } from 'ws';
-import { StompFrame } from '../stomp/frame';
-import { encodeFrame, HeaderList } from '../stomp/frame-encoder';
-import { StompFrameParser } from '../stomp/frame-parser';
 
 const HEARTBEAT_MS = 10_000;
+/** Silence of the broker, in heart-beat intervals, after which the connection is taken for dead. */
+const HEARTBEATS_MISSED = 3;
 const FIRST_RETRY_MS = 500;
 const MAX_RETRY_MS = 30_000;
-const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
-export interface RelayEvents {
-  /** After every (re)connection: the broker has forgotten earlier subscriptions. */
-  onConnected(): void;
-  onMessage(frame: StompFrame): void;
-}
+/** A message of one upstream subscription: its body and the headers the broker sent with it. */
+export type RelayMessageHandler = (body: Buffer, headers: StompHeaders) => void;
 
 /**
- * The instance's one connection to the external broker: STOMP 1.2 over WebSocket with heart-beats,
- * reconnecting with exponential back-off. Credentials come from the URL (`ws://user:pass@host:15674/ws`).
+ * The instance's one connection to the external broker: a `@stomp/stompjs` client speaking STOMP 1.2 over a `ws`
+ * WebSocket with heart-beats, reconnecting with exponential back-off. Credentials come from the URL
+ * (`ws://user:pass@host:15674/ws`). `onConnected` runs after every (re)connection: the broker has forgotten
+ * earlier subscriptions by then.
  */
 export class RelayConnection {
   private readonly logger = new Logger(RelayConnection.name);
   private readonly endpoint: string;
-  private readonly connectFrame: Buffer;
-  private socket?: WebSocket;
-  private connected = false;
-  private stopped = false;
-  private retryMs = FIRST_RETRY_MS;
-  private lastRead = 0;
-  private readonly keepAlive = setInterval(() => this.beat(), HEARTBEAT_MS).unref();
+  private readonly client: Client;
+  private wasConnected = false;
 
-  constructor(
-    url: URL,
-    private readonly events: RelayEvents,
-  ) {
-    const { username, password } = url;
-    const headers: HeaderList = [
-      ['accept-version', '1.2'],
-      ['host', '/'],
-      ['heart-beat', `${HEARTBEAT_MS},${HEARTBEAT_MS}`],
-    ];
-    const credentials: HeaderList = username
-      ? [
-          ['login', decodeURIComponent(username)],
-          ['passcode', decodeURIComponent(password)],
-        ]
-      : [];
-    this.connectFrame = encodeFrame('CONNECT', [...headers, ...credentials], '1.2');
+  constructor(url: URL, onConnected: () => void) {
     const endpoint = new URL(url);
     endpoint.username = endpoint.password = '';
     this.endpoint = endpoint.toString();
-    this.open();
+    this.client = new Client({
+      webSocketFactory: () => new WebSocket(this.endpoint, ['v12.stomp'], { perMessageDeflate: false }),
+      stompVersions: new Versions([Versions.V1_2]),
+      connectHeaders: { host: '/', ...credentialsOf(url) },
+      heartbeatIncoming: HEARTBEAT_MS,
+      heartbeatOutgoing: HEARTBEAT_MS,
+      heartbeatToleranceMultiplier: HEARTBEATS_MISSED,
+      // A silent broker behind a dead network path would never answer a close handshake: drop the socket at once.
+      discardWebsocketOnCommFailure: true,
+      reconnectDelay: FIRST_RETRY_MS,
+      reconnectTimeMode: ReconnectionTimeMode.EXPONENTIAL,
+      maxReconnectDelay: MAX_RETRY_MS,
+      onConnect: () => this.connected(onConnected),
+      onStompError: (frame) => this.refused(frame.headers.message, frame.body),
+      onWebSocketClose: () => this.closed(),
+      onWebSocketError: (event: { message?: string }) =>
+        this.logger.warn(`Relay connection error: ${event.message ?? 'unknown'}`),
+    });
+    this.client.activate();
   }
 
   isConnected(): boolean {
-    return this.connected;
+    return this.client.connected;
   }
 
-  /** Sends when connected; returns false (and drops the frame) otherwise. */
-  send(command: string, headers: HeaderList, body?: Buffer | string): boolean {
-    if (!this.connected || !this.socket) return false;
-    this.socket.send(encodeFrame(command, headers, '1.2', body));
+  /** Sends when connected; returns false (and sends nothing) otherwise. */
+  publish(destination: string, headers: StompHeaders, body: Buffer | string): boolean {
+    if (!this.client.connected) return false;
+    if (typeof body === 'string') this.client.publish({ destination, headers, body });
+    else this.client.publish({ destination, headers, binaryBody: body });
     return true;
   }
 
-  stop(): void {
-    this.stopped = true;
-    clearInterval(this.keepAlive);
-    this.socket?.terminate();
+  /** Subscribes when connected (returns false otherwise: `onConnected` is the time to subscribe again). */
+  subscribe(id: string, destination: string, onMessage: RelayMessageHandler): boolean {
+    if (!this.client.connected) return false;
+    this.client.subscribe(destination, (message) => onMessage(bodyOf(message), message.headers), { id });
+    return true;
   }
 
-  private open(): void {
-    const socket = new WebSocket(this.endpoint, ['v12.stomp'], { perMessageDeflate: false });
-    const parser = new StompFrameParser({ maxFrameBytes: MAX_FRAME_BYTES, maxHeaders: 256 });
-    this.socket = socket;
-    socket.on('open', () => socket.send(this.connectFrame));
-    socket.on('message', (data: Buffer) => {
-      this.lastRead = Date.now();
-      try {
-        parser.push(data, (frame) => this.onFrame(frame));
-      } catch (error) {
-        this.logger.error(`Relay sent a malformed frame: ${String(error)}`);
-        socket.terminate();
-      }
-    });
-    socket.on('error', (error) => this.logger.warn(`Relay connection error: ${error.message}`));
-    socket.on('close', () => this.reconnect(socket));
+  /** When disconnected there is nothing to do: the broker has forgotten the subscription already. */
+  unsubscribe(id: string): void {
+    if (this.client.connected) this.client.unsubscribe(id);
   }
 
-  private onFrame(frame: StompFrame): void {
-    if (frame.command === 'MESSAGE') return this.events.onMessage(frame);
-    if (frame.command === 'CONNECTED') {
-      this.connected = true;
-      this.retryMs = FIRST_RETRY_MS;
-      this.logger.log(`Relaying broker destinations through ${this.endpoint}`);
-      return this.events.onConnected();
+  stop(): Promise<void> {
+    return this.client.deactivate({ force: true });
+  }
+
+  private connected(onConnected: () => void): void {
+    this.wasConnected = true;
+    this.logger.log(`Relaying broker destinations through ${this.endpoint}`);
+    onConnected();
+  }
+
+  private refused(message = '', body = ''): void {
+    this.logger.error(`Relay refused: ${message} ${body}`);
+    this.client.forceDisconnect();
+  }
+
+  private closed(): void {
+    if (this.wasConnected && this.client.active) {
+      this.logger.error(`Relay connection to ${this.endpoint} lost; reconnecting`);
     }
-    if (frame.command === 'ERROR') {
-      this.logger.error(`Relay refused: ${frame.headers.message ?? ''} ${frame.body.toString()}`);
-      this.socket?.terminate();
-    }
+    this.wasConnected = false;
   }
+}
 
-  private reconnect(socket: WebSocket): void {
-    if (socket !== this.socket) return;
-    if (this.connected) this.logger.error(`Relay connection to ${this.endpoint} lost; reconnecting`);
-    this.connected = false;
-    if (this.stopped) return;
-    setTimeout(() => this.open(), this.retryMs).unref();
-    this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
-  }
+function credentialsOf({ username, password }: URL): StompHeaders {
+  return username ? { login: decodeURIComponent(username), passcode: decodeURIComponent(password) } : {};
+}
 
-  private beat(): void {
-    if (!this.connected || !this.socket) return;
-    if (Date.now() - this.lastRead > HEARTBEAT_MS * 3) return void this.socket.terminate();
-    this.socket.send('\n');
-  }
+/** The body as stompjs parsed it, without a copy. */
+function bodyOf({ binaryBody }: IMessage): Buffer {
+  return Buffer.from(binaryBody.buffer, binaryBody.byteOffset, binaryBody.byteLength);
 }

@@ -13,6 +13,16 @@ describe('renderPdf', () => {
     expect(page).toContain('Ünïcode item');
   });
 
+  it('should render the rows of a table written without <tbody>, and character references as text', async () => {
+    const pdf = await renderPdf({
+      body: '<table><tr><th>Item</th><th>Amount</th></tr><tr><td>Fern &amp; pot</td><td>19.90</td></tr></table>',
+    });
+    const [page] = await pdfPages(pdf);
+    expect(page).toContain('Item');
+    expect(page).toContain('Fern & pot');
+    expect(page).toContain('19.90');
+  });
+
   it('should repeat header and footer on every page', async () => {
     const body = Array.from({ length: 120 }, (_, i) => `<p>Line ${i}</p>`).join('');
     const pdf = await renderPdf({ header: '<p>ACME header</p>', body, footer: '<p>ACME footer</p>' });

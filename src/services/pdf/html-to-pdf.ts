@@ -1,6 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
 import type HtmlToPdfmake from 'html-to-pdfmake';
-import type * as Jsdom from 'jsdom';
+import type * as Linkedom from 'linkedom';
+import type * as Parse5 from 'parse5';
 import type * as Pdfmake from 'pdfmake';
 import type { Content, TDocumentDefinitions } from 'pdfmake/interfaces';
 
@@ -15,14 +16,17 @@ const INLINE_IMAGE = /^data:image\/(png|jpe?g);base64,/i;
 /** How pdfmake reports an image it cannot decode (bad base64, not a PNG/JPEG, a truncated file). */
 const PDFMAKE_INVALID_IMAGE = /^Invalid image:/;
 
+/** The `window` html-to-pdfmake reads; its types name jsdom's, but it uses nothing of it but `DOMParser`. */
+type PdfmakeWindow = NonNullable<Parameters<typeof HtmlToPdfmake>[1]>['window'];
+
 interface PdfToolkit {
   pdfmake: typeof Pdfmake;
   htmlToPdfmake: typeof HtmlToPdfmake;
-  window: Jsdom.DOMWindow;
+  window: PdfmakeWindow;
 }
 let toolkit: PdfToolkit | undefined;
 
-/** pdfmake, jsdom and html-to-pdfmake, loaded and set up by the first PDF (they cost tens of MB in every process). */
+/** pdfmake, html-to-pdfmake and the HTML parsers, loaded and set up by the first PDF (pdfmake costs tens of MB). */
 function pdfToolkit(): PdfToolkit {
   if (toolkit) return toolkit;
   const pdfmake = require('pdfmake') as typeof Pdfmake;
@@ -31,10 +35,27 @@ function pdfToolkit(): PdfToolkit {
   pdfmake.setFonts(robotoFonts);
   pdfmake.setUrlAccessPolicy(() => false);
   pdfmake.setLocalAccessPolicy((path) => fontFiles.has(path));
-  // jsdom neither runs scripts nor loads resources unless asked, so parsing untrusted HTML here is inert.
-  const { window } = new (require('jsdom') as typeof Jsdom).JSDOM('');
+  const window = { DOMParser: html5DomParser() } as unknown as PdfmakeWindow;
   toolkit = { pdfmake, htmlToPdfmake: require('html-to-pdfmake') as typeof HtmlToPdfmake, window };
   return toolkit;
+}
+
+/**
+ * A `DOMParser` that builds the tree a browser would: parse5 (the HTML standard's parsing algorithm) places what
+ * the markup leaves implicit (`<tbody>` in a table, `<script>` before the body in the head), and linkedom, a light
+ * DOM that would keep `<tr>` straight under `<table>` (html-to-pdfmake then renders an empty table), reads the
+ * explicit result. Neither runs scripts nor loads resources, so parsing untrusted HTML here is inert.
+ */
+function html5DomParser(): new () => { parseFromString(html: string): unknown } {
+  const { parse, serialize } = require('parse5') as typeof Parse5;
+  const { DOMParser: LightDomParser } = require('linkedom') as typeof Linkedom;
+  return class {
+    parseFromString(html: string): unknown {
+      const document = new LightDomParser().parseFromString(serialize(parse(html)), 'text/html');
+      document.normalize(); // one text node where linkedom splits at each character reference (`&amp;`)
+      return document;
+    }
+  };
 }
 
 /**
