@@ -9,9 +9,11 @@
  * and reports 1 and 16 as ratios to the mean raw rate measured just before and after each (the disk is shared
  * and noisy); in-memory rates (`--memory`) are compared with the raw rates of the same round.
  * The server runs in its own process (`dist/cli.js`), the clients here. `--memory` adds the in-memory rates with
- * 1 and 16 clients: the ceilings without any disk, which no durable figure can pass. `--compare PATH` measures
- * another build's `cli.js` (e.g. the previous commit's package, built elsewhere) right after each durable
- * figure, in the same raw-rate window, and reports this build / that build.
+ * 1 and 16 clients: the ceilings without any disk, which no durable figure can pass, and the targets of issue 25
+ * (durable / in-memory, per round), with what one client's durable insert costs beyond the in-memory insert and
+ * one raw fsync (1/durable - 1/in-memory - 1/raw, µs). `--compare PATH` measures another build's `cli.js` (e.g.
+ * the previous commit's package, built elsewhere) right after each durable figure, in the same raw-rate window,
+ * and reports this build / that build; with `--memory`, that build's in-memory rates too.
  */
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -111,6 +113,15 @@ async function measureOther(dbPath, clients) {
   return values.compare ? (await measureServer(dbPath, clients, values.compare)).rate : undefined;
 }
 
+/** In-memory rates with 1 and 16 clients of a build, when `--memory` was given. */
+async function measureMemory(cli) {
+  if (!values.memory || !cli) return {};
+  return { one: (await measureServer(undefined, 1, cli)).rate, sixteen: (await measureServer(undefined, 16, cli)).rate };
+}
+
+/** What one durable insert costs beyond an in-memory insert plus one raw fsync, in µs. */
+const beyondFsync = (durable, memory, raw) => 1e6 * (1 / durable - 1 / memory - 1 / raw);
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (x) => String(Math.round(x)).padStart(7);
 
@@ -130,11 +141,17 @@ async function main() {
       const raw1 = (rawBefore + rawBetween) / 2;
       const raw16 = (rawBetween + rawAfter) / 2;
       const sixteen = group.rate;
-      const memoryOne = values.memory ? (await measureServer(undefined, 1)).rate : undefined;
-      const memory = values.memory ? (await measureServer(undefined, 16)).rate : undefined;
-      rows.push({ raw1, one, raw16, sixteen, memoryOne, memory, otherOne, other });
-      const memoryText = values.memory ? `  in-memory: 1 client ${fmt(memoryOne)}, 16 clients ${fmt(memory)}` : '';
-      const otherText = values.compare ? `  other build: 1 client ${fmt(otherOne)}, 16 clients ${fmt(other)}` : '';
+      const { one: memoryOne, sixteen: memory } = await measureMemory(CLI);
+      const { one: otherMemoryOne, sixteen: otherMemory } = await measureMemory(values.compare);
+      rows.push({ raw1, one, raw16, sixteen, memoryOne, memory, otherOne, other, otherMemoryOne, otherMemory });
+      const memoryText = values.memory
+        ? `  in-memory: 1 client ${fmt(memoryOne)}, 16 clients ${fmt(memory)}` +
+          ` (durable/in-memory ${(one / memoryOne).toFixed(2)}x, ${(sixteen / memory).toFixed(2)}x)`
+        : '';
+      const otherText = values.compare
+        ? `  other build: 1 client ${fmt(otherOne)}, 16 clients ${fmt(other)}` +
+          (values.memory ? `, in-memory ${fmt(otherMemoryOne)}, ${fmt(otherMemory)}` : '')
+        : '';
       console.log(
         `round ${round + 1}: raw ${fmt(rawBefore)}  1 client ${fmt(one)} (${(one / raw1).toFixed(2)}x)` +
           `  raw ${fmt(rawBetween)}  16 clients ${fmt(sixteen)} (${(sixteen / raw16).toFixed(2)}x,` +
@@ -167,6 +184,24 @@ async function main() {
     const relative = (rate, other) => median(rows.map((r) => r[rate] / r[other])).toFixed(2);
     const [one, sixteen] = [relative('one', 'otherOne'), relative('sixteen', 'other')];
     console.log(`this build / other build: 1 client ${one}x, 16 clients ${sixteen}x`);
+  }
+  if (values.memory) reportTargets(rows);
+}
+
+/** Issue 25's targets: durable / in-memory of the same build and round (medians), and the cost beyond the fsync. */
+function reportTargets(rows) {
+  const builds = [['this build', '', 'one', 'sixteen']];
+  if (values.compare) builds.push(['other build', 'other', 'otherOne', 'other']);
+  for (const [name, prefix, one, sixteen] of builds) {
+    const memoryOne = prefix ? 'otherMemoryOne' : 'memoryOne';
+    const memory = prefix ? 'otherMemory' : 'memory';
+    const ratioOne = median(rows.map((r) => r[one] / r[memoryOne])).toFixed(2);
+    const ratioSixteen = median(rows.map((r) => r[sixteen] / r[memory])).toFixed(2);
+    const beyond = median(rows.map((r) => beyondFsync(r[one], r[memoryOne], r.raw1))).toFixed(0);
+    console.log(
+      `${name}: durable / in-memory 1 client ${ratioOne}x (target >= 0.6x), 16 clients ${ratioSixteen}x` +
+        ` (target >= 0.85x); 1 client beyond in-memory + raw fsync ${beyond} µs per insert`,
+    );
   }
 }
 
