@@ -61,6 +61,7 @@ export class LmdbStore implements Store {
   private checkpointDue = false;
   private checkpointTimer?: NodeJS.Timeout;
   private checkpoints = 0;
+  private checkpointsStarted = 0;
   private recoveredWrites = 0;
 
   private constructor(
@@ -105,8 +106,8 @@ export class LmdbStore implements Store {
   }
 
   get commitStats(): StorageStats {
-    const { checkpoints, recoveredWrites } = this;
-    return { ...this.group.stats, checkpoints, checkpointInProgress: this.moving !== undefined, recoveredWrites };
+    const { checkpoints, checkpointsStarted, recoveredWrites } = this;
+    return { ...this.group.stats, checkpoints, checkpointsStarted, recoveredWrites };
   }
 
   load(): StoredCollection[] {
@@ -240,6 +241,7 @@ export class LmdbStore implements Store {
       if (this.unapplied.length === 0) return;
       this.retire();
     }
+    this.checkpointsStarted++;
     this.moving = this.moveRetired().then(
       () => {
         this.moving = undefined;
