@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { failure, startHarness, tempDir, type AnyDoc, type Harness } from './helpers';
 
 /**
- * A real full disk: the store on a 64 MiB tmpfs (the two journals preallocate 16 MiB of it) and a filler file taking all
+ * A real full disk: the store on a 64 MiB tmpfs (the journal preallocates 16 MiB of it) and a filler file taking all
  * but 1 MiB of the rest. Mounting needs root (CAP_SYS_ADMIN); where it is refused these tests are skipped and say so.
  */
 function mountTmpfs(path: string, size = '64m'): void {
@@ -46,7 +46,7 @@ describe('a full disk', () => {
         const { bavail, bsize } = statfsSync(mountPoint.path);
         writeFileSync(filler, Buffer.alloc(bavail * bsize - 1024 * 1024));
 
-        // Documents of 20 kB: a journal fills within about 400, and the move into lmdb needs space it lacks.
+        // Documents of 20 kB: the journal fills within about 800, and the move into lmdb needs space it lacks.
         let refused: Awaited<ReturnType<typeof failure>> | undefined;
         let attempted = 0;
         while (!refused && attempted < 2000) {

@@ -29,11 +29,6 @@ const supported = immutableSupported();
 if (!supported) console.warn('storage fault tests skipped: chattr +i is not available here');
 const faultIt = supported ? it : it.skip;
 
-/** Both journals: commits go to either, depending on how many checkpoints switched them. */
-function journalFiles(dir: string): string[] {
-  return ['journal.wal', 'journal-2.wal'].map((file) => join(dir, file));
-}
-
 /** Resolves with the first log entry the server reports that matches. */
 function nextLog(server: EmbeddedMongoServer, matches: (entry: LogEntry) => boolean): Promise<LogEntry> {
   return new Promise((resolve) => {
@@ -92,12 +87,12 @@ describe('storage faults', () => {
     'fails a write whose journal write fails, keeps answering, and commits it once the disk is back',
     async () => {
       const dir = tempDir();
-      const journals = journalFiles(dir.path);
+      const journal = join(dir.path, 'journal.wal');
       let harness: Harness | undefined = await startHarness({ dbPath: dir.path });
       try {
         const docs = harness.client.db('faults').collection<AnyDoc>('docs');
         await docs.insertOne({ _id: 1 });
-        for (const journal of journals) setImmutable(journal, true);
+        setImmutable(journal, true);
         const logged = nextLog(harness.server, (entry) => entry.level === 'error');
         const refused = await failure(docs.insertOne({ _id: 2 }));
         expect(refused).toMatchObject({ code: 1, codeName: 'InternalError' });
@@ -110,14 +105,14 @@ describe('storage faults', () => {
         expect(await docs.countDocuments()).toBe(2);
         expect((await failure(docs.updateOne({ _id: 1 }, { $set: { a: 1 } }))).codeName).toBe('InternalError');
 
-        for (const journal of journals) setImmutable(journal, false);
+        setImmutable(journal, false);
         await docs.insertOne({ _id: 3 });
         await harness.stop();
         harness = await startHarness({ dbPath: dir.path });
         const reopened = harness.client.db('faults').collection<AnyDoc>('docs');
         expect(await reopened.find().sort({ _id: 1 }).toArray()).toEqual([{ _id: 1, a: 1 }, { _id: 2 }, { _id: 3 }]);
       } finally {
-        for (const journal of journals) setImmutable(journal, false);
+        setImmutable(journal, false);
         await harness?.stop();
         dir.remove();
       }
@@ -126,7 +121,7 @@ describe('storage faults', () => {
 
   faultIt('logs TTL removals that cannot be made durable and commits them once the disk is back', async () => {
     const dir = tempDir();
-    const journals = journalFiles(dir.path);
+    const journal = join(dir.path, 'journal.wal');
     let harness: Harness | undefined = await startHarness({ dbPath: dir.path, ttlIntervalMs: 50 });
     try {
       const docs = harness.client.db('faults').collection<AnyDoc>('ttl');
@@ -134,7 +129,7 @@ describe('storage faults', () => {
         { _id: 1, at: new Date(0) },
         { _id: 2, at: new Date(8.64e15) },
       ]);
-      for (const journal of journals) setImmutable(journal, true);
+      setImmutable(journal, true);
       const logged = nextLog(harness.server, (entry) => entry.source === 'ttl').then((entry) => entry);
       // The index is applied in memory though its catalog write fails, so the monitor removes _id 1.
       expect((await failure(docs.createIndex({ at: 1 }, { expireAfterSeconds: 1 }))).codeName).toBe('InternalError');
@@ -143,14 +138,14 @@ describe('storage faults', () => {
         /^1 expired document\(s\) removed but not durable: write not durable.*EPERM/,
       );
 
-      for (const journal of journals) setImmutable(journal, false);
+      setImmutable(journal, false);
       await harness.stop();
       harness = await startHarness({ dbPath: dir.path });
       const reopened = harness.client.db('faults').collection<AnyDoc>('ttl');
       expect(await reopened.find().toArray()).toEqual([{ _id: 2, at: new Date(8.64e15) }]);
       expect((await reopened.indexes()).map((index) => index.expireAfterSeconds)).toEqual([undefined, 1]);
     } finally {
-      for (const journal of journals) setImmutable(journal, false);
+      setImmutable(journal, false);
       await harness?.stop();
       dir.remove();
     }

@@ -46,7 +46,7 @@ export class Journal {
     const header = Buffer.alloc(8);
     readSync(fd, header, 0, 8, 0);
     const generation = header.readUInt32LE(0) === MAGIC ? header.readUInt32LE(4) : 0;
-    const journal = new Journal(fd, generation, fileCapacity(fd, capacity));
+    const journal = new Journal(fd, generation, capacity);
     return { journal, records: journal.readRecords() };
   }
 
@@ -82,7 +82,7 @@ export class Journal {
       const header = Buffer.alloc(8);
       readSync(fd, header, 0, 8, 0);
       const generation = header.readUInt32LE(0) === MAGIC ? header.readUInt32LE(4) : 0;
-      return new Journal(fd, generation, fileCapacity(fd, capacity)).readRecords();
+      return new Journal(fd, generation, capacity).readRecords();
     } finally {
       closeSync(fd);
     }
@@ -154,11 +154,6 @@ export class Journal {
     }
     return records;
   }
-}
-
-/** A journal uses its whole file: one larger than `capacity` (a store's older, bigger journal) is read to its end. */
-function fileCapacity(fd: number, capacity: number): number {
-  return Math.max(capacity, fstatSync(fd).size);
 }
 
 function headerOf(generation: number): Buffer {

@@ -61,7 +61,6 @@ export class LmdbStore implements Store {
   private checkpointDue = false;
   private checkpointTimer?: NodeJS.Timeout;
   private checkpoints = 0;
-  private checkpointsStarted = 0;
   private recoveredWrites = 0;
 
   private constructor(
@@ -106,8 +105,8 @@ export class LmdbStore implements Store {
   }
 
   get commitStats(): StorageStats {
-    const { checkpoints, checkpointsStarted, recoveredWrites } = this;
-    return { ...this.group.stats, checkpoints, checkpointsStarted, recoveredWrites };
+    const { checkpoints, recoveredWrites } = this;
+    return { ...this.group.stats, checkpoints, checkpointInProgress: this.moving !== undefined, recoveredWrites };
   }
 
   load(): StoredCollection[] {
@@ -241,7 +240,6 @@ export class LmdbStore implements Store {
       if (this.unapplied.length === 0) return;
       this.retire();
     }
-    this.checkpointsStarted++;
     this.moving = this.moveRetired().then(
       () => {
         this.moving = undefined;

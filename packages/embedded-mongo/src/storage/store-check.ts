@@ -11,8 +11,7 @@ export const JOURNAL_FILE = 'journal.wal';
  */
 export const SECOND_JOURNAL_FILE = 'journal-2.wal';
 export const JOURNAL_FILES = [JOURNAL_FILE, SECOND_JOURNAL_FILE] as const;
-/** Each journal's size: both together take the 16 MiB the one journal of older stores took (they keep theirs). */
-export const JOURNAL_BYTES = 8 * 1024 * 1024;
+export const JOURNAL_BYTES = 16 * 1024 * 1024;
 /**
  * Written once a store is created (lmdb file and journal in place), so that a store whose files went missing is
  * told from a directory where none was ever made. Stores made before it existed have none and are checked all the
