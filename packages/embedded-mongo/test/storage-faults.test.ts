@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { EmbeddedMongoServer, type LogEntry } from '../src';
 import { failure, startHarness, tempDir, type AnyDoc, type Harness } from './helpers';
@@ -41,48 +41,7 @@ function nextLog(server: EmbeddedMongoServer, matches: (entry: LogEntry) => bool
   });
 }
 
-/** Runs the checkpoint-fault-writer fixture until it SIGKILLs itself; resolves with how many documents it numbered. */
-function runCheckpointFaultWriter(dbPath: string): Promise<number> {
-  const fixture = join(__dirname, 'fixtures', 'checkpoint-fault-writer.js');
-  const child = spawn(process.execPath, [fixture, dbPath], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (_code, signal) => {
-      if (signal === 'SIGKILL') resolve(Number(output.trim()));
-      else reject(new Error(`writer exited (${signal})`));
-    });
-  });
-}
-
 describe('storage faults', () => {
-  faultIt(
-    'acknowledges writes while a checkpoint cannot finish, and replays both journals in order after kill -9',
-    async () => {
-      const dir = tempDir();
-      try {
-        const inserted = await runCheckpointFaultWriter(dir.path);
-        setImmutable(join(dir.path, 'data.mdb'), false);
-        const harness = await startHarness({ dbPath: dir.path });
-        try {
-          const db = harness.client.db('faults');
-          const status = await db.command({ serverStatus: 1 });
-          expect(status.embeddedMongo.storage.recoveredWrites).toBeGreaterThanOrEqual(inserted + 4);
-          const numbered = Array.from({ length: inserted }, (_, i) => ({ _id: i }));
-          const expected = [...numbered, { _id: 'after' }, { _id: 'updated', n: 2 }];
-          expect(inserted).toBeGreaterThan(0);
-          expect(await db.collection<AnyDoc>('docs').find().sort({ _id: 1 }).toArray()).toEqual(expected);
-        } finally {
-          await harness.stop();
-        }
-      } finally {
-        setImmutable(join(dir.path, 'data.mdb'), false);
-        dir.remove();
-      }
-    },
-  );
-
   faultIt(
     'fails a write whose journal write fails, keeps answering, and commits it once the disk is back',
     async () => {

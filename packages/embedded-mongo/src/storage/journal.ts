@@ -21,23 +21,17 @@ const ZERO_CHUNK = 1024 * 1024;
  * A write-ahead journal: one preallocated file opened with O_DSYNC, so a record is on disk when its
  * write completes (one synchronous write per record, no file growth). The header holds a generation;
  * each record carries the generation, its length and a CRC-32, so recovery reads records from the
- * start until the first one that is torn, zero or from an older generation. `reset(generation)` starts
- * a new generation once every record is in the main store; the store numbers the generations of its
- * journals from one counter, so they also tell which journal's records are older.
+ * start until the first one that is torn, zero or from an older generation. `reset()` starts a new
+ * generation once every record is in the main store.
  */
 export class Journal {
   private position = HEADER_BYTES;
 
   private constructor(
     private readonly fd: number,
-    private currentGeneration: number,
+    private generation: number,
     readonly capacity: number,
   ) {}
-
-  /** The generation of the records written now (and of those recovery reads). */
-  get generation(): number {
-    return this.currentGeneration;
-  }
 
   /** Opens (creating and preallocating when needed) the journal and returns it with its records. */
   static open(path: string, capacity: number): { journal: Journal; records: Buffer[] } {
@@ -111,31 +105,34 @@ export class Journal {
     this.position += length;
   }
 
-  /**
-   * Starts `generation` (on disk when this resolves; it must differ from the current one): the records written so
-   * far are no longer replayed.
-   */
-  reset(generation: number): Promise<void> {
-    const header = headerOf(generation);
+  /** Starts a new generation (on disk when this resolves): the records written so far are no longer replayed. */
+  reset(): Promise<void> {
+    const header = this.nextHeader();
     return new Promise((resolve, reject) => {
-      write(this.fd, header, 0, header.length, 0, (error) =>
-        error ? reject(error) : resolve(this.started(generation)),
-      );
+      write(this.fd, header, 0, header.length, 0, (error) => (error ? reject(error) : resolve(this.started())));
     });
   }
 
   /** `reset()` without yielding, for recovery at open. */
-  resetSync(generation: number): void {
-    writeSync(this.fd, headerOf(generation), 0, 8, 0);
-    this.started(generation);
+  resetSync(): void {
+    const header = this.nextHeader();
+    writeSync(this.fd, header, 0, header.length, 0);
+    this.started();
   }
 
   close(): void {
     closeSync(this.fd);
   }
 
-  private started(generation: number): void {
-    this.currentGeneration = generation;
+  private nextHeader(): Buffer {
+    const header = Buffer.alloc(8);
+    header.writeUInt32LE(MAGIC, 0);
+    header.writeUInt32LE(this.generation + 1, 4);
+    return header;
+  }
+
+  private started(): void {
+    this.generation++;
     this.position = HEADER_BYTES;
   }
 
@@ -154,13 +151,6 @@ export class Journal {
     }
     return records;
   }
-}
-
-function headerOf(generation: number): Buffer {
-  const header = Buffer.alloc(8);
-  header.writeUInt32LE(MAGIC, 0);
-  header.writeUInt32LE(generation, 4);
-  return header;
 }
 
 /** Writes zeros up to `capacity` once (so records never grow the file, and unwritten space reads as zero). */

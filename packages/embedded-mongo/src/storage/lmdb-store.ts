@@ -7,8 +7,7 @@ import { open, type Database, type RootDatabase } from 'lmdb';
 import { lockDirectory } from './dir-lock';
 import { GroupCommit } from './group-commit';
 import { Journal } from './journal';
-import { describeError, log } from '../log';
-import { checkStore, JOURNAL_BYTES, JOURNAL_FILES, markStore } from './store-check';
+import { checkStore, JOURNAL_BYTES, JOURNAL_FILE, markStore } from './store-check';
 import type { CollectionMeta, Store, StorageStats, StoredCollection } from './store';
 import { decodeWrites, encodeWrites, type Write } from './store-writes';
 
@@ -29,13 +28,10 @@ const CHECKPOINT_INTERVAL_MS = 1000;
 /**
  * Documents live in the `docs` table under `<ns>\0<canonical _id>` (BSON values, so types survive),
  * collection metadata in `catalog` under `<ns>`. Writes are queued and committed by a GroupCommit,
- * one batch at a time: a batch is durable once its record is written to the active journal (one O_DSYNC
+ * one batch at a time: a batch is durable once its record is written to the journal (one O_DSYNC
  * write). Journaled writes reach lmdb at a checkpoint (about once a second, when the journal is full
  * and at close): one lmdb transaction, synced by LMDB itself (`overlappingSync` off), after which the
- * journal starts a new generation. There are two journals so that commits do not wait for checkpoints: a
- * checkpoint switches commits to the other journal (reset since its own checkpoint) and moves the writes of the
- * one it leaves into lmdb in the background. At open, the records left in both journals are replayed into lmdb,
- * the older generation first.
+ * journal starts a new generation. At open, records left in the journal are replayed into lmdb first.
  */
 export class LmdbStore implements Store {
   private readonly group = new GroupCommit<Write>((batch) => this.exclusively(() => this.commit(batch.writes)));
@@ -44,20 +40,8 @@ export class LmdbStore implements Store {
   /** Backups being copied: the environment stays open until they end. */
   private readonly copying = new Set<Promise<void>>();
   private closing = false;
-  /** The journal commits append to; the other one is reset or holds `retired`. */
-  private active = 0;
-  /** Writes journaled in the active journal, not yet in lmdb, in order. */
+  /** Journaled writes not yet in lmdb, in order. */
   private unapplied: Write[] = [];
-  /** Writes of the other journal not yet in lmdb (all before `unapplied`), while it is not reset. */
-  private retired: Write[] = [];
-  /** Whether the other journal may hold records (its writes are being moved, or the move failed): not reset. */
-  private retiredPending = false;
-  /** The background move of `retired` into lmdb; it never rejects (a failure leaves `retiredPending`). */
-  private moving?: Promise<void>;
-  /** Whether the last background move failed (logged once until one succeeds). */
-  private moveFailing = false;
-  /** Generations of both journals come from this counter, so the newer journal has the higher one. */
-  private nextGeneration = 0;
   private checkpointDue = false;
   private checkpointTimer?: NodeJS.Timeout;
   private checkpoints = 0;
@@ -67,7 +51,7 @@ export class LmdbStore implements Store {
     private readonly root: RootDatabase,
     private readonly docs: Database<Buffer, Buffer>,
     private readonly catalog: Database<Buffer, string>,
-    private readonly journals: Journal[],
+    private readonly journal: Journal,
     private readonly unlock: () => void,
     private readonly path: string,
   ) {}
@@ -86,18 +70,18 @@ export class LmdbStore implements Store {
     const root = open({ path, noSubdir: false, overlappingSync: false, maxDbs: 4 });
     const docs = root.openDB<Buffer, Buffer>({ name: 'docs', encoding: 'binary', keyEncoding: 'binary' });
     const catalog = root.openDB<Buffer, string>({ name: 'catalog', encoding: 'binary' });
-    const opened: ReturnType<typeof Journal.open>[] = [];
+    let journal: Journal | undefined;
     try {
-      for (const file of JOURNAL_FILES) opened.push(Journal.open(join(path, file), JOURNAL_BYTES));
-      const journals = opened.map(({ journal }) => journal);
-      const store = new LmdbStore(root, docs, catalog, journals, unlock, path);
-      store.recover(opened);
+      const opened = Journal.open(join(path, JOURNAL_FILE), JOURNAL_BYTES);
+      journal = opened.journal;
+      const store = new LmdbStore(root, docs, catalog, opened.journal, unlock, path);
+      store.recover(opened.records);
       markStore(path);
       store.scheduleCheckpoints();
       return store;
     } catch (error) {
       // A journal that cannot be opened or replayed leaves nothing open behind (the directory is released).
-      for (const { journal } of opened) journal.close();
+      journal?.close();
       void root.close();
       unlock();
       throw error;
@@ -105,8 +89,7 @@ export class LmdbStore implements Store {
   }
 
   get commitStats(): StorageStats {
-    const { checkpoints, recoveredWrites } = this;
-    return { ...this.group.stats, checkpoints, checkpointInProgress: this.moving !== undefined, recoveredWrites };
+    return { ...this.group.stats, checkpoints: this.checkpoints, recoveredWrites: this.recoveredWrites };
   }
 
   load(): StoredCollection[] {
@@ -151,10 +134,10 @@ export class LmdbStore implements Store {
       (error: unknown) => error,
     );
     try {
-      await this.drain();
+      if (this.unapplied.length > 0) await this.checkpoint([]);
     } finally {
       await Promise.allSettled(this.copying);
-      for (const journal of this.journals) journal.close();
+      this.journal.close();
       await this.root.close();
       this.unlock();
     }
@@ -171,7 +154,7 @@ export class LmdbStore implements Store {
   async backup(target: string): Promise<void> {
     mkdirSync(target, { recursive: true });
     if (readdirSync(target).length > 0) throw new MongoError('BadValue', `backup target ${target} is not empty`);
-    await this.exclusively(() => this.drain());
+    await this.exclusively(() => this.checkpoint([]));
     if (this.closing) throw new MongoError('InterruptedAtShutdown', 'the server is shutting down; no backup was taken');
     // The environment is a directory (noSubdir: false), so lmdb writes `data.mdb` into the path it is given.
     const copy = this.root.backup(target, false);
@@ -196,92 +179,29 @@ export class LmdbStore implements Store {
     this.checkpointTimer.unref();
   }
 
-  /**
-   * Replays the journals left by a previous run into lmdb (one synced transaction), the older generation first, then
-   * starts both afresh: the first (active) one with a new generation, the second with the next.
-   */
-  private recover(opened: { journal: Journal; records: Buffer[] }[]): void {
-    const oldestFirst = [...opened].sort((a, b) => a.journal.generation - b.journal.generation);
-    const writes = oldestFirst.flatMap(({ records }) => records.flatMap(decodeWrites));
-    if (writes.length > 0) {
-      this.root.transactionSync(() => {
-        // Inside a synchronous transaction lmdb applies each write at once; their promises only echo that.
-        void this.issue(writes);
-      });
-    }
-    this.nextGeneration = Math.max(...opened.map(({ journal }) => journal.generation)) + 1;
-    for (const journal of this.journals) journal.resetSync(this.nextGeneration++);
+  /** Replays the journal left by a previous run into lmdb (one synced transaction), then empties it. */
+  private recover(records: Buffer[]): void {
+    if (records.length === 0) return;
+    const writes = records.flatMap(decodeWrites);
+    this.root.transactionSync(() => {
+      // Inside a synchronous transaction lmdb applies each write at once; their promises only echo that.
+      void this.issue(writes);
+    });
+    this.journal.resetSync();
     this.recoveredWrites = writes.length;
   }
 
-  /** Makes a batch durable: a journal record, or (larger than a journal) an lmdb commit of its own. */
+  /** Makes a batch durable: a journal record, or (larger than the journal) an lmdb commit of its own. */
   private async commit(writes: Write[]): Promise<void> {
     try {
       const payload = encodeWrites(writes);
-      if (this.checkpointDue) this.startCheckpoint();
-      if (!this.journals[this.active].fits(payload.length)) await this.drain();
-      // After drain() both journals are reset and lmdb holds every earlier write, so this batch may go there alone.
-      if (!this.journals[this.active].fits(payload.length)) return await this.applyToLmdb(writes);
-      this.journals[this.active].append(payload);
-      for (const write of writes) this.unapplied.push(write);
+      if (this.checkpointDue || !this.journal.fits(payload.length)) await this.checkpoint([]);
+      if (!this.journal.fits(payload.length)) return await this.checkpoint(writes);
+      this.journal.append(payload);
+      this.unapplied.push(...writes);
     } catch (error) {
       throw this.commitFailure(error);
     }
-  }
-
-  /**
-   * Switches commits to the other journal and moves the writes of the one they leave into lmdb in the background. The
-   * other journal must be reset; while a previous move failed, that move is retried instead.
-   */
-  private startCheckpoint(): void {
-    if (this.moving) return;
-    this.checkpointDue = false;
-    if (!this.retiredPending) {
-      if (this.unapplied.length === 0) return;
-      this.retire();
-    }
-    this.moving = this.moveRetired().then(
-      () => {
-        this.moving = undefined;
-        this.moveFailing = false;
-      },
-      (error: unknown) => {
-        this.moving = undefined;
-        if (!this.moveFailing) {
-          const message = `moving journaled writes into lmdb failed (they stay durable in the journal; retried each checkpoint): ${describeError(error)}`;
-          log({ level: 'warn', source: 'storage', message });
-        }
-        this.moveFailing = true;
-      },
-    );
-  }
-
-  /** The active journal's writes become the retired ones, and commits go to the other (reset) journal. */
-  private retire(): void {
-    this.retired = this.unapplied;
-    this.unapplied = [];
-    this.retiredPending = true;
-    this.active = 1 - this.active;
-  }
-
-  /** Commits the retired writes to lmdb, then resets their journal with a generation above the active one's. */
-  private async moveRetired(): Promise<void> {
-    await this.applyToLmdb(this.retired);
-    this.retired = [];
-    await this.journals[1 - this.active].reset(this.nextGeneration++);
-    this.retiredPending = false;
-  }
-
-  /**
-   * Moves every journaled write into lmdb and leaves both journals reset (a journal that is full, a backup, close):
-   * waits for the background move, retries it when it failed, then moves the active journal's writes the same way.
-   */
-  private async drain(): Promise<void> {
-    await this.moving;
-    if (this.retiredPending) await this.moveRetired();
-    if (this.unapplied.length === 0) return;
-    this.retire();
-    await this.moveRetired();
   }
 
   /** A failed commit as the writers see it: OutOfDiskSpace (14031) on a full disk, InternalError (1) otherwise. */
@@ -302,10 +222,14 @@ export class LmdbStore implements Store {
     );
   }
 
-  /** Commits writes to lmdb in one synced transaction (a checkpoint). */
-  private async applyToLmdb(writes: Write[]): Promise<void> {
+  /** Commits the journaled writes (and `more`) to lmdb, synced, then starts a new journal generation. */
+  private async checkpoint(more: Write[]): Promise<void> {
+    const writes = this.unapplied.concat(more);
     await Promise.all(this.issue(writes)).catch(lmdbCommitError);
+    this.unapplied = [];
+    this.checkpointDue = false;
     this.checkpoints++;
+    await this.journal.reset();
   }
 
   /**

@@ -5,12 +5,6 @@ import { checkLmdbFile, LmdbFileDamage } from './lmdb-file-check';
 
 export const DATA_FILE = 'data.mdb';
 export const JOURNAL_FILE = 'journal.wal';
-/**
- * The second journal: commits append to one journal while the other's writes are moved into lmdb. Stores made before
- * it existed have none; the next open creates it.
- */
-export const SECOND_JOURNAL_FILE = 'journal-2.wal';
-export const JOURNAL_FILES = [JOURNAL_FILE, SECOND_JOURNAL_FILE] as const;
 export const JOURNAL_BYTES = 16 * 1024 * 1024;
 /**
  * Written once a store is created (lmdb file and journal in place), so that a store whose files went missing is
@@ -43,7 +37,7 @@ export interface StoreCheck {
   state: 'new' | 'existing';
   /** Pages of the lmdb file reachable from its newest meta page. */
   pages: number;
-  /** The first journal's state ('used': it was written since it was preallocated). */
+  /** Whether the journal holds records (writes to replay). */
   journal: 'absent' | 'fresh' | 'used';
 }
 
@@ -53,12 +47,10 @@ export interface StoreCheck {
  * (`EACCES`...) throws as it is.
  */
 export function checkStore(dir: string): StoreCheck {
-  const [journal, second] = JOURNAL_FILES.map((file) => inspectJournal(dir, file));
+  const journal = inspectJournal(dir);
   const marked = existsSync(join(dir, STORE_MARKER));
   if (!existsSync(join(dir, DATA_FILE))) {
-    if (marked || journal === 'used' || second === 'used') {
-      throw new StoreDamagedError(dir, DATA_FILE, 'the file is missing');
-    }
+    if (marked || journal === 'used') throw new StoreDamagedError(dir, DATA_FILE, 'the file is missing');
     return { state: 'new', pages: 0, journal };
   }
   let pages: number;
@@ -78,11 +70,11 @@ export function markStore(dir: string): void {
   if (!existsSync(marker)) writeFileSync(marker, `${JSON.stringify({ format: 'lmdb+journal', version: 1 })}\n`);
 }
 
-function inspectJournal(dir: string, file: string): StoreCheck['journal'] {
+function inspectJournal(dir: string): StoreCheck['journal'] {
   try {
-    return Journal.inspect(join(dir, file), JOURNAL_BYTES);
+    return Journal.inspect(join(dir, JOURNAL_FILE), JOURNAL_BYTES);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== undefined) throw error;
-    throw new StoreDamagedError(dir, file, (error as Error).message);
+    throw new StoreDamagedError(dir, JOURNAL_FILE, (error as Error).message);
   }
 }

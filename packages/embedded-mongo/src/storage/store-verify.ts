@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { open } from 'lmdb';
 import { fromBson } from '../bson/codec';
 import { Journal } from './journal';
-import { checkStore, DATA_FILE, JOURNAL_BYTES, JOURNAL_FILES, StoreDamagedError } from './store-check';
+import { checkStore, DATA_FILE, JOURNAL_BYTES, JOURNAL_FILE, StoreDamagedError } from './store-check';
 import { decodeWrites } from './store-writes';
 
 export interface StoreReport {
@@ -21,7 +20,7 @@ export interface StoreReport {
  * {@link StoreDamagedError} for damage, a plain Error when there is no store.
  */
 export function verifyStore(dir: string): StoreReport {
-  const { state, pages } = checkStore(dir);
+  const { state, pages, journal } = checkStore(dir);
   if (state === 'new') throw new Error(`there is no store in ${dir} (no ${DATA_FILE})`);
   const root = open({ path: dir, noSubdir: false, readOnly: true, maxDbs: 4 });
   try {
@@ -29,7 +28,7 @@ export function verifyStore(dir: string): StoreReport {
     const docs = root.openDB<Buffer, Buffer>({ name: 'docs', encoding: 'binary', keyEncoding: 'binary' });
     const collections = decodeAll(dir, catalog.getRange(), (key) => `collection ${key}`);
     const documents = decodeAll(dir, docs.getRange(), (key) => `document ${key.toString('utf8').replace('\0', ' ')}`);
-    const journaledWrites = countJournaled(dir);
+    const journaledWrites = journal === 'absent' ? 0 : countJournaled(dir);
     return { collections, documents, pages, journaledWrites };
   } finally {
     void root.close();
@@ -49,9 +48,7 @@ function decodeAll<K>(dir: string, entries: Iterable<{ key: K; value: Buffer }>,
   return count;
 }
 
-/** The writes held by the journals (a record of a journal whose writes were moved into lmdb is replayed too). */
 function countJournaled(dir: string): number {
-  const paths = JOURNAL_FILES.map((file) => join(dir, file)).filter((path) => existsSync(path));
-  const records = paths.flatMap((path) => Journal.readRecords(path, JOURNAL_BYTES));
+  const records = Journal.readRecords(join(dir, JOURNAL_FILE), JOURNAL_BYTES);
   return records.reduce((sum, record) => sum + decodeWrites(record).length, 0);
 }

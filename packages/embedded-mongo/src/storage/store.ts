@@ -39,8 +39,6 @@ export interface Store {
 export interface StorageStats extends CommitStats {
   /** Moves of journaled writes into lmdb. */
   checkpoints: number;
-  /** Whether a move into lmdb runs in the background now (commits go on meanwhile, into the other journal). */
-  checkpointInProgress: boolean;
   /** Writes replayed from the journal at open. */
   recoveredWrites: number;
 }
@@ -52,7 +50,6 @@ export class MemoryStore implements Store {
     committedWrites: 0,
     failedCommits: 0,
     checkpoints: 0,
-    checkpointInProgress: false,
     recoveredWrites: 0,
   };
   load(): StoredCollection[] {
