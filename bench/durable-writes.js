@@ -9,9 +9,11 @@
  * and reports 1 and 16 as ratios to the mean raw rate measured just before and after each (the disk is shared
  * and noisy); in-memory rates (`--memory`) are compared with the raw rates of the same round.
  * The server runs in its own process (`dist/cli.js`), the clients here. `--memory` adds the in-memory rates with
- * 1 and 16 clients: the ceilings without any disk, which no durable figure can pass. `--compare PATH` measures
- * another build's `cli.js` (e.g. the previous commit's package, built elsewhere) right after each durable
- * figure, in the same raw-rate window, and reports this build / that build.
+ * 1 and 16 clients: the ceilings without any disk, which no durable figure can pass, and the targets of issue 25
+ * (durable / in-memory, per round), with what one client's durable insert costs beyond the in-memory insert and
+ * one raw fsync (1/durable - 1/in-memory - 1/raw, µs). `--compare PATH` measures another build's `cli.js` (e.g.
+ * the previous commit's package, built elsewhere) right after each durable figure, in the same raw-rate window,
+ * and reports this build / that build; with `--memory`, that build's in-memory rates too.
  */
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -75,9 +77,32 @@ function stopServer(child) {
   });
 }
 
-async function insertRate(uri, clients) {
+/** Per thread of a process (Linux): [ns on a CPU, ns runnable but waiting for one], from its schedstat. */
+function threadTimes(pid) {
+  const tasks = `/proc/${pid}/task`;
+  if (!fs.existsSync(tasks)) return new Map();
+  const times = (tid) => fs.readFileSync(`${tasks}/${tid}/schedstat`, 'utf8').split(' ').slice(0, 2).map(Number);
+  return new Map(fs.readdirSync(tasks).map((tid) => [tid, times(tid)]));
+}
+
+/**
+ * The server thread's (the one that ran longest) CPU time and run-queue wait per insert, in µs: how long each
+ * insert kept it busy and how long it waited for a core after its wake-ups (the request, the journal write).
+ */
+function serverThreadCost(before, after, inserted) {
+  let busiest;
+  for (const [tid, [cpu, wait]] of after) {
+    const [cpuBefore, waitBefore] = before.get(tid) ?? [cpu, wait];
+    const delta = { cpu: cpu - cpuBefore, wait: wait - waitBefore };
+    if (!busiest || delta.cpu > busiest.cpu) busiest = delta;
+  }
+  return busiest ? { cpuMicros: busiest.cpu / 1000 / inserted, waitMicros: busiest.wait / 1000 / inserted } : {};
+}
+
+async function insertRate(uri, clients, pid) {
   const connect = () => MongoClient.connect(uri, { maxPoolSize: 1 });
   const connections = await Promise.all(Array.from({ length: clients }, connect));
+  const before = threadTimes(pid);
   let inserted = 0;
   let nextId = 0;
   const start = performance.now();
@@ -91,25 +116,46 @@ async function insertRate(uri, clients) {
     }),
   );
   const seconds = (performance.now() - start) / 1000;
+  const thread = serverThreadCost(before, threadTimes(pid), inserted);
   const status = await connections[0].db('admin').command({ serverStatus: 1 });
   await Promise.all(connections.map((client) => client.close()));
   const { commits, committedWrites } = status.embeddedMongo?.storage ?? {}; // absent from older builds
-  return { rate: inserted / seconds, writesPerCommit: commits ? committedWrites / commits : undefined };
+  return { rate: inserted / seconds, writesPerCommit: commits ? committedWrites / commits : undefined, ...thread };
 }
 
 async function measureServer(dbPath, clients, cli = CLI) {
   const { child, uri } = await startServer(cli, dbPath);
   try {
-    return await insertRate(uri, clients);
+    return await insertRate(uri, clients, child.pid);
   } finally {
     await stopServer(child);
   }
 }
 
-/** The `--compare` build's rate, when one was given. */
+/** The `--compare` build's measures, when one was given. */
 async function measureOther(dbPath, clients) {
-  return values.compare ? (await measureServer(dbPath, clients, values.compare)).rate : undefined;
+  return values.compare ? measureServer(dbPath, clients, values.compare) : {};
 }
+
+/** In-memory rates with 1 and 16 clients of a build, when `--memory` was given. */
+async function measureMemory(cli) {
+  if (!values.memory || !cli) return {};
+  return {
+    one: (await measureServer(undefined, 1, cli)).rate,
+    sixteen: (await measureServer(undefined, 16, cli)).rate,
+  };
+}
+
+/** One client's durable insert as the server thread saw it: CPU and run-queue wait per insert. */
+function threadText(single, otherSingle) {
+  const text = ({ cpuMicros, waitMicros }) =>
+    `${cpuMicros?.toFixed(0)} µs CPU, ${waitMicros?.toFixed(0)} µs waiting for a core`;
+  const other = values.compare ? `; other build ${text(otherSingle)}` : '';
+  return `\n  server thread per insert, 1 client: ${text(single)}${other}`;
+}
+
+/** What one durable insert costs beyond an in-memory insert plus one raw fsync, in µs. */
+const beyondFsync = (durable, memory, raw) => 1e6 * (1 / durable - 1 / memory - 1 / raw);
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (x) => String(Math.round(x)).padStart(7);
@@ -120,25 +166,35 @@ async function main() {
   try {
     let rawBefore = rawFsyncRate(dir);
     for (let round = 0; round < ROUNDS; round++) {
-      const one = (await measureServer(path.join(dir, `db-${round}-1`), 1)).rate;
-      const otherOne = await measureOther(path.join(dir, `other-${round}-1`), 1);
+      const single = await measureServer(path.join(dir, `db-${round}-1`), 1);
+      const otherSingle = await measureOther(path.join(dir, `other-${round}-1`), 1);
       const rawBetween = rawFsyncRate(dir);
       const group = await measureServer(path.join(dir, `db-${round}-16`), 16);
-      const other = await measureOther(path.join(dir, `other-${round}-16`), 16);
+      const other = (await measureOther(path.join(dir, `other-${round}-16`), 16)).rate;
+      const [one, otherOne] = [single.rate, otherSingle.rate];
       const rawAfter = rawFsyncRate(dir);
       // Each durable figure is compared with the mean raw rate measured just before and just after it.
       const raw1 = (rawBefore + rawBetween) / 2;
       const raw16 = (rawBetween + rawAfter) / 2;
       const sixteen = group.rate;
-      const memoryOne = values.memory ? (await measureServer(undefined, 1)).rate : undefined;
-      const memory = values.memory ? (await measureServer(undefined, 16)).rate : undefined;
-      rows.push({ raw1, one, raw16, sixteen, memoryOne, memory, otherOne, other });
-      const memoryText = values.memory ? `  in-memory: 1 client ${fmt(memoryOne)}, 16 clients ${fmt(memory)}` : '';
-      const otherText = values.compare ? `  other build: 1 client ${fmt(otherOne)}, 16 clients ${fmt(other)}` : '';
+      const { one: memoryOne, sixteen: memory } = await measureMemory(CLI);
+      const { one: otherMemoryOne, sixteen: otherMemory } = await measureMemory(values.compare);
+      rows.push({ raw1, one, raw16, sixteen, memoryOne, memory, otherOne, other, otherMemoryOne, otherMemory });
+      Object.assign(rows.at(-1), { cpu: single.cpuMicros, wait: single.waitMicros });
+      Object.assign(rows.at(-1), { otherCpu: otherSingle.cpuMicros, otherWait: otherSingle.waitMicros });
+      const memoryText = values.memory
+        ? `  in-memory: 1 client ${fmt(memoryOne)}, 16 clients ${fmt(memory)}` +
+          ` (durable/in-memory ${(one / memoryOne).toFixed(2)}x, ${(sixteen / memory).toFixed(2)}x)`
+        : '';
+      const otherText = values.compare
+        ? `  other build: 1 client ${fmt(otherOne)}, 16 clients ${fmt(other)}` +
+          (values.memory ? `, in-memory ${fmt(otherMemoryOne)}, ${fmt(otherMemory)}` : '')
+        : '';
       console.log(
         `round ${round + 1}: raw ${fmt(rawBefore)}  1 client ${fmt(one)} (${(one / raw1).toFixed(2)}x)` +
           `  raw ${fmt(rawBetween)}  16 clients ${fmt(sixteen)} (${(sixteen / raw16).toFixed(2)}x,` +
-          ` ${group.writesPerCommit?.toFixed(1)} writes/commit)  raw ${fmt(rawAfter)}${memoryText}${otherText}`,
+          ` ${group.writesPerCommit?.toFixed(1)} writes/commit)  raw ${fmt(rawAfter)}${memoryText}${otherText}` +
+          threadText(single, otherSingle),
       );
       rawBefore = rawAfter;
     }
@@ -167,6 +223,28 @@ async function main() {
     const relative = (rate, other) => median(rows.map((r) => r[rate] / r[other])).toFixed(2);
     const [one, sixteen] = [relative('one', 'otherOne'), relative('sixteen', 'other')];
     console.log(`this build / other build: 1 client ${one}x, 16 clients ${sixteen}x`);
+  }
+  if (values.memory) reportTargets(rows);
+  const perInsert = (cpu, wait) =>
+    `${fmt(median(rows.map((r) => r[cpu])))} µs CPU, ${fmt(median(rows.map((r) => r[wait])))} µs waiting for a core`;
+  console.log(`server thread per durable insert, 1 client: ${perInsert('cpu', 'wait')}`);
+  if (values.compare) console.log(`other build's server thread:                ${perInsert('otherCpu', 'otherWait')}`);
+}
+
+/** Issue 25's targets: durable / in-memory of the same build and round (medians), and the cost beyond the fsync. */
+function reportTargets(rows) {
+  const builds = [['this build', '', 'one', 'sixteen']];
+  if (values.compare) builds.push(['other build', 'other', 'otherOne', 'other']);
+  for (const [name, prefix, one, sixteen] of builds) {
+    const memoryOne = prefix ? 'otherMemoryOne' : 'memoryOne';
+    const memory = prefix ? 'otherMemory' : 'memory';
+    const ratioOne = median(rows.map((r) => r[one] / r[memoryOne])).toFixed(2);
+    const ratioSixteen = median(rows.map((r) => r[sixteen] / r[memory])).toFixed(2);
+    const beyond = median(rows.map((r) => beyondFsync(r[one], r[memoryOne], r.raw1))).toFixed(0);
+    console.log(
+      `${name}: durable / in-memory 1 client ${ratioOne}x (target >= 0.6x), 16 clients ${ratioSixteen}x` +
+        ` (target >= 0.85x); 1 client beyond in-memory + raw fsync ${beyond} µs per insert`,
+    );
   }
 }
 

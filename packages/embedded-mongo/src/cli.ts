@@ -14,6 +14,8 @@ async function main(): Promise<void> {
     port: Number(values.port),
     host: values.host,
     dbPath: values.dbpath,
+    // The server is all this process runs: nothing to yield the CPU to.
+    lowerPriority: false,
   });
   process.stdout.write(`${server.uri}\n`);
   server.once('error', (error: Error) => {

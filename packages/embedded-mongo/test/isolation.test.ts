@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { open } from 'lmdb';
 import { MongoClient, type Collection } from 'mongodb';
-import { EmbeddedMongoServer } from '../src';
+import { EmbeddedMongoServer, type EmbeddedMongoOptions } from '../src';
 import { WireListener } from '../src/worker/listener';
 import { startHarness, tempDir, type AnyDoc } from './helpers';
 
@@ -138,7 +138,10 @@ describe('start and stop through the worker', () => {
     }
   });
 
-  (process.platform === 'linux' ? it : it.skip)('runs the server thread 10 nice levels below the caller', async () => {
+  const onLinux = process.platform === 'linux' ? it : it.skip;
+
+  /** The nice values of the threads a server start added to this process, and the caller's own. */
+  async function threadNices(options: EmbeddedMongoOptions): Promise<{ caller: number; added: number[] }> {
     const niceByThread = (): Map<string, number> =>
       new Map(
         readdirSync('/proc/self/task').map((tid) => {
@@ -147,15 +150,26 @@ describe('start and stop through the worker', () => {
         }),
       );
     const before = niceByThread();
-    const server = await EmbeddedMongoServer.start({ port: 0 });
+    const server = await EmbeddedMongoServer.start({ port: 0, ...options });
     try {
-      const callerNice = before.get(String(process.pid))!;
       const added = [...niceByThread()].filter(([tid]) => !before.has(tid)).map(([, nice]) => nice);
-      expect(added).toContain(Math.min(19, callerNice + 10));
-      expect(niceByThread().get(String(process.pid))).toBe(callerNice);
+      const caller = niceByThread().get(String(process.pid))!;
+      expect(caller).toBe(before.get(String(process.pid)));
+      return { caller, added };
     } finally {
       await server.stop();
     }
+  }
+
+  onLinux('runs the server thread 10 nice levels below the caller', async () => {
+    const { caller, added } = await threadNices({});
+    expect(added).toContain(Math.min(19, caller + 10));
+  });
+
+  onLinux("keeps the caller's priority with lowerPriority: false (the CLI)", async () => {
+    const { caller, added } = await threadNices({ lowerPriority: false });
+    expect(added.length).toBeGreaterThan(0);
+    expect(added.every((nice) => nice === caller)).toBe(true);
   });
 
   it("reports the server thread's unexpected death as an 'error' event; its clients' commands fail", async () => {

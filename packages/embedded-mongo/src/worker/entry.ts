@@ -8,7 +8,7 @@ import { serializeError, type ControlMessage, type EmbeddedMongoOptions, type Wo
 const port = parentPort!;
 const post = (message: WorkerMessage): void => port.postMessage(message);
 const { options, host } = workerData as { options: EmbeddedMongoOptions; host: string };
-lowerThreadPriority(PRIORITY_STEPS);
+if (options.lowerPriority !== false) lowerThreadPriority(PRIORITY_STEPS);
 process.on('unhandledRejection', ignoreLmdbCommitEcho);
 setLogSink((entry) => post({ type: 'log', entry }));
 

@@ -11,6 +11,12 @@ export interface EmbeddedMongoOptions {
   dbPath?: string;
   /** How often expired TTL documents (and idle cursors and sessions) are removed; default 60 000 ms, as MongoDB. */
   ttlIntervalMs?: number;
+  /**
+   * Default true: the server's thread runs 10 nice levels below its caller (Linux), so that its queries yield the CPU
+   * to the caller's event loop. false keeps the caller's priority, for a process that runs nothing but the server
+   * (the CLI), where the lowered priority protects nothing and only delays each wake-up of the server's thread.
+   */
+  lowerPriority?: boolean;
 }
 
 /** An error as it crosses threads: structured cloning keeps only message and stack, not `code` or `errno`. */
