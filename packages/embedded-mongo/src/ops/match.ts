@@ -8,6 +8,7 @@ import { keyString } from '../indexes/key-string';
 import type { Collection } from '../storage/collection';
 import { isDoc, type Doc } from '../types';
 import { boundsCheck, type IndexBounds } from './index-bounds';
+import { fieldInclusion, pickFields } from './field-projection';
 import { withInheritedTypes } from './result-types';
 import { applySlices, isInclusion, splitSlices } from './slice-projection';
 import { findSearchMatches, isSearchQuery } from './search-match';
@@ -189,6 +190,8 @@ const PROJECTION_CHUNK = 64;
  * documents matched, which a positional projection (`'tags.$': 1`) reads its element from.
  */
 export function project(docs: Doc[], projection: Doc, env: QueryEnv = {}, filter: Doc = {}): Doc[] {
+  const inclusion = fieldInclusion(projection);
+  if (inclusion) return docs.map((doc) => withInheritedTypes(doc, pickFields(doc, inclusion)) as Doc);
   const { slices, rest } = splitSlices(projection);
   if (slices.length === 0 || isInclusion(rest)) return mingoProject(docs, projection, env, filter);
   const excluded = Object.keys(rest).length ? mingoProject(docs, rest, env, filter) : docs;
