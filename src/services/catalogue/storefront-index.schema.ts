@@ -21,6 +21,9 @@ StorefrontEntrySchema.index({ ...LISTED, price: -1, _id: 1 }, { name: 'listing_p
 StorefrontEntrySchema.index({ ...LISTED, name: 1, _id: 1 }, { name: 'listing_name' });
 StorefrontEntrySchema.index({ ...LISTED, name: -1, _id: 1 }, { name: 'listing_name_desc' });
 StorefrontEntrySchema.index({ ...LISTED, createdAt: -1, _id: -1 }, { name: 'listing_newest' });
+// Attribute filters: the listed entries of a scope having an attribute value (multikey), so a filtered listing reads
+// only the entries that match a condition instead of every listed entry of its scope.
+StorefrontEntrySchema.index({ ...LISTED, attributeKeys: 1 }, { name: 'listing_attribute' });
 // Search: a word's exact key or prefix range, and the typo keys of names' words (multikey).
 StorefrontEntrySchema.index({ terms: 1 }, { name: 'search_terms' });
 StorefrontEntrySchema.index({ typoKeys: 1 }, { name: 'search_typo' });
@@ -28,6 +31,8 @@ StorefrontEntrySchema.index({ typoKeys: 1 }, { name: 'search_typo' });
 StorefrontEntrySchema.index({ inStockSkus: 1 }, { name: 'sku_scope' });
 // The sitemap's product pages: listed products by slug.
 StorefrontEntrySchema.index({ ...LISTED, slug: 1 }, { name: 'listing_slug' });
+// The products whose entries name an attribute (multikey), refreshed when the attribute changes.
+StorefrontEntrySchema.index({ attributeIds: 1 }, { name: 'attribute_ids' });
 // Entries of one product (all currencies and per currency), for the reindex's sweep.
 StorefrontEntrySchema.index({ product: 1 }, { name: 'product' });
 

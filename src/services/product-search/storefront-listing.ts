@@ -49,7 +49,7 @@ export function queryWords(q: string | undefined): string[] {
 
 /**
  * The filter on listed entries: categories, attribute conditions (the product or an in-stock offer's SKU has one of the
- * values), a price range (some in-stock offer within it) and the query words (a word, a word's prefix, or within one
+ * values: index `listing_attribute`), a price range (some in-stock offer within it) and the query words (a word, a word's prefix, or within one
  * typo of a name's word). Values are compared as data, never as patterns.
  */
 export function entryFilter(criteria: ListingCriteria, words: string[]): EntryFilter {
@@ -59,6 +59,9 @@ export function entryFilter(criteria: ListingCriteria, words: string[]): EntryFi
   if (criteria.categories.length > 0) and.push({ categories: { $in: criteria.categories } });
   if (hasPriceRange(criteria)) {
     and.push({ offers: { $elemMatch: { quantity: { $gt: 0 }, price: priceRange(criteria) } } });
+    // An in-stock offer at most maxPrice means the cheapest in-stock one (`price`) is too: a range of the
+    // `listing_price` index, so only entries that can match are read.
+    if (criteria.maxPrice !== undefined) and.push({ price: { $lte: criteria.maxPrice } });
   }
   if (words.length > 0) and.push({ $or: words.flatMap(wordClauses) });
   return and.length === 0 ? {} : { $and: and };
