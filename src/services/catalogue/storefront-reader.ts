@@ -34,11 +34,17 @@ export class StorefrontReader {
 
   /**
    * A page of listed entries of `scope` matching `filter` in `sort` order (an index order), each with only its
-   * cheapest in-stock offer (`cheapest`; a listed entry has one).
+   * cheapest in-stock offer (`cheapest`; a listed entry has one), or with `allOffers` its offers (to pick from).
    */
-  page(scope: string, filter: EntryFilter, sort: EntrySort, skip: number, limit: number): Promise<StorefrontEntry[]> {
+  page(
+    scope: string,
+    filter: EntryFilter,
+    sort: EntrySort,
+    { skip, limit, allOffers }: { skip: number; limit: number; allOffers: boolean },
+  ): Promise<StorefrontEntry[]> {
+    const offers = allOffers ? { offers: 1 } : { cheapest: 1 };
     return this.entries()
-      .find({ scope, listed: true, ...filter } as Doc, { projection: { ...LISTING_FIELDS, cheapest: 1 } })
+      .find({ scope, listed: true, ...filter } as Doc, { projection: { ...LISTING_FIELDS, ...offers } })
       .sort(sort)
       .skip(skip)
       .limit(limit)

@@ -6,7 +6,7 @@ import { Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
 import { AttributeType } from '../catalogue/attribute-type';
 import { OfferFacets } from '../catalogue/offer-facets';
-import { ALL_CURRENCIES } from '../catalogue/storefront-entry';
+import { ALL_CURRENCIES, StorefrontEntry } from '../catalogue/storefront-entry';
 import { StorefrontReader } from '../catalogue/storefront-reader';
 import { SellerDirectory } from '../catalogue/seller-directory';
 import { CountryDirectory } from '../geolocation/country-directory.service';
@@ -17,9 +17,9 @@ import { ProductListingQueryDto } from './product-listing.dto';
 import { StorefrontFacets } from './storefront-facets';
 import {
   AttributeCondition,
-  answeredByIndexOrder,
   entryFilter,
   INDEX_SORTS,
+  listingRead,
   ListingCriteria,
   ListingRow,
   queryWords,
@@ -176,11 +176,10 @@ export class ProductSearchService {
   }
 
   /**
-   * The page and total of a listing. Without query words, price range or attribute conditions the index order is the
-   * answer (a range read of one page, each entry with its cheapest in-stock offer and attribute labels, and the
-   * total: the scope's kept counter, or with categories a count); otherwise every candidate the index finds is
-   * checked (its cheapest offer meeting the conditions, its relevance), ordered and sliced here, and the page's
-   * entries are read in full.
+   * The page and total of a listing (see `listingRead`). Read in the sort's index order: a range read of one page
+   * (each entry with its cheapest in-stock offer, or its offers to pick from) and the total (the scope's kept counter
+   * without conditions, else a count); otherwise every candidate the index finds is checked (its cheapest offer
+   * meeting the conditions, its relevance), ordered and sliced here, and the page's entries are read in full.
    */
   private async listingRows(criteria: ListingCriteria): Promise<ListingPage> {
     const words = queryWords(criteria.q);
@@ -190,14 +189,16 @@ export class ProductSearchService {
     const start = criteria.page * criteria.size;
     // Text with no word in it (only punctuation) matches nothing, as it did through the text index.
     if (criteria.q && words.length === 0) return { items: [], total: 0 };
-    if (sort !== 'relevance' && answeredByIndexOrder(criteria, words)) {
+    const read = listingRead(criteria, words, sort);
+    if (read !== 'candidates' && sort !== 'relevance') {
+      const paging = { skip: start, limit: criteria.size, allOffers: read === 'exact' };
       const [entries, total] = await Promise.all([
-        this.index.page(scope, filter, INDEX_SORTS[sort], start, criteria.size),
-        criteria.categories.length === 0 ? this.index.listedCount(scope) : this.index.count(scope, filter),
+        this.index.page(scope, filter, INDEX_SORTS[sort], paging),
+        read === 'cheapest' && criteria.categories.length === 0
+          ? this.index.listedCount(scope)
+          : this.index.count(scope, filter),
       ]);
-      // Entries computed before they kept `cheapest` have none: `npm run reindex` writes it.
-      const items = entries.flatMap((entry) => (entry.cheapest ? [{ entry, offer: entry.cheapest, score: 0 }] : []));
-      return { items, total };
+      return { items: read === 'exact' ? rowsOf(entries, criteria, []) : cheapestRows(entries), total };
     }
     const rows = rowsOf(await this.index.candidates(scope, filter, words.length > 0), criteria, words);
     const page = sortRows(rows, sort).slice(start, start + criteria.size);
@@ -247,6 +248,11 @@ export class ProductSearchService {
   private countryName(code: string): string {
     return this.countries.isKnown(code) ? this.countries.get(code).name : code;
   }
+}
+
+/** Rows of entries read with their cheapest in-stock offer (entries computed before they kept it need a reindex). */
+function cheapestRows(entries: StorefrontEntry[]): ListingRow[] {
+  return entries.flatMap((entry) => (entry.cheapest ? [{ entry, offer: entry.cheapest, score: 0 }] : []));
 }
 
 /** The listing query checked beyond its fields (the DTO checked each), without the attribute conditions. */

@@ -75,9 +75,22 @@ function wordClauses(word: string): EntryFilter[] {
   return clauses;
 }
 
-/** Whether the index's order and page bounds answer the listing alone (no offer other than the cheapest to pick). */
-export function answeredByIndexOrder(criteria: ListingCriteria, words: string[]): boolean {
-  return words.length === 0 && criteria.conditions.length === 0 && !hasPriceRange(criteria);
+/**
+ * How a listing is read. `cheapest`: no conditions at all and a sort of the index, each entry's cheapest in-stock
+ * offer is its row's. `exact`: no query words, at most one attribute condition or price range, and a sort not by
+ * price, so `entryFilter` is exactly the listing's membership and the sort's index orders the rows: a page is a
+ * range of that index that stops after the page (the row's offer is then picked from the entry's offers). Otherwise
+ * (`candidates`) every candidate is checked, ordered and sliced here: with two conditions one offer must meet both,
+ * and a row's price is that of its offer meeting the conditions, which the index (the cheapest in stock) does not
+ * order.
+ */
+export type ListingRead = 'cheapest' | 'exact' | 'candidates';
+
+export function listingRead(criteria: ListingCriteria, words: string[], sort: ListingSort | 'relevance'): ListingRead {
+  if (words.length > 0 || sort === 'relevance') return 'candidates';
+  const conditions = criteria.conditions.length + (hasPriceRange(criteria) ? 1 : 0);
+  if (conditions === 0) return 'cheapest';
+  return conditions === 1 && sort !== 'price' && sort !== '-price' ? 'exact' : 'candidates';
 }
 
 /**
