@@ -283,6 +283,21 @@ describe('query plans of the beans', () => {
     expect(scans.map((query) => `${query.caller} ${query.collection} ${JSON.stringify(query.command)}`)).toEqual([]);
   });
 
+  it('should read text searches and attribute filters of listings through their own indexes', () => {
+    const listingReads = planned.filter(
+      (query) => query.caller === `${SEARCH}.listProducts` && query.collection === 'storefront_index',
+    );
+    const reading = (field: string) => listingReads.filter((query) => JSON.stringify(query.command).includes(field));
+    // A scan of a whole `listing_*` range would also be no collection scan, but reads every listed entry of a scope.
+    expect(reading('"terms"').map((query) => query.plan)).toEqual([
+      expect.stringMatching(/OR.*search_terms_listed/),
+      expect.stringMatching(/OR.*search_terms_listed/),
+    ]);
+    expect(reading('"attributeKeys"').map((query) => query.plan)).toEqual([
+      expect.stringContaining('listing_attribute'),
+    ]);
+  });
+
   it('should join only on indexed foreign fields', () => {
     expect(joins.length).toBeGreaterThan(0);
     const unindexed = joins.filter((join) => join.indexes.length === 0 && !BOUNDED_COLLECTIONS.has(join.from));

@@ -17,7 +17,7 @@ import { median } from '../median';
  * process (one core), autocannon here (the other); mixes alternate within each round. Reports per mix the medians of
  * requests per second, latency and the server's CPU time per request (steadier than throughput on a shared
  * machine), and that CPU time as a ratio to the baseline's in the same run. `--each` adds one mix per filter, listing and detail call;
- * `--only` keeps the mixes whose name contains the text (and the baseline); `--cpu-prof DIR` profiles the server
+ * `--only` keeps the mixes whose name contains the text, or one of `|`-separated texts (and the baseline); `--cpu-prof DIR` profiles the server
  * running the selected mixes alone (no baseline). `--trade N` (trading mode) has the server change the stock of N
  * random offers a second while the guests browse (a seller's adjustment or a checkout: one `$inc` of `quantity`
  * through the offer model, its storefront index update included), so every figure includes that work.
@@ -102,8 +102,10 @@ const ALL_MIXES: Record<string, Mix> = {
 };
 /** A profile shows the selected mixes alone; otherwise the baseline always runs, for the ratios. */
 const withBaseline = !values['cpu-prof'];
+/** `--only a|b`: the mixes whose name contains any of the alternatives. */
+const selected = (name: string) => values.only.split('|').some((text) => name.includes(text));
 const MIXES = Object.fromEntries(
-  Object.entries(ALL_MIXES).filter(([name]) => (withBaseline && name === BASELINE) || name.includes(values.only)),
+  Object.entries(ALL_MIXES).filter(([name]) => (withBaseline && name === BASELINE) || selected(name)),
 );
 
 function startServer(dataDir: string): Promise<{ server: ChildProcess; url: string }> {

@@ -1,6 +1,7 @@
 import { getConnectionToken, getModelToken } from '@nestjs/mongoose';
 import fc from 'fast-check';
 import { Connection, Model, mongo, Types } from 'mongoose';
+import { Attribute, AttributeType } from '../../src/services/catalogue/attribute.schema';
 import { Product } from '../../src/services/catalogue/product.schema';
 import { SellerSku } from '../../src/services/catalogue/seller-sku.schema';
 import { Seller } from '../../src/services/catalogue/seller.schema';
@@ -27,6 +28,13 @@ const ids = (prefix: number, n: number) =>
 const productIds = ids(1, PRODUCTS);
 const sellerIds = ids(2, SELLERS);
 const skuIds = ids(3, PRODUCTS * SKUS_PER_PRODUCT);
+const attributeIds = ids(4, 2);
+const attributeOf = (n: number) => ({
+  _id: attributeIds[n],
+  code: `a${n}`,
+  name: `Attribute ${n}`,
+  type: AttributeType.OPTION,
+});
 const productOfSku = (sku: number) => productIds[Math.floor(sku / SKUS_PER_PRODUCT)];
 
 const model = <T>(t: TestApp, name: string): Model<T> => t.app.get<Model<T>>(getModelToken(name));
@@ -38,6 +46,7 @@ function operations(): fc.Arbitrary<Op> {
   const seller = fc.integer({ min: 0, max: SELLERS - 1 });
   const offers = (t: TestApp) => model<SellerSku>(t, SellerSku.name);
   const products = (t: TestApp) => model<Product>(t, Product.name);
+  const attributes = (t: TestApp) => model<Attribute>(t, Attribute.name);
   const offerOf = (s: number, k: number) => ({ seller: sellerIds[s], sku: skuIds[k] });
   return fc.oneof(
     fc.record({ s: seller, k: sku, price: fc.integer({ min: 1, max: 60 }) }).map(({ s, k, price }): Op => ({
@@ -112,6 +121,27 @@ function operations(): fc.Arbitrary<Op> {
           .deleteMany({ _id: { $in: [productIds[p]] } })
           .exec(),
     })),
+    fc.record({ a: fc.integer({ min: 0, max: 1 }), word: fc.constantFrom(...WORDS) }).map(({ a, word }): Op => ({
+      kind: 'attribute renamed',
+      apply: (t) =>
+        attributes(t)
+          .updateOne({ _id: attributeIds[a] }, { $set: { name: word, unit: word.slice(0, 2) } })
+          .exec(),
+    })),
+    fc.record({ a: fc.integer({ min: 0, max: 1 }) }).map(({ a }): Op => ({
+      kind: 'attribute deleted or back',
+      apply: async (t) => {
+        const deleted = await attributes(t).deleteOne({ _id: attributeIds[a] }).exec();
+        if (deleted.deletedCount === 0) await attributes(t).create(attributeOf(a));
+      },
+    })),
+    fc.record({ k: sku, a: fc.integer({ min: 0, max: 1 }) }).map(({ k, a }): Op => ({
+      kind: 'sku attribute',
+      apply: (t) =>
+        model<Sku>(t, Sku.name)
+          .updateOne({ _id: skuIds[k] }, { $set: { attributes: [{ attribute: attributeIds[a], values: [`v${k}`] }] } })
+          .exec(),
+    })),
     fc.record({ p: product, word: fc.constantFrom(...WORDS) }).map(({ p, word }): Op => ({
       kind: 'recreate product',
       apply: (t) => createProduct(t, p, word).catch(() => undefined),
@@ -128,6 +158,20 @@ function createProduct(t: TestApp, p: number, word: string) {
     published: true,
     countryOfOrigin: origin,
     geneticType: genetic,
+    attributes: [{ attribute: attributeIds[p % 2], values: [word] }],
+  });
+}
+
+type AttributeView = { attributeId: string; name: string; unit: string | null; values: string[] };
+
+/** The attribute views of `holder`'s attribute values, labelled from the `attributes` collection (deleted: left out). */
+async function expectedAttributes(db: mongo.Db, holder: Doc): Promise<AttributeView[]> {
+  const labels = await db.collection('attributes').find({}).toArray();
+  const byId = new Map(labels.map((label) => [String(label._id), label]));
+  return ((holder.attributes ?? []) as Doc[]).flatMap((entry) => {
+    const label = byId.get(String(entry.attribute));
+    if (!label) return [];
+    return [{ attributeId: String(entry.attribute), name: label.name, unit: label.unit ?? null, values: entry.values }];
   });
 }
 
@@ -196,6 +240,7 @@ describe('storefront index against a full recomputation (property)', () => {
     // About 2,000 calls a run: above the default per-client rate limit when the machine is quiet.
     t = await startTestApp({ env: { BEAN_RATE_LIMIT: '100000' } });
     db = t.app.get<Connection>(getConnectionToken()).db!;
+    for (let a = 0; a < attributeIds.length; a++) await model<Attribute>(t, Attribute.name).create(attributeOf(a));
     for (let s = 0; s < SELLERS; s++) {
       await model<Seller>(t, Seller.name).create({ _id: sellerIds[s], name: `Seller ${s}`, country: COUNTRIES[s] });
     }
@@ -223,7 +268,7 @@ describe('storefront index against a full recomputation (property)', () => {
 
   async function listed(query: object) {
     const body = (await call('listProducts', [{ ...query, sort: 'price', size: 100 }])) as {
-      items: { id: string; cheapestOffer: { offerId: string; price: number } }[];
+      items: { id: string; cheapestOffer: { offerId: string; price: number }; attributes: AttributeView[] }[];
       total: number;
     };
     expect(body.total).toBe(body.items.length);
@@ -231,12 +276,43 @@ describe('storefront index against a full recomputation (property)', () => {
       id: item.id,
       offerId: item.cheapestOffer.offerId,
       price: item.cheapestOffer.price,
+      attributes: item.attributes.map(({ attributeId, name, unit, values }) => ({ attributeId, name, unit, values })),
     }));
   }
 
+  /** Each listed row with its product's attribute views as the sources label them. */
+  async function withAttributes(rows: { id: string }[]) {
+    const products = await db.collection('products').find({}).toArray();
+    const byId = new Map(products.map((product) => [String(product._id), product]));
+    return Promise.all(
+      rows.map(async (row) => ({ ...row, attributes: await expectedAttributes(db, byId.get(row.id)!) })),
+    );
+  }
+
+  /** A published product's detail: its SKUs' attribute views as the sources label them. */
+  async function expectDetailAgreesWithSources(product: Types.ObjectId): Promise<void> {
+    const source = await db.collection('products').findOne({ _id: product, published: true });
+    if (!source) return;
+    const detail = (await call('getProductDetail', [String(product)])) as {
+      skus: { id: string; attributes: AttributeView[] }[];
+    };
+    const skus = await db.collection('skus').find({ product }).toArray();
+    const expected = await Promise.all(
+      skus.map(async (sku) => ({ id: String(sku._id), attributes: await expectedAttributes(db, sku) })),
+    );
+    const shown = detail.skus.map((sku) => ({
+      id: sku.id,
+      attributes: sku.attributes.map(({ attributeId, name, unit, values }) => ({ attributeId, name, unit, values })),
+    }));
+    expect(shown).toEqual(expected);
+  }
+
   async function expectIndexAgreesWithSources(): Promise<void> {
-    expect(await listed({})).toEqual(await expectedListing(db));
-    for (const currency of CURRENCIES) expect(await listed({ currency })).toEqual(await expectedListing(db, currency));
+    expect(await listed({})).toEqual(await withAttributes(await expectedListing(db)));
+    for (const currency of CURRENCIES) {
+      expect(await listed({ currency })).toEqual(await withAttributes(await expectedListing(db, currency)));
+    }
+    await expectDetailAgreesWithSources(productIds[0]);
     const facets = async (fn: string) => asCounts((await call(fn, [''])) as Facet[]);
     expect(await facets('getCountriesOfOriginFilter')).toEqual(await expectedCounts(db, (p) => [p.countryOfOrigin]));
     expect(await facets('getCountriesOfSellersFilter')).toEqual(await expectedCounts(db, (_p, s) => [s?.country]));

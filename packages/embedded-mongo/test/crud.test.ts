@@ -99,6 +99,19 @@ describe('CRUD', () => {
     expect(names).toEqual(['_id_', 'email_1', 'org_1_login_1', 'nick_1', 'code_1']);
   });
 
+  it('projects top-level inclusions in the document order, _id first, number types and nested values kept', async () => {
+    const picked = db.collection<AnyDoc>('picked');
+    await picked.insertOne({ z: 1, _id: 7, b: new Long(5), a: { c: [new Int32(2)] }, skip: 'x', n: null });
+    const raw = { promoteValues: false };
+    const find = (projection: AnyDoc) => picked.findOne({ _id: 7 }, { projection, ...raw });
+    const kept = await find({ n: true, a: 1, b: 1, missing: 1 });
+    expect(Object.keys(kept!)).toEqual(['_id', 'b', 'a', 'n']);
+    expect(kept!.b).toBeInstanceOf(Long);
+    expect((kept!.a as { c: unknown[] }).c[0]).toBeInstanceOf(Int32);
+    expect(await picked.findOne({ _id: 7 }, { projection: { _id: 0, z: 1, skip: 2 } })).toEqual({ z: 1, skip: 'x' });
+    expect(Object.keys((await find({ _id: 1, skip: 1 }))!)).toEqual(['_id', 'skip']);
+  });
+
   it('reports writeErrors with ordered and unordered semantics', async () => {
     const batch = db.collection<AnyDoc>('batch');
     const docs = [{ _id: 1 }, { _id: 1 }, { _id: 2 }];

@@ -1,6 +1,7 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { HydratedDocument } from 'mongoose';
 import { AttributeType } from './attribute-type';
+import { keepsStorefrontIndex, productsNamingAttributes } from './storefront-index.hooks';
 
 export { AttributeType };
 
@@ -15,3 +16,4 @@ export class Attribute {
 
 export type AttributeDocument = HydratedDocument<Attribute>;
 export const AttributeSchema = SchemaFactory.createForClass(Attribute);
+keepsStorefrontIndex(AttributeSchema, productsNamingAttributes);

@@ -54,6 +54,14 @@ export interface SellerSource {
   country: string;
 }
 
+/** What a view shows of an attribute besides its values: kept in the entries naming it (see `labelsOf`). */
+export interface AttributeLabel {
+  _id: Types.ObjectId;
+  name: string;
+  type: string;
+  unit?: string | null;
+}
+
 /** An active offer as an entry holds it; `keys` are its SKU's attribute keys (`attributeKey`). */
 export interface EntryOffer {
   _id: Types.ObjectId;
@@ -96,6 +104,14 @@ export interface StorefrontEntry {
   offers: EntryOffer[];
   /** The cheapest in-stock offer's price; null when none. */
   price: number | null;
+  /** The cheapest in-stock offer (the first of `offers` in stock): a plain listing page reads only this one. */
+  cheapest: EntryOffer | null;
+  /**
+   * Name, type and unit of the attributes the entry shows (the product's; in the all-currencies entry also its
+   * SKUs'), so that a page or a detail needs no read of `attributes`; an attribute's write refreshes the entries
+   * naming it (`attributeIds`). A deleted attribute has no label, and views leave its values out.
+   */
+  attributeLabels: AttributeLabel[];
   /** `attributeKey`s of the product and of the SKUs of its in-stock offers in the scope. */
   attributeKeys: string[];
   /** Search words of names and descriptions in every language, and the typo keys of the names' words. */
@@ -113,6 +129,8 @@ export interface StorefrontEntry {
   nameGrams: string[];
   /** All-currencies entry only: the currencies of the entries per currency written last. */
   currencies: string[];
+  /** All-currencies entry only: every attribute the product and its SKUs name, existing or not (index `attribute_ids`). */
+  attributeIds: Types.ObjectId[];
 }
 
 /** An attribute value as one string, for multikey equality: `<attribute id>=<value>`. */
@@ -142,6 +160,8 @@ export interface ProductSources {
   skus: SkuSource[];
   offers: OfferSource[];
   sellers: Map<string, SellerSource>;
+  /** The labels of the attributes the product and its SKUs name, by id; a deleted attribute is missing. */
+  attributes: Map<string, AttributeLabel>;
 }
 
 /**
@@ -154,8 +174,10 @@ export function entriesOf(sources: ProductSources): StorefrontEntry[] {
     .filter((offer) => offer.active !== false)
     .map((offer) => entryOffer(offer, skus, sources.sellers))
     .sort(byPriceThenId);
-  const all = entryOf(sources.product, ALL_CURRENCIES, offers);
+  const all = entryOf(sources.product, ALL_CURRENCIES, offers, sources.attributes);
   all.skus = sources.skus.map(({ _id, code, name, attributes }) => ({ _id, code, name, attributes: attributes ?? [] }));
+  all.attributeIds = uniqueIds(attributeIdsOf([sources.product, ...sources.skus]));
+  all.attributeLabels = labelsOf(all.attributeIds, sources.attributes);
   if (all.listed) {
     const inStock = offers.filter((offer) => offer.quantity > 0);
     all.inStockSkus = uniqueIds(inStock.map((offer) => offer.sku));
@@ -169,6 +191,7 @@ export function entriesOf(sources: ProductSources): StorefrontEntry[] {
       sources.product,
       currency,
       offers.filter((offer) => offer.currency === currency),
+      sources.attributes,
     ),
   );
   return [all, ...perCurrency];
@@ -190,7 +213,25 @@ function entryOffer(offer: OfferSource, skus: Map<string, SkuSource>, sellers: M
   };
 }
 
-function entryOf(product: ProductSource, scope: string, offers: EntryOffer[]): StorefrontEntry {
+/** The ids of the attributes the records (products, SKUs) name. */
+export function attributeIdsOf(records: { attributes?: AttributeEntry[] }[]): Types.ObjectId[] {
+  return records.flatMap((record) => (record.attributes ?? []).map((entry) => entry.attribute));
+}
+
+/** The labels of the attributes `ids`, once each, of those that exist. */
+function labelsOf(ids: Types.ObjectId[], labels: Map<string, AttributeLabel>): AttributeLabel[] {
+  return uniqueIds(ids).flatMap((id) => {
+    const label = labels.get(String(id));
+    return label ? [{ _id: label._id, name: label.name, type: label.type, unit: label.unit ?? null }] : [];
+  });
+}
+
+function entryOf(
+  product: ProductSource,
+  scope: string,
+  offers: EntryOffer[],
+  labels: Map<string, AttributeLabel>,
+): StorefrontEntry {
   const inStock = offers.filter((offer) => offer.quantity > 0);
   const published = product.published === true;
   const translations = product.translations ?? [];
@@ -216,6 +257,11 @@ function entryOf(product: ProductSource, scope: string, offers: EntryOffer[]): S
     updatedAt: product.updatedAt ?? null,
     offers,
     price: inStock[0]?.price ?? null,
+    cheapest: inStock[0] ?? null,
+    attributeLabels: labelsOf(
+      attributes.map((entry) => entry.attribute),
+      labels,
+    ),
     attributeKeys: [...new Set([...keysOf(attributes), ...inStock.flatMap((offer) => offer.keys)])],
     terms: distinctWords([...names, product.description, ...translations.map((t) => t.description)]),
     typoKeys: [...new Set(distinctWords(names).flatMap(typoKeysOf))],
@@ -225,6 +271,7 @@ function entryOf(product: ProductSource, scope: string, offers: EntryOffer[]): S
     inStockOffers: 0,
     nameGrams: [],
     currencies: [],
+    attributeIds: [],
   };
 }
 

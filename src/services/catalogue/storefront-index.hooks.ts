@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Connection, Document, Model, MongooseQueryMiddleware, Query, Schema, Types } from 'mongoose';
-import { StorefrontIndexer } from './storefront-indexer';
+import { INDEX_COLLECTION, StorefrontIndexer } from './storefront-indexer';
 
 /** Query writes (`updateOne`/`deleteOne` also run for `doc.updateOne()`/`doc.deleteOne()`, which build a query). */
 const QUERY_WRITES: MongooseQueryMiddleware[] = [
@@ -16,8 +16,8 @@ const QUERY_WRITES: MongooseQueryMiddleware[] = [
 
 /**
  * How the documents of one catalogue collection lead to the products whose storefront entries show them: a product
- * is its own, a SKU or an offer names its product, a seller shows in the products of its offers. Attributes lead to
- * none: entries hold attribute ids, and names, types and units are read with each answer.
+ * is its own, a SKU or an offer names its product, a seller shows in the products of its offers, an attribute in the
+ * products whose entries name it (entries keep its name, type and unit).
  */
 export type ProductsOf = (
   connection: Connection,
@@ -52,6 +52,15 @@ export const productsOfSellers: ProductsOf = async (connection, sellerIds) => {
     .find({ seller: { $in: sellerIds } }, { projection: { product: 1 } })
     .toArray();
   return offers.map((offer) => offer.product as Types.ObjectId);
+};
+
+/** Attributes: the products whose entries name them (index `attribute_ids` of the storefront index). */
+export const productsNamingAttributes: ProductsOf = async (connection, attributeIds) => {
+  const entries = await connection
+    .collection(INDEX_COLLECTION)
+    .find({ attributeIds: { $in: attributeIds } }, { projection: { product: 1 } })
+    .toArray();
+  return entries.map((entry) => entry.product as Types.ObjectId);
 };
 
 const BEFORE = Symbol('storefront index: documents matched before the write');

@@ -21,15 +21,22 @@ StorefrontEntrySchema.index({ ...LISTED, price: -1, _id: 1 }, { name: 'listing_p
 StorefrontEntrySchema.index({ ...LISTED, name: 1, _id: 1 }, { name: 'listing_name' });
 StorefrontEntrySchema.index({ ...LISTED, name: -1, _id: 1 }, { name: 'listing_name_desc' });
 StorefrontEntrySchema.index({ ...LISTED, createdAt: -1, _id: -1 }, { name: 'listing_newest' });
-// Search: a word's exact key or prefix range, and the typo keys of names' words (multikey).
-StorefrontEntrySchema.index({ terms: 1 }, { name: 'search_terms' });
-StorefrontEntrySchema.index({ typoKeys: 1 }, { name: 'search_typo' });
+// Attribute filters: the listed entries of a scope having an attribute value (multikey), so a filtered listing reads
+// only the entries that match a condition instead of every listed entry of its scope.
+StorefrontEntrySchema.index({ ...LISTED, attributeKeys: 1 }, { name: 'listing_attribute' });
+// Search: a word's exact key or prefix range, and the typo keys of names' words (multikey), within the listed entries
+// of a scope: without the scope the typo keys of a common word (five deletions each) held more keys than the scope's
+// whole listing at 100x, and the planner chose a scan of the scope.
+StorefrontEntrySchema.index({ ...LISTED, terms: 1 }, { name: 'search_terms_listed' });
+StorefrontEntrySchema.index({ ...LISTED, typoKeys: 1 }, { name: 'search_typo_listed' });
 // The products list filter's name search: the trigrams of listed names (multikey).
 StorefrontEntrySchema.index({ nameGrams: 1 }, { name: 'name_grams' });
 // Filters narrowed to one SKU: the products offering it in stock.
 StorefrontEntrySchema.index({ inStockSkus: 1 }, { name: 'sku_scope' });
 // The sitemap's product pages: listed products by slug.
 StorefrontEntrySchema.index({ ...LISTED, slug: 1 }, { name: 'listing_slug' });
+// The products whose entries name an attribute (multikey), refreshed when the attribute changes.
+StorefrontEntrySchema.index({ attributeIds: 1 }, { name: 'attribute_ids' });
 // Entries of one product (all currencies and per currency), for the reindex's sweep.
 StorefrontEntrySchema.index({ product: 1 }, { name: 'product' });
 

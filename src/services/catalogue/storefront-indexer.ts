@@ -2,6 +2,9 @@ import { Connection, mongo, Types } from 'mongoose';
 import { assignMissingSlugs } from './product-slug';
 import {
   ALL_CURRENCIES,
+  AttributeEntry,
+  AttributeLabel,
+  attributeIdsOf,
   entriesOf,
   OfferSource,
   ProductSource,
@@ -147,12 +150,10 @@ export class StorefrontIndexer {
         .toArray(),
     ]);
     await assignMissingSlugs(db.collection('products'), products);
-    const sellerIds = [...new Set(offers.map((offer) => String(offer.seller)))].map((sid) => new Types.ObjectId(sid));
-    const sellers = await db
-      .collection('sellers')
-      .find({ _id: { $in: sellerIds } }, { projection: { name: 1, country: 1 } })
-      .toArray();
-    const sellerById = new Map(sellers.map((seller) => [String(seller._id), seller as unknown as SellerSource]));
+    const [sellerById, attributes] = await Promise.all([
+      this.sellersOf(offers),
+      this.labelsOf(attributeIdsOf([...products, ...skus] as { attributes?: AttributeEntry[] }[])),
+    ]);
     const byProduct = (rows: Doc[]) => groupBy(rows, (row) => String(row.product));
     const skusOf = byProduct(skus);
     const offersOf = byProduct(offers);
@@ -164,10 +165,31 @@ export class StorefrontIndexer {
           skus: (skusOf.get(key) ?? []) as unknown as SkuSource[],
           offers: (offersOf.get(key) ?? []) as unknown as OfferSource[],
           sellers: sellerById,
+          attributes,
         });
         return [key, entries];
       }),
     );
+  }
+
+  /** The sellers of `offers` by id (name and country). */
+  private async sellersOf(offers: Doc[]): Promise<Map<string, SellerSource>> {
+    const ids = [...new Set(offers.map((offer) => String(offer.seller)))].map((id) => new Types.ObjectId(id));
+    const sellers = await this.db()
+      .collection('sellers')
+      .find({ _id: { $in: ids } }, { projection: { name: 1, country: 1 } })
+      .toArray();
+    return new Map(sellers.map((seller) => [String(seller._id), seller as unknown as SellerSource]));
+  }
+
+  /** The labels (name, type, unit) of the attributes `ids` by id; deleted ones are missing. */
+  private async labelsOf(ids: Types.ObjectId[]): Promise<Map<string, AttributeLabel>> {
+    const unique = [...new Set(ids.map(String))].map((id) => new Types.ObjectId(id));
+    const labels = await this.db()
+      .collection('attributes')
+      .find({ _id: { $in: unique } }, { projection: { name: 1, type: 1, unit: 1 } })
+      .toArray();
+    return new Map(labels.map((label) => [String(label._id), label as unknown as AttributeLabel]));
   }
 
   private db(): mongo.Db {

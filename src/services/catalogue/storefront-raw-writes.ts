@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection, mongo, Types } from 'mongoose';
 import { RawWriteHook } from '../../realtime/storage/raw-write-hook';
-import { AffectedDoc, namedProduct, ownIds, ProductsOf, productsOfSellers } from './storefront-index.hooks';
+import {
+  AffectedDoc,
+  namedProduct,
+  ownIds,
+  ProductsOf,
+  productsNamingAttributes,
+  productsOfSellers,
+} from './storefront-index.hooks';
 import { StorefrontIndexer } from './storefront-indexer';
 
 /** The catalogue collections whose documents show in storefront entries, and how they lead to the products. */
@@ -11,6 +18,7 @@ const SOURCES: Record<string, ProductsOf> = {
   skus: namedProduct('skus'),
   seller_skus: namedProduct('seller_skus'),
   sellers: productsOfSellers,
+  attributes: productsNamingAttributes,
 };
 
 /**

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection, mongo, Types } from 'mongoose';
-import type { AttributeRecord } from './offer-facets';
 import { ALL_CURRENCIES, EntryOffer, facetKey, LISTED_FACET, StorefrontEntry } from './storefront-entry';
 import { FacetCounter, FACET_COLLECTION, INDEX_COLLECTION } from './storefront-indexer';
 
@@ -12,25 +11,21 @@ export type EntrySort = Record<string, 1 | -1>;
 /** What the products list filter shows of a listed product. */
 export type ListedName = Pick<StorefrontEntry, '_id' | 'name' | 'inStockOffers'>;
 
-/** An entry read with the attributes it names (its own, and its SKUs' when the SKUs were read). */
-export type EntryWithAttributes = StorefrontEntry & { attributeRecords: AttributeRecord[] };
-
-const ATTRIBUTE_COLLECTION = 'attributes';
-
 /**
- * Joins the attributes named at `path` (an attribute id in each element of an array) into `as`, through the
- * attributes' `_id` index: the same reply then carries the names, types and units a view shows, instead of a second
- * round trip per answer (each round trip's reply costs the database a socket write: the profile's largest item).
+ * Fields a listing row shows of its entry (`toListedProduct`), attribute labels included: not its offers (the row's
+ * offer is chosen apart), the SKUs, the search words, nor the filters' bookkeeping. The replies' size is a large part
+ * of a listing's cost, and top-level fields only are the database's cheap projection.
  */
-function attributesAt(path: string, as: string): Doc {
-  return { $lookup: { from: ATTRIBUTE_COLLECTION, localField: path, foreignField: '_id', as } };
-}
-
-/**
- * Fields a listing row shows of its entry (`toListedProduct`): not its offers (the row's offer is chosen apart), the
- * SKUs, the search words, nor the filters' bookkeeping. The replies' size is a large part of a listing's cost.
- */
-const LISTING_FIELDS = { product: 1, slug: 1, name: 1, description: 1, images: 1, translations: 1, attributes: 1 };
+const LISTING_FIELDS = {
+  product: 1,
+  slug: 1,
+  name: 1,
+  description: 1,
+  images: 1,
+  translations: 1,
+  attributes: 1,
+  attributeLabels: 1,
+};
 /** What the facets of an entry narrowed to one SKU are computed from (`skuScopedFacets`). */
 const SKU_SCOPE_FIELDS = {
   countryOfOrigin: 1,
@@ -44,8 +39,6 @@ const SKU_SCOPE_FIELDS = {
 export type SkuScopeEntry = Pick<StorefrontEntry, 'countryOfOrigin' | 'geneticType' | 'attributes'> & {
   offers: Pick<EntryOffer, 'sku' | 'quantity' | 'sellerCountry' | 'keys'>[];
 };
-/** The cheapest in-stock offer: the first of the entry's offers (cheapest first) with a unit in stock. */
-const CHEAPEST_IN_STOCK = { offers: { $elemMatch: { quantity: { $gt: 0 } } } };
 
 /**
  * The storefront's read port on the storefront index (`StorefrontIndexer` writes it): every query is on an indexed
@@ -57,11 +50,17 @@ export class StorefrontReader {
 
   /**
    * A page of listed entries of `scope` matching `filter` in `sort` order (an index order), each with only its
-   * cheapest in-stock offer (a listed entry has one).
+   * cheapest in-stock offer (`cheapest`; a listed entry has one), or with `allOffers` its offers (to pick from).
    */
-  page(scope: string, filter: EntryFilter, sort: EntrySort, skip: number, limit: number): Promise<StorefrontEntry[]> {
+  page(
+    scope: string,
+    filter: EntryFilter,
+    sort: EntrySort,
+    { skip, limit, allOffers }: { skip: number; limit: number; allOffers: boolean },
+  ): Promise<StorefrontEntry[]> {
+    const offers = allOffers ? { offers: 1 } : { cheapest: 1 };
     return this.entries()
-      .find({ scope, listed: true, ...filter } as Doc, { projection: { ...LISTING_FIELDS, ...CHEAPEST_IN_STOCK } })
+      .find({ scope, listed: true, ...filter } as Doc, { projection: { ...LISTING_FIELDS, ...offers } })
       .sort(sort)
       .skip(skip)
       .limit(limit)
@@ -109,15 +108,11 @@ export class StorefrontReader {
       .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
   }
 
-  /** The listing fields of the entries `ids` (no offers) with their own attributes, in no particular order. */
-  byIds(ids: string[]): Promise<EntryWithAttributes[]> {
+  /** The listing fields of the entries `ids` (no offers), in no particular order. */
+  byIds(ids: string[]): Promise<StorefrontEntry[]> {
     return this.entries()
-      .aggregate([
-        { $match: { _id: { $in: ids } } },
-        { $project: LISTING_FIELDS },
-        attributesAt('attributes.attribute', 'attributeRecords'),
-      ])
-      .toArray() as Promise<unknown[]> as Promise<EntryWithAttributes[]>;
+      .find({ _id: { $in: ids } } as Doc, { projection: LISTING_FIELDS })
+      .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
   }
 
   /**
@@ -147,18 +142,11 @@ export class StorefrontReader {
       .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
   }
 
-  /** The all-currencies entry of a product, whatever its state, with the attributes of the product and its SKUs. */
-  async entry(productId: Types.ObjectId): Promise<EntryWithAttributes | null> {
-    const [entry] = await this.entries()
-      .aggregate([
-        { $match: { _id: String(productId) } },
-        attributesAt('attributes.attribute', 'attributeRecords'),
-        attributesAt('skus.attributes.attribute', 'skuAttributeRecords'),
-      ])
-      .toArray();
-    if (!entry) return null;
-    const { skuAttributeRecords, ...rest } = entry as EntryWithAttributes & { skuAttributeRecords: AttributeRecord[] };
-    return { ...rest, attributeRecords: [...rest.attributeRecords, ...skuAttributeRecords] };
+  /** The all-currencies entry of a product, whatever its state (its labels name its SKUs' attributes too). */
+  entry(productId: Types.ObjectId): Promise<StorefrontEntry | null> {
+    return this.entries().findOne({
+      _id: String(productId),
+    } as Doc) as Promise<unknown> as Promise<StorefrontEntry | null>;
   }
 
   /**

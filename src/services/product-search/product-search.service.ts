@@ -5,8 +5,8 @@ import { toObjectId } from '../../common/mongo/object-id';
 import { Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
 import { AttributeType } from '../catalogue/attribute-type';
-import { AttributeRecord, OfferFacets } from '../catalogue/offer-facets';
-import { ALL_CURRENCIES } from '../catalogue/storefront-entry';
+import { OfferFacets } from '../catalogue/offer-facets';
+import { ALL_CURRENCIES, StorefrontEntry } from '../catalogue/storefront-entry';
 import { StorefrontReader } from '../catalogue/storefront-reader';
 import { SellerDirectory } from '../catalogue/seller-directory';
 import { CountryDirectory } from '../geolocation/country-directory.service';
@@ -17,9 +17,9 @@ import { ProductListingQueryDto } from './product-listing.dto';
 import { StorefrontFacets } from './storefront-facets';
 import {
   AttributeCondition,
-  answeredByIndexOrder,
   entryFilter,
   INDEX_SORTS,
+  listingRead,
   ListingCriteria,
   ListingRow,
   queryWords,
@@ -27,14 +27,7 @@ import {
   rowsOf,
   sortRows,
 } from './storefront-listing';
-import {
-  attributeIdsOf,
-  contentIn,
-  ProductDetail,
-  ProductListing,
-  toListedProduct,
-  toProductDetail,
-} from './storefront-views';
+import { contentIn, ProductDetail, ProductListing, toListedProduct, toProductDetail } from './storefront-views';
 
 const MAX_SEARCH_TERM = 200;
 const SUGGESTIONS = 10;
@@ -50,14 +43,11 @@ export interface Suggestion {
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** A listing's page, its total, and the attributes its entries name (for their names, types and units). */
+/** A listing's page and its total. */
 interface ListingPage {
   items: ListingRow[];
   total: number;
-  attributes: AttributeRecord[];
 }
-
-const byId = (attributes: AttributeRecord[]) => new Map(attributes.map((a) => [String(a._id), a]));
 
 /**
  * Storefront filters (`{value, label, count}`), listings and details, answered from the storefront index that every
@@ -174,9 +164,9 @@ export class ProductSearchService {
   @Exposed([MapOf(ProductListingQueryDto)])
   async listProducts(query: ProductListingQueryDto): Promise<ProductListing> {
     const criteria = { ...listingCriteria(query), conditions: await this.attributeConditions(query) };
-    const { items, total, attributes } = await this.listingRows(criteria);
+    const { items, total } = await this.listingRows(criteria);
     const lang = this.lang();
-    const listed = items.map((row) => toListedProduct(row.entry, row.offer, byId(attributes), lang));
+    const listed = items.map((row) => toListedProduct(row.entry, row.offer, lang));
     return { items: listed, page: criteria.page, size: criteria.size, total };
   }
 
@@ -185,14 +175,14 @@ export class ProductSearchService {
   async getProductDetail(productId: string): Promise<ProductDetail> {
     const entry = await this.index.entry(toObjectId(productId, 'productId'));
     if (!entry?.published) throw new NotFoundException(`Product ${productId} not found`);
-    return toProductDetail(entry, byId(entry.attributeRecords), this.lang());
+    return toProductDetail(entry, this.lang());
   }
 
   /**
-   * The page and total of a listing, and the attributes its entries name. Without query words, price range or
-   * attribute conditions the index order is the answer (a range read of one page, and the total: the scope's kept
-   * counter, or with categories a count, then the page's attributes); otherwise every candidate the index finds is checked (its cheapest offer meeting the conditions, its
-   * relevance), ordered and sliced here, and the page's entries are read in full with their attributes.
+   * The page and total of a listing (see `listingRead`). Read in the sort's index order: a range read of one page
+   * (each entry with its cheapest in-stock offer, or its offers to pick from) and the total (the scope's kept counter
+   * without conditions, else a count); otherwise every candidate the index finds is checked (its cheapest offer
+   * meeting the conditions, its relevance), ordered and sliced here, and the page's entries are read in full.
    */
   private async listingRows(criteria: ListingCriteria): Promise<ListingPage> {
     const words = queryWords(criteria.q);
@@ -201,14 +191,17 @@ export class ProductSearchService {
     const sort = criteria.sort ?? (words.length > 0 ? 'relevance' : 'name');
     const start = criteria.page * criteria.size;
     // Text with no word in it (only punctuation) matches nothing, as it did through the text index.
-    if (criteria.q && words.length === 0) return { items: [], total: 0, attributes: [] };
-    if (sort !== 'relevance' && answeredByIndexOrder(criteria, words)) {
+    if (criteria.q && words.length === 0) return { items: [], total: 0 };
+    const read = listingRead(criteria, words, sort);
+    if (read !== 'candidates' && sort !== 'relevance') {
+      const paging = { skip: start, limit: criteria.size, allOffers: read === 'exact' };
       const [entries, total] = await Promise.all([
-        this.index.page(scope, filter, INDEX_SORTS[sort], start, criteria.size),
-        criteria.categories.length === 0 ? this.index.listedCount(scope) : this.index.count(scope, filter),
+        this.index.page(scope, filter, INDEX_SORTS[sort], paging),
+        read === 'cheapest' && criteria.categories.length === 0
+          ? this.index.listedCount(scope)
+          : this.index.count(scope, filter),
       ]);
-      const attributes = await this.offers.attributesById(entries.flatMap(attributeIdsOf));
-      return { items: rowsOf(entries, criteria, []), total, attributes: [...attributes.values()] };
+      return { items: read === 'exact' ? rowsOf(entries, criteria, []) : cheapestRows(entries), total };
     }
     const rows = rowsOf(await this.index.candidates(scope, filter, words.length > 0), criteria, words);
     const page = sortRows(rows, sort).slice(start, start + criteria.size);
@@ -217,7 +210,7 @@ export class ProductSearchService {
       const entry = full.get(row.entry._id);
       return entry ? [{ ...row, entry }] : [];
     });
-    return { items, total: rows.length, attributes: [...full.values()].flatMap((entry) => entry.attributeRecords) };
+    return { items, total: rows.length };
   }
 
   /** Each filter's attribute must exist (404), as for the attribute facets. */
@@ -254,6 +247,11 @@ export class ProductSearchService {
   private countryName(code: string): string {
     return this.countries.isKnown(code) ? this.countries.get(code).name : code;
   }
+}
+
+/** Rows of entries read with their cheapest in-stock offer (entries computed before they kept it need a reindex). */
+function cheapestRows(entries: StorefrontEntry[]): ListingRow[] {
+  return entries.flatMap((entry) => (entry.cheapest ? [{ entry, offer: entry.cheapest, score: 0 }] : []));
 }
 
 /** The listing query checked beyond its fields (the DTO checked each), without the attribute conditions. */

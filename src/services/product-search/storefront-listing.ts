@@ -49,7 +49,7 @@ export function queryWords(q: string | undefined): string[] {
 
 /**
  * The filter on listed entries: categories, attribute conditions (the product or an in-stock offer's SKU has one of the
- * values), a price range (some in-stock offer within it) and the query words (a word, a word's prefix, or within one
+ * values: index `listing_attribute`), a price range (some in-stock offer within it) and the query words (a word, a word's prefix, or within one
  * typo of a name's word). Values are compared as data, never as patterns.
  */
 export function entryFilter(criteria: ListingCriteria, words: string[]): EntryFilter {
@@ -59,6 +59,9 @@ export function entryFilter(criteria: ListingCriteria, words: string[]): EntryFi
   if (criteria.categories.length > 0) and.push({ categories: { $in: criteria.categories } });
   if (hasPriceRange(criteria)) {
     and.push({ offers: { $elemMatch: { quantity: { $gt: 0 }, price: priceRange(criteria) } } });
+    // An in-stock offer at most maxPrice means the cheapest in-stock one (`price`) is too: a range of the
+    // `listing_price` index, so only entries that can match are read.
+    if (criteria.maxPrice !== undefined) and.push({ price: { $lte: criteria.maxPrice } });
   }
   if (words.length > 0) and.push({ $or: words.flatMap(wordClauses) });
   return and.length === 0 ? {} : { $and: and };
@@ -72,9 +75,22 @@ function wordClauses(word: string): EntryFilter[] {
   return clauses;
 }
 
-/** Whether the index's order and page bounds answer the listing alone (no offer other than the cheapest to pick). */
-export function answeredByIndexOrder(criteria: ListingCriteria, words: string[]): boolean {
-  return words.length === 0 && criteria.conditions.length === 0 && !hasPriceRange(criteria);
+/**
+ * How a listing is read. `cheapest`: no conditions at all and a sort of the index, each entry's cheapest in-stock
+ * offer is its row's. `exact`: no query words, at most one attribute condition or price range, and a sort not by
+ * price, so `entryFilter` is exactly the listing's membership and the sort's index orders the rows: a page is a
+ * range of that index that stops after the page (the row's offer is then picked from the entry's offers). Otherwise
+ * (`candidates`) every candidate is checked, ordered and sliced here: with two conditions one offer must meet both,
+ * and a row's price is that of its offer meeting the conditions, which the index (the cheapest in stock) does not
+ * order.
+ */
+export type ListingRead = 'cheapest' | 'exact' | 'candidates';
+
+export function listingRead(criteria: ListingCriteria, words: string[], sort: ListingSort | 'relevance'): ListingRead {
+  if (words.length > 0 || sort === 'relevance') return 'candidates';
+  const conditions = criteria.conditions.length + (hasPriceRange(criteria) ? 1 : 0);
+  if (conditions === 0) return 'cheapest';
+  return conditions === 1 && sort !== 'price' && sort !== '-price' ? 'exact' : 'candidates';
 }
 
 /**

@@ -1,5 +1,4 @@
-import { AttributeRecord } from '../catalogue/offer-facets';
-import { AttributeEntry, EntryOffer, StorefrontEntry } from '../catalogue/storefront-entry';
+import { AttributeEntry, AttributeLabel, EntryOffer, StorefrontEntry } from '../catalogue/storefront-entry';
 
 /** An attribute of a product or SKU with what a storefront shows of it. */
 export interface AttributeView {
@@ -62,12 +61,8 @@ export function contentIn(entry: StorefrontEntry, lang: string): { name: string;
     : { name: entry.name, description: entry.description };
 }
 
-export function toListedProduct(
-  entry: StorefrontEntry,
-  offer: EntryOffer,
-  attributes: Map<string, AttributeRecord>,
-  lang: string,
-): ListedProduct {
+export function toListedProduct(entry: StorefrontEntry, offer: EntryOffer, lang: string): ListedProduct {
+  const attributes = labelsById(entry);
   return {
     id: String(entry.product),
     slug: entry.slug,
@@ -78,11 +73,8 @@ export function toListedProduct(
   };
 }
 
-export function toProductDetail(
-  entry: StorefrontEntry,
-  attributes: Map<string, AttributeRecord>,
-  lang: string,
-): ProductDetail {
+export function toProductDetail(entry: StorefrontEntry, lang: string): ProductDetail {
+  const attributes = labelsById(entry);
   return {
     id: String(entry.product),
     slug: entry.slug,
@@ -103,10 +95,9 @@ export function toProductDetail(
   };
 }
 
-/** The attribute ids an entry's views name (its own and, for a detail, its SKUs'). */
-export function attributeIdsOf(entry: StorefrontEntry): string[] {
-  const entries = [...entry.attributes, ...(entry.skus ?? []).flatMap((sku) => sku.attributes)];
-  return entries.map((attribute) => String(attribute.attribute));
+/** The entry's attribute labels by attribute id (an entry written before it kept labels has none). */
+function labelsById(entry: StorefrontEntry): Map<string, AttributeLabel> {
+  return new Map((entry.attributeLabels ?? []).map((label) => [String(label._id), label]));
 }
 
 function cheapestOfferView(offer: EntryOffer): CheapestOfferView {
@@ -121,7 +112,7 @@ function cheapestOfferView(offer: EntryOffer): CheapestOfferView {
 }
 
 /** The entries with their attribute's name, type and unit; entries of a deleted attribute are left out. */
-function attributeViews(entries: AttributeEntry[], records: Map<string, AttributeRecord>): AttributeView[] {
+function attributeViews(entries: AttributeEntry[], records: Map<string, AttributeLabel>): AttributeView[] {
   return entries.flatMap(({ attribute, values }) => {
     const record = records.get(String(attribute));
     if (!record) return [];

@@ -1,6 +1,7 @@
 import { Query } from 'mingo/query';
 import { effectiveFilter, filterOptions, type QueryEnv } from '../query/mingo-options';
 import type { Doc } from '../types';
+import { fieldInclusion, pickFields } from './field-projection';
 import { withInheritedTypes } from './result-types';
 import { detachExcluded } from './shared-stages';
 import { applySlices, isInclusion, splitSlices } from './slice-projection';
@@ -10,6 +11,8 @@ import { applySlices, isInclusion, splitSlices } from './slice-projection';
  * documents matched, which a positional projection (`'tags.$': 1`) reads its element from.
  */
 export function project(docs: Doc[], projection: Doc, env: QueryEnv = {}, filter: Doc = {}): Doc[] {
+  const inclusion = fieldInclusion(projection);
+  if (inclusion) return docs.map((doc) => withInheritedTypes(doc, pickFields(doc, inclusion)) as Doc);
   const { slices, rest } = splitSlices(projection);
   if (slices.length === 0 || isInclusion(rest)) return mingoProject(docs, projection, env, filter);
   const excluded = Object.keys(rest).length ? mingoProject(docs, rest, env, filter) : docs;
