@@ -110,33 +110,25 @@ async function matched(query: Query<unknown, unknown>): Promise<AffectedDoc[]> {
   return query.model.find(query.getFilter(), { _id: 1, product: 1 }).lean<AffectedDoc[]>().exec();
 }
 
-/** The products written inside a `refreshingOnceAfter` load, refreshed at its end instead of per write. */
-const deferredProducts = new AsyncLocalStorage<Set<string>>();
+/** Set while a `withoutIndexRefresh` load runs: its writes leave the storefront index to a rebuild. */
+const quiet = new AsyncLocalStorage<true>();
 
 /**
- * Runs `load` (writes of many products through the models, such as the demo seed) with the storefront index refreshed
- * once at its end, for every product it touched, instead of after each write: loading products, SKUs, offers and
- * sellers one collection after the other would otherwise recompute every product once per collection. The refresh
- * also runs when `load` fails (it may have written part of its documents). Readers meanwhile see the products
- * written so far without their entries.
+ * Runs `load` (writes of many products through the models, such as the demo seed) without refreshing the storefront
+ * index per write: the caller rebuilds it once afterwards (`StorefrontReindex`), in batches and resumably. A load of
+ * products, SKUs, offers and sellers one collection after the other would otherwise recompute each product once per
+ * collection, per document inserted. Readers meanwhile see the products written so far without their entries.
  */
-export async function refreshingOnceAfter<T>(connection: Connection, load: () => Promise<T>): Promise<T> {
-  const products = new Set<string>();
-  try {
-    return await deferredProducts.run(products, load);
-  } finally {
-    await new StorefrontIndexer(connection).refresh(products);
-  }
+export function withoutIndexRefresh<T>(load: () => Promise<T>): Promise<T> {
+  return quiet.run(true, load);
 }
 
 async function refreshFor(connection: Connection, productsOf: ProductsOf, docs: AffectedDoc[], before: AffectedDoc[]) {
-  if (docs.length === 0) return;
+  if (docs.length === 0 || quiet.getStore()) return;
   const products = await productsOf(
     connection,
     docs.map((doc) => doc._id),
     before,
   );
-  const deferred = deferredProducts.getStore();
-  if (deferred) products.forEach((id) => deferred.add(String(id)));
-  else await new StorefrontIndexer(connection).refresh(products);
+  await new StorefrontIndexer(connection).refresh(products);
 }

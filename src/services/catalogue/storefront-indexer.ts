@@ -47,15 +47,20 @@ export class StorefrontIndexer {
     for (let start = 0; start < ids.length; start += BATCH) await this.refreshBatch(ids.slice(start, start + BATCH));
   }
 
+  /**
+   * One round of source reads for the batch, then three bulk writes for all of it (all-currencies entries, entries per
+   * currency, counters) rather than a few writes per product: each write is a round trip and a journal commit.
+   */
   private async refreshBatch(ids: Types.ObjectId[]): Promise<void> {
     let pending = ids;
     for (let attempt = 1; pending.length > 0; attempt++) {
       if (attempt > MAX_ATTEMPTS) throw new Error(`storefront index: ${pending.length} products kept changing`);
       const [sources, current] = await Promise.all([this.sourcesOf(pending), this.currentEntries(pending)]);
-      const lost = await Promise.all(
-        pending.map((id) => this.replace(id, sources.get(String(id)), current.get(String(id)))),
-      );
-      pending = pending.filter((_id, index) => lost[index]);
+      const changes = pending.flatMap((id) => changeOf(id, sources.get(String(id)), current.get(String(id))));
+      const lost = await this.replaceAllCurrencies(changes);
+      const won = changes.filter((change) => !lost.has(change.id));
+      await Promise.all([this.replacePerCurrency(won), this.moveCounters(won)]);
+      pending = pending.filter((id) => lost.has(String(id)));
     }
   }
 
@@ -67,66 +72,69 @@ export class StorefrontIndexer {
     return new Map(found.map((entry) => [String(entry._id), entry as unknown as StorefrontEntry]));
   }
 
-  /** Returns true when a concurrent refresh got there first (retry). */
-  private async replace(id: Types.ObjectId, fresh: StorefrontEntry[] | undefined, old: StorefrontEntry | undefined) {
-    if (!old && !fresh) return false;
-    const entries = fresh ?? [tombstone(id, ALL_CURRENCIES)];
-    if (!(await this.replaceAllCurrencies(entries[0], old))) return true;
-    const version = (old?.version ?? 0) + 1;
-    await this.replacePerCurrency(id, entries, old?.currencies ?? [], version);
-    await this.moveCounters(old?.facets ?? [], entries[0].facets);
-    return false;
+  /**
+   * Inserts or replaces (conditionally on the version read) the all-currencies entries; @returns the ids of the
+   * products a concurrent refresh got to first (a duplicate key: the insert met an entry, or the conditional upsert
+   * met a newer version), to be retried. A deleted product keeps an unlisted tombstone: its versions go on counting
+   * if it comes back, so its older per-currency entries stay older.
+   */
+  private async replaceAllCurrencies(changes: Change[]): Promise<Set<string>> {
+    const writes = changes.map(({ entries: [fresh], old, version }): mongo.AnyBulkWriteOperation<Doc> => {
+      const replacement = { ...fresh, version } as unknown as Doc;
+      if (!old) return { insertOne: { document: replacement } };
+      return { replaceOne: { filter: { _id: fresh._id, version: old.version } as Doc, replacement, upsert: true } };
+    });
+    const failed = await this.bulkIgnoringDuplicates(writes);
+    return new Set(failed.map((index) => changes[index].id));
   }
 
   /**
-   * Inserts or replaces (conditionally on the version read) the all-currencies entry. A deleted product keeps an
-   * unlisted tombstone: its versions go on counting if it comes back, so its older per-currency entries stay older.
+   * Writes the entries per currency computed at each change's version, and tombstones those of currencies no longer
+   * listed. An entry already written at a newer version is left alone (the conditional upsert then hits its `_id`).
    */
-  private async replaceAllCurrencies(fresh: StorefrontEntry, old?: StorefrontEntry): Promise<boolean> {
-    if (!old) {
-      try {
-        await this.index().insertOne({ ...fresh, version: 1 } as unknown as Doc);
-        return true;
-      } catch (error) {
-        if ((error as { code?: number }).code === 11000) return false;
-        throw error;
-      }
+  private async replacePerCurrency(changes: Change[]): Promise<void> {
+    const writes = changes.flatMap(({ id, entries, old, version }) => {
+      const perCurrency = entries.slice(1);
+      const gone = (old?.currencies ?? []).filter((currency) => !perCurrency.some((entry) => entry.scope === currency));
+      return [...perCurrency, ...gone.map((currency) => tombstone(new Types.ObjectId(id), currency))].map(
+        (entry): mongo.AnyBulkWriteOperation<Doc> => ({
+          replaceOne: {
+            filter: { _id: entry._id, version: { $lt: version } } as Doc,
+            replacement: { ...entry, version } as unknown as Doc,
+            upsert: true,
+          },
+        }),
+      );
+    });
+    await this.bulkIgnoringDuplicates(writes);
+  }
+
+  /** Moves the counters the products left (-1) and joined (+1), summed over the batch; never below what was counted. */
+  private async moveCounters(changes: Change[]): Promise<void> {
+    const moves = new Map<string, number>();
+    const move = (key: string, by: number) => moves.set(key, (moves.get(key) ?? 0) + by);
+    for (const { entries, old } of changes) {
+      const before = old?.facets ?? [];
+      const after = entries[0].facets;
+      before.filter((key) => !after.includes(key)).forEach((key) => move(key, -1));
+      after.filter((key) => !before.includes(key)).forEach((key) => move(key, 1));
     }
-    const filter = { _id: fresh._id, version: old.version } as Doc;
-    const replaced = await this.index().replaceOne(filter, { ...fresh, version: old.version + 1 });
-    return replaced.matchedCount === 1;
+    const writes = [...moves].filter(([, by]) => by !== 0).map(([key, by]) => counterUpdate(key, by));
+    if (writes.length > 0) await this.facets().bulkWrite(writes, { ordered: false });
   }
 
-  /**
-   * Writes the entries per currency computed at `version`, and tombstones those of currencies no longer listed.
-   * An entry already written at a newer version is left alone (the conditional upsert then hits its `_id`).
-   */
-  private async replacePerCurrency(id: Types.ObjectId, fresh: StorefrontEntry[], before: string[], version: number) {
-    const entries = fresh.slice(1);
-    const gone = before.filter((currency) => !entries.some((entry) => entry.scope === currency));
-    const tombstones = gone.map((currency) => tombstone(id, currency));
-    await Promise.all(
-      [...entries, ...tombstones].map(async (entry) => {
-        try {
-          await this.index().replaceOne(
-            { _id: entry._id, version: { $lt: version } } as Doc,
-            { ...entry, version },
-            {
-              upsert: true,
-            },
-          );
-        } catch (error) {
-          if ((error as { code?: number }).code !== 11000) throw error;
-        }
-      }),
-    );
-  }
-
-  /** Moves the counters a product left (-1) and joined (+1); counters never go below what was counted. */
-  private async moveCounters(before: string[], after: string[]): Promise<void> {
-    const left = before.filter((key) => !after.includes(key)).map((key) => counterUpdate(key, -1));
-    const joined = after.filter((key) => !before.includes(key)).map((key) => counterUpdate(key, 1));
-    if (left.length + joined.length > 0) await this.facets().bulkWrite([...left, ...joined], { ordered: false });
+  /** Runs `writes` unordered on the index; @returns the positions of those refused as duplicate keys. */
+  private async bulkIgnoringDuplicates(writes: mongo.AnyBulkWriteOperation<Doc>[]): Promise<number[]> {
+    if (writes.length === 0) return [];
+    try {
+      await this.index().bulkWrite(writes, { ordered: false });
+      return [];
+    } catch (error) {
+      if (!(error instanceof mongo.MongoBulkWriteError)) throw error;
+      const errors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+      if (errors.some((writeError) => writeError.code !== 11000)) throw error;
+      return errors.map((writeError) => writeError.index);
+    }
   }
 
   /** The catalogue records of `ids`, read with one `$in` query per collection. */
@@ -183,6 +191,24 @@ export class StorefrontIndexer {
   facets(): mongo.Collection<Doc> {
     return this.db().collection(FACET_COLLECTION);
   }
+}
+
+/** A product's entries to write: computed now, replacing `old` (the stored all-currencies entry) at `version`. */
+interface Change {
+  id: string;
+  entries: StorefrontEntry[];
+  old?: StorefrontEntry;
+  version: number;
+}
+
+/** Nothing to write for a product that neither exists nor has entries; a deleted product's entry becomes a tombstone. */
+function changeOf(
+  id: Types.ObjectId,
+  fresh: StorefrontEntry[] | undefined,
+  old: StorefrontEntry | undefined,
+): Change[] {
+  if (!old && !fresh) return [];
+  return [{ id: String(id), entries: fresh ?? [tombstone(id, ALL_CURRENCIES)], old, version: (old?.version ?? 0) + 1 }];
 }
 
 /** An entry that shows nothing: of a deleted product, or of a currency the product is no longer listed in. */
