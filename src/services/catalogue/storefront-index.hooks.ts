@@ -21,35 +21,42 @@ const QUERY_WRITES: MongooseQueryMiddleware[] = [
  */
 export type ProductsOf = (
   connection: Connection,
-  documentIds: Types.ObjectId[],
-  documents: AffectedDoc[],
+  written: AffectedDoc[],
+  before: AffectedDoc[],
 ) => Promise<Types.ObjectId[]>;
 
-/** What the hooks read of a written document: its id and, for SKUs and offers, its product. */
+/**
+ * What the hooks know of a written document: its id and, for SKUs and offers, its product (as written; left out
+ * where the write may have changed it, so that it is read again).
+ */
 export interface AffectedDoc {
   _id: Types.ObjectId;
   product?: Types.ObjectId;
 }
 
 /** Products by their own ids. */
-export const ownIds: ProductsOf = (_connection, ids) => Promise.resolve(ids);
+export const ownIds: ProductsOf = (_connection, written) => Promise.resolve(written.map((doc) => doc._id));
 
-/** SKUs and offers: the product they name (read after the write, plus the one read before it). */
+/** SKUs and offers: the product they name after the write (read where not known), and the one before it. */
 export function namedProduct(collection: string): ProductsOf {
-  return async (connection, ids, before) => {
-    const after = await connection
-      .collection(collection)
-      .find({ _id: { $in: ids } }, { projection: { product: 1 } })
-      .toArray();
-    return [...before, ...after].map((doc) => doc.product as Types.ObjectId).filter(Boolean);
+  return async (connection, written, before) => {
+    const unknown = written.filter((doc) => !doc.product).map((doc) => doc._id);
+    const read =
+      unknown.length === 0
+        ? []
+        : await connection
+            .collection(collection)
+            .find({ _id: { $in: unknown } }, { projection: { product: 1 } })
+            .toArray();
+    return [...before, ...written, ...read].map((doc) => doc.product as Types.ObjectId).filter(Boolean);
   };
 }
 
 /** Sellers: the products of their offers. */
-export const productsOfSellers: ProductsOf = async (connection, sellerIds) => {
+export const productsOfSellers: ProductsOf = async (connection, sellers) => {
   const offers = await connection
     .collection('seller_skus')
-    .find({ seller: { $in: sellerIds } }, { projection: { product: 1 } })
+    .find({ seller: { $in: sellers.map((seller) => seller._id) } }, { projection: { product: 1 } })
     .toArray();
   return offers.map((offer) => offer.product as Types.ObjectId);
 };
@@ -79,7 +86,9 @@ export function keepsStorefrontIndex(schema: Schema, productsOf: ProductsOf): vo
   const afterQuery = async function (this: Query<unknown, unknown> & Marked) {
     const before = this[BEFORE] ?? [];
     const upserted = this.getOptions().upsert ? await matched(this) : [];
-    await refresh(this.model.db, [...before, ...upserted], before);
+    // Where the write may have moved a document to another product, its product after the write is read again.
+    const written = mayChangeProduct(this) ? before.map(({ _id }) => ({ _id })) : before;
+    await refresh(this.model.db, [...written, ...upserted], before);
   };
   schema.post(QUERY_WRITES, { document: false, query: true }, afterQuery);
   schema.post(
@@ -105,6 +114,17 @@ export function keepsStorefrontIndex(schema: Schema, productsOf: ProductsOf): vo
   });
 }
 
+/** Whether a query write may set a document's `product` (a replacement, a pipeline, or an operator naming it). */
+function mayChangeProduct(query: Query<unknown, unknown>): boolean {
+  const update = query.getUpdate() as Record<string, unknown> | unknown[] | null | undefined;
+  if (!update) return false;
+  if (Array.isArray(update)) return true;
+  const isProductPath = (path: string) => path === 'product' || path.startsWith('product.');
+  return Object.entries(update).some(([key, value]) =>
+    key.startsWith('$') ? Object.keys(value ?? {}).some(isProductPath) : isProductPath(key),
+  );
+}
+
 /** The documents a query write's filter matches now (id and product), through the model so the filter is cast. */
 async function matched(query: Query<unknown, unknown>): Promise<AffectedDoc[]> {
   return query.model.find(query.getFilter(), { _id: 1, product: 1 }).lean<AffectedDoc[]>().exec();
@@ -125,10 +145,6 @@ export function withoutIndexRefresh<T>(load: () => Promise<T>): Promise<T> {
 
 async function refreshFor(connection: Connection, productsOf: ProductsOf, docs: AffectedDoc[], before: AffectedDoc[]) {
   if (docs.length === 0 || quiet.getStore()) return;
-  const products = await productsOf(
-    connection,
-    docs.map((doc) => doc._id),
-    before,
-  );
+  const products = await productsOf(connection, docs, before);
   await new StorefrontIndexer(connection).refresh(products);
 }

@@ -48,8 +48,8 @@ export class StorefrontIndexer {
   }
 
   /**
-   * One round of source reads for the batch, then three bulk writes for all of it (all-currencies entries, entries per
-   * currency, counters) rather than a few writes per product: each write is a round trip and a journal commit.
+   * One round of source reads for the batch, then one ordered bulk write of its entries and one of its counters,
+   * rather than a few writes per product: each write is a round trip and a journal commit.
    */
   private async refreshBatch(ids: Types.ObjectId[]): Promise<void> {
     let pending = ids;
@@ -57,10 +57,9 @@ export class StorefrontIndexer {
       if (attempt > MAX_ATTEMPTS) throw new Error(`storefront index: ${pending.length} products kept changing`);
       const [sources, current] = await Promise.all([this.sourcesOf(pending), this.currentEntries(pending)]);
       const changes = pending.flatMap((id) => changeOf(id, sources.get(String(id)), current.get(String(id))));
-      const lost = await this.replaceAllCurrencies(changes);
-      const won = changes.filter((change) => !lost.has(change.id));
-      await Promise.all([this.replacePerCurrency(won), this.moveCounters(won)]);
-      pending = pending.filter((id) => lost.has(String(id)));
+      const written = await this.writeEntries(changes);
+      await this.moveCounters(changes.slice(0, written));
+      pending = changes.slice(written).map((change) => new Types.ObjectId(change.id));
     }
   }
 
@@ -73,40 +72,30 @@ export class StorefrontIndexer {
   }
 
   /**
-   * Inserts or replaces (conditionally on the version read) the all-currencies entries; @returns the ids of the
-   * products a concurrent refresh got to first (a duplicate key: the insert met an entry, or the conditional upsert
-   * met a newer version), to be retried. A deleted product keeps an unlisted tombstone: its versions go on counting
-   * if it comes back, so its older per-currency entries stay older.
+   * Writes each change's all-currencies entry (inserted, or replaced conditionally on the version read) and then its
+   * entries per currency, in order, stopping at the first duplicate key; @returns how many changes (from the first)
+   * won, the rest being retried. A duplicate key on an all-currencies entry means a concurrent refresh got there
+   * first (the insert met an entry, or the conditional upsert a newer version): that change lost. On an entry per
+   * currency it means a refresh of a newer version wrote it: the change won, and its other entries per currency are
+   * that newer refresh's to write. A deleted product keeps an unlisted tombstone: its versions go on counting if it
+   * comes back, so its older per-currency entries stay older.
    */
-  private async replaceAllCurrencies(changes: Change[]): Promise<Set<string>> {
-    const writes = changes.map(({ entries: [fresh], old, version }): mongo.AnyBulkWriteOperation<Doc> => {
-      const replacement = { ...fresh, version } as unknown as Doc;
-      if (!old) return { insertOne: { document: replacement } };
-      return { replaceOne: { filter: { _id: fresh._id, version: old.version } as Doc, replacement, upsert: true } };
+  private async writeEntries(changes: Change[]): Promise<number> {
+    const owners: { change: number; allCurrencies: boolean }[] = [];
+    const writes = changes.flatMap((change, index) => {
+      const own = [allCurrenciesWrite(change), ...perCurrencyWrites(change)];
+      own.forEach((_write, at) => owners.push({ change: index, allCurrencies: at === 0 }));
+      return own;
     });
-    const failed = await this.bulkIgnoringDuplicates(writes);
-    return new Set(failed.map((index) => changes[index].id));
-  }
-
-  /**
-   * Writes the entries per currency computed at each change's version, and tombstones those of currencies no longer
-   * listed. An entry already written at a newer version is left alone (the conditional upsert then hits its `_id`).
-   */
-  private async replacePerCurrency(changes: Change[]): Promise<void> {
-    const writes = changes.flatMap(({ id, entries, old, version }) => {
-      const perCurrency = entries.slice(1);
-      const gone = (old?.currencies ?? []).filter((currency) => !perCurrency.some((entry) => entry.scope === currency));
-      return [...perCurrency, ...gone.map((currency) => tombstone(new Types.ObjectId(id), currency))].map(
-        (entry): mongo.AnyBulkWriteOperation<Doc> => ({
-          replaceOne: {
-            filter: { _id: entry._id, version: { $lt: version } } as Doc,
-            replacement: { ...entry, version } as unknown as Doc,
-            upsert: true,
-          },
-        }),
-      );
-    });
-    await this.bulkIgnoringDuplicates(writes);
+    if (writes.length === 0) return 0;
+    try {
+      await this.index().bulkWrite(writes, { ordered: true });
+      return changes.length;
+    } catch (error) {
+      const refused = duplicateKeyAt(error);
+      const { change, allCurrencies } = owners[refused];
+      return allCurrencies ? change : change + 1;
+    }
   }
 
   /** Moves the counters the products left (-1) and joined (+1), summed over the batch; never below what was counted. */
@@ -123,21 +112,7 @@ export class StorefrontIndexer {
     if (writes.length > 0) await this.facets().bulkWrite(writes, { ordered: false });
   }
 
-  /** Runs `writes` unordered on the index; @returns the positions of those refused as duplicate keys. */
-  private async bulkIgnoringDuplicates(writes: mongo.AnyBulkWriteOperation<Doc>[]): Promise<number[]> {
-    if (writes.length === 0) return [];
-    try {
-      await this.index().bulkWrite(writes, { ordered: false });
-      return [];
-    } catch (error) {
-      if (!(error instanceof mongo.MongoBulkWriteError)) throw error;
-      const errors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
-      if (errors.some((writeError) => writeError.code !== 11000)) throw error;
-      return errors.map((writeError) => writeError.index);
-    }
-  }
-
-  /** The catalogue records of `ids`, read with one `$in` query per collection. */
+  /** The catalogue records of `ids`: one query per collection, the offers with their sellers (`$lookup` on `_id`). */
   private async sourcesOf(ids: Types.ObjectId[]) {
     const db = this.db();
     const [products, skus, offers] = await Promise.all([
@@ -151,16 +126,15 @@ export class StorefrontIndexer {
         .toArray(),
       db
         .collection('seller_skus')
-        .find({ product: { $in: ids } })
+        .aggregate([
+          { $match: { product: { $in: ids } } },
+          { $lookup: { from: 'sellers', localField: 'seller', foreignField: '_id', as: 'sellerRecord' } },
+        ])
         .toArray(),
     ]);
     await assignMissingSlugs(db.collection('products'), products);
-    const sellerIds = [...new Set(offers.map((offer) => String(offer.seller)))].map((sid) => new Types.ObjectId(sid));
-    const sellers = await db
-      .collection('sellers')
-      .find({ _id: { $in: sellerIds } }, { projection: { name: 1, country: 1 } })
-      .toArray();
-    const sellerById = new Map(sellers.map((seller) => [String(seller._id), seller as unknown as SellerSource]));
+    const sellers = offers.flatMap((offer) => offer.sellerRecord as SellerSource[]);
+    const sellerById = new Map(sellers.map((seller) => [String(seller._id), seller]));
     const byProduct = (rows: Doc[]) => groupBy(rows, (row) => String(row.product));
     const skusOf = byProduct(skus);
     const offersOf = byProduct(offers);
@@ -209,6 +183,37 @@ function changeOf(
 ): Change[] {
   if (!old && !fresh) return [];
   return [{ id: String(id), entries: fresh ?? [tombstone(id, ALL_CURRENCIES)], old, version: (old?.version ?? 0) + 1 }];
+}
+
+/** The write of a change's all-currencies entry: an insert for a new one, else conditional on the version read. */
+function allCurrenciesWrite({ entries: [fresh], old, version }: Change): mongo.AnyBulkWriteOperation<Doc> {
+  const replacement = { ...fresh, version } as unknown as Doc;
+  if (!old) return { insertOne: { document: replacement } };
+  return { replaceOne: { filter: { _id: fresh._id, version: old.version } as Doc, replacement, upsert: true } };
+}
+
+/**
+ * The writes of a change's entries per currency at its version, and tombstones for the currencies no longer listed;
+ * an entry already at a newer version is left alone (the conditional upsert then hits its `_id`).
+ */
+function perCurrencyWrites({ id, entries, old, version }: Change): mongo.AnyBulkWriteOperation<Doc>[] {
+  const perCurrency = entries.slice(1);
+  const gone = (old?.currencies ?? []).filter((currency) => !perCurrency.some((entry) => entry.scope === currency));
+  return [...perCurrency, ...gone.map((currency) => tombstone(new Types.ObjectId(id), currency))].map((entry) => ({
+    replaceOne: {
+      filter: { _id: entry._id, version: { $lt: version } } as Doc,
+      replacement: { ...entry, version } as unknown as Doc,
+      upsert: true,
+    },
+  }));
+}
+
+/** The position of the write an ordered bulk write stopped at with a duplicate key; any other error is thrown. */
+function duplicateKeyAt(error: unknown): number {
+  if (!(error instanceof mongo.MongoBulkWriteError)) throw error;
+  const [first] = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+  if (first?.code !== 11000) throw error;
+  return first.index;
 }
 
 /** An entry that shows nothing: of a deleted product, or of a currency the product is no longer listed in. */
