@@ -56,14 +56,13 @@ export class DemoSeeder implements OnApplicationBootstrap {
     const { attributes, products, skus, sellerSkus: offers } = data;
     // The storefront index is built once after the whole load, not per document inserted.
     await this.catalogue.loadThenReindex(async () => {
-      await this.catalogue.insertMissingCatalogue({ attributes, products, skus, offers });
+      await this.catalogue.insertMissingCatalogue({ attributes, products, skus, offers }, progress);
       const userIds = await accounts;
       await Promise.all([
         this.addresses.insertMissing(data.sellers.map((seller) => this.warehouse(seller, userIds))),
         this.profiles.insertMissing(profilesOf(data.users, userIds)),
         this.catalogue.insertMissingSellers(data.sellers.map((seller) => this.seller(seller, userIds))),
       ]);
-      progress('catalogue loaded (products)', products.length, products.length);
     }, progress);
     await markers.updateOne({ _id: marker }, { $setOnInsert: { at: new Date() } }, { upsert: true });
     this.logger.log(`Demo marketplace seeded in ${Date.now() - started} ms`);

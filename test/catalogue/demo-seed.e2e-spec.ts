@@ -91,7 +91,10 @@ describe(DemoSeeder.name, () => {
       // Progress of the load and of the storefront index's one rebuild, then the end.
       const lines = output.trimEnd().split('\n');
       expect(lines.map((line) => line.replace(/[\d.]+ s/, 'N s'))).toEqual([
-        'catalogue loaded (products): 50/50 (N s)',
+        'loaded attributes: 7/7 (N s)',
+        'loaded products: 50/50 (N s)',
+        'loaded skus: 99/99 (N s)',
+        'loaded offers: 149/149 (N s)',
         'products: 50/50 (N s)',
         'orphans: 50/50 (N s)',
         'counters: 1/1 (N s)',

@@ -36,14 +36,20 @@ export class CatalogueImport {
     return loaded;
   }
 
-  /** Attributes, products, SKUs and offers: everything but the sellers, which need their accounts first. */
-  async insertMissingCatalogue(records: Record<'attributes' | 'products' | 'skus' | 'offers', FixedRecord[]>) {
-    await Promise.all([
-      insertMissing(this.attributes, records.attributes),
-      insertMissing(this.products, records.products),
-      insertMissing(this.skus, records.skus),
-      insertMissing(this.offers, records.offers),
-    ]);
+  /**
+   * Attributes, products, SKUs and offers: everything but the sellers, which need their accounts first. One
+   * collection after the other, each reported to `progress` when loaded.
+   */
+  async insertMissingCatalogue(
+    records: Record<'attributes' | 'products' | 'skus' | 'offers', FixedRecord[]>,
+    progress: ReindexProgress,
+  ) {
+    const models = { attributes: this.attributes, products: this.products, skus: this.skus, offers: this.offers };
+    for (const [name, model] of Object.entries(models)) {
+      const loading = records[name as keyof typeof models];
+      await insertMissing(model as Model<unknown>, loading);
+      progress(`loaded ${name}`, loading.length, loading.length);
+    }
   }
 
   insertMissingSellers(records: FixedRecord[]): Promise<void> {
