@@ -109,13 +109,20 @@ const beanMix =
   () =>
     parts.flatMap(({ beanId, calls }) => calls.map(([name, args]) => beanRequest(beanId, name, args)));
 
-/** Each connection puts one unit on and takes it back off each of its own offers, so stock stays as it was. */
+/**
+ * Each connection puts one unit on and takes it back off each of its own offers, so stock stays as it was; one offer
+ * per product, so that two connections never refresh one product's entries at once (a seller's single adjustment,
+ * not a race the bench would make up).
+ */
 function stockMix(tokens: Map<string, string>, offers: StockedOffer[]): Mix {
   const connections = Number(values.connections);
+  const seen = new Set<string>();
+  const onePerProduct = offers.filter((offer) => !seen.has(offer.product) && seen.add(offer.product));
   return (connection) =>
-    Array.from({ length: STOCK_OFFERS }, (_, i) => offers[(connection + i * connections) % offers.length]).flatMap(
-      (offer) => [1, -1].map((delta) => stockAdjustment(tokens.get(offer.seller)!, offer, delta)),
-    );
+    Array.from(
+      { length: STOCK_OFFERS },
+      (_, i) => onePerProduct[(connection + i * connections) % onePerProduct.length],
+    ).flatMap((offer) => [1, -1].map((delta) => stockAdjustment(tokens.get(offer.seller)!, offer, delta)));
 }
 
 const MIX_NAMES = [

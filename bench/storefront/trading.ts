@@ -14,9 +14,10 @@ export interface BenchRequest {
   body: string;
 }
 
-/** An offer in stock in the demo catalogue, with the username of its seller (who may change its stock). */
+/** An offer in stock in the demo catalogue: its product, and the username of its seller (who may change its stock). */
 export interface StockedOffer {
   id: string;
+  product: string;
   seller: string;
 }
 
@@ -30,7 +31,11 @@ export function stockedOffers(demo: DemoCatalogue): StockedOffer[] {
   const published = new Set(demo.products.filter((product) => product.published).map((product) => String(product._id)));
   return demo.sellerSkus
     .filter((offer) => offer.quantity > 1 && published.has(String(offer.product)))
-    .map((offer) => ({ id: String(offer._id), seller: sellerName.get(String(offer.seller))! }));
+    .map((offer) => ({
+      id: String(offer._id),
+      product: String(offer.product),
+      seller: sellerName.get(String(offer.seller))!,
+    }));
 }
 
 /** The seller's own stock call: `delta` units on hand at the offer's demo warehouse (README, "Offers and stock"). */
