@@ -257,7 +257,9 @@ async function runRounds(url: string, server: ChildProcess, selected: Map<string
 }
 
 function report(samples: Map<string, Sample[]>): void {
-  const cpuOf = (name: string) => median(samples.get(name)!.map((sample) => sample.cpuPerRequest));
+  // A window in which no call came back (a stalled server) has no CPU per request: left out, and said.
+  const answered = (name: string) => samples.get(name)!.filter((sample) => Number.isFinite(sample.cpuPerRequest));
+  const cpuOf = (name: string) => median(answered(name).map((sample) => sample.cpuPerRequest));
   const baseline = withBaseline ? cpuOf(BASELINE) : NaN;
   const trade = [
     ...(values.trade === '0' ? [] : [`, ${values.trade} stock writes/s`]),
@@ -272,6 +274,7 @@ function report(samples: Map<string, Sample[]>): void {
       `p99 ${of((s) => s.p99).padStart(4)} ms`,
       `${String(Math.round(cpuOf(name))).padStart(6)} µs CPU/req`,
       ...(withBaseline ? [`${(cpuOf(name) / baseline).toFixed(1).padStart(5)}x baseline`] : []),
+      ...(answered(name).length < list.length ? [`(${list.length - answered(name).length} windows: no answer)`] : []),
     ];
     process.stdout.write(`${name.padEnd(30)} ${figures.join('   ')}\n`);
   }
@@ -300,9 +303,8 @@ async function main(): Promise<void> {
 function reportTrading({ counts, failures }: Trading): void {
   if (values.trade === '0' && values.checkouts === '0') return;
   const { stockWrites, checkouts, refused, skipped } = counts;
-  process.stdout.write(
-    `trading: ${stockWrites} stock writes, ${checkouts} checkouts, ${refused} refused (409), ${skipped} checkouts skipped (buyer busy)\n`,
-  );
+  const made = `${stockWrites} stock writes, ${checkouts} checkouts`;
+  process.stdout.write(`trading: ${made}, ${refused} refused (409), ${skipped} checkouts skipped (buyer busy)\n`);
   if (failures.length > 0) throw new Error(`trading calls failed (${failures.length}): ${failures[0]}`);
 }
 

@@ -72,13 +72,13 @@ export class StorefrontIndexer {
   }
 
   /**
-   * Writes each change's all-currencies entry (inserted, or replaced conditionally on the version read) and then its
-   * entries per currency, in order, stopping at the first duplicate key; @returns how many changes (from the first)
-   * won, the rest being retried. A duplicate key on an all-currencies entry means a concurrent refresh got there
-   * first (the insert met an entry, or the conditional upsert a newer version): that change lost. On an entry per
-   * currency it means a refresh of a newer version wrote it: the change won, and its other entries per currency are
-   * that newer refresh's to write. A deleted product keeps an unlisted tombstone: its versions go on counting if it
-   * comes back, so its older per-currency entries stay older.
+   * Writes each change's all-currencies entry (conditionally on the version read) and then its entries per currency,
+   * in order, stopping at the first duplicate key; @returns how many changes (from the first) won, the rest being
+   * retried. A duplicate key on an all-currencies entry means a concurrent refresh got there first (the upsert met
+   * an entry at another version than read): that change lost. On an entry per currency it means a refresh of a newer
+   * version wrote it: the change won, and its other entries per currency are that newer refresh's to write. A
+   * deleted product keeps an unlisted tombstone: its versions go on counting if it comes back, so its older
+   * per-currency entries stay older.
    */
   private async writeEntries(changes: Change[]): Promise<number> {
     const owners: { change: number; allCurrencies: boolean }[] = [];
@@ -175,7 +175,7 @@ interface Change {
   version: number;
 }
 
-/** Nothing to write for a product that neither exists nor has entries; a deleted product's entry becomes a tombstone. */
+/** No write for a product that neither exists nor has entries; a deleted product's entry becomes a tombstone. */
 function changeOf(
   id: Types.ObjectId,
   fresh: StorefrontEntry[] | undefined,
@@ -185,11 +185,15 @@ function changeOf(
   return [{ id: String(id), entries: fresh ?? [tombstone(id, ALL_CURRENCIES)], old, version: (old?.version ?? 0) + 1 }];
 }
 
-/** The write of a change's all-currencies entry: an insert for a new one, else conditional on the version read. */
+/**
+ * The write of a change's all-currencies entry, conditional on the version read (none: no entry yet). Always an
+ * upsert replace, so that a batch's writes are all of one kind: an ordered bulk write sends each run of one kind as
+ * its own command, and inserts between replaces would make it a round trip per product.
+ */
 function allCurrenciesWrite({ entries: [fresh], old, version }: Change): mongo.AnyBulkWriteOperation<Doc> {
+  const read = old ? old.version : { $exists: false };
   const replacement = { ...fresh, version } as unknown as Doc;
-  if (!old) return { insertOne: { document: replacement } };
-  return { replaceOne: { filter: { _id: fresh._id, version: old.version } as Doc, replacement, upsert: true } };
+  return { replaceOne: { filter: { _id: fresh._id, version: read } as Doc, replacement, upsert: true } };
 }
 
 /**
