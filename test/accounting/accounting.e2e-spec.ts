@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Types } from 'mongoose';
 import { Role } from '../../src/common/principal';
 import { BinaryStore } from '../../src/services/binaries/binary-store';
@@ -15,7 +16,7 @@ import {
 import { createOffer } from '../orders/support/order-fixtures';
 import { pdfPages } from '../support/pdf-text';
 import { startTestApp, TestApp } from '../support/test-app';
-import { createProfile, linkSellerProfile } from './support/seller-profiles';
+import { setCompanyProfile } from '../support/marketplace';
 
 const BEAN = 'accountingServiceImpl';
 
@@ -55,9 +56,9 @@ describe('accountingServiceImpl', () => {
 
   /** An order of 3 × `price` from a seller with a profile; paid unless told otherwise. */
   const sellerOrder = async ({ price = 1234, currency = 'EUR', pay = true } = {}) => {
-    const offer = await createOffer(t, { price, currency });
-    const profileId = await createProfile(t);
-    await linkSellerProfile(t, offer.sellerId, profileId);
+    const seller = await t.createUser({ username: `fern-moss-${randomUUID().slice(0, 8)}`, role: Role.USER });
+    const offer = await createOffer(t, { price, currency, sellerUser: seller });
+    const profileId = await setCompanyProfile(t, seller);
     const [order] = await checkOut(t, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 3 }]);
     if (pay) {
       await chooseCard(t, buyer, order.id, 'pm_card_visa').expect(200);

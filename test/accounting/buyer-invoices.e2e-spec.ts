@@ -92,7 +92,7 @@ describe('buyer invoices', () => {
 
   it('should issue the invoice on payment, list it for the buyer and download it as a PDF', async () => {
     const sellerUser = await createBuyer(t);
-    const offer = await createOffer(t, { price: 1234, sellerUserId: sellerUser.id });
+    const offer = await createOffer(t, { price: 1234, sellerUser: sellerUser });
     const buyer = await createBuyer(t);
     const orderId = await buyAndPay(t, buyer, offer, admin, { shippingAddress: address });
 

@@ -3,12 +3,12 @@ import { LiveEvent } from '../../src/realtime/event-publisher';
 import { TestStompClient } from '../realtime/stomp-client';
 import { startTestApp, TestApp } from '../support/test-app';
 import { CART, createBuyer, orderCall } from '../orders/support/order-calls';
-import { createOffer } from '../orders/support/order-fixtures';
 import {
   addWarehouse,
   adjustStock,
   authed,
   createOfferCall,
+  createOfferWithoutWarehouseStock,
   createSellerAccount,
   createSku,
   MY_OFFERS,
@@ -130,8 +130,8 @@ describe('seller offers (REST)', () => {
 
     it('should put all stock of an offer without warehouse stock at the first warehouse edited', async () => {
       const owner = await createSellerAccount(t);
-      const adjusted = await createOffer(t, { sellerId: owner.sellerId, quantity: 6 });
-      const replaced = await createOffer(t, { sellerId: owner.sellerId, quantity: 6 });
+      const adjusted = await createOfferWithoutWarehouseStock(t, owner.sellerId, 6);
+      const replaced = await createOfferWithoutWarehouseStock(t, owner.sellerId, 6);
       const buyer = await createBuyer(t);
       const items = [adjusted, replaced].map((offer) => ({ sellerSkuId: offer.sellerSkuId, quantity: 2 }));
       await t.callBean(CART, 'addCommerceItems', [{ items }], { token: buyer.token }).expect(200);

@@ -2,6 +2,7 @@ import { Role } from '../../src/common/principal';
 import { MessageBroker } from '../../src/realtime/broker/message-broker';
 import { EventPublisher } from '../../src/realtime/event-publisher';
 import { createAccount } from '../auth/support/accounts';
+import { RawStompSocket } from '../realtime/raw-stomp-socket';
 import { TestStompClient } from '../realtime/stomp-client';
 import { Cluster, startCluster } from '../support/cluster';
 import { publishUntil } from '../support/shared-services';
@@ -14,7 +15,14 @@ describe('Two instances on one database, one RabbitMQ relay and one Redis', () =
   const clients: TestStompClient[] = [];
 
   beforeAll(async () => {
-    cluster = await startCluster({ env: { BEAN_RATE_LIMIT: '4', AUTH_LOCKOUT_THRESHOLD: '3', AUTH_RATE_LIMIT: '6' } });
+    // STOMP sessions re-check their tokens only every 10 minutes here: what ends them sooner is a notice.
+    const env = {
+      BEAN_RATE_LIMIT: '4',
+      AUTH_LOCKOUT_THRESHOLD: '3',
+      AUTH_RATE_LIMIT: '6',
+      STOMP_REVERIFY_MS: '600000',
+    };
+    cluster = await startCluster({ env });
     [a, b] = cluster.instances;
   });
   afterEach(async () => Promise.all(clients.splice(0).map((client) => client.disconnect())));
@@ -55,6 +63,20 @@ describe('Two instances on one database, one RabbitMQ relay and one Redis', () =
     const publish = () => a.app.get(MessageBroker).publishToUser(carol.id, '/topic/default/json', '{"for":"carol"}');
     expect(await publishUntil(publish, carolOnB.next('/user/topic/default/json'))).toEqual({ for: 'carol' });
     expect(daveOnA.messages('/user/topic/default/json')).toHaveLength(0);
+  });
+
+  it("should end a disabled user's STOMP session on the other instance at once", async () => {
+    const frank = await a.createUser({ username: 'frank', role: Role.USER });
+    const socket = await RawStompSocket.open(b.url);
+    const connected = await socket.connect(`accept-version:1.2\nheart-beat:0,0\nAuthorization:Bearer ${frank.token}\n`);
+    expect(connected.command).toBe('CONNECTED');
+    // Frank's account state is now cached on b, as after any call he makes there.
+    await b.callBean('orderServiceImpl', 'getOrdersFromLoggedUser', [], { token: frank.token }).expect(200);
+
+    const admin = a.tokenFor(Role.ADMIN);
+    await a.callBean('userManagementServiceImpl', 'disableUser', [frank.id], { token: admin }).expect(200);
+    expect((await socket.next('ERROR')).headers.message).toBe('Token revoked');
+    await socket.closed;
   });
 
   it('should lock a client out after AUTH_LOCKOUT_THRESHOLD failures spread over both instances', async () => {

@@ -55,7 +55,7 @@ describe('order mails on two instances', () => {
     const issue = jest.spyOn(a.app.get(InvoiceService), 'issue').mockRejectedValueOnce(new Error('register down'));
     try {
       for (let i = 0; i < ORDERS; i++) {
-        const offer = await createOffer(a, { sellerUserId: seller.id });
+        const offer = await createOffer(a, { sellerUser: seller });
         const buyer = await createBuyer(a);
         const [order] = await checkOut(a, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);
         // Paid on the other instance: its listeners queue the paid mails there.

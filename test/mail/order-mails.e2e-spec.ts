@@ -50,7 +50,7 @@ describe('order mails', () => {
 
   it('should write to a German buyer in German (confirmation, paid with the invoice, shipped with tracking, delivered) and to the seller', async () => {
     const seller = await createBuyer(t);
-    const offer = await createOffer(t, { sellerUserId: seller.id, price: 1250 });
+    const offer = await createOffer(t, { sellerUser: seller, price: 1250 });
     const buyer = await createBuyer(t, 'DE');
     const order = await checkOutIn('de-DE', buyer, offer, 2);
 
@@ -112,7 +112,7 @@ describe('order mails', () => {
 
   it('should tell the buyer of cancellations, before and after payment, and of a partial refund with its amount', async () => {
     const seller = await createBuyer(t);
-    const offer = await createOffer(t, { sellerUserId: seller.id, price: 1000 });
+    const offer = await createOffer(t, { sellerUser: seller, price: 1000 });
     const buyer = await createBuyer(t);
     const unpaid = await checkOutIn('en', buyer, offer);
     await nextMailTo(inbox, emailOf(buyer));

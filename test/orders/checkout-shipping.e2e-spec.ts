@@ -116,7 +116,7 @@ describe('Checkout with shipping address and logistics rate', () => {
     await giveAddress(t, buyer.token, 'BE', 'Gent');
     await t.callBean(GEO, 'saveAddress', [{ ...older, city: 'Berlin' }], { token: buyer.token }).expect(200);
     // The buyer also acts for a seller whose warehouse (an address the buyer's user owns, created last) is in FR.
-    const offer = await createOffer(t, { price: 600, sellerUserId: buyer.id });
+    const offer = await createOffer(t, { price: 600, sellerUser: buyer, sellerCountry: 'FR' });
     const warehouse = { street: 'Rue des Serres', city: 'Angers', postalCode: '49000', country: 'FR' };
     await t.callBean(GEO, 'addShippingAddress', [offer.sellerId, warehouse], { token: buyer.token }).expect(200);
 

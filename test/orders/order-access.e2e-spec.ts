@@ -156,7 +156,7 @@ describe('orderServiceImpl access', () => {
 
     it("should let the buyer, the seller's user and an ADMIN follow it, and refuse anybody else", async () => {
       const sellerAccount = await createBuyer(t);
-      const offer = await createOffer(t, { sellerUserId: sellerAccount.id });
+      const offer = await createOffer(t, { sellerUser: sellerAccount });
       const [order] = await checkOut(t, ann, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);
       const topic = `/topic/order/${order.id}`;
 

@@ -58,7 +58,7 @@ describe('order lifecycle without an admin', () => {
   const orderOf = async (id: string): Promise<LifecycleOrder> =>
     (await orderCall(t, 'getOrder', [id], buyer.token).expect(200)).body;
   const offerOfSeller = (options: { price?: number; sellerId?: string } = {}) =>
-    createOffer(t, { sellerUserId: seller.id, ...options });
+    createOffer(t, { sellerUser: seller, ...options });
 
   /** A checked-out order whose topic the buyer follows. */
   const ordered = async (lines: [Offer, number][]): Promise<LifecycleOrder> => {

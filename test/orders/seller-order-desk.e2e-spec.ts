@@ -30,8 +30,8 @@ describe('seller order desk', () => {
     t = await startTestApp({ env: { CARD_PAYMENT_WEBHOOK_SECRET: 'card-secret-for-tests' } });
     admin = t.tokenFor(Role.ADMIN);
     [seller, rival, buyer] = [await createBuyer(t), await createBuyer(t), await createBuyer(t)];
-    offer = await createOffer(t, { sellerUserId: seller.id, quantity: 50 });
-    rivalOffer = await createOffer(t, { sellerUserId: rival.id, quantity: 50 });
+    offer = await createOffer(t, { sellerUser: seller, quantity: 50 });
+    rivalOffer = await createOffer(t, { sellerUser: rival, quantity: 50 });
   });
 
   afterAll(async () => {

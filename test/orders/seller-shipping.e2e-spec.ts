@@ -17,14 +17,14 @@ describe('orderServiceImpl.ship by the seller', () => {
     t = await startTestApp();
     admin = t.tokenFor(Role.ADMIN);
     [sellerUser, otherSellerUser, buyer] = [await createBuyer(t), await createBuyer(t), await createBuyer(t)];
-    await createOffer(t, { sellerUserId: otherSellerUser.id });
+    await createOffer(t, { sellerUser: otherSellerUser });
   });
 
   afterAll(() => t.stop());
 
   /** A PAID order of one unit of a new offer of the seller `sellerUser` acts for. */
   const paidOrder = async (): Promise<string> => {
-    const offer = await createOffer(t, { sellerUserId: sellerUser.id });
+    const offer = await createOffer(t, { sellerUser: sellerUser });
     const [order] = await checkOut(t, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);
     expect((await payOrder(t, buyer, order.id, admin, { shippingAddress: address })).orderStatus).toBe('PAID');
     return order.id;

@@ -1,14 +1,18 @@
 import { Role } from '../../src/common/principal';
 import { TestStompClient } from '../realtime/stomp-client';
 import { startTestApp, TestApp } from '../support/test-app';
-import { Buyer, checkOut, createBuyer, GEO, OrderBody, orderCall, payOrder } from './support/order-calls';
+import { Buyer, checkOut, createBuyer, OrderBody, orderCall, payOrder } from './support/order-calls';
 import { createOffer } from './support/order-fixtures';
 
-type SellerOffer = { id: string; quantity: number; reserved: number; stockByWarehouse: { onHand: number }[] };
+type SellerOffer = {
+  id: string;
+  quantity: number;
+  reserved: number;
+  stockByWarehouse: { warehouseId: string; onHand: number }[];
+};
 type RefundedOrder = OrderBody & { refunds: { status: string }[] };
 
 const address = { name: 'Ann', street: 'Canal Street', city: 'Amsterdam', postalCode: '1011AA', country: 'NL' };
-const warehouse = { street: 'Kwekerijweg', houseNumber: '12', city: 'Boskoop', postalCode: '2771 AB', country: 'NL' };
 
 /**
  * Issue 24, the stock leak: buy 2, pay, the seller refunds 1 item (restocked: the goods never left), the seller
@@ -25,7 +29,7 @@ describe('stock after a partial refund before shipping', () => {
   beforeAll(async () => {
     t = await startTestApp({ env: { CARD_PAYMENT_WEBHOOK_SECRET: 'card-secret-for-tests' } });
     [seller, buyer] = [await createBuyer(t), await createBuyer(t)];
-    ({ sellerId } = await createOffer(t, { sellerUserId: seller.id }));
+    ({ sellerId } = await createOffer(t, { sellerUser: seller }));
     stomp = await TestStompClient.connect(t.url, { token: buyer.token });
   });
 
@@ -35,7 +39,7 @@ describe('stock after a partial refund before shipping', () => {
   });
 
   /** Another offer of the one seller `seller` acts for. */
-  const newOffer = (quantity: number) => createOffer(t, { sellerUserId: seller.id, sellerId, quantity });
+  const newOffer = (quantity: number) => createOffer(t, { sellerUser: seller, sellerId, quantity });
   const sellerOffer = async (offerId: string): Promise<SellerOffer> => {
     const { body } = await t.http
       .get('/api/v1/catalogue/sellers/me/offers')
@@ -61,11 +65,9 @@ describe('stock after a partial refund before shipping', () => {
     await orderCall(t, 'ship', [order.id], seller.token).expect(200, 'true');
     expect(await sellerOffer(offer.sellerSkuId)).toMatchObject({ quantity: 9, reserved: 0 });
 
-    const { body: place } = await t
-      .callBean(GEO, 'addShippingAddress', [offer.sellerId, warehouse], { token: seller.token })
-      .expect(200);
+    const [{ warehouseId }] = (await sellerOffer(offer.sellerSkuId)).stockByWarehouse;
     await t.http
-      .put(`/api/v1/catalogue/offers/${offer.sellerSkuId}/stock/${(place as { id: string }).id}`)
+      .put(`/api/v1/catalogue/offers/${offer.sellerSkuId}/stock/${warehouseId}`)
       .set('Authorization', `Bearer ${seller.token}`)
       .send({ quantity: 0 })
       .expect(200);

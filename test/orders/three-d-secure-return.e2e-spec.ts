@@ -25,7 +25,7 @@ describe('3-D Secure return to the shop', () => {
       env: { PAYMENT_RETURN_ORIGINS: `${SHOP},http://localhost:5173`, CARD_PAYMENT_WEBHOOK_SECRET: 'card-secret-1234' },
     });
     buyer = await createBuyer(t);
-    offer = await createOffer(t, { sellerUserId: (await createBuyer(t)).id, quantity: 100 });
+    offer = await createOffer(t, { sellerUser: await createBuyer(t), quantity: 100 });
     stomp = await TestStompClient.connect(t.url, { token: buyer.token });
   });
 

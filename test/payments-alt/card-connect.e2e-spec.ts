@@ -22,8 +22,9 @@ describe('cardConnectServiceMock', () => {
     t = await startTestApp();
     const { user, username } = await createAccount(t, { role: Role.ADMIN });
     const id = String(user._id);
-    const { sellerId } = await createOffer(t, { sellerUserId: id });
-    seller = { token: t.tokenFor(Role.ADMIN, { id, username }), sellerId };
+    const token = t.tokenFor(Role.ADMIN, { id, username });
+    const { sellerId } = await createOffer(t, { sellerUser: { id, token } });
+    seller = { token, sellerId };
   });
 
   afterAll(() => t.stop());

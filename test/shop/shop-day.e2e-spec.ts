@@ -3,7 +3,7 @@ import { SmtpInbox } from '../auth/support/smtp-inbox';
 import { TestStompClient } from '../realtime/stomp-client';
 import { pdfPages } from '../support/pdf-text';
 import { startTestApp, TestApp } from '../support/test-app';
-import { addToCatalogue, CatalogueEntry, onboardSeller } from './support/operator-setup';
+import { addToCatalogue, CatalogueEntry, onboardSeller } from '../support/marketplace';
 import { EVENT_BOUND_MS, OrderFollower } from './support/order-follower';
 import { Person, signUp } from './support/people';
 import {
@@ -60,7 +60,7 @@ const euros = (cents: number) => `€${(cents / 100).toFixed(2)}`;
  * offer over REST, guests and buyers use the beans, payment and delivery go through the sandbox providers' pages and
  * signed webhooks, and state changes are awaited on the orders' STOMP topics. No shop admin takes a step: the only
  * ADMIN calls are the operator's setup that the product requires (onboarding the seller, adding the product; see
- * support/operator-setup.ts) and the sandbox carrier's scans, which stand for the carrier's own systems.
+ * test/support/marketplace.ts) and the sandbox carrier's scans, which stand for the carrier's own systems.
  */
 describe('a shop day with no admin in the loop', () => {
   let t: TestApp;

@@ -122,6 +122,11 @@ export class UsersService implements OnModuleInit {
     this.accessStates.delete(id);
   }
 
+  /** Reads the account's access state afresh at its next check: another instance changed it. */
+  forgetAccessState(id: string): void {
+    this.accessStates.delete(id);
+  }
+
   async markVerified(id: string): Promise<void> {
     await this.users.updateOne({ _id: id }, { verified: true }).exec();
   }

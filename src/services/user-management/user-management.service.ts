@@ -1,4 +1,4 @@
-import { BadRequestException, ConflictException, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, NotFoundException, OnModuleInit } from '@nestjs/common';
 import { AuditTrail } from '../../audit/audit-trail';
 import { AccessChange, UsersService } from '../../auth/users/users.service';
 import { SessionsService } from '../../auth/sessions/sessions.service';
@@ -6,22 +6,29 @@ import { Bean, Exposed, MapOf } from '../../bean';
 import { Page, toPage } from '../../common/page';
 import { Role } from '../../common/principal';
 import { LiveSessions } from '../../realtime/session/live-sessions';
+import { ClusterSignals } from '../../shared-state/cluster-signals';
 import { ACCOUNT_ROLES, AccountRole, NewUserDto, UserSearchDto } from './user-management.dto';
 import { toUserView, UserView } from './user.view';
 import { UsersTopic } from './users-topic';
 
+/** The notice to the other instances that an account's access changed (its id): they end its live sessions. */
+const ACCESS_CHANGED = 'user.access-changed';
+
 /**
  * `userManagementServiceImpl` (ADMIN): operators list, create, disable and enable accounts and change their role.
  * The last enabled ADMIN can be neither disabled nor demoted (409), so the shop is never left without an operator.
+ * Disabling or demoting an account ends its live STOMP sessions at once on every instance (a notice through Redis,
+ * {@link ClusterSignals}); without Redis, other instances end them at their next `STOMP_REVERIFY_MS` check.
  */
 @Bean('userManagementServiceImpl', Role.ADMIN)
-export class UserManagementService {
+export class UserManagementService implements OnModuleInit {
   constructor(
     private readonly users: UsersService,
     private readonly sessions: SessionsService,
     private readonly liveSessions: LiveSessions,
     private readonly topic: UsersTopic,
     private readonly audit: AuditTrail,
+    private readonly signals: ClusterSignals,
   ) {}
 
   @Exposed([MapOf(UserSearchDto)])
@@ -54,7 +61,7 @@ export class UserManagementService {
   async disableUser(userId: string): Promise<UserView> {
     const view = await this.change(userId, { disabled: true });
     await this.sessions.destroyAllOf(userId);
-    this.liveSessions.reverifyUser(userId);
+    await this.endLiveSessions(userId);
     await this.record('user.disable', view);
     this.topic.changed('user.disabled', view);
     return view;
@@ -73,10 +80,25 @@ export class UserManagementService {
   @Exposed(['String', 'String'])
   async changeRole(userId: string, role: string): Promise<UserView> {
     const view = await this.change(userId, { role: accountRole(role) });
-    this.liveSessions.reverifyUser(userId);
+    await this.endLiveSessions(userId);
     await this.record('user.change-role', view, { role: view.role });
     this.topic.changed('user.role', view);
     return view;
+  }
+
+  onModuleInit(): void {
+    this.signals.on(ACCESS_CHANGED, (userId) => this.endLiveSessionsHere(userId));
+  }
+
+  /** The account's live STOMP sessions whose tokens no longer hold end now, on this instance and on the others. */
+  private async endLiveSessions(userId: string): Promise<void> {
+    this.liveSessions.reverifyUser(userId);
+    await this.signals.send(ACCESS_CHANGED, userId);
+  }
+
+  private endLiveSessionsHere(userId: string): void {
+    this.users.forgetAccessState(userId);
+    this.liveSessions.reverifyUser(userId);
   }
 
   private record(action: string, user: UserView, details?: Record<string, unknown>): Promise<void> {

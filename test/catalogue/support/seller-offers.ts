@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { Role } from '../../../src/common/principal';
 import { SellerSku } from '../../../src/services/catalogue/seller-sku.schema';
-import { Seller } from '../../../src/services/catalogue/seller.schema';
+import { onboardSeller } from '../../support/marketplace';
 import { TestApp } from '../../support/test-app';
 
 export const OFFERS = '/api/v1/catalogue/offers';
@@ -34,15 +34,11 @@ export interface OfferBody {
 const model = <T>(t: TestApp, name: string): Model<T> => t.app.get<Model<T>>(getModelToken(name));
 const warehouseAddress = { street: 'Kade', houseNumber: '1', city: 'Leiden', postalCode: '2311AA', country: 'NL' };
 
-/**
- * A user account acting for a new seller with one warehouse. Sellers have no API of their own (the seeder and
- * operators make them), so the seller record is stored through its model; the warehouse goes through the API.
- */
+/** A user account acting for a new seller (onboarded as operators do) with one warehouse it added itself. */
 export async function createSellerAccount(t: TestApp): Promise<SellerAccount> {
   const tag = randomUUID().slice(0, 8);
   const user = await t.createUser({ username: `seller-${tag}`, role: Role.USER });
-  const seller = await model<Seller>(t, Seller.name).create({ name: `Nursery ${tag}`, country: 'NL', userId: user.id });
-  const sellerId = String(seller._id);
+  const sellerId = await onboardSeller(t, user, `Nursery ${tag}`);
   const warehouseId = await addWarehouse(t, user.token, sellerId);
   return { userId: user.id, token: user.token, sellerId, warehouseId };
 }
@@ -67,6 +63,23 @@ export async function createSku(t: TestApp, name = `Fern ${randomUUID().slice(0,
   const sku = await t.callBean('catalogueAdminServiceImpl', 'createSku', [variant], admin).expect(200);
   const skuId = (sku.body as { id: string }).id;
   return { productId: body.id, productName: body.name, geneticType: body.geneticType, skuId };
+}
+
+/**
+ * An offer as stored before warehouses existed: units for sale but no stock per warehouse. No call makes one any
+ * more (offers are made with their warehouse stock), so only the model can, for the tests of how such offers migrate.
+ */
+export async function createOfferWithoutWarehouseStock(t: TestApp, sellerId: string, quantity: number) {
+  const { productId, skuId } = await createSku(t);
+  const offer = await model<SellerSku>(t, SellerSku.name).create({
+    seller: sellerId,
+    sku: skuId,
+    product: productId,
+    price: 1250,
+    currency: 'EUR',
+    quantity,
+  });
+  return { sellerSkuId: String(offer._id), sellerId };
 }
 
 export function authed(test: request.Test, token?: string): request.Test {
