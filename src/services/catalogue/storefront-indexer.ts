@@ -203,10 +203,11 @@ function allCurrenciesWrite({ entries: [fresh], old, version }: Change): mongo.A
 function perCurrencyWrites({ id, entries, old, version }: Change): mongo.AnyBulkWriteOperation<Doc>[] {
   const perCurrency = entries.slice(1);
   const gone = (old?.currencies ?? []).filter((currency) => !perCurrency.some((entry) => entry.scope === currency));
-  return [...perCurrency, ...gone.map((currency) => tombstone(new Types.ObjectId(id), currency))].map((entry) => ({
+  const toWrite = [...perCurrency, ...gone.map((currency) => tombstone(new Types.ObjectId(id), currency))];
+  return toWrite.map((entry): mongo.AnyBulkWriteOperation<Doc> => ({
     replaceOne: {
       filter: { _id: entry._id, version: { $lt: version } } as Doc,
-      replacement: { ...entry, version } as unknown as Doc,
+      replacement: { ...entry, version },
       upsert: true,
     },
   }));
@@ -215,7 +216,7 @@ function perCurrencyWrites({ id, entries, old, version }: Change): mongo.AnyBulk
 /** The position of the write an ordered bulk write stopped at with a duplicate key; any other error is thrown. */
 function duplicateKeyAt(error: unknown): number {
   if (!(error instanceof mongo.MongoBulkWriteError)) throw error;
-  const [first] = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
+  const [first] = ([] as mongo.WriteError[]).concat(error.writeErrors);
   if (first?.code !== 11000) throw error;
   return first.index;
 }
