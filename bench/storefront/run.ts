@@ -7,10 +7,20 @@ import { parseArgs } from 'node:util';
 import { stopChild } from '../child-process';
 import { buildDemoCatalogue } from '../../src/seed/demo-data';
 import { median } from '../median';
+import {
+  BenchRequest,
+  beanRequest,
+  demoTokens,
+  send,
+  stockAdjustment,
+  StockedOffer,
+  stockedOffers,
+  Trading,
+} from './trading';
 
 /**
  * `npm run bench:storefront [-- --rounds 3 --seconds 5 --connections 10 --scale 100 --each --only search
- * --trade 5 --cpu-prof DIR]`
+ * --trade 5 --checkouts 2 --data-dir DIR --cpu-prof DIR]`
  * A GUEST storefront through `POST /api/v1/bean/request` against the demo marketplace (`--scale` copies of its
  * catalogue): search filters, product listing pages and product details, country lookups, each mix cycling through its calls on every connection, and the
  * baseline, one cheap call alone (`getCountryByCode('NL')`, answered from memory). The server runs in its own
@@ -18,9 +28,12 @@ import { median } from '../median';
  * requests per second, latency and the server's CPU time per request (steadier than throughput on a shared
  * machine), and that CPU time as a ratio to the baseline's in the same run. `--each` adds one mix per filter, listing and detail call;
  * `--only` keeps the mixes whose name contains the text, or one of `|`-separated texts (and the baseline); `--cpu-prof DIR` profiles the server
- * running the selected mixes alone (no baseline). `--trade N` (trading mode) has the server change the stock of N
- * random offers a second while the guests browse (a seller's adjustment or a checkout: one `$inc` of `quantity`
- * through the offer model, its storefront index update included), so every figure includes that work.
+ * running the selected mixes alone (no baseline). Trading mode (`trading.ts`): `--trade N` has sellers adjust the
+ * stock of N offers a second and `--checkouts M` has buyers check out M times a second, through their own calls,
+ * while the guests browse, so every figure includes that work. The **stock adjustment** mix is the seller's stock
+ * call itself (each connection on offers of its own, one unit off and back on), its storefront index update
+ * included. `--data-dir DIR` runs on the database files in DIR (kept; seeded there first unless already, e.g. by
+ * `npm run seed -- --scale 1000`) instead of a fresh one in memory.
  */
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -41,20 +54,26 @@ const { values } = parseArgs({
     each: { type: 'boolean', default: false },
     only: { type: 'string', default: '' },
     trade: { type: 'string', default: '0' },
+    checkouts: { type: 'string', default: '0' },
+    'data-dir': { type: 'string' },
     'cpu-prof': { type: 'string' },
   },
 });
 
 const ROOT = join(__dirname, '..', '..');
-const demo = buildDemoCatalogue();
+const demo = buildDemoCatalogue(Number(values.scale));
 const attribute = (code: string) => String(demo.attributes.find((a) => a.code === code)!._id);
 const sku = String(demo.sellerSkus.find((offer) => offer.quantity > 0)!.sku);
 
 type Call = [functionName: string, args: unknown[]];
-type Mix = { beanId: string; calls: Call[] }[];
+/** A mix: the calls each connection cycles through (`connection` numbers them from 0). */
+type Mix = (connection: number) => BenchRequest[];
 const SEARCH = 'ecomRemainsSearchEngineServiceImpl';
 const GEO = 'geoLocationServiceImpl';
 const BASELINE = 'cheap call (baseline)';
+const STOCK = 'stock adjustment (seller)';
+/** Offers per connection in the stock adjustment mix. */
+const STOCK_OFFERS = 5;
 
 const FILTERS: Call[] = [
   ['getCountriesOfOriginFilter', ['']],
@@ -86,33 +105,69 @@ function callName([functionName, args]: Call): string {
   if (FILTERS.some(([name]) => name === functionName)) return functionName;
   return `${functionName} ${JSON.stringify(args)}`.slice(0, 60);
 }
-const ALL_MIXES: Record<string, Mix> = {
-  [BASELINE]: [{ beanId: GEO, calls: [['getCountryByCode', ['NL']]] }],
-  'search filters': [{ beanId: SEARCH, calls: FILTERS }],
-  'country lookups': [{ beanId: GEO, calls: COUNTRIES }],
-  'product listing': [{ beanId: SEARCH, calls: PRODUCTS.filter(([name]) => name === 'listProducts') }],
-  'product detail': [{ beanId: SEARCH, calls: PRODUCTS.filter(([name]) => name === 'getProductDetail') }],
-  'storefront mix': [
-    { beanId: SEARCH, calls: [...FILTERS, ...PRODUCTS] },
-    { beanId: GEO, calls: COUNTRIES },
-  ],
-  ...(values.each
-    ? Object.fromEntries([...FILTERS, ...PRODUCTS].map((call) => [callName(call), [{ beanId: SEARCH, calls: [call] }]]))
-    : {}),
-};
+const beanMix =
+  (...parts: { beanId: string; calls: Call[] }[]): Mix =>
+  () =>
+    parts.flatMap(({ beanId, calls }) => calls.map(([name, args]) => beanRequest(beanId, name, args)));
+
+/**
+ * Each connection puts one unit on and takes it back off each of its own offers, so stock stays as it was; one offer
+ * per product, so that two connections never refresh one product's entries at once (a seller's single adjustment,
+ * not a race the bench would make up).
+ */
+function stockMix(tokens: Map<string, string>, offers: StockedOffer[]): Mix {
+  const connections = Number(values.connections);
+  const seen = new Set<string>();
+  const onePerProduct = offers.filter((offer) => !seen.has(offer.product) && seen.add(offer.product));
+  return (connection) =>
+    Array.from(
+      { length: STOCK_OFFERS },
+      (_, i) => onePerProduct[(connection + i * connections) % onePerProduct.length],
+    ).flatMap((offer) => [1, -1].map((delta) => stockAdjustment(tokens.get(offer.seller)!, offer, delta)));
+}
+
+const MIX_NAMES = [
+  BASELINE,
+  'search filters',
+  'country lookups',
+  'product listing',
+  'product detail',
+  'storefront mix',
+  STOCK,
+  ...(values.each ? [...FILTERS, ...PRODUCTS].map(callName) : []),
+];
 /** A profile shows the selected mixes alone; otherwise the baseline always runs, for the ratios. */
 const withBaseline = !values['cpu-prof'];
 /** `--only a|b`: the mixes whose name contains any of the alternatives. */
 const selected = (name: string) => values.only.split('|').some((text) => name.includes(text));
-const MIXES = Object.fromEntries(
-  Object.entries(ALL_MIXES).filter(([name]) => (withBaseline && name === BASELINE) || selected(name)),
-);
+const SELECTED = MIX_NAMES.filter((name) => (withBaseline && name === BASELINE) || selected(name));
 
-function startServer(dataDir: string): Promise<{ server: ChildProcess; url: string }> {
+function mixes(tokens: Map<string, string>, offers: StockedOffer[]): Map<string, Mix> {
+  const all: Record<string, Mix> = {
+    [BASELINE]: beanMix({ beanId: GEO, calls: [['getCountryByCode', ['NL']]] }),
+    'search filters': beanMix({ beanId: SEARCH, calls: FILTERS }),
+    'country lookups': beanMix({ beanId: GEO, calls: COUNTRIES }),
+    'product listing': beanMix({ beanId: SEARCH, calls: PRODUCTS.filter(([name]) => name === 'listProducts') }),
+    'product detail': beanMix({ beanId: SEARCH, calls: PRODUCTS.filter(([name]) => name === 'getProductDetail') }),
+    'storefront mix': beanMix({ beanId: SEARCH, calls: [...FILTERS, ...PRODUCTS] }, { beanId: GEO, calls: COUNTRIES }),
+    [STOCK]: stockMix(tokens, offers),
+    ...Object.fromEntries(
+      [...FILTERS, ...PRODUCTS].map((call) => [callName(call), beanMix({ beanId: SEARCH, calls: [call] })]),
+    ),
+  };
+  return new Map(SELECTED.map((name) => [name, all[name]]));
+}
+
+function startServer(dataDir: string, inMemory: boolean): Promise<{ server: ChildProcess; url: string }> {
   const profile = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : [];
   const server = spawn(process.execPath, [...profile, 'test/support/run-ts.js', 'bench/storefront/server.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, SEED_SCALE: values.scale, TRADE_RATE: values.trade },
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATA_DIR: dataDir,
+      EMBEDDED_DB_IN_MEMORY: String(inMemory),
+      SEED_SCALE: values.scale,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -121,12 +176,6 @@ function startServer(dataDir: string): Promise<{ server: ChildProcess; url: stri
       resolve({ server, ...(JSON.parse(line) as { url: string }) }),
     );
   });
-}
-
-function requests(mix: Mix) {
-  return mix.flatMap(({ beanId, calls }) =>
-    calls.map(([functionName, args]) => ({ body: JSON.stringify({ beanId, functionName, args }) })),
-  );
 }
 
 /** User and system CPU time of a process in µs, from /proc (Linux; clock ticks of 10 ms). */
@@ -143,29 +192,27 @@ interface Sample {
   cpuPerRequest: number;
 }
 
-const HEADERS = { 'content-type': 'application/json', 'lang-context': 'de', 'site-context': 'default' };
-
 /**
  * Answers every call of the mixes once, one after the other, before anything is measured: with the cache on, every
  * measured call is then a hit (the read-mostly steady state), instead of first computations (seconds each at
  * `--scale 100` on a busy machine) still running into the next mix's measurement.
  */
-async function prime(url: string): Promise<void> {
-  for (const mix of Object.values(MIXES)) {
-    for (const { body } of requests(mix)) {
-      const response = await fetch(`${url}/api/v1/bean/request`, { method: 'POST', headers: HEADERS, body });
-      if (!response.ok) throw new Error(`${body}: ${response.status} ${await response.text()}`);
+async function prime(url: string, selected: Map<string, Mix>): Promise<void> {
+  for (const mix of selected.values()) {
+    for (const request of mix(0)) {
+      const response = await send(url, request);
+      if (!response.ok) throw new Error(`${request.body}: ${response.status} ${await response.text()}`);
     }
   }
 }
 
-async function measure(url: string, server: ChildProcess, name: string, seconds: number): Promise<Sample> {
+async function measure(url: string, server: ChildProcess, name: string, mix: Mix, seconds: number): Promise<Sample> {
   const cpuBefore = cpuMicros(server.pid!);
+  let connection = 0;
   const result = await autocannon({
-    url: `${url}/api/v1/bean/request`,
-    method: 'POST',
-    headers: HEADERS,
-    requests: requests(MIXES[name]),
+    url,
+    requests: mix(0),
+    setupClient: (client: { setRequests(requests: BenchRequest[]): void }) => client.setRequests(mix(connection++)),
     connections: Number(values.connections),
     duration: seconds,
     timeout: 120, // seconds: a filter over the x100 catalogue queues behind the other connections' calls
@@ -193,22 +240,28 @@ async function settle(server: ChildProcess): Promise<void> {
   }
 }
 
-async function runRounds(url: string, server: ChildProcess): Promise<Map<string, Sample[]>> {
-  const names = Object.keys(MIXES);
-  await prime(url);
-  for (const name of names) await measure(url, server, name, 1); // warm-up (JIT)
+async function runRounds(url: string, server: ChildProcess, selected: Map<string, Mix>) {
+  const names = [...selected.keys()];
+  const run = (name: string, seconds: number) => measure(url, server, name, selected.get(name)!, seconds);
+  await prime(url, selected);
+  for (const name of names) await run(name, 1); // warm-up (JIT)
   const samples = new Map(names.map((name) => [name, [] as Sample[]]));
   for (let round = 0; round < Number(values.rounds); round++) {
     const order = names.map((_, i) => names[(i + round) % names.length]);
-    for (const name of order) samples.get(name)!.push(await measure(url, server, name, Number(values.seconds)));
+    for (const name of order) samples.get(name)!.push(await run(name, Number(values.seconds)));
   }
   return samples;
 }
 
 function report(samples: Map<string, Sample[]>): void {
-  const cpuOf = (name: string) => median(samples.get(name)!.map((sample) => sample.cpuPerRequest));
+  // A window in which no call came back (a stalled server) has no CPU per request: left out, and said.
+  const answered = (name: string) => samples.get(name)!.filter((sample) => Number.isFinite(sample.cpuPerRequest));
+  const cpuOf = (name: string) => median(answered(name).map((sample) => sample.cpuPerRequest));
   const baseline = withBaseline ? cpuOf(BASELINE) : NaN;
-  const trade = values.trade === '0' ? '' : `, ${values.trade} stock writes/s`;
+  const trade = [
+    ...(values.trade === '0' ? [] : [`, ${values.trade} stock writes/s`]),
+    ...(values.checkouts === '0' ? [] : [`, ${values.checkouts} checkouts/s`]),
+  ].join('');
   process.stdout.write(`scale ${values.scale}${trade}, ${values.rounds} rounds of ${values.seconds} s, medians\n`);
   for (const [name, list] of samples) {
     const of = (pick: (sample: Sample) => number) => String(Math.round(median(list.map(pick))));
@@ -218,20 +271,38 @@ function report(samples: Map<string, Sample[]>): void {
       `p99 ${of((s) => s.p99).padStart(4)} ms`,
       `${String(Math.round(cpuOf(name))).padStart(6)} µs CPU/req`,
       ...(withBaseline ? [`${(cpuOf(name) / baseline).toFixed(1).padStart(5)}x baseline`] : []),
+      ...(answered(name).length < list.length ? [`(${list.length - answered(name).length} windows: no answer)`] : []),
     ];
     process.stdout.write(`${name.padEnd(30)} ${figures.join('   ')}\n`);
   }
 }
 
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'ccb-bench-'));
-  const { server, url } = await startServer(dataDir);
+  const kept = values['data-dir'];
+  const dataDir = kept ?? mkdtempSync(join(tmpdir(), 'ccb-bench-'));
+  const { server, url } = await startServer(dataDir, kept === undefined);
+  const tokens = await demoTokens(url, demo);
+  const offers = stockedOffers(demo);
+  const trading = new Trading(url, tokens, offers);
   try {
-    report(await runRounds(url, server));
+    trading.start({ stockWrites: Number(values.trade), checkouts: Number(values.checkouts) });
+    const samples = await runRounds(url, server, mixes(tokens, offers));
+    await trading.stop();
+    report(samples);
+    reportTrading(trading);
   } finally {
+    await trading.stop();
     await stopChild(server);
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!kept) rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+function reportTrading({ counts, failures }: Trading): void {
+  if (values.trade === '0' && values.checkouts === '0') return;
+  const { stockWrites, checkouts, refused, skipped } = counts;
+  const made = `${stockWrites} stock writes, ${checkouts} checkouts`;
+  process.stdout.write(`trading: ${made}, ${refused} refused (409), ${skipped} checkouts skipped (buyer busy)\n`);
+  if (failures.length > 0) throw new Error(`trading calls failed (${failures.length}): ${failures[0]}`);
 }
 
 main().catch((error: unknown) => {

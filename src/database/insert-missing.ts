@@ -7,10 +7,22 @@ export interface FixedRecord {
 }
 
 /**
- * Inserts the records whose `_id` is not there yet; existing ones are left untouched (a duplicate key from a
- * concurrent run counts as already there). Each owning module offers it for its own models (demo data).
+ * Records per round (a look-up of their ids, then one insert): a single insert of 100,000 documents keeps the
+ * embedded database busy long enough for the driver's monitor to time out and drop the connection.
+ */
+const CHUNK = 5_000;
+
+/**
+ * Inserts the records whose `_id` is not there yet, in chunks; existing ones are left untouched (a duplicate key from
+ * a concurrent run counts as already there). Each owning module offers it for its own models (demo data).
  */
 export async function insertMissing<T>(model: Model<T>, records: FixedRecord[]): Promise<void> {
+  for (let start = 0; start < records.length; start += CHUNK) {
+    await insertMissingChunk(model, records.slice(start, start + CHUNK));
+  }
+}
+
+async function insertMissingChunk<T>(model: Model<T>, records: FixedRecord[]): Promise<void> {
   const ids = records.map((record) => record._id);
   const existing = await model
     .find({ _id: { $in: ids } }, { _id: 1 })

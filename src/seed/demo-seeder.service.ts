@@ -8,6 +8,7 @@ import { UsersService } from '../auth/users/users.service';
 import { Role } from '../common/principal';
 import { AppConfig } from '../config/app-config';
 import { CatalogueImport } from '../services/catalogue/catalogue-import';
+import { ReindexProgress } from '../services/catalogue/storefront-reindex';
 import { AddressBook } from '../services/geolocation/address-book.service';
 import { buildDemoCatalogue, DemoCatalogue, DemoSeller, DemoUser } from './demo-data';
 import { demoId } from './demo-id';
@@ -42,9 +43,10 @@ export class DemoSeeder implements OnApplicationBootstrap {
 
   /**
    * @param scale copies of the catalogue (see `buildDemoCatalogue`); 1 is the demo, larger ones are for benchmarks
+   * @param progress told of each step of the load and of the storefront index's rebuild
    * @returns false when the demo data was already there.
    */
-  async seed(scale = 1): Promise<boolean> {
+  async seed(scale = 1, progress: ReindexProgress = () => undefined): Promise<boolean> {
     const markers = this.connection.collection<{ _id: string; at: Date }>('seed_runs');
     const marker = scale === 1 ? MARKER : `${MARKER}-x${scale}`;
     if (await markers.findOne({ _id: marker })) return false;
@@ -52,16 +54,16 @@ export class DemoSeeder implements OnApplicationBootstrap {
     const data = buildDemoCatalogue(scale);
     const accounts = this.config.isProduction ? Promise.resolve(new Map<string, string>()) : this.ensureUsers(data);
     const { attributes, products, skus, sellerSkus: offers } = data;
-    // The storefront index is built once for the whole load, not once per collection inserted.
-    await this.catalogue.indexingOnceAfter(async () => {
-      await this.catalogue.insertMissingCatalogue({ attributes, products, skus, offers });
+    // The storefront index is built once after the whole load, not per document inserted.
+    await this.catalogue.loadThenReindex(async () => {
+      await this.catalogue.insertMissingCatalogue({ attributes, products, skus, offers }, progress);
       const userIds = await accounts;
       await Promise.all([
         this.addresses.insertMissing(data.sellers.map((seller) => this.warehouse(seller, userIds))),
         this.profiles.insertMissing(profilesOf(data.users, userIds)),
         this.catalogue.insertMissingSellers(data.sellers.map((seller) => this.seller(seller, userIds))),
       ]);
-    });
+    }, progress);
     await markers.updateOne({ _id: marker }, { $setOnInsert: { at: new Date() } }, { upsert: true });
     this.logger.log(`Demo marketplace seeded in ${Date.now() - started} ms`);
     return true;

@@ -1,10 +1,12 @@
 import { parseArgs } from 'node:util';
 import { createApp } from '../bootstrap';
+import { printedProgress } from '../services/catalogue/storefront-reindex';
 import { DemoSeeder } from './demo-seeder.service';
 
 /**
  * `npm run seed [-- --scale 100]`: loads the demo marketplace into the configured database (a no-op when it is
- * there); `--scale` repeats the catalogue that many times (benchmarks).
+ * there), then builds the storefront index, printing progress; run again after being killed, it completes the load
+ * and resumes the index where it stopped. `--scale` repeats the catalogue that many times (benchmarks).
  */
 async function seed(): Promise<void> {
   const { values } = parseArgs({ options: { scale: { type: 'string', default: '1' } } });
@@ -12,9 +14,13 @@ async function seed(): Promise<void> {
   if (!Number.isInteger(scale) || scale < 1) throw new Error('--scale must be a positive integer');
   const app = await createApp({ ...process.env, SEED_DEMO: 'false' });
   await app.init();
-  const seeded = await app.get(DemoSeeder).seed(scale);
+  const started = Date.now();
+  const seeded = await app.get(DemoSeeder).seed(scale, printedProgress());
   await app.close();
-  process.stdout.write(seeded ? 'Demo marketplace loaded\n' : 'Demo marketplace already present; nothing changed\n');
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  process.stdout.write(
+    seeded ? `Demo marketplace loaded in ${seconds} s\n` : 'Demo marketplace already present; nothing changed\n',
+  );
 }
 
 void seed();

@@ -6,11 +6,19 @@ import { Product } from '../../src/services/catalogue/product.schema';
 import { SellerSku } from '../../src/services/catalogue/seller-sku.schema';
 import { Seller } from '../../src/services/catalogue/seller.schema';
 import { Sku } from '../../src/services/catalogue/sku.schema';
+import { demoId } from '../../src/seed/demo-id';
+import { demoWarehouseId } from '../../src/seed/demo-warehouses';
 import { checkOut, createBuyer } from '../orders/support/order-calls';
 import { TestStompClient } from '../realtime/stomp-client';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const BEAN = 'ecomRemainsSearchEngineServiceImpl';
+const ADMIN_BEAN = 'catalogueAdminServiceImpl';
+/** Countries no demo product comes from: each fixture takes one, so its counter is its own. */
+const UNUSED_ORIGINS = ['IS', 'FJ', 'MN', 'BT', 'LA', 'KH', 'MG', 'NA', 'BW', 'ZM', 'UY', 'PY', 'EC', 'GT', 'HN', 'SV'];
+/** The demo sellers the fixtures' offers belong to (the demo marketplace is seeded on `a`). */
+const SELLER = 'seller.nl';
+const OTHER_SELLER = 'seller.fr';
 type Facet = { value: string; label: string; count: number };
 
 const model = <T>(t: TestApp, name: string): Model<T> => t.app.get<Model<T>>(getModelToken(name));
@@ -20,7 +28,6 @@ interface Fixture {
   productId: string;
   skuId: string;
   offerId: string;
-  sellerId: string;
   word: string;
   origin: string;
 }
@@ -56,33 +63,37 @@ describe('storefront index kept current per write, on two instances', () => {
     await a?.stop();
   });
 
+  /** An operator's catalogue call (`catalogueAdminServiceImpl`); @returns the answer. */
+  async function admin<T = { id: string }>(t: TestApp, fn: string, args: unknown[]): Promise<T> {
+    const { body } = await t.callBean(ADMIN_BEAN, fn, args, { token: t.tokenFor(Role.ADMIN) }).expect(200);
+    return body as T;
+  }
+
+  /** A seller's own call (REST, "Offers and stock"), made with the demo seller's token. */
+  const asSeller = (t: TestApp, username: string) =>
+    `Bearer ${t.tokenFor(Role.USER, { username, id: String(demoId(`user:${username}`)) })}`;
+
+  /** A new offer of `username` for the SKU with `quantity` units at its demo warehouse; @returns its id. */
+  async function offer(t: TestApp, username: string, skuId: string, price: number, quantity: number) {
+    const stock = [{ warehouseId: String(demoWarehouseId(username)), quantity }];
+    const { body } = await t.http
+      .post('/api/v1/catalogue/offers')
+      .set('Authorization', asSeller(t, username))
+      .send({ skuId, price, currency: 'EUR', stock })
+      .expect(201);
+    return (body as { id: string }).id;
+  }
+
+  /** A product, its SKU and one offer, each made through the calls operators and sellers make. */
   async function fixture(t: TestApp, price = 500, quantity = 2): Promise<Fixture> {
     const word = `zq${randomUUID().replace(/-/g, '').slice(0, 10)}`;
-    // Two-letter codes no demo product has (Q·, X· and Z· are user-assigned in ISO 3166).
-    const origin = `Q${String.fromCharCode(66 + origins++)}`;
-    const product = await model<Product>(t, Product.name).create({
-      name: `Fern ${word}`,
-      published: true,
-      countryOfOrigin: origin,
-    });
-    const sku = await model<Sku>(t, Sku.name).create({ product: product._id, code: `F-${word}`, name: 'Plant' });
-    const seller = await model<Seller>(t, Seller.name).create({ name: `Nursery ${word}`, country: 'NL' });
-    const offer = await model<SellerSku>(t, SellerSku.name).create({
-      seller: seller._id,
-      sku: sku._id,
-      product: product._id,
-      price,
-      currency: 'EUR',
-      quantity,
-    });
-    return {
-      productId: String(product._id),
-      skuId: String(sku._id),
-      offerId: String(offer._id),
-      sellerId: String(seller._id),
-      word,
-      origin,
-    };
+    const origin = UNUSED_ORIGINS[origins++];
+    const product = await admin(t, 'createProduct', [
+      { name: `Fern ${word}`, published: true, countryOfOrigin: origin },
+    ]);
+    const sku = await admin(t, 'createSku', [{ productId: product.id, code: `F-${word}`, name: 'Plant' }]);
+    const offerId = await offer(t, SELLER, sku.id, price, quantity);
+    return { productId: product.id, skuId: sku.id, offerId, word, origin };
   }
 
   async function shown(t: TestApp, f: Fixture, word = f.word, lang = 'en'): Promise<Shown> {
@@ -127,7 +138,7 @@ describe('storefront index kept current per write, on two instances', () => {
   const patchOffer = (t: TestApp, offerId: string, body: object) =>
     t.http
       .patch(`/api/v1/catalogue/offers/${offerId}`)
-      .set('Authorization', `Bearer ${t.tokenFor(Role.ADMIN)}`)
+      .set('Authorization', asSeller(t, SELLER))
       .send(body)
       .expect(200);
 
@@ -150,9 +161,11 @@ describe('storefront index kept current per write, on two instances', () => {
       ...notListed,
       detail: { status: 200, offers: [{ offerId: f.offerId, price: 500, inStock: false }] },
     });
-    await model<SellerSku>(b, SellerSku.name)
-      .updateOne({ _id: f.offerId }, { $inc: { quantity: 3 } })
-      .exec();
+    await b.http
+      .post(`/api/v1/catalogue/offers/${f.offerId}/stock/${String(demoWarehouseId(SELLER))}/adjust`)
+      .set('Authorization', asSeller(b, SELLER))
+      .send({ delta: 3 })
+      .expect(200);
     await expectBoth(f, listedAs(f, f.offerId, 500));
   });
 
@@ -166,16 +179,7 @@ describe('storefront index kept current per write, on two instances', () => {
 
   it('should show a new, cheaper offer of another seller as the cheapest', async () => {
     const f = await fixture(a);
-    const other = await model<Seller>(a, Seller.name).create({ name: `Other ${f.word}`, country: 'FR' });
-    const created = await b.http
-      .post('/api/v1/catalogue/offers')
-      .set('Authorization', `Bearer ${b.tokenFor(Role.ADMIN)}`)
-      .send({ sellerId: String(other._id), skuId: f.skuId, price: 199, currency: 'EUR' })
-      .expect(201);
-    const newId = (created.body as { id: string }).id;
-    await model<SellerSku>(b, SellerSku.name)
-      .updateOne({ _id: newId }, { $set: { quantity: 4 } })
-      .exec();
+    const newId = await offer(b, OTHER_SELLER, f.skuId, 199, 4);
     await expectBoth(f, {
       listed: [{ offerId: newId, price: 199, name: `Fern ${f.word}` }],
       named: [{ value: f.productId, count: 2 }],
@@ -189,9 +193,7 @@ describe('storefront index kept current per write, on two instances', () => {
   it('should find a renamed product by its new name only', async () => {
     const f = await fixture(a);
     const renamed = `zr${randomUUID().replace(/-/g, '').slice(0, 10)}`;
-    await model<Product>(b, Product.name)
-      .updateOne({ _id: f.productId }, { $set: { name: `Maple ${renamed}` } })
-      .exec();
+    await admin(b, 'updateProduct', [f.productId, { name: `Maple ${renamed}` }]);
     await expectBoth(f, { listed: [], named: [], detail: { status: 200, name: `Maple ${renamed}` } });
     await expectBoth(
       f,
@@ -204,9 +206,7 @@ describe('storefront index kept current per write, on two instances', () => {
     const f = await fixture(a);
     const translated = `zt${randomUUID().replace(/-/g, '').slice(0, 10)}`;
     const translation = { lang: 'de', name: `Farn ${translated}`, description: 'Ein Farn' };
-    await model<Product>(a, Product.name)
-      .updateOne({ _id: f.productId }, { $push: { translations: translation } })
-      .exec();
+    await admin(a, 'setProductTranslation', [f.productId, translation]);
     await expectBoth(f, { detail: { status: 200, name: `Farn ${translated}` } }, f.word, 'de-CH');
     await expectBoth(f, { detail: { status: 200, name: `Fern ${f.word}` } }, f.word, 'fr');
     await expectBoth(f, { listed: [{ offerId: f.offerId, price: 500, name: `Farn ${translated}` }] }, translated, 'de');
@@ -214,13 +214,9 @@ describe('storefront index kept current per write, on two instances', () => {
 
   it('should hide an unpublished product everywhere, and show it again when published', async () => {
     const f = await fixture(a);
-    await model<Product>(b, Product.name)
-      .updateOne({ _id: f.productId }, { $set: { published: false } })
-      .exec();
+    await admin(b, 'unpublishProduct', [f.productId]);
     await expectBoth(f, { ...notListed, detail: { status: 404 } });
-    const product = await model<Product>(a, Product.name).findById(f.productId).exec();
-    product!.published = true;
-    await product!.save();
+    await admin(a, 'publishProduct', [f.productId]);
     await expectBoth(f, listedAs(f, f.offerId, 500));
   });
 

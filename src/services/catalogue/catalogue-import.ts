@@ -7,7 +7,8 @@ import { Product } from './product.schema';
 import { SellerSku } from './seller-sku.schema';
 import { Seller } from './seller.schema';
 import { Sku } from './sku.schema';
-import { refreshingOnceAfter } from './storefront-index.hooks';
+import { withoutIndexRefresh } from './storefront-index.hooks';
+import { ReindexProgress, StorefrontReindex } from './storefront-reindex';
 
 /**
  * The catalogue's port for loading fixed records (the demo marketplace): a record whose id is already there is
@@ -21,24 +22,34 @@ export class CatalogueImport {
     @InjectModel(Sku.name) private readonly skus: Model<Sku>,
     @InjectModel(SellerSku.name) private readonly offers: Model<SellerSku>,
     @InjectModel(Seller.name) private readonly sellers: Model<Seller>,
+    private readonly reindex: StorefrontReindex,
   ) {}
 
   /**
-   * Runs `load` (inserts through this port) with the storefront index refreshed once at its end for every product
-   * it touched, instead of once per collection inserted (see `refreshingOnceAfter`).
+   * Runs `load` (inserts through this port) without refreshing the storefront index per write, then rebuilds the
+   * index once (`StorefrontReindex`: in batches, reporting to `progress`, resuming a rebuild a killed run left).
+   * A load that fails leaves the rebuild to its next run (or `npm run reindex`).
    */
-  indexingOnceAfter<T>(load: () => Promise<T>): Promise<T> {
-    return refreshingOnceAfter(this.products.db, load);
+  async loadThenReindex<T>(load: () => Promise<T>, progress: ReindexProgress): Promise<T> {
+    const loaded = await withoutIndexRefresh(load);
+    await this.reindex.run(progress);
+    return loaded;
   }
 
-  /** Attributes, products, SKUs and offers: everything but the sellers, which need their accounts first. */
-  async insertMissingCatalogue(records: Record<'attributes' | 'products' | 'skus' | 'offers', FixedRecord[]>) {
-    await Promise.all([
-      insertMissing(this.attributes, records.attributes),
-      insertMissing(this.products, records.products),
-      insertMissing(this.skus, records.skus),
-      insertMissing(this.offers, records.offers),
-    ]);
+  /**
+   * Attributes, products, SKUs and offers: everything but the sellers, which need their accounts first. One
+   * collection after the other, each reported to `progress` when loaded.
+   */
+  async insertMissingCatalogue(
+    records: Record<'attributes' | 'products' | 'skus' | 'offers', FixedRecord[]>,
+    progress: ReindexProgress,
+  ) {
+    const models = { attributes: this.attributes, products: this.products, skus: this.skus, offers: this.offers };
+    for (const [name, model] of Object.entries(models)) {
+      const loading = records[name as keyof typeof models];
+      await insertMissing(model as Model<unknown>, loading);
+      progress(`loaded ${name}`, loading.length, loading.length);
+    }
   }
 
   insertMissingSellers(records: FixedRecord[]): Promise<void> {

@@ -1,6 +1,7 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { QueryFilter, Model, Types, UpdateQuery } from 'mongoose';
+import { StoredOffer } from './seller-offer.view';
 import { SellerSku } from './seller-sku.schema';
 import { codedError } from '../../common/errors/coded-exception';
 
@@ -10,7 +11,7 @@ export type StockEdit = { set: number } | { delta: number };
 /** Attempts of one edit; an attempt loses only to another write of the same offer between its read and its update. */
 const ATTEMPTS = 25;
 
-type StockState = Pick<SellerSku, 'quantity' | 'reserved' | 'stockByWarehouse'> & { _id: Types.ObjectId };
+export type StockState = Pick<SellerSku, 'quantity' | 'reserved' | 'stockByWarehouse'> & { _id: Types.ObjectId };
 
 /** One conditional update that makes the edit if the offer is still as it was read. */
 interface Step {
@@ -19,9 +20,10 @@ interface Step {
 }
 
 /**
- * Seller edits of an offer's stock at one warehouse (README, "Offers and stock"). Each attempt reads the offer,
- * decides, and writes with one conditional update whose filter pins what the decision relied on; the update moves
- * the warehouse's on-hand and `quantity` (available) by the same amount, so `quantity + reserved` stays the sum on
+ * Seller edits of an offer's stock at one warehouse (README, "Offers and stock"). Each attempt decides on the offer
+ * as last read (the first on the caller's own read, so an uncontended edit reads it once) and writes with one
+ * conditional update (answering the offer as written) whose filter pins what the decision relied on; it moves the
+ * warehouse's on-hand and `quantity` (available) by the same amount, so `quantity + reserved` stays the sum on
  * hand, and the filter keeps `quantity >= 0`, so the units on hand never fall below those reserved by open orders.
  * Checkouts racing with the edit change `quantity` and `reserved` only: they make an attempt fail only when
  * it would leave less than nothing available (a 409 then, on the next read) or, for an offer without warehouse
@@ -31,19 +33,27 @@ interface Step {
 export class OfferStock {
   constructor(@InjectModel(SellerSku.name) private readonly offers: Model<SellerSku>) {}
 
-  /** 404 unknown offer; 409 when the edit would leave fewer on hand than reserved, or a warehouse below 0. */
-  async edit(offerId: Types.ObjectId, warehouse: Types.ObjectId, edit: StockEdit): Promise<void> {
+  /**
+   * @param read the offer as the caller just read it: the first attempt decides on it, later ones read again
+   * @returns the offer as the edit left it
+   * 404 unknown offer; 409 when the edit would leave fewer on hand than reserved, or a warehouse below 0.
+   */
+  async edit(read: StockState, warehouse: Types.ObjectId, edit: StockEdit): Promise<StoredOffer> {
+    let offer: StockState | null = read;
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const offer = await this.offers
-        .findById(offerId, { quantity: 1, reserved: 1, stockByWarehouse: 1 })
+      if (!offer) throw new NotFoundException(`Offer ${String(read._id)} not found`);
+      const step = planStep(offer, warehouse, edit);
+      const updated = await this.offers
+        .findOneAndUpdate(step.filter, step.update, { returnDocument: 'after' })
+        .lean<StoredOffer>()
+        .exec();
+      if (updated) return updated;
+      offer = await this.offers
+        .findById(read._id, { quantity: 1, reserved: 1, stockByWarehouse: 1 })
         .lean<StockState>()
         .exec();
-      if (!offer) throw new NotFoundException(`Offer ${String(offerId)} not found`);
-      const step = planStep(offer, warehouse, edit);
-      const updated = await this.offers.updateOne(step.filter, step.update).exec();
-      if (updated.matchedCount === 1) return;
     }
-    throw codedError('CONCURRENT_CHANGE', `Offer ${String(offerId)} is changing too often; try again`);
+    throw codedError('CONCURRENT_CHANGE', `Offer ${String(read._id)} is changing too often; try again`);
   }
 }
 

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { createApp } from '../../bootstrap';
-import { StorefrontReindex } from './storefront-reindex';
+import { printedProgress, StorefrontReindex } from './storefront-reindex';
 
 /**
  * `npm run reindex [-- --restart]`: rebuilds the storefront index of the configured database, printing progress;
@@ -11,9 +11,7 @@ async function reindex(): Promise<void> {
   const app = await createApp({ ...process.env, SEED_DEMO: 'false' });
   await app.init();
   const started = Date.now();
-  await app.get(StorefrontReindex).run((phase, done, total) => {
-    process.stdout.write(`${phase}: ${done}/${total} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
-  }, values.restart);
+  await app.get(StorefrontReindex).run(printedProgress(), values.restart);
   await app.close();
   process.stdout.write(`Storefront index rebuilt in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }

@@ -102,8 +102,7 @@ export class SellerOffers {
     const { offer, seller } = await this.ownedOffer(caller, offerId);
     const warehouse = toObjectId(warehouseId, 'warehouseId');
     assertWarehouseOf(seller, warehouse);
-    await this.stock.edit(offer._id, warehouse, edit);
-    return this.announced(await this.reread(offer._id));
+    return this.announced(await this.stock.edit(offer, warehouse, edit));
   }
 
   private announced(offer: StoredOffer): SellerOfferView {

@@ -21,35 +21,42 @@ const QUERY_WRITES: MongooseQueryMiddleware[] = [
  */
 export type ProductsOf = (
   connection: Connection,
-  documentIds: Types.ObjectId[],
-  documents: AffectedDoc[],
+  written: AffectedDoc[],
+  before: AffectedDoc[],
 ) => Promise<Types.ObjectId[]>;
 
-/** What the hooks read of a written document: its id and, for SKUs and offers, its product. */
+/**
+ * What the hooks know of a written document: its id and, for SKUs and offers, its product (as written; left out
+ * where the write may have changed it, so that it is read again).
+ */
 export interface AffectedDoc {
   _id: Types.ObjectId;
   product?: Types.ObjectId;
 }
 
 /** Products by their own ids. */
-export const ownIds: ProductsOf = (_connection, ids) => Promise.resolve(ids);
+export const ownIds: ProductsOf = (_connection, written) => Promise.resolve(written.map((doc) => doc._id));
 
-/** SKUs and offers: the product they name (read after the write, plus the one read before it). */
+/** SKUs and offers: the product they name after the write (read where not known), and the one before it. */
 export function namedProduct(collection: string): ProductsOf {
-  return async (connection, ids, before) => {
-    const after = await connection
-      .collection(collection)
-      .find({ _id: { $in: ids } }, { projection: { product: 1 } })
-      .toArray();
-    return [...before, ...after].map((doc) => doc.product as Types.ObjectId).filter(Boolean);
+  return async (connection, written, before) => {
+    const unknown = written.filter((doc) => !doc.product).map((doc) => doc._id);
+    const read =
+      unknown.length === 0
+        ? []
+        : await connection
+            .collection(collection)
+            .find({ _id: { $in: unknown } }, { projection: { product: 1 } })
+            .toArray();
+    return [...before, ...written, ...read].map((doc) => doc.product as Types.ObjectId).filter(Boolean);
   };
 }
 
 /** Sellers: the products of their offers. */
-export const productsOfSellers: ProductsOf = async (connection, sellerIds) => {
+export const productsOfSellers: ProductsOf = async (connection, sellers) => {
   const offers = await connection
     .collection('seller_skus')
-    .find({ seller: { $in: sellerIds } }, { projection: { product: 1 } })
+    .find({ seller: { $in: sellers.map((seller) => seller._id) } }, { projection: { product: 1 } })
     .toArray();
   return offers.map((offer) => offer.product as Types.ObjectId);
 };
@@ -88,7 +95,9 @@ export function keepsStorefrontIndex(schema: Schema, productsOf: ProductsOf): vo
   const afterQuery = async function (this: Query<unknown, unknown> & Marked) {
     const before = this[BEFORE] ?? [];
     const upserted = this.getOptions().upsert ? await matched(this) : [];
-    await refresh(this.model.db, [...before, ...upserted], before);
+    // Where the write may have moved a document to another product, its product after the write is read again.
+    const written = mayChangeProduct(this) ? before.map(({ _id }) => ({ _id })) : before;
+    await refresh(this.model.db, [...written, ...upserted], before);
   };
   schema.post(QUERY_WRITES, { document: false, query: true }, afterQuery);
   schema.post(
@@ -114,38 +123,37 @@ export function keepsStorefrontIndex(schema: Schema, productsOf: ProductsOf): vo
   });
 }
 
+/** Whether a query write may set a document's `product` (a replacement, a pipeline, or an operator naming it). */
+function mayChangeProduct(query: Query<unknown, unknown>): boolean {
+  const update = query.getUpdate() as Record<string, unknown> | unknown[] | null | undefined;
+  if (!update) return false;
+  if (Array.isArray(update)) return true;
+  const isProductPath = (path: string) => path === 'product' || path.startsWith('product.');
+  return Object.entries(update).some(([key, value]) =>
+    key.startsWith('$') ? Object.keys(value ?? {}).some(isProductPath) : isProductPath(key),
+  );
+}
+
 /** The documents a query write's filter matches now (id and product), through the model so the filter is cast. */
 async function matched(query: Query<unknown, unknown>): Promise<AffectedDoc[]> {
   return query.model.find(query.getFilter(), { _id: 1, product: 1 }).lean<AffectedDoc[]>().exec();
 }
 
-/** The products written inside a `refreshingOnceAfter` load, refreshed at its end instead of per write. */
-const deferredProducts = new AsyncLocalStorage<Set<string>>();
+/** Set while a `withoutIndexRefresh` load runs: its writes leave the storefront index to a rebuild. */
+const quiet = new AsyncLocalStorage<true>();
 
 /**
- * Runs `load` (writes of many products through the models, such as the demo seed) with the storefront index refreshed
- * once at its end, for every product it touched, instead of after each write: loading products, SKUs, offers and
- * sellers one collection after the other would otherwise recompute every product once per collection. The refresh
- * also runs when `load` fails (it may have written part of its documents). Readers meanwhile see the products
- * written so far without their entries.
+ * Runs `load` (writes of many products through the models, such as the demo seed) without refreshing the storefront
+ * index per write: the caller rebuilds it once afterwards (`StorefrontReindex`), in batches and resumably. A load of
+ * products, SKUs, offers and sellers one collection after the other would otherwise recompute each product once per
+ * collection, per document inserted. Readers meanwhile see the products written so far without their entries.
  */
-export async function refreshingOnceAfter<T>(connection: Connection, load: () => Promise<T>): Promise<T> {
-  const products = new Set<string>();
-  try {
-    return await deferredProducts.run(products, load);
-  } finally {
-    await new StorefrontIndexer(connection).refresh(products);
-  }
+export function withoutIndexRefresh<T>(load: () => Promise<T>): Promise<T> {
+  return quiet.run(true, load);
 }
 
 async function refreshFor(connection: Connection, productsOf: ProductsOf, docs: AffectedDoc[], before: AffectedDoc[]) {
-  if (docs.length === 0) return;
-  const products = await productsOf(
-    connection,
-    docs.map((doc) => doc._id),
-    before,
-  );
-  const deferred = deferredProducts.getStore();
-  if (deferred) products.forEach((id) => deferred.add(String(id)));
-  else await new StorefrontIndexer(connection).refresh(products);
+  if (docs.length === 0 || quiet.getStore()) return;
+  const products = await productsOf(connection, docs, before);
+  await new StorefrontIndexer(connection).refresh(products);
 }

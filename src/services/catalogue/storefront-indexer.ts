@@ -50,15 +50,19 @@ export class StorefrontIndexer {
     for (let start = 0; start < ids.length; start += BATCH) await this.refreshBatch(ids.slice(start, start + BATCH));
   }
 
+  /**
+   * One round of source reads for the batch, then one ordered bulk write of its entries and one of its counters,
+   * rather than a few writes per product: each write is a round trip and a journal commit.
+   */
   private async refreshBatch(ids: Types.ObjectId[]): Promise<void> {
     let pending = ids;
     for (let attempt = 1; pending.length > 0; attempt++) {
       if (attempt > MAX_ATTEMPTS) throw new Error(`storefront index: ${pending.length} products kept changing`);
       const [sources, current] = await Promise.all([this.sourcesOf(pending), this.currentEntries(pending)]);
-      const lost = await Promise.all(
-        pending.map((id) => this.replace(id, sources.get(String(id)), current.get(String(id)))),
-      );
-      pending = pending.filter((_id, index) => lost[index]);
+      const changes = pending.flatMap((id) => changeOf(id, sources.get(String(id)), current.get(String(id))));
+      const written = await this.writeEntries(changes);
+      await this.moveCounters(changes.slice(0, written));
+      pending = changes.slice(written).map((change) => new Types.ObjectId(change.id));
     }
   }
 
@@ -70,69 +74,51 @@ export class StorefrontIndexer {
     return new Map(found.map((entry) => [String(entry._id), entry as unknown as StorefrontEntry]));
   }
 
-  /** Returns true when a concurrent refresh got there first (retry). */
-  private async replace(id: Types.ObjectId, fresh: StorefrontEntry[] | undefined, old: StorefrontEntry | undefined) {
-    if (!old && !fresh) return false;
-    const entries = fresh ?? [tombstone(id, ALL_CURRENCIES)];
-    if (!(await this.replaceAllCurrencies(entries[0], old))) return true;
-    const version = (old?.version ?? 0) + 1;
-    await this.replacePerCurrency(id, entries, old?.currencies ?? [], version);
-    await this.moveCounters(old?.facets ?? [], entries[0].facets);
-    return false;
-  }
-
   /**
-   * Inserts or replaces (conditionally on the version read) the all-currencies entry. A deleted product keeps an
-   * unlisted tombstone: its versions go on counting if it comes back, so its older per-currency entries stay older.
+   * Writes each change's all-currencies entry (conditionally on the version read) and then its entries per currency,
+   * in order, stopping at the first duplicate key; @returns how many changes (from the first) won, the rest being
+   * retried. A duplicate key on an all-currencies entry means a concurrent refresh got there first (the upsert met
+   * an entry at another version than read): that change lost. On an entry per currency it means a refresh of a newer
+   * version wrote it: the change won, and its other entries per currency are that newer refresh's to write. A
+   * deleted product keeps an unlisted tombstone: its versions go on counting if it comes back, so its older
+   * per-currency entries stay older.
    */
-  private async replaceAllCurrencies(fresh: StorefrontEntry, old?: StorefrontEntry): Promise<boolean> {
-    if (!old) {
-      try {
-        await this.index().insertOne({ ...fresh, version: 1 } as unknown as Doc);
-        return true;
-      } catch (error) {
-        if ((error as { code?: number }).code === 11000) return false;
-        throw error;
-      }
+  private async writeEntries(changes: Change[]): Promise<number> {
+    const owners: { change: number; allCurrencies: boolean }[] = [];
+    const writes = changes.flatMap((change, index) => {
+      const own = [allCurrenciesWrite(change), ...perCurrencyWrites(change)];
+      own.forEach((_write, at) => owners.push({ change: index, allCurrencies: at === 0 }));
+      return own;
+    });
+    if (writes.length === 0) return 0;
+    try {
+      await this.index().bulkWrite(writes, { ordered: true });
+      return changes.length;
+    } catch (error) {
+      const refused = duplicateKeyAt(error);
+      const { change, allCurrencies } = owners[refused];
+      return allCurrencies ? change : change + 1;
     }
-    const filter = { _id: fresh._id, version: old.version } as Doc;
-    const replaced = await this.index().replaceOne(filter, { ...fresh, version: old.version + 1 });
-    return replaced.matchedCount === 1;
+  }
+
+  /** Moves the counters the products left (-1) and joined (+1), summed over the batch; never below what was counted. */
+  private async moveCounters(changes: Change[]): Promise<void> {
+    const moves = new Map<string, number>();
+    const move = (key: string, by: number) => moves.set(key, (moves.get(key) ?? 0) + by);
+    for (const { entries, old } of changes) {
+      const before = old?.facets ?? [];
+      const after = entries[0].facets;
+      before.filter((key) => !after.includes(key)).forEach((key) => move(key, -1));
+      after.filter((key) => !before.includes(key)).forEach((key) => move(key, 1));
+    }
+    const writes = [...moves].filter(([, by]) => by !== 0).map(([key, by]) => counterUpdate(key, by));
+    if (writes.length > 0) await this.facets().bulkWrite(writes, { ordered: false });
   }
 
   /**
-   * Writes the entries per currency computed at `version`, and tombstones those of currencies no longer listed.
-   * An entry already written at a newer version is left alone (the conditional upsert then hits its `_id`).
+   * The catalogue records of `ids`: one query per collection, the offers with their sellers (`$lookup` on `_id`),
+   * then the labels of the attributes they name.
    */
-  private async replacePerCurrency(id: Types.ObjectId, fresh: StorefrontEntry[], before: string[], version: number) {
-    const entries = fresh.slice(1);
-    const gone = before.filter((currency) => !entries.some((entry) => entry.scope === currency));
-    const tombstones = gone.map((currency) => tombstone(id, currency));
-    await Promise.all(
-      [...entries, ...tombstones].map(async (entry) => {
-        try {
-          await this.index().replaceOne(
-            { _id: entry._id, version: { $lt: version } } as Doc,
-            { ...entry, version },
-            {
-              upsert: true,
-            },
-          );
-        } catch (error) {
-          if ((error as { code?: number }).code !== 11000) throw error;
-        }
-      }),
-    );
-  }
-
-  /** Moves the counters a product left (-1) and joined (+1); counters never go below what was counted. */
-  private async moveCounters(before: string[], after: string[]): Promise<void> {
-    const left = before.filter((key) => !after.includes(key)).map((key) => counterUpdate(key, -1));
-    const joined = after.filter((key) => !before.includes(key)).map((key) => counterUpdate(key, 1));
-    if (left.length + joined.length > 0) await this.facets().bulkWrite([...left, ...joined], { ordered: false });
-  }
-
-  /** The catalogue records of `ids`, read with one `$in` query per collection. */
   private async sourcesOf(ids: Types.ObjectId[]) {
     const db = this.db();
     const [products, skus, offers] = await Promise.all([
@@ -146,14 +132,18 @@ export class StorefrontIndexer {
         .toArray(),
       db
         .collection('seller_skus')
-        .find({ product: { $in: ids } })
+        .aggregate([
+          { $match: { product: { $in: ids } } },
+          { $lookup: { from: 'sellers', localField: 'seller', foreignField: '_id', as: 'sellerRecord' } },
+        ])
         .toArray(),
     ]);
     await assignMissingSlugs(db.collection('products'), products);
-    const [sellerById, attributes] = await Promise.all([
-      this.sellersOf(offers),
-      this.labelsOf(attributeIdsOf([...products, ...skus] as { attributes?: AttributeEntry[] }[])),
-    ]);
+    const sellers = offers.flatMap((offer) => offer.sellerRecord as SellerSource[]);
+    const sellerById = new Map(sellers.map((seller) => [String(seller._id), seller]));
+    const attributes = await this.labelsOf(
+      attributeIdsOf([...products, ...skus] as { attributes?: AttributeEntry[] }[]),
+    );
     const byProduct = (rows: Doc[]) => groupBy(rows, (row) => String(row.product));
     const skusOf = byProduct(skus);
     const offersOf = byProduct(offers);
@@ -170,16 +160,6 @@ export class StorefrontIndexer {
         return [key, entries];
       }),
     );
-  }
-
-  /** The sellers of `offers` by id (name and country). */
-  private async sellersOf(offers: Doc[]): Promise<Map<string, SellerSource>> {
-    const ids = [...new Set(offers.map((offer) => String(offer.seller)))].map((id) => new Types.ObjectId(id));
-    const sellers = await this.db()
-      .collection('sellers')
-      .find({ _id: { $in: ids } }, { projection: { name: 1, country: 1 } })
-      .toArray();
-    return new Map(sellers.map((seller) => [String(seller._id), seller as unknown as SellerSource]));
   }
 
   /** The labels (name, type, unit) of the attributes `ids` by id; deleted ones are missing. */
@@ -205,6 +185,60 @@ export class StorefrontIndexer {
   facets(): mongo.Collection<Doc> {
     return this.db().collection(FACET_COLLECTION);
   }
+}
+
+/** A product's entries to write: computed now, replacing `old` (the stored all-currencies entry) at `version`. */
+interface Change {
+  id: string;
+  entries: StorefrontEntry[];
+  old?: StorefrontEntry;
+  version: number;
+}
+
+/** No write for a product that neither exists nor has entries; a deleted product's entry becomes a tombstone. */
+function changeOf(
+  id: Types.ObjectId,
+  fresh: StorefrontEntry[] | undefined,
+  old: StorefrontEntry | undefined,
+): Change[] {
+  if (!old && !fresh) return [];
+  return [{ id: String(id), entries: fresh ?? [tombstone(id, ALL_CURRENCIES)], old, version: (old?.version ?? 0) + 1 }];
+}
+
+/**
+ * The write of a change's all-currencies entry, conditional on the version read (none: no entry yet). Always an
+ * upsert replace, so that a batch's writes are all of one kind: an ordered bulk write sends each run of one kind as
+ * its own command, and inserts between replaces would make it a round trip per product.
+ */
+function allCurrenciesWrite({ entries: [fresh], old, version }: Change): mongo.AnyBulkWriteOperation<Doc> {
+  const read = old ? old.version : { $exists: false };
+  const replacement = { ...fresh, version } as unknown as Doc;
+  return { replaceOne: { filter: { _id: fresh._id, version: read } as Doc, replacement, upsert: true } };
+}
+
+/**
+ * The writes of a change's entries per currency at its version, and tombstones for the currencies no longer listed;
+ * an entry already at a newer version is left alone (the conditional upsert then hits its `_id`).
+ */
+function perCurrencyWrites({ id, entries, old, version }: Change): mongo.AnyBulkWriteOperation<Doc>[] {
+  const perCurrency = entries.slice(1);
+  const gone = (old?.currencies ?? []).filter((currency) => !perCurrency.some((entry) => entry.scope === currency));
+  const toWrite = [...perCurrency, ...gone.map((currency) => tombstone(new Types.ObjectId(id), currency))];
+  return toWrite.map((entry): mongo.AnyBulkWriteOperation<Doc> => ({
+    replaceOne: {
+      filter: { _id: entry._id, version: { $lt: version } } as Doc,
+      replacement: { ...entry, version },
+      upsert: true,
+    },
+  }));
+}
+
+/** The position of the write an ordered bulk write stopped at with a duplicate key; any other error is thrown. */
+function duplicateKeyAt(error: unknown): number {
+  if (!(error instanceof mongo.MongoBulkWriteError)) throw error;
+  const [first] = ([] as mongo.WriteError[]).concat(error.writeErrors);
+  if (first?.code !== 11000) throw error;
+  return first.index;
 }
 
 /** An entry that shows nothing: of a deleted product, or of a currency the product is no longer listed in. */

@@ -19,6 +19,14 @@ interface Checkpoint {
 
 export type ReindexProgress = (phase: string, done: number, total: number) => void;
 
+/** Progress printed one line per step, `phase: done/total (seconds since this call)`, for the command-line tools. */
+export function printedProgress(): ReindexProgress {
+  const started = Date.now();
+  return (phase, done, total) => {
+    process.stdout.write(`${phase}: ${done}/${total} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+  };
+}
+
 /**
  * Rebuilds the storefront index (`npm run reindex`): every product's entries recomputed in `_id` order, then the
  * entries of products no longer there turned into tombstones (a sweep of the all-currencies entries), then every filter counter recounted from the entries.
