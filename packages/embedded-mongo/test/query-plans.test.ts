@@ -260,6 +260,23 @@ describe('$or as a union of index scans', () => {
     expect(ids(planned)).toEqual(ids(scanned));
   });
 
+  it('breaks a tie of capped branch estimates for the index bounding more fields', async () => {
+    // Each branch holds more keys than the planner counts (1,000), under the scope-only index and under
+    // the one with equality on the multikey field alike: the tighter one must win, as MongoDB's planner would.
+    const tagged = db.collection<AnyDoc>('or_capped');
+    const tags = (i: number): string[] => [['x', 'w'], ['y'], ['w']][i % 3];
+    await tagged.insertMany(Array.from({ length: 3300 }, (_, i) => ({ _id: i, s: 'a', t: tags(i) })));
+    await tagged.createIndex({ s: 1 });
+    await tagged.createIndex({ s: 1, t: 1 });
+    const filter = { s: 'a', $or: [{ t: 'x' }, { t: 'y' }] };
+    const plan = await explainFind(tagged, filter);
+    const scans = (stage(plan.queryPlanner.winningPlan, 'OR')?.inputStages ?? []) as Plan[];
+    expect(scans.map((scan) => scan.indexName)).toEqual(['s_1_t_1', 's_1_t_1']);
+    expect(plan.executionStats).toMatchObject({ nReturned: 2200, totalKeysExamined: 2200, totalDocsExamined: 2200 });
+    const [planned, scanned] = await withScan(tagged, filter);
+    expect(ids(planned)).toEqual(ids(scanned));
+  });
+
   it('scans the collection when a branch has no usable index', async () => {
     const filter = { $or: [{ p: 3 }, { r: 1 }] };
     const plan = await explainFind(items, filter);

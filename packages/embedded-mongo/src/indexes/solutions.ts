@@ -236,10 +236,29 @@ function orSolution(collection: Collection, branches: Doc[], spec: QuerySpec, co
     const solutions = indexSolutions(collection, new Analyses(filter, collated), branchSpec);
     const options = solutions.filter((solution) => !solution.bounds[0].every(isFull));
     if (options.length === 0) return undefined;
-    const estimates = options.map((option) => estimatedKeys(option, OR_BRANCH_ESTIMATE_CAP));
-    chosen.push(options[estimates.indexOf(Math.min(...estimates))]);
+    chosen.push(fewestKeys(options));
   }
   return { kind: 'or', branches: chosen };
+}
+
+/** Fields of a solution's index whose bounds narrow the scan. */
+function boundedFields(solution: IndexSolution): number {
+  return solution.bounds.filter((intervals) => !intervals.every(isFull)).length;
+}
+
+/**
+ * The option whose bounds hold the fewest keys. Estimates stop at the cap, so two large branches can tie;
+ * the tie goes to the option bounding more fields, as MongoDB's planner prefers the tighter index (a scope
+ * scan and an equality on the scope's typo keys both count 1,000 at shop scale; the second reads far fewer).
+ */
+function fewestKeys(options: IndexSolution[]): IndexSolution {
+  const ranked = options.map((option) => ({
+    option,
+    keys: estimatedKeys(option, OR_BRANCH_ESTIMATE_CAP),
+    fields: boundedFields(option),
+  }));
+  ranked.sort((a, b) => a.keys - b.keys || b.fields - a.fields);
+  return ranked[0].option;
 }
 
 /** The hinted solution: the index named or patterned by the hint (or a collection scan for `$natural`). */
