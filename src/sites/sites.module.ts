@@ -10,12 +10,7 @@ import { KnownSites } from './known-sites';
 @Global()
 @Module({
   imports: [MongooseModule.forFeature([{ name: Site.name, schema: SiteSchema }])],
-  providers: [
-    KnownSites,
-    SiteRepository,
-    ContextHeaders,
-    { provide: ContextHeaderCheck, useExisting: ContextHeaders },
-  ],
+  providers: [KnownSites, SiteRepository, ContextHeaders, { provide: ContextHeaderCheck, useExisting: ContextHeaders }],
   exports: [KnownSites, ContextHeaders, ContextHeaderCheck],
 })
 export class SitesModule {}
