@@ -44,12 +44,17 @@ export class CatalogueImport {
     records: Record<'attributes' | 'products' | 'skus' | 'offers', FixedRecord[]>,
     progress: ReindexProgress,
   ) {
-    const models = { attributes: this.attributes, products: this.products, skus: this.skus, offers: this.offers };
-    for (const [name, model] of Object.entries(models)) {
-      const loading = records[name as keyof typeof models];
-      await insertMissing(model as Model<unknown>, loading);
-      progress(`loaded ${name}`, loading.length, loading.length);
-    }
+    const loaded = (name: keyof typeof records) =>
+      progress(`loaded ${name}`, records[name].length, records[name].length);
+    // Each model named where it is written, so that the one-writer-per-collection check sees these writes.
+    await insertMissing(this.attributes, records.attributes);
+    loaded('attributes');
+    await insertMissing(this.products, records.products);
+    loaded('products');
+    await insertMissing(this.skus, records.skus);
+    loaded('skus');
+    await insertMissing(this.offers, records.offers);
+    loaded('offers');
   }
 
   insertMissingSellers(records: FixedRecord[]): Promise<void> {

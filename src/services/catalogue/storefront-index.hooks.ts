@@ -62,10 +62,10 @@ export const productsOfSellers: ProductsOf = async (connection, sellers) => {
 };
 
 /** Attributes: the products whose entries name them (index `attribute_ids` of the storefront index). */
-export const productsNamingAttributes: ProductsOf = async (connection, attributeIds) => {
+export const productsNamingAttributes: ProductsOf = async (connection, attributes) => {
   const entries = await connection
     .collection(INDEX_COLLECTION)
-    .find({ attributeIds: { $in: attributeIds } }, { projection: { product: 1 } })
+    .find({ attributeIds: { $in: attributes.map((attribute) => attribute._id) } }, { projection: { product: 1 } })
     .toArray();
   return entries.map((entry) => entry.product as Types.ObjectId);
 };
