@@ -8,7 +8,7 @@ import { httpFront } from './common/http-front';
 import { createAppLogger } from './common/logger.options';
 import { runInRequestContext } from './common/request-context.middleware';
 import { refuseDeepBodies } from './common/json-depth';
-import { EmbeddedDatabase } from './database/embedded-database.service';
+import { EmbeddedDatabase } from './database/embedded-database';
 import { refuseWithoutDatabase } from './database/refuse-without-database';
 import { keepRawBodyOfSignedWebhooks } from './common/raw-body';
 import { AppConfig, ConfigValidationError } from './config/app-config';

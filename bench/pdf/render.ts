@@ -10,7 +10,7 @@ import type { renderPdf as RenderPdf } from '../../src/services/pdf/html-to-pdf'
  */
 const [root, renders] = [resolve(process.argv[2]), Number(process.argv[3])];
 
-/** A buyer's invoice of twelve lines, as the invoice service drafts it. */
+/** A buyer's invoice of twelve lines, as the invoice issuer drafts it. */
 const DRAFT: InvoiceDraft = {
   kind: InvoiceKind.BUYER_TO_VENDOR,
   number: 'INV-2026-000042',

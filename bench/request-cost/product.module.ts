@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Module, Post } from '@nestjs/common';
 import { CountryView } from '../../src/services/geolocation/country.view';
-import { CountryDirectory } from '../../src/services/geolocation/country-directory.service';
+import { CountryDirectory } from '../../src/services/geolocation/country-directory';
 import { GeolocationModule } from '../../src/services/geolocation/geolocation.module';
 
 /** The gateway's twin: a plain route of the app answering what `getCountryByCode('NL')` answers. */

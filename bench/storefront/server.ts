@@ -1,4 +1,4 @@
-import { DemoSeeder } from '../../src/seed/demo-seeder.service';
+import { DemoSeeder } from '../../src/seed/demo-seeder';
 import { createApp } from '../../src/bootstrap';
 import { benchEnv, listenOnFreePort } from '../bench-server';
 

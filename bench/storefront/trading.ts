@@ -1,6 +1,6 @@
 import { adminToken } from '../bench-server';
 import { DemoCatalogue } from '../../src/seed/demo-data';
-import { DEMO_PASSWORD } from '../../src/seed/demo-seeder.service';
+import { DEMO_PASSWORD } from '../../src/seed/demo-seeder';
 import { demoWarehouseId } from '../../src/seed/demo-warehouses';
 
 export const BEAN_PATH = '/api/v1/bean/request';

@@ -1,22 +1,22 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
-import { PasswordHasher } from './passwords/password-hasher.service';
+import { PasswordHasher } from './passwords/password-hasher';
 import { AccountTokenCheck } from './revocation/account-token.check';
-import { RevocationService } from './revocation/revocation.service';
+import { TokenRevocations } from './revocation/token-revocations';
 import { RevokedToken, RevokedTokenSchema } from './revocation/revoked-token.schema';
 import { SessionCookieAuthenticator } from './sessions/session-cookie.authenticator';
 import { Session, SessionSchema } from './sessions/session.schema';
-import { SessionsService } from './sessions/sessions.service';
+import { SessionStore } from './sessions/session-store';
 import { CustomersReport } from './users/customers-report';
 import { User, UserSchema } from './users/user.schema';
-import { UsersService } from './users/users.service';
+import { UserAccounts } from './users/user-accounts';
 
 /** What other modules may use of accounts; the customers report registers itself and is not exported. */
 const ACCOUNT_SERVICES = [
   PasswordHasher,
-  UsersService,
-  SessionsService,
-  RevocationService,
+  UserAccounts,
+  SessionStore,
+  TokenRevocations,
   AccountTokenCheck,
   SessionCookieAuthenticator,
 ];

@@ -8,7 +8,7 @@ import { SessionAuthenticator, TokenRevocationCheck } from './auth-hooks';
 import { AuthenticationGuard } from './authentication.guard';
 import { AccountTokenCheck } from './revocation/account-token.check';
 import { SessionCookieAuthenticator } from './sessions/session-cookie.authenticator';
-import { TokenVerifier } from './token-verifier.service';
+import { TokenVerifier } from './token-verifier';
 
 /**
  * Token verification and the global authentication guard. `JwtService` is exported configured for HS256 with the

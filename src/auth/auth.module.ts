@@ -3,17 +3,17 @@ import { MongooseModule } from '@nestjs/mongoose';
 import { MailModule } from '../mail/mail.module';
 import { AccountsModule } from './accounts.module';
 import { AccountFlowsController } from './flows/account-flows.controller';
-import { AccountFlowsService } from './flows/account-flows.service';
+import { AccountFlows } from './flows/account-flows';
 import { EmailFlowsEnabledGuard } from './flows/email-flows-enabled.guard';
-import { FlowMailsService } from './flows/flow-mails.service';
+import { FlowMails } from './flows/flow-mails';
 import { OneTimeToken, OneTimeTokenSchema } from './flows/one-time-token.schema';
-import { OneTimeTokensService } from './flows/one-time-tokens.service';
+import { OneTimeTokens } from './flows/one-time-tokens';
 import { AuthController } from './login/auth.controller';
-import { CredentialsService } from './login/credentials.service';
-import { TokenIssuer } from './login/token-issuer.service';
+import { CredentialCheck } from './login/credential-check';
+import { TokenIssuer } from './login/token-issuer';
 import { LoginLockout, LoginLockoutSchema } from './throttle/login-lockout.schema';
-import { LoginThrottle } from './throttle/login-throttle.service';
-import { AdminSeeder } from './users/admin-seeder.service';
+import { LoginThrottle } from './throttle/login-throttle';
+import { AdminSeeder } from './users/admin-seeder';
 
 /** The identity endpoints: tokens, sessions, logout, the e-mail flows, and the admin created at first start. */
 @Module({
@@ -29,13 +29,13 @@ import { AdminSeeder } from './users/admin-seeder.service';
   providers: [
     AdminSeeder,
     LoginThrottle,
-    CredentialsService,
+    CredentialCheck,
     TokenIssuer,
-    OneTimeTokensService,
-    FlowMailsService,
-    AccountFlowsService,
+    OneTimeTokens,
+    FlowMails,
+    AccountFlows,
     EmailFlowsEnabledGuard,
   ],
-  exports: [OneTimeTokensService, TokenIssuer],
+  exports: [OneTimeTokens, TokenIssuer],
 })
 export class AuthModule {}

@@ -5,7 +5,7 @@ import { Principal, Role } from '../common/principal';
 import { SessionAuthenticator } from './auth-hooks';
 import { AuthenticatedRequest } from '../common/authenticated-request';
 import { Roles } from './roles.decorator';
-import { TokenVerifier } from './token-verifier.service';
+import { TokenVerifier } from './token-verifier';
 import { codedError } from '../common/errors/coded-exception';
 
 const BEARER = /^Bearer\s+(\S+)$/i;

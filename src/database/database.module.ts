@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { AppConfig } from '../config/app-config';
-import { EmbeddedDatabase } from './embedded-database.service';
+import { EmbeddedDatabase } from './embedded-database';
 
 @Module({ providers: [EmbeddedDatabase], exports: [EmbeddedDatabase] })
 class EmbeddedDatabaseModule {}

@@ -1,6 +1,6 @@
 import { ServiceUnavailableException } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import type { EmbeddedDatabase } from './embedded-database.service';
+import type { EmbeddedDatabase } from './embedded-database';
 
 /**
  * Once the embedded database's thread has died (the process is about to exit), requests are refused with a 503 at

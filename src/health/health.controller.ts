@@ -7,7 +7,7 @@ import {
   HealthIndicatorResult,
   HealthIndicatorService,
 } from '@nestjs/terminus';
-import { EmbeddedDatabase } from '../database/embedded-database.service';
+import { EmbeddedDatabase } from '../database/embedded-database';
 import { DatabaseHealthIndicator } from './database.health';
 import { SharedServicesHealthIndicator } from './shared-services.health';
 import { ShutdownDrain } from './shutdown-drain';

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { createApp } from '../bootstrap';
 import { printedProgress } from '../services/catalogue/storefront-reindex';
-import { DemoSeeder } from './demo-seeder.service';
+import { DemoSeeder } from './demo-seeder';
 
 /**
  * `npm run seed [-- --scale 100]`: loads the demo marketplace into the configured database (a no-op when it is

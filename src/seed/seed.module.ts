@@ -3,7 +3,7 @@ import { AccountsModule } from '../auth/accounts.module';
 import { ProfilesModule } from '../auth/profiles/profiles.module';
 import { CatalogueModule } from '../services/catalogue/catalogue.module';
 import { GeolocationModule } from '../services/geolocation/geolocation.module';
-import { DemoSeeder } from './demo-seeder.service';
+import { DemoSeeder } from './demo-seeder';
 
 /** The demo marketplace, loaded through the import ports of the modules that own the data. */
 @Module({

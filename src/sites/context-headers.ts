@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ContextHeaderCheck, ContextHeaderValues } from '../common/context-header-check';
 import { codedError } from '../common/errors/coded-exception';
-import { SitesService } from './sites.service';
+import { KnownSites } from './known-sites';
 
 /** A BCP 47-like language tag; each subtag starts with its separator, so matching is linear. */
 const LANGUAGE_CODE = /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8}){0,8}$/;
@@ -12,7 +12,7 @@ const LANGUAGE_CODE = /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8}){0,8}$/;
  */
 @Injectable()
 export class ContextHeaders extends ContextHeaderCheck {
-  constructor(private readonly sites: SitesService) {
+  constructor(private readonly sites: KnownSites) {
     super();
   }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Types } from 'mongoose';
 import { Role } from '../../src/common/principal';
 import { BinaryStore } from '../../src/services/binaries/binary-store';
-import { INVOICES_BUCKET } from '../../src/services/accounting/invoices/invoice.service';
+import { INVOICES_BUCKET } from '../../src/services/accounting/invoices/invoice-issuer';
 import {
   Buyer,
   checkOut,

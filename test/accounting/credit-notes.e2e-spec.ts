@@ -1,5 +1,5 @@
 import { Role } from '../../src/common/principal';
-import { InvoiceService } from '../../src/services/accounting/invoices';
+import { InvoiceIssuer } from '../../src/services/accounting/invoices';
 import { CreditNoteRetry } from '../../src/services/orders/credit-note-retry';
 import { TestStompClient } from '../realtime/stomp-client';
 import { Buyer, checkOut, createBuyer, OrderBody, orderCall, payOrder } from '../orders/support/order-calls';
@@ -159,7 +159,7 @@ describe('credit notes and seller document numbers', () => {
 
   it('should issue a credit note that failed at settlement by the retry sweep, once', async () => {
     const orderId = await paidOrder(2);
-    const issue = jest.spyOn(t.app.get(InvoiceService), 'issue').mockRejectedValueOnce(new Error('register down'));
+    const issue = jest.spyOn(t.app.get(InvoiceIssuer), 'issue').mockRejectedValueOnce(new Error('register down'));
     try {
       await refund(orderId, 1);
       expect(issue).toHaveBeenCalledTimes(1);

@@ -1,6 +1,6 @@
 import { getConnectionToken } from '@nestjs/mongoose';
 import { Connection, Types } from 'mongoose';
-import { UsersService } from '../../src/auth/users/users.service';
+import { UserAccounts } from '../../src/auth/users/user-accounts';
 import { Role } from '../../src/common/principal';
 import { CustomerActivityRecorder } from '../../src/services/customer-analytics/customer-activity-recorder';
 import { CustomerActivityType } from '../../src/services/customer-analytics/customer-activity.schema';
@@ -68,7 +68,7 @@ describe('customerAnalyticsServiceImpl', () => {
 
     it('should let the customer follow their own topic', async () => {
       const account = { username: 'dave', email: 'dave@example.test', password: 'Pw-12345678' };
-      const dave = await t.app.get(UsersService).create(account);
+      const dave = await t.app.get(UserAccounts).create(account);
       const topic = `/topic/customer/${dave.id}`;
       const token = t.tokenFor(Role.USER, { id: dave.id, username: 'dave' });
       const own = await TestStompClient.connect(t.url, { token });
@@ -116,7 +116,7 @@ describe('customerAnalyticsServiceImpl', () => {
 
   describe('activity from real actions', () => {
     it('should record a customer login, and no administrator login', async () => {
-      const users = t.app.get(UsersService);
+      const users = t.app.get(UserAccounts);
       const password = 'Secret-pass-1';
       const customer = await users.create({ username: 'carol', email: 'carol@example.test', password });
       await users.create({ username: 'root2', email: 'root2@example.test', password, role: Role.ADMIN });

@@ -17,7 +17,7 @@ const KNOWN_SEVERAL_WRITERS: Record<string, string[]> = {
   Product: [
     'src/services/catalogue/catalogue-import.ts',
     'src/services/catalogue/product-admin.ts',
-    'src/services/catalogue/product.service.ts',
+    'src/services/catalogue/product-creator.ts',
   ],
   Seller: ['src/services/catalogue/catalogue-import.ts', 'src/services/catalogue/seller-directory.ts'],
   Sku: ['src/services/catalogue/catalogue-import.ts', 'src/services/catalogue/sku-admin.ts'],
@@ -38,7 +38,7 @@ const KNOWN_SEVERAL_WRITERS: Record<string, string[]> = {
   // Job leases are claimed beside the job service that runs them.
   Job: ['src/services/jobs/job-leases.ts', 'src/services/jobs/jobs.service.ts'],
   // Sites are written by their service and, for an ADMIN, over STOMP through the generic repository registry.
-  Site: ['src/sites/site-repository.ts', 'src/sites/sites.service.ts'],
+  Site: ['src/sites/site-repository.ts', 'src/sites/known-sites.ts'],
 };
 
 describe('collection writer finder', () => {

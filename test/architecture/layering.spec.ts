@@ -44,7 +44,7 @@ describe('layering checker', () => {
 
   it('should report the arrows of issue 26 that ran from auth, sites and realtime up into the modules above', () => {
     const files = [
-      file('src/auth/login/credentials.service.ts', `import { R } from '../../services/customer-analytics/r';`),
+      file('src/auth/login/credential-check.ts', `import { R } from '../../services/customer-analytics/r';`),
       file('src/sites/site-repository.ts', `import { RepositoryRegistry } from '../realtime/storage/registry';`),
       file(
         'src/realtime/realtime.module.ts',

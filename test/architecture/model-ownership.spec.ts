@@ -15,7 +15,7 @@ describe('model ownership checker', () => {
   it('should name the owning module of a path', () => {
     expect(ownerOf('src/services/orders/order.repository.ts')).toBe('services/orders');
     expect(ownerOf('src/auth/profiles/profile.schema.ts')).toBe('auth');
-    expect(ownerOf('src/seed/demo-seeder.service.ts')).toBe('seed');
+    expect(ownerOf('src/seed/demo-seeder.ts')).toBe('seed');
     expect(ownerOf('src/app.module.ts')).toBe('app');
   });
 

@@ -172,9 +172,9 @@ export const ORDER_PATH: readonly Hop[] = [
   },
   {
     from: `${O}/buyer-invoice.ts`,
-    to: 'src/services/accounting/invoices/invoice.service.ts',
+    to: 'src/services/accounting/invoices/invoice-issuer.ts',
     via: 'call',
-    name: 'InvoiceService.issue',
+    name: 'InvoiceIssuer.issue',
     what: "the invoice is numbered in the seller's series and stored, once per order",
   },
 ];
@@ -195,5 +195,5 @@ export const ORDER_PATH_FILES: Readonly<Record<string, string>> = {
   [`${P}/card-payment-webhook.controller.ts`]:
     "`POST /api/v1/cardpayment`: the provider's signed notices, as domain events",
   [`${O}/buyer-invoice.ts`]: "the buyer's invoice of an order, issued on `order.paid`",
-  'src/services/accounting/invoices/invoice.service.ts': 'issues numbered invoices and credit notes (PDF and register)',
+  'src/services/accounting/invoices/invoice-issuer.ts': 'issues numbered invoices and credit notes (PDF and register)',
 };

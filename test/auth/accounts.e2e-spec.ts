@@ -1,6 +1,6 @@
 import { EmbeddedMongoServer } from '@ccb/embedded-mongo';
 import request from 'supertest';
-import { UsersService } from '../../src/auth/users/users.service';
+import { UserAccounts } from '../../src/auth/users/user-accounts';
 import { productionEnvironment } from '../support/production-env';
 import { startTestApp, TestApp } from '../support/test-app';
 import { createAccount } from './support/accounts';
@@ -92,7 +92,7 @@ describe('Accounts', () => {
         .post('/api/v1/authenticate')
         .send({ username: account.username, password: account.password })
         .expect(200);
-      await t.app.get(UsersService).setDisabled(account.user.id, true);
+      await t.app.get(UserAccounts).setDisabled(account.user.id, true);
       expect((await tokenBeanWith(sessionCookieOf(response))).status).toBe(401);
     });
   });

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { UsersService } from '../../src/auth/users/users.service';
+import { UserAccounts } from '../../src/auth/users/user-accounts';
 import { RawStompSocket } from '../realtime/raw-stomp-socket';
 import { startTestApp, TestApp } from '../support/test-app';
 import { createAccount, loginToken } from './support/accounts';
@@ -43,7 +43,7 @@ describe('Identity checks at STOMP CONNECT', () => {
   it('should refuse the token of a disabled account', async () => {
     const account = await createAccount(t);
     const token = await loginToken(t, account);
-    await t.app.get(UsersService).setDisabled(account.user.id, true);
+    await t.app.get(UserAccounts).setDisabled(account.user.id, true);
     expect((await connectWith(token)).command).toBe('ERROR');
   });
 });

@@ -4,7 +4,7 @@ import { Model } from 'mongoose';
 import { User } from '../../src/auth/users/user.schema';
 import { randomUUID } from 'node:crypto';
 import { Role } from '../../src/common/principal';
-import { UsersService } from '../../src/auth/users/users.service';
+import { UserAccounts } from '../../src/auth/users/user-accounts';
 import { startTestApp, TestApp } from '../support/test-app';
 import { createAccount, loginToken } from './support/accounts';
 import { claimsOf, forgeJwt } from './support/jwt-forge';
@@ -76,7 +76,7 @@ describe('Access tokens', () => {
 
     it('should refuse the password of a disabled account with the same 401', async () => {
       const account = await createAccount(t);
-      await t.app.get(UsersService).setDisabled(account.user.id, true);
+      await t.app.get(UserAccounts).setDisabled(account.user.id, true);
       const response = await t.http
         .post('/api/v1/auth/token')
         .send({ username: account.username, password: account.password })
@@ -184,7 +184,7 @@ describe('Access tokens', () => {
       const victim = await createAccount(t);
       const token = await loginToken(t, victim);
       expect((await guestBean(token)).status).toBe(200);
-      await t.app.get(UsersService).setDisabled(victim.user.id, true);
+      await t.app.get(UserAccounts).setDisabled(victim.user.id, true);
       await expectRefused(token);
     });
 
@@ -192,7 +192,7 @@ describe('Access tokens', () => {
       const victim = await createAccount(t);
       const token = await loginToken(t, victim);
       expect((await guestBean(token)).status).toBe(200);
-      await t.app.get(UsersService).delete(victim.user.id);
+      await t.app.get(UserAccounts).delete(victim.user.id);
       await expectRefused(token);
     });
 
@@ -207,7 +207,7 @@ describe('Access tokens', () => {
     it('should refuse a token issued before the password was changed', async () => {
       const victim = await createAccount(t);
       const token = await loginToken(t, victim);
-      await t.app.get(UsersService).setPassword(victim.user.id, 'a-brand-new-password');
+      await t.app.get(UserAccounts).setPassword(victim.user.id, 'a-brand-new-password');
       await expectRefused(token);
     });
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { UsersService } from '../../src/auth/users/users.service';
+import { UserAccounts } from '../../src/auth/users/user-accounts';
 import { Role } from '../../src/common/principal';
 import { RawStompSocket } from '../realtime/raw-stomp-socket';
 import { TestStompClient } from '../realtime/stomp-client';
@@ -320,8 +320,8 @@ describe('userManagementServiceImpl', () => {
       // Both updates are sent before either count is awaited, which is as close as a test gets to interleaving them;
       // whichever order the database applies them in, at least one is undone.
       const outcomes = await Promise.all([
-        t.app.get(UsersService).changeAccess(a.id, { disabled: true }),
-        t.app.get(UsersService).changeAccess(b.id, { disabled: true }),
+        t.app.get(UserAccounts).changeAccess(a.id, { disabled: true }),
+        t.app.get(UserAccounts).changeAccess(b.id, { disabled: true }),
       ]);
       expect(outcomes.map((o) => o.outcome)).toContain('last-admin');
       const left = await Promise.all([a, b].map(async (admin) => (await admin.login().catch(() => null)) !== null));

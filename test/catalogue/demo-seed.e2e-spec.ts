@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Connection } from 'mongoose';
 import { Role } from '../../src/common/principal';
 import { demoId } from '../../src/seed/demo-id';
-import { DemoSeeder } from '../../src/seed/demo-seeder.service';
+import { DemoSeeder } from '../../src/seed/demo-seeder';
 import { startTestApp, TestApp } from '../support/test-app';
 import { demo } from './support/demo-facets';
 

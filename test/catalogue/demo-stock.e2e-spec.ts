@@ -1,4 +1,4 @@
-import { DEMO_PASSWORD } from '../../src/seed/demo-seeder.service';
+import { DEMO_PASSWORD } from '../../src/seed/demo-seeder';
 import { startTestApp, TestApp } from '../support/test-app';
 
 type SellerOffer = {

@@ -2,7 +2,7 @@ import { getModelToken } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { Role } from '../../src/common/principal';
 import { SellerSku } from '../../src/services/catalogue/seller-sku.schema';
-import { DEMO_PASSWORD } from '../../src/seed/demo-seeder.service';
+import { DEMO_PASSWORD } from '../../src/seed/demo-seeder';
 import { startTestApp, TestApp } from '../support/test-app';
 import {
   asCounts,

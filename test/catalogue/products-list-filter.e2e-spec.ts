@@ -1,6 +1,6 @@
 import { getConnectionToken } from '@nestjs/mongoose';
 import { Connection, mongo } from 'mongoose';
-import { DemoSeeder } from '../../src/seed/demo-seeder.service';
+import { DemoSeeder } from '../../src/seed/demo-seeder';
 import { MAX_LISTED_PRODUCTS } from '../../src/services/product-search/storefront-facets';
 import { startTestApp, TestApp } from '../support/test-app';
 import { asCounts } from './support/demo-facets';

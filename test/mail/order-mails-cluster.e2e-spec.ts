@@ -1,6 +1,6 @@
 import { ParsedMail, simpleParser } from 'mailparser';
 import { Role } from '../../src/common/principal';
-import { InvoiceService } from '../../src/services/accounting/invoices';
+import { InvoiceIssuer } from '../../src/services/accounting/invoices';
 import { OrderMailState } from '../../src/services/order-mail/order-mail.schema';
 import { SmtpInbox } from '../auth/support/smtp-inbox';
 import { Buyer, checkOut, createBuyer, payOrder } from '../orders/support/order-calls';
@@ -52,7 +52,7 @@ describe('order mails on two instances', () => {
     const buyers: Buyer[] = [];
     const orderIds: string[] = [];
     await proxy.cut();
-    const issue = jest.spyOn(a.app.get(InvoiceService), 'issue').mockRejectedValueOnce(new Error('register down'));
+    const issue = jest.spyOn(a.app.get(InvoiceIssuer), 'issue').mockRejectedValueOnce(new Error('register down'));
     try {
       for (let i = 0; i < ORDERS; i++) {
         const offer = await createOffer(a, { sellerUser: seller });

@@ -1,5 +1,5 @@
 import { Role } from '../../src/common/principal';
-import { InvoiceService } from '../../src/services/accounting/invoices';
+import { InvoiceIssuer } from '../../src/services/accounting/invoices';
 import { CardPaymentEventType, CardRefundEventType, signWebhook } from '../../src/services/payments';
 import { OrderPaidRetry } from '../../src/services/orders/order-paid-retry';
 import { SignedWebhookSender } from '../../src/services/payments/signed-webhook-sender';
@@ -69,7 +69,7 @@ describe('recovery of lost steps', () => {
   it('should issue the invoice of a paid order whose invoice hook failed, exactly once, by a later sweep', async () => {
     const offer = await createOffer(a);
     const [order] = await checkOut(a, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);
-    const issue = jest.spyOn(a.app.get(InvoiceService), 'issue').mockRejectedValueOnce(new Error('register down'));
+    const issue = jest.spyOn(a.app.get(InvoiceIssuer), 'issue').mockRejectedValueOnce(new Error('register down'));
     try {
       expect((await payOrder(a, buyer, order.id, admin)).orderStatus).toBe('PAID');
       expect(issue).toHaveBeenCalledTimes(1);
@@ -95,7 +95,7 @@ describe('recovery of lost steps', () => {
   it('should still issue the invoice by the sweep when the buyer canceled the paid order before it came', async () => {
     const offer = await createOffer(a);
     const [order] = await checkOut(a, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);
-    const issue = jest.spyOn(a.app.get(InvoiceService), 'issue').mockRejectedValueOnce(new Error('register down'));
+    const issue = jest.spyOn(a.app.get(InvoiceIssuer), 'issue').mockRejectedValueOnce(new Error('register down'));
     try {
       expect((await payOrder(a, buyer, order.id, admin)).orderStatus).toBe('PAID');
     } finally {

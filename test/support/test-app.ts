@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
-import { PasswordHasher } from '../../src/auth/passwords/password-hasher.service';
+import { PasswordHasher } from '../../src/auth/passwords/password-hasher';
 import { defaultCode, isErrorCode, ERROR_CODES } from '../../src/common/errors/error-codes';
 import { User } from '../../src/auth/users/user.schema';
 import { Role } from '../../src/common/principal';

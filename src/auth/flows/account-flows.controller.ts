@@ -2,8 +2,8 @@ import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common
 import { ApiBearerAuth, ApiCookieAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthenticatedRequest } from '../../common/authenticated-request';
 import { clientAddress } from '../../common/client-address';
-import { LoginThrottle } from '../throttle/login-throttle.service';
-import { AccountFlowsService } from './account-flows.service';
+import { LoginThrottle } from '../throttle/login-throttle';
+import { AccountFlows } from './account-flows';
 import { EmailFlowsEnabledGuard } from './email-flows-enabled.guard';
 import { ChangePasswordDto, OneTimeTokenDto, RegisterDto, ResetPasswordDto, SavePasswordDto } from './flows.dto';
 
@@ -13,7 +13,7 @@ import { ChangePasswordDto, OneTimeTokenDto, RegisterDto, ResetPasswordDto, Save
 @UseGuards(EmailFlowsEnabledGuard)
 export class AccountFlowsController {
   constructor(
-    private readonly flows: AccountFlowsService,
+    private readonly flows: AccountFlows,
     private readonly throttle: LoginThrottle,
   ) {}
 

@@ -4,25 +4,25 @@ import type { Response } from 'express';
 import { Role } from '../../common/principal';
 import { AppConfig } from '../../config';
 import { AuthenticatedRequest } from '../../common/authenticated-request';
-import { RevocationService } from '../revocation/revocation.service';
+import { TokenRevocations } from '../revocation/token-revocations';
 import { SESSION_COOKIE, sessionCookieOptions, sessionIdOf } from '../sessions/session-cookie';
-import { SessionsService } from '../sessions/sessions.service';
-import { TokenVerifier } from '../token-verifier.service';
+import { SessionStore } from '../sessions/session-store';
+import { TokenVerifier } from '../token-verifier';
 import { AuthenticateDto, CredentialsDto, LogoutDto, TokenResponse, TokenValidity, ValidateTokenDto } from './auth.dto';
 import { clientAddress } from '../../common/client-address';
-import { CredentialsService } from './credentials.service';
-import { TokenIssuer } from './token-issuer.service';
+import { CredentialCheck } from './credential-check';
+import { TokenIssuer } from './token-issuer';
 
 /** Tokens, sessions and logout (DESIGN §4). */
 @ApiTags('Authentication')
 @Controller('api/v1')
 export class AuthController {
   constructor(
-    private readonly credentials: CredentialsService,
+    private readonly credentials: CredentialCheck,
     private readonly issuer: TokenIssuer,
     private readonly verifier: TokenVerifier,
-    private readonly sessions: SessionsService,
-    private readonly revocation: RevocationService,
+    private readonly sessions: SessionStore,
+    private readonly revocation: TokenRevocations,
     private readonly config: AppConfig,
   ) {}
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Principal } from '../../common/principal';
 import { TokenRevocationCheck } from '../auth-hooks';
-import { UsersService } from '../users/users.service';
-import { RevocationService } from './revocation.service';
+import { UserAccounts } from '../users/user-accounts';
+import { TokenRevocations } from './token-revocations';
 
 /**
  * The identity side of token verification: a well-signed token is still refused when its `jti` was revoked, or
@@ -12,8 +12,8 @@ import { RevocationService } from './revocation.service';
 @Injectable()
 export class AccountTokenCheck extends TokenRevocationCheck {
   constructor(
-    private readonly revocation: RevocationService,
-    private readonly users: UsersService,
+    private readonly revocation: TokenRevocations,
+    private readonly users: UserAccounts,
   ) {
     super();
   }

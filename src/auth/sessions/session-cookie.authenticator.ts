@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { Principal } from '../../common/principal';
 import { SessionAuthenticator } from '../auth-hooks';
-import { UsersService } from '../users/users.service';
+import { UserAccounts } from '../users/user-accounts';
 import { sessionIdOf } from './session-cookie';
-import { SessionsService } from './sessions.service';
+import { SessionStore } from './session-store';
 
 /**
  * Authenticates requests without an `Authorization` header by their session cookie. An unknown or expired session,
@@ -13,8 +13,8 @@ import { SessionsService } from './sessions.service';
 @Injectable()
 export class SessionCookieAuthenticator extends SessionAuthenticator {
   constructor(
-    private readonly sessions: SessionsService,
-    private readonly users: UsersService,
+    private readonly sessions: SessionStore,
+    private readonly users: UserAccounts,
   ) {
     super();
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { TokenVerifier } from '../../auth/token-verifier.service';
+import { TokenVerifier } from '../../auth/token-verifier';
 import { toErrorBody } from '../../common/errors/error-body';
 import { AppConfig } from '../../config';
 import { ContextHeaders } from '../../sites/context-headers';

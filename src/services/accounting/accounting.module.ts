@@ -15,7 +15,7 @@ import { OrderInvoices } from './order-invoices';
 /**
  * `accountingServiceImpl` and `accountingManagerServiceImpl`: contacts, payout and commission invoices, and the
  * invoice downloads (`/api/v1/invoices`). The buyer's invoice is issued on payment by the orders module
- * (`BuyerInvoice.issueOnPayment`) through this module's invoice service.
+ * (`BuyerInvoice.issueOnPayment`) through this module's invoice issuer.
  */
 @Module({
   imports: [

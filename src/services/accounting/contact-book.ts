@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { isValidObjectId, Model } from 'mongoose';
 import { ProfileDirectory, ProfileRecord } from '../../auth/profiles/profile-directory';
 import { ProfileType } from '../../auth/profiles/profile-type';
-import { UsersService } from '../../auth/users/users.service';
+import { UserAccounts } from '../../auth/users/user-accounts';
 import { Principal } from '../../common/principal';
 import { AccountingContact } from './contact.schema';
 import { Contact, StoredContact, toContact } from './contact.view';
@@ -17,7 +17,7 @@ export class ContactBook {
   constructor(
     @InjectModel(AccountingContact.name) private readonly contacts: Model<AccountingContact>,
     private readonly profiles: ProfileDirectory,
-    private readonly users: UsersService,
+    private readonly users: UserAccounts,
   ) {}
 
   get model(): Model<AccountingContact> {

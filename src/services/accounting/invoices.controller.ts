@@ -9,7 +9,7 @@ import { hasRole, Role } from '../../common/principal';
 import { InvoiceKind } from './invoices/invoice';
 import { StoredInvoiceRecord } from './invoices/invoice-record.schema';
 import { InvoiceRegister } from './invoices/invoice-register';
-import { InvoiceService } from './invoices/invoice.service';
+import { InvoiceIssuer } from './invoices/invoice-issuer';
 
 const MAX_PAGE_SIZE = 200;
 
@@ -36,7 +36,7 @@ export interface InvoiceSummaryView {
 export class InvoicesController {
   constructor(
     private readonly register: InvoiceRegister,
-    private readonly invoices: InvoiceService,
+    private readonly invoices: InvoiceIssuer,
   ) {}
 
   @Roles(Role.USER)

@@ -8,7 +8,7 @@ import { ContactBook } from './contact-book';
 import { Contact, contactDetails } from './contact.view';
 import { Attachment } from './invoices/attachment';
 import { InvoiceKind, InvoiceLine, InvoiceSeries, UnnumberedDraft } from './invoices/invoice';
-import { InvoiceService } from './invoices/invoice.service';
+import { InvoiceIssuer } from './invoices/invoice-issuer';
 import { settlementOf } from './settlement-amounts';
 
 /** Money has been collected from the buyer only in these states. */
@@ -24,7 +24,7 @@ export class OrderInvoices {
   constructor(
     private readonly orders: OrderRepository,
     private readonly contacts: ContactBook,
-    private readonly invoices: InvoiceService,
+    private readonly invoices: InvoiceIssuer,
     private readonly config: AppConfig,
   ) {}
 

@@ -15,7 +15,7 @@ import { OfferStock } from './offer-stock';
 import { ProductAdmin } from './product-admin';
 import { ProductController } from './product.controller';
 import { Product, ProductSchema } from './product.schema';
-import { ProductService } from './product.service';
+import { ProductCreator } from './product-creator';
 import { SellerDirectory } from './seller-directory';
 import { SellerOfferController } from './seller-offer.controller';
 import { SellerOffers } from './seller-offers';
@@ -56,7 +56,7 @@ import { StorefrontReindex } from './storefront-reindex';
   ],
   controllers: [ProductController, SellerOfferController],
   providers: [
-    ProductService,
+    ProductCreator,
     OfferCatalog,
     StockReservation,
     SellerDirectory,
@@ -75,7 +75,7 @@ import { StorefrontReindex } from './storefront-reindex';
     CatalogueAdminService,
   ],
   exports: [
-    ProductService,
+    ProductCreator,
     OfferCatalog,
     StockReservation,
     SellerDirectory,

@@ -4,12 +4,12 @@ import { Model, Types } from 'mongoose';
 import { conflictOnDuplicate } from '../../common/mongo/duplicate-key';
 import { toObjectId } from '../../common/mongo/object-id';
 import { parseSearchRequest, planSearch, runSearch, SearchSpec } from '../../common/search';
-import { NewPlantWebhook } from '../webhooks/new-plant-webhook.service';
+import { NewPlantWebhook } from '../webhooks/new-plant-webhook';
 import { CreateProductAdminDto, ProductTranslationDto, UpdateProductDto } from './catalogue-admin.dto';
 import { AdminProductView, definedOnly, toAdminProductView } from './catalogue-admin.view';
 import { CatalogueReferences } from './catalogue-references';
 import { Product, ProductDocument } from './product.schema';
-import { countryOfOrigin } from './product.service';
+import { countryOfOrigin } from './product-creator';
 import { toProductView } from './product.view';
 import { SkuAdmin } from './sku-admin';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ProfileDirectory } from '../../auth/profiles/profile-directory';
-import { UsersService } from '../../auth/users/users.service';
+import { UserAccounts } from '../../auth/users/user-accounts';
 import { ConnectOwner } from './connect-owner';
 
 /** The representative of a connect account, prefilled for the onboarding form. */
@@ -17,7 +17,7 @@ export interface ConnectPersonDTO {
 @Injectable()
 export class InitialPerson {
   constructor(
-    private readonly users: UsersService,
+    private readonly users: UserAccounts,
     private readonly profiles: ProfileDirectory,
   ) {}
 

@@ -2,7 +2,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { ProfileDirectory } from '../../auth/profiles/profile-directory';
 import { ProfileType } from '../../auth/profiles/profile-type';
-import { UsersService } from '../../auth/users/users.service';
+import { UserAccounts } from '../../auth/users/user-accounts';
 import { Bean, Exposed } from '../../bean';
 import { Page, toPage } from '../../common/page';
 import { Role } from '../../common/principal';
@@ -37,7 +37,7 @@ interface Bucket {
 export class CustomerAnalyticsService {
   constructor(
     @InjectModel(CustomerActivity.name) private readonly activities: Model<CustomerActivity>,
-    private readonly users: UsersService,
+    private readonly users: UserAccounts,
     private readonly profiles: ProfileDirectory,
   ) {}
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SellerAddresses } from '../geolocation/seller-addresses.service';
+import { SellerAddresses } from '../geolocation/seller-addresses';
 import { LogisticsProvider, Rate } from './logistics.provider';
 
 /** The weight assumed for one item whose SKU has no `weightGrams`. */

@@ -20,7 +20,7 @@ import { codedError } from '../../common/errors/coded-exception';
 import { toObjectId } from '../../common/mongo/object-id';
 import { Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
-import { SitesService } from '../../sites/sites.service';
+import { KnownSites } from '../../sites/known-sites';
 import { BinaryRange, BinaryStore, StoredBinary } from '../binaries/binary-store';
 import { AssetUploadInterceptor } from './asset-upload.interceptor';
 import { AssetView, contentDisposition, toAssetView } from './asset.view';
@@ -40,7 +40,7 @@ const INLINE = /^(image\/(png|jpeg|gif|webp)|application\/pdf|video\/mp4)$/;
 export class FilesController {
   constructor(
     private readonly binaries: BinaryStore,
-    private readonly sites: SitesService,
+    private readonly sites: KnownSites,
   ) {}
 
   /** `multipart/form-data` with one `file` field; the type is decided from the content, not the name or header. */

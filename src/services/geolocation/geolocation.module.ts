@@ -2,11 +2,11 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { CatalogueModule } from '../catalogue/catalogue.module';
 import { Address, AddressSchema } from './address.schema';
-import { AddressBook } from './address-book.service';
-import { CountryDirectory } from './country-directory.service';
+import { AddressBook } from './address-book';
+import { CountryDirectory } from './country-directory';
 import { Country, CountrySchema } from './country.schema';
 import { GeoLocationService } from './geolocation.service';
-import { SellerAddresses } from './seller-addresses.service';
+import { SellerAddresses } from './seller-addresses';
 
 @Module({
   imports: [

@@ -6,10 +6,10 @@ import { requireCaller } from '../catalogue/caller';
 import { SellerView } from '../catalogue/seller.view';
 import { AddressDto } from './address.dto';
 import { AddressView, toAddressView } from './address.view';
-import { AddressBook } from './address-book.service';
-import { CountryDirectory } from './country-directory.service';
+import { AddressBook } from './address-book';
+import { CountryDirectory } from './country-directory';
 import { CountryView } from './country.view';
-import { SellerAddresses } from './seller-addresses.service';
+import { SellerAddresses } from './seller-addresses';
 
 /**
  * The GUEST-level geolocation bean. Countries and sellers' countries and shipping addresses (business addresses a

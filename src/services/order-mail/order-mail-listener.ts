@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { UsersService } from '../../auth/users/users.service';
+import { UserAccounts } from '../../auth/users/user-accounts';
 import { OrderEvent } from '../../events/domain-event-map';
 import { OnDomainEvent } from '../../events/domain-events';
 import { StoredOrder } from '../orders/order.view';
@@ -17,7 +17,7 @@ export class OrderMailListener {
 
   constructor(
     private readonly outbox: OrderMailOutbox,
-    private readonly users: UsersService,
+    private readonly users: UserAccounts,
   ) {}
 
   @OnDomainEvent('order.placed')

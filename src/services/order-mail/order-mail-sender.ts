@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { MailAttachment, MailService } from '../../mail/mail.service';
+import { MailAttachment, Mailer } from '../../mail/mailer';
 import { Attachment } from '../accounting/invoices';
 import { BuyerCreditNote } from '../orders/buyer-credit-note';
 import { BuyerInvoice } from '../orders/buyer-invoice';
@@ -17,7 +17,7 @@ export class OrderMailSender {
     private readonly templates: OrderMailTemplates,
     private readonly invoices: BuyerInvoice,
     private readonly creditNotes: BuyerCreditNote,
-    private readonly mail: MailService,
+    private readonly mail: Mailer,
   ) {}
 
   /** @throws when the order cannot be read, its invoice is not issued yet or the mail not handed over: retried */

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Attachment, DocumentNumbering, InvoiceKind, InvoiceRequest, InvoiceService } from '../accounting/invoices';
+import { Attachment, DocumentNumbering, InvoiceKind, InvoiceRequest, InvoiceIssuer } from '../accounting/invoices';
 import { amounts } from './order-drafts';
 import { BuyerInvoice } from './buyer-invoice';
 import { InvoiceParties } from './invoice-parties';
@@ -19,7 +19,7 @@ export class BuyerCreditNote {
 
   constructor(
     private readonly orders: OrderRepository,
-    private readonly invoices: InvoiceService,
+    private readonly invoices: InvoiceIssuer,
     private readonly invoice: BuyerInvoice,
     private readonly numbering: DocumentNumbering,
     private readonly parties: InvoiceParties,

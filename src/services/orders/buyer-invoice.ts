@@ -5,7 +5,7 @@ import {
   InvoiceKind,
   InvoiceParty,
   InvoiceRequest,
-  InvoiceService,
+  InvoiceIssuer,
 } from '../accounting/invoices';
 import { OrderEvent } from '../../events/domain-event-map';
 import { OnDomainEvent } from '../../events/domain-events';
@@ -26,14 +26,14 @@ function wasPaid(order: StoredOrder): boolean {
 }
 
 /**
- * The buyer-to-vendor invoice of an order, issued by the accounting module's invoice service in the seller's series
+ * The buyer-to-vendor invoice of an order, issued by the accounting module's invoice issuer in the seller's series
  * (numbered by the seller's invoice pattern, `INV-{YYYY}-{SEQ:6}` by default), once per order: asking again answers
  * the invoice already issued.
  */
 @Injectable()
 export class BuyerInvoice {
   constructor(
-    private readonly invoices: InvoiceService,
+    private readonly invoices: InvoiceIssuer,
     private readonly numbering: DocumentNumbering,
     private readonly parties: InvoiceParties,
   ) {}

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CatalogueModule } from '../catalogue/catalogue.module';
 import { GeolocationModule } from '../geolocation/geolocation.module';
-import { FacetScope } from './facet-scope.service';
+import { FacetScope } from './facet-scope';
 import { ProductSearchService } from './product-search.service';
 import { StorefrontFacets } from './storefront-facets';
 

@@ -9,10 +9,10 @@ import { OfferFacets } from '../catalogue/offer-facets';
 import { ALL_CURRENCIES, StorefrontEntry } from '../catalogue/storefront-entry';
 import { StorefrontReader } from '../catalogue/storefront-reader';
 import { SellerDirectory } from '../catalogue/seller-directory';
-import { CountryDirectory } from '../geolocation/country-directory.service';
+import { CountryDirectory } from '../geolocation/country-directory';
 import { toFacets } from './facet-labels';
 import { Facet, FacetCount, offersOfSeller } from './facet-pipelines';
-import { FacetScope } from './facet-scope.service';
+import { FacetScope } from './facet-scope';
 import { ProductListingQueryDto } from './product-listing.dto';
 import { StorefrontFacets } from './storefront-facets';
 import {

@@ -3,7 +3,7 @@ import { attributeKey, facetsOf, splitFacetKey } from '../catalogue/storefront-e
 import { nameGramsOf } from '../catalogue/search-terms';
 import { SkuScopeEntry, StorefrontReader } from '../catalogue/storefront-reader';
 import { FacetCount } from './facet-pipelines';
-import { FacetScope } from './facet-scope.service';
+import { FacetScope } from './facet-scope';
 
 /**
  * Most rows a products list answers: the first listed products in name order. The answer has one row per product,

@@ -4,7 +4,7 @@ import { Model } from 'mongoose';
 import { Bean, Exposed } from '../../bean';
 import { Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
-import { SitesService } from '../../sites/sites.service';
+import { KnownSites } from '../../sites/known-sites';
 import { Article, ContentContainer } from '../content/container.schema';
 import { ContainerView, Stored, toContainerView, toPageView } from '../content/content-views';
 import { Page } from '../content/page.schema';
@@ -21,7 +21,7 @@ export class RouterService {
     @InjectModel(Route.name) private readonly routes: Model<Route>,
     @InjectModel(Page.name) private readonly pages: Model<Page>,
     @InjectModel(ContentContainer.name) private readonly containers: Model<ContentContainer>,
-    private readonly sites: SitesService,
+    private readonly sites: KnownSites,
   ) {}
 
   @Exposed(['String', 'String'])

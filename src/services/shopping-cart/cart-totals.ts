@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { parcelWeight, ShippingQuotes } from '../delivery/shipping-quotes';
-import { AddressBook } from '../geolocation/address-book.service';
+import { AddressBook } from '../geolocation/address-book';
 import { orderTotals } from '../orders/order-amounts';
 import {
   CartContents,

@@ -6,7 +6,7 @@ import { CustomerAnalyticsModule } from '../customer-analytics/customer-analytic
 import { DeliveryModule } from '../delivery/delivery.module';
 import { GeolocationModule } from '../geolocation/geolocation.module';
 import { Cart, CartSchema } from './cart.schema';
-import { CartStore } from './cart-store.service';
+import { CartStore } from './cart-store';
 import { CartTotals } from './cart-totals';
 import { ShoppingCartService } from './shopping-cart.service';
 

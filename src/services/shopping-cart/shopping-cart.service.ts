@@ -1,12 +1,12 @@
 import { BadRequestException, NotFoundException } from '@nestjs/common';
-import { UsersService } from '../../auth/users/users.service';
+import { UserAccounts } from '../../auth/users/user-accounts';
 import { Bean, Exposed, MapOf } from '../../bean';
 import { Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
 import { CustomerActivityRecorder } from '../customer-analytics/customer-activity-recorder';
 import { CustomerActivityType } from '../customer-analytics/customer-activity-type';
 import { AddCartItemDto, AddCartItemsDto } from './cart.dto';
-import { CartStore } from './cart-store.service';
+import { CartStore } from './cart-store';
 import { CartTotals } from './cart-totals';
 import { CartContents, ShoppingCartView } from './cart.view';
 
@@ -20,7 +20,7 @@ export class ShoppingCartService {
   constructor(
     private readonly store: CartStore,
     private readonly activity: CustomerActivityRecorder,
-    private readonly users: UsersService,
+    private readonly users: UserAccounts,
     private readonly totals: CartTotals,
   ) {}
 

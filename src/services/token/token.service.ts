@@ -1,5 +1,5 @@
 import { OneTimeTokenKind } from '../../auth/flows/one-time-token-kind';
-import { OneTimeTokenRecord, OneTimeTokensService } from '../../auth/flows/one-time-tokens.service';
+import { OneTimeTokenRecord, OneTimeTokens } from '../../auth/flows/one-time-tokens';
 import { Bean, Exposed } from '../../bean';
 import { Role } from '../../common/principal';
 
@@ -9,7 +9,7 @@ import { Role } from '../../common/principal';
  */
 @Bean('tokenServiceImpl', Role.ADMIN)
 export class TokenService {
-  constructor(private readonly tokens: OneTimeTokensService) {}
+  constructor(private readonly tokens: OneTimeTokens) {}
 
   @Exposed(['String'])
   getVerificationToken(verificationToken: string): Promise<OneTimeTokenRecord | null> {

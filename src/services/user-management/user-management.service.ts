@@ -1,7 +1,7 @@
 import { BadRequestException, ConflictException, NotFoundException, OnModuleInit } from '@nestjs/common';
 import { AuditTrail } from '../../audit/audit-trail';
-import { AccessChange, UsersService } from '../../auth/users/users.service';
-import { SessionsService } from '../../auth/sessions/sessions.service';
+import { AccessChange, UserAccounts } from '../../auth/users/user-accounts';
+import { SessionStore } from '../../auth/sessions/session-store';
 import { Bean, Exposed, MapOf } from '../../bean';
 import { Page, toPage } from '../../common/page';
 import { Role } from '../../common/principal';
@@ -23,8 +23,8 @@ const ACCESS_CHANGED = 'user.access-changed';
 @Bean('userManagementServiceImpl', Role.ADMIN)
 export class UserManagementService implements OnModuleInit {
   constructor(
-    private readonly users: UsersService,
-    private readonly sessions: SessionsService,
+    private readonly users: UserAccounts,
+    private readonly sessions: SessionStore,
     private readonly liveSessions: LiveSessions,
     private readonly topic: UsersTopic,
     private readonly audit: AuditTrail,

@@ -1,4 +1,4 @@
-import { AccountRecord } from '../../auth/users/users.service';
+import { AccountRecord } from '../../auth/users/user-accounts';
 import { Role } from '../../common/principal';
 
 /** An account as an operator sees it: never the password hash or the token version. */

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
-import { NewPlantWebhook } from './new-plant-webhook.service';
+import { NewPlantWebhook } from './new-plant-webhook';
 import { WebhookDelivery, WebhookDeliverySchema } from './webhook-delivery.schema';
 import { WebhookOutbox } from './webhook-outbox';
 

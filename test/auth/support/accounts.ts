@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Role } from '../../../src/common/principal';
 import { UserDocument } from '../../../src/auth/users/user.schema';
-import { UsersService } from '../../../src/auth/users/users.service';
+import { UserAccounts } from '../../../src/auth/users/user-accounts';
 import { TestApp } from '../../support/test-app';
 
 export interface AccountOptions {
@@ -21,7 +21,7 @@ export interface Account {
 export async function createAccount(t: TestApp, options: AccountOptions = {}): Promise<Account> {
   const username = options.username ?? `user-${randomUUID().slice(0, 8)}`;
   const password = options.password ?? `pw-${randomUUID()}`;
-  const user = await t.app.get(UsersService).create({
+  const user = await t.app.get(UserAccounts).create({
     username,
     email: `${username}@example.com`,
     password,

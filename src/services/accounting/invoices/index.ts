@@ -1,6 +1,6 @@
 /** What other modules (orders) use to issue invoices. */
 export { InvoicesModule } from './invoices.module';
-export { InvoiceService, INVOICES_BUCKET } from './invoice.service';
+export { InvoiceIssuer, INVOICES_BUCKET } from './invoice-issuer';
 export { InvoiceKind } from './invoice';
 export { DocumentNumbering } from './document-numbering';
 export type { NumberPatterns } from './document-numbering';

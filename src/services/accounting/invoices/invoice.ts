@@ -49,7 +49,7 @@ export interface InvoiceDraft {
   issuedAt: Date;
 }
 
-/** A draft before the invoice service numbers and dates it. */
+/** A draft before the invoice issuer numbers and dates it. */
 export type UnnumberedDraft = Omit<InvoiceDraft, 'number' | 'issuedAt'>;
 
 /** The numbering series an invoice belongs to: its issuer's, one per calendar year. */

@@ -5,7 +5,7 @@ import { PdfModule } from '../../pdf/pdf.module';
 import { DocumentNumbering, SellerNumbering, SellerNumberingSchema } from './document-numbering';
 import { InvoiceRecord, InvoiceRecordSchema } from './invoice-record.schema';
 import { InvoiceRegister } from './invoice-register';
-import { InvoiceService } from './invoice.service';
+import { InvoiceIssuer } from './invoice-issuer';
 
 /**
  * The invoice register and the invoice PDFs in GridFS. Depends on no order code, so orders may import it for the
@@ -20,7 +20,7 @@ import { InvoiceService } from './invoice.service';
       { name: SellerNumbering.name, schema: SellerNumberingSchema },
     ]),
   ],
-  providers: [InvoiceService, InvoiceRegister, DocumentNumbering],
-  exports: [InvoiceService, InvoiceRegister, DocumentNumbering],
+  providers: [InvoiceIssuer, InvoiceRegister, DocumentNumbering],
+  exports: [InvoiceIssuer, InvoiceRegister, DocumentNumbering],
 })
 export class InvoicesModule {}

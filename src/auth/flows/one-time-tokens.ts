@@ -21,7 +21,7 @@ export interface OneTimeTokenRecord {
 
 /** Issues, looks up and consumes single-use, expiring tokens. */
 @Injectable()
-export class OneTimeTokensService {
+export class OneTimeTokens {
   constructor(@InjectModel(OneTimeToken.name) private readonly tokens: Model<OneTimeToken>) {}
 
   /** A new token for `user`; it replaces any earlier token of the same kind. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { MailService } from '../../mail/mail.service';
+import { Mailer } from '../../mail/mailer';
 import { OneTimeTokenKind } from './one-time-token.schema';
-import { ONE_TIME_TOKEN_LIFETIME_MS } from './one-time-tokens.service';
+import { ONE_TIME_TOKEN_LIFETIME_MS } from './one-time-tokens';
 
 function validity(kind: OneTimeTokenKind): string {
   const hours = ONE_TIME_TOKEN_LIFETIME_MS[kind] / 3_600_000;
@@ -10,8 +10,8 @@ function validity(kind: OneTimeTokenKind): string {
 
 /** The messages of the e-mail flows. Each carries the single-use token the next step needs. */
 @Injectable()
-export class FlowMailsService {
-  constructor(private readonly mail: MailService) {}
+export class FlowMails {
+  constructor(private readonly mail: Mailer) {}
 
   sendVerification(to: string, username: string, token: string): Promise<void> {
     return this.mail.send({

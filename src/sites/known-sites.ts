@@ -7,7 +7,7 @@ import { Site } from './site.schema';
 
 /** The known sites. Existence checks sit on the hot path of every bean call, so known ids are cached. */
 @Injectable()
-export class SitesService implements OnModuleInit {
+export class KnownSites implements OnModuleInit {
   private readonly knownIds = new Set<string>();
 
   constructor(@InjectModel(Site.name) private readonly sites: Model<Site>) {}

@@ -9,7 +9,7 @@ const NOT_REVOKED_CACHE_MS = 2000;
 
 /** Revokes JWTs by `jti` until they expire, and answers "is this token revoked?" on every authenticated call. */
 @Injectable()
-export class RevocationService {
+export class TokenRevocations {
   private readonly revoked = new TtlCache<true>(0);
   private readonly notRevoked = new TtlCache<true>(NOT_REVOKED_CACHE_MS);
 

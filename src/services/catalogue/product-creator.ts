@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import countries from 'i18n-iso-countries';
 import { Model, Types } from 'mongoose';
 import { AuditTrail } from '../../audit/audit-trail';
-import { NewPlantWebhook } from '../webhooks/new-plant-webhook.service';
+import { NewPlantWebhook } from '../webhooks/new-plant-webhook';
 import { Attribute } from './attribute.schema';
 import { CreateProductDto } from './product.dto';
 import { Product, ProductDocument } from './product.schema';
@@ -11,7 +11,7 @@ import { toProductView } from './product.view';
 
 /** Creates products and announces the published ones as New Plants. */
 @Injectable()
-export class ProductService {
+export class ProductCreator {
   constructor(
     @InjectModel(Product.name) private readonly products: Model<Product>,
     @InjectModel(Attribute.name) private readonly attributes: Model<Attribute>,

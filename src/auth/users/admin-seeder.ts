@@ -1,7 +1,7 @@
 import { ConflictException, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Role } from '../../common/principal';
 import { AppConfig } from '../../config';
-import { UsersService } from './users.service';
+import { UserAccounts } from './user-accounts';
 
 /**
  * Creates the ADMIN from ADMIN_USERNAME / ADMIN_PASSWORD at first start. An existing account of that name is left
@@ -12,7 +12,7 @@ export class AdminSeeder implements OnApplicationBootstrap {
   private readonly logger = new Logger(AdminSeeder.name);
 
   constructor(
-    private readonly users: UsersService,
+    private readonly users: UserAccounts,
     private readonly config: AppConfig,
   ) {}
 

@@ -14,7 +14,7 @@ export interface NewSession {
 
 /** Database-backed login sessions. */
 @Injectable()
-export class SessionsService {
+export class SessionStore {
   constructor(
     @InjectModel(Session.name) private readonly sessions: Model<Session>,
     private readonly config: AppConfig,

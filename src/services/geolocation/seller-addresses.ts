@@ -9,8 +9,8 @@ import { SellerView } from '../catalogue/seller.view';
 import { AddressDto } from './address.dto';
 import { Address } from './address.schema';
 import { AddressView, toAddressView } from './address.view';
-import { AddressBook } from './address-book.service';
-import { CountryDirectory } from './country-directory.service';
+import { AddressBook } from './address-book';
+import { CountryDirectory } from './country-directory';
 import { CountryView } from './country.view';
 
 /** Sellers' countries and shipping addresses; changes only by the seller's own user or an ADMIN. */

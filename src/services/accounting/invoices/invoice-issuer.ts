@@ -17,7 +17,7 @@ export const INVOICES_BUCKET = 'invoices';
  * webhook or second instance does not bill twice.
  */
 @Injectable()
-export class InvoiceService {
+export class InvoiceIssuer {
   constructor(
     private readonly pdf: PdfService,
     private readonly binaries: BinaryStore,

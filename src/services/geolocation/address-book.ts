@@ -10,7 +10,7 @@ import { SellerDirectory } from '../catalogue/seller-directory';
 import { AddressDto } from './address.dto';
 import { Address, AddressDocument } from './address.schema';
 import { AddressView, toAddressView } from './address.view';
-import { CountryDirectory } from './country-directory.service';
+import { CountryDirectory } from './country-directory';
 
 const MAX_WINDOW = 200;
 /** How many of a user's newest addresses are looked at for the default one (warehouses are skipped). */

@@ -1,15 +1,15 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection, Types } from 'mongoose';
-import { PasswordHasher } from '../auth/passwords/password-hasher.service';
+import { PasswordHasher } from '../auth/passwords/password-hasher';
 import { ProfileDirectory } from '../auth/profiles/profile-directory';
 import { ProfileType } from '../auth/profiles/profile-type';
-import { UsersService } from '../auth/users/users.service';
+import { UserAccounts } from '../auth/users/user-accounts';
 import { Role } from '../common/principal';
 import { AppConfig } from '../config/app-config';
 import { CatalogueImport } from '../services/catalogue/catalogue-import';
 import { ReindexProgress } from '../services/catalogue/storefront-reindex';
-import { AddressBook } from '../services/geolocation/address-book.service';
+import { AddressBook } from '../services/geolocation/address-book';
 import { buildDemoCatalogue, DemoCatalogue, DemoSeller, DemoUser } from './demo-data';
 import { demoId } from './demo-id';
 import { DEMO_WAREHOUSES, demoWarehouseId } from './demo-warehouses';
@@ -31,7 +31,7 @@ export class DemoSeeder implements OnApplicationBootstrap {
     private readonly config: AppConfig,
     private readonly hasher: PasswordHasher,
     @InjectConnection() private readonly connection: Connection,
-    private readonly users: UsersService,
+    private readonly users: UserAccounts,
     private readonly catalogue: CatalogueImport,
     private readonly addresses: AddressBook,
     private readonly profiles: ProfileDirectory,
@@ -70,7 +70,7 @@ export class DemoSeeder implements OnApplicationBootstrap {
   }
 
   /**
-   * Demo accounts, written through identity's import port with one shared argon2 hash: identity's `UsersService.create`
+   * Demo accounts, written through identity's import port with one shared argon2 hash: identity's `UserAccounts.create`
    * hashes per account, and seven concurrent hashes fill the thread pool the embedded database also needs.
    * Accounts that already exist under these usernames are reused as they are.
    */

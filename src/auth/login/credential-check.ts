@@ -2,17 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { Role } from '../../common/principal';
 import { AppConfig } from '../../config';
 import { DomainEvents } from '../../events/domain-events';
-import { PasswordHasher } from '../passwords/password-hasher.service';
-import { LoginThrottle } from '../throttle/login-throttle.service';
+import { PasswordHasher } from '../passwords/password-hasher';
+import { LoginThrottle } from '../throttle/login-throttle';
 import { UserDocument } from '../users/user.schema';
-import { UsersService } from '../users/users.service';
+import { UserAccounts } from '../users/user-accounts';
 import { codedError } from '../../common/errors/coded-exception';
 
 /** Checks a username and password, with rate limiting and lockout. */
 @Injectable()
-export class CredentialsService {
+export class CredentialCheck {
   constructor(
-    private readonly users: UsersService,
+    private readonly users: UserAccounts,
     private readonly hasher: PasswordHasher,
     private readonly throttle: LoginThrottle,
     private readonly config: AppConfig,

@@ -19,8 +19,8 @@ export interface OutgoingMail {
 
 /** Sends plain-text mail (with attachments) to one recipient through the configured transport. */
 @Injectable()
-export class MailService {
-  private readonly logger = new Logger(MailService.name);
+export class Mailer {
+  private readonly logger = new Logger(Mailer.name);
 
   constructor(
     @Inject(SEND_MAIL) private readonly sendMail: SendMail,

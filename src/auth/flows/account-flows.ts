@@ -1,32 +1,32 @@
 import { ConflictException, Injectable, Logger, UnauthorizedException } from '@nestjs/common';
 import { Principal } from '../../common/principal';
-import { CredentialsService } from '../login/credentials.service';
-import { SessionsService } from '../sessions/sessions.service';
+import { CredentialCheck } from '../login/credential-check';
+import { SessionStore } from '../sessions/session-store';
 import { UserDocument } from '../users/user.schema';
-import { UsersService } from '../users/users.service';
-import { FlowMailsService } from './flow-mails.service';
+import { UserAccounts } from '../users/user-accounts';
+import { FlowMails } from './flow-mails';
 import { ChangePasswordDto, RegisterDto, ResetPasswordDto, SavePasswordDto } from './flows.dto';
 import { OneTimeTokenKind } from './one-time-token.schema';
-import { OneTimeTokensService } from './one-time-tokens.service';
+import { OneTimeTokens } from './one-time-tokens';
 import { codedError } from '../../common/errors/coded-exception';
 
 /** Register, verify, reset, save and change password. */
 @Injectable()
-export class AccountFlowsService {
-  private readonly logger = new Logger(AccountFlowsService.name);
+export class AccountFlows {
+  private readonly logger = new Logger(AccountFlows.name);
 
   constructor(
-    private readonly users: UsersService,
-    private readonly tokens: OneTimeTokensService,
-    private readonly mails: FlowMailsService,
-    private readonly credentials: CredentialsService,
-    private readonly sessions: SessionsService,
+    private readonly users: UserAccounts,
+    private readonly tokens: OneTimeTokens,
+    private readonly mails: FlowMails,
+    private readonly credentials: CredentialCheck,
+    private readonly sessions: SessionStore,
   ) {}
 
   /**
    * Creates an unverified USER and mails the verification token. The answer does not tell whether the username or
    * address was taken: it is the same, after the same work (the password is hashed either way, see
-   * `UsersService.create`) and before any mail goes out; the owners of a taken username or address are told by mail
+   * `UserAccounts.create`) and before any mail goes out; the owners of a taken username or address are told by mail
    * instead. A mail failure is only logged.
    */
   async register(dto: RegisterDto): Promise<{ username: string; verified: false }> {

@@ -6,7 +6,7 @@ import { escapeRegex } from '../../common/search/escape-regex';
 import { isObjectIdHex } from '../../common/mongo/object-id';
 import { Role } from '../../common/principal';
 import { FixedRecord, insertMissing } from '../../database/insert-missing';
-import { PasswordHasher } from '../passwords/password-hasher.service';
+import { PasswordHasher } from '../passwords/password-hasher';
 import { TtlCache } from '../../common/ttl-cache';
 import { User, UserDocument } from './user.schema';
 import { codedError } from '../../common/errors/coded-exception';
@@ -56,7 +56,7 @@ const ACCESS_STATE_CACHE_MS = 2000;
 
 /** Reads and changes accounts. Lookups normalize case the way the schema stores it. */
 @Injectable()
-export class UsersService implements OnModuleInit {
+export class UserAccounts implements OnModuleInit {
   private readonly accessStates = new TtlCache<AccessState | null>(ACCESS_STATE_CACHE_MS);
 
   constructor(
