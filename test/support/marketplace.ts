@@ -1,4 +1,5 @@
 import { Role } from '../../src/common/principal';
+import { adminCall } from '../catalogue/support/catalogue-admin';
 import { TestApp } from './test-app';
 
 /** Whoever acts: a test user or a person signed up through the API. */
@@ -65,18 +66,22 @@ export async function addToCatalogue(
   return { productId: product.id, productName, skuId: sku.id };
 }
 
-/** A warehouse of the seller in `country`, added by the operator; its id. */
-export async function addWarehouseFor(t: TestApp, sellerId: string, country: string): Promise<string> {
+/** A warehouse of the seller in `country`, added by the operator unless another token (the seller's) is given; its id. */
+export async function addWarehouseFor(
+  t: TestApp,
+  sellerId: string,
+  country: string,
+  token = t.tokenFor(Role.ADMIN),
+): Promise<string> {
   const address = { street: 'Kwekerijweg', houseNumber: '4', postalCode: '1234 AB', city: 'Boskoop', country };
   const { body } = await t
-    .callBean('geoLocationServiceImpl', 'addShippingAddress', [sellerId, address], { token: t.tokenFor(Role.ADMIN) })
+    .callBean('geoLocationServiceImpl', 'addShippingAddress', [sellerId, address], { token })
     .expect(200);
   return (body as { id: string }).id;
 }
 
 async function asOperator(t: TestApp, functionName: string, args: unknown[]): Promise<{ id: string }> {
-  const call = t.callBean('catalogueAdminServiceImpl', functionName, args, { token: t.tokenFor(Role.ADMIN) });
-  return (await call.expect(200)).body as { id: string };
+  return (await adminCall(t, functionName, args).expect(200)).body as { id: string };
 }
 
 /** The company a seller's documents name, as `sellerOnboardingServiceImpl.updateMyCompanyProfile` takes it. */

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { Role } from '../../../src/common/principal';
 import { SellerSku } from '../../../src/services/catalogue/seller-sku.schema';
-import { onboardSeller } from '../../support/marketplace';
+import { addWarehouseFor, onboardSeller } from '../../support/marketplace';
 import { TestApp } from '../../support/test-app';
 
 export const OFFERS = '/api/v1/catalogue/offers';
@@ -32,7 +32,6 @@ export interface OfferBody {
 }
 
 const model = <T>(t: TestApp, name: string): Model<T> => t.app.get<Model<T>>(getModelToken(name));
-const warehouseAddress = { street: 'Kade', houseNumber: '1', city: 'Leiden', postalCode: '2311AA', country: 'NL' };
 
 /** A user account acting for a new seller (onboarded as operators do) with one warehouse it added itself. */
 export async function createSellerAccount(t: TestApp): Promise<SellerAccount> {
@@ -43,11 +42,9 @@ export async function createSellerAccount(t: TestApp): Promise<SellerAccount> {
   return { userId: user.id, token: user.token, sellerId, warehouseId };
 }
 
-export async function addWarehouse(t: TestApp, token: string, sellerId: string): Promise<string> {
-  const added = await t
-    .callBean('geoLocationServiceImpl', 'addShippingAddress', [sellerId, warehouseAddress], { token })
-    .expect(200);
-  return (added.body as { id: string }).id;
+/** A warehouse in NL that the seller (by `token`) adds itself; its id. */
+export function addWarehouse(t: TestApp, token: string, sellerId: string): Promise<string> {
+  return addWarehouseFor(t, sellerId, 'NL', token);
 }
 
 /** A published product made through its REST API, with one SKU made through `catalogueAdminServiceImpl`. */
