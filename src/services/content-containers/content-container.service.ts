@@ -11,7 +11,7 @@ import { Article, ContentContainer } from '../content/container.schema';
 import { ContentQueries } from '../content/content-queries';
 import { ContainerView, Stored, toContainerView } from '../content/content-views';
 import { pickDefined } from '../content/pick';
-import { Route } from '../content/route.schema';
+import { RouteRepository } from '../content/route.repository';
 import { contentScope } from '../content/scope';
 import { ArticleDto, ContainerDto } from './container.dto';
 import { containerPipeline, planContainerSearch } from './container-search';
@@ -32,7 +32,7 @@ export const CONTAINER_TYPES: Record<string, string> = {
 export class ContentContainerService {
   constructor(
     @InjectModel(ContentContainer.name) private readonly containers: Model<ContentContainer>,
-    @InjectModel(Route.name) private readonly routes: Model<Route>,
+    private readonly routes: RouteRepository,
     private readonly queries: ContentQueries,
   ) {}
 
@@ -91,12 +91,7 @@ export class ContentContainerService {
       .exec();
     await this.containers.deleteMany({ _id: { $in: existing.map((c) => c._id) } }).exec();
     const removed = existing.map((c) => c._id.toHexString());
-    await this.routes
-      .updateMany(
-        { site: contentScope().site, containerId: { $in: removed } },
-        { $unset: { containerId: 1, containerType: 1 } },
-      )
-      .exec();
+    await this.routes.detachContainers(removed);
   }
 
   /** Removes the container and every route published for it. */
@@ -106,7 +101,7 @@ export class ContentContainerService {
       .deleteOne({ _id: toObjectId(blogId, 'blogId'), ...contentScope() })
       .exec();
     if (deletedCount === 0) throw new NotFoundException(`Container ${blogId} not found`);
-    await this.routes.deleteMany({ site: contentScope().site, containerId: blogId }).exec();
+    await this.routes.removeOfContainer(blogId);
   }
 
   @Exposed(['String'])

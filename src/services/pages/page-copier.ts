@@ -1,26 +1,22 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { Model } from 'mongoose';
 import { conflictOnDuplicate } from '../../common/mongo/duplicate-key';
 import { toObjectId } from '../../common/mongo/object-id';
-import { Stored } from '../content/content-views';
+import { PageRepository, StoredPage } from '../content/page.repository';
 import { Page } from '../content/page.schema';
 import { contentScope } from '../content/scope';
 import { PageCopyRequestDto } from './page.dto';
 
-type StoredPage = Stored<Page>;
-
 /** Duplicates pages and copies content between them, across languages for translations. */
 @Injectable()
 export class PageCopier {
-  constructor(@InjectModel(Page.name) private readonly pages: Model<Page>) {}
+  constructor(private readonly pages: PageRepository) {}
 
   async duplicate(request: PageCopyRequestDto): Promise<void> {
     const source = await this.source(request);
     const lang = targetLang(request);
     const pageUrl = request.pageUrl ?? (request.translate ? source.pageUrl : `${source.pageUrl}-copy`);
     await this.pages
-      .create({
+      .insert({
         site: source.site,
         lang,
         pageUrl,
@@ -35,15 +31,12 @@ export class PageCopier {
     if (!request.toId) throw new BadRequestException('toId is required');
     const source = await this.source(request);
     const target = { _id: toObjectId(request.toId, 'toId'), site: source.site, lang: targetLang(request) };
-    const { matchedCount } = await this.pages.updateOne(target, { $set: copiedFields(source, request) }).exec();
-    if (matchedCount === 0) throw new NotFoundException(`Page ${request.toId} not found in language ${target.lang}`);
+    const found = await this.pages.overwrite(target, copiedFields(source, request));
+    if (!found) throw new NotFoundException(`Page ${request.toId} not found in language ${target.lang}`);
   }
 
   private async source(request: PageCopyRequestDto): Promise<StoredPage> {
-    const source = await this.pages
-      .findOne({ _id: toObjectId(request.fromId, 'fromId'), ...contentScope() })
-      .lean<StoredPage>()
-      .exec();
+    const source = await this.pages.findHere(toObjectId(request.fromId, 'fromId'));
     if (!source) throw new NotFoundException(`Page ${request.fromId} not found`);
     return source;
   }

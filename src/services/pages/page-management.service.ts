@@ -1,14 +1,13 @@
 import { BadRequestException, NotFoundException } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { Model } from 'mongoose';
 import { Bean, Exposed, MapOf } from '../../bean';
 import { conflictOnDuplicate } from '../../common/mongo/duplicate-key';
 import { toObjectId } from '../../common/mongo/object-id';
 import { Role } from '../../common/principal';
+import { PageRepository } from '../content/page.repository';
 import { Page } from '../content/page.schema';
 import { pickDefined } from '../content/pick';
+import { RouteRepository } from '../content/route.repository';
 import { contentScope } from '../content/scope';
-import { Route } from '../content/route.schema';
 import { PageCopier } from './page-copier';
 import { PageCopyRequestDto, PageRequestDto, RouteRequestDto } from './page.dto';
 import { PagePublisher } from './page-publisher';
@@ -17,8 +16,8 @@ import { PagePublisher } from './page-publisher';
 @Bean('pageManagementServiceImpl', Role.ADMIN)
 export class PageManagementService {
   constructor(
-    @InjectModel(Page.name) private readonly pages: Model<Page>,
-    @InjectModel(Route.name) private readonly routes: Model<Route>,
+    private readonly pages: PageRepository,
+    private readonly routes: RouteRepository,
     private readonly copier: PageCopier,
     private readonly publisher: PagePublisher,
   ) {}
@@ -27,10 +26,9 @@ export class PageManagementService {
   @Exposed([MapOf(PageRequestDto)])
   async createPage(request: PageRequestDto): Promise<string> {
     if (!request.pageUrl) throw new BadRequestException('pageUrl is required');
-    const page = await this.pages
-      .create({ ...contentScope(), ...pageFields(request) })
+    return this.pages
+      .insert({ ...contentScope(), ...pageFields(request), pageUrl: request.pageUrl })
       .catch(conflictOnDuplicate(`Page "${request.pageUrl}" exists`));
-    return page._id.toHexString();
   }
 
   @Exposed([MapOf(PageRequestDto)])
@@ -38,34 +36,25 @@ export class PageManagementService {
     if (!request.id) throw new BadRequestException('id is required');
     const fields = pageFields(request);
     if (request.imageUrlRemove) delete fields.imageUrl;
-    const update = { $set: fields, ...(request.imageUrlRemove ? { $unset: { imageUrl: 1 } } : {}) };
     const found = await this.pages
-      .updateOne({ _id: toObjectId(request.id, 'id'), ...contentScope() }, update, { runValidators: true })
-      .exec()
+      .updateHere(toObjectId(request.id, 'id'), fields, request.imageUrlRemove)
       .catch(conflictOnDuplicate(`Page "${request.pageUrl}" exists`));
-    if (found.matchedCount === 0) throw new NotFoundException(`Page ${request.id} not found`);
+    if (!found) throw new NotFoundException(`Page ${request.id} not found`);
   }
 
   @Exposed(['String'])
   async deletePage(pageId: string): Promise<void> {
-    const { deletedCount } = await this.pages
-      .deleteOne({ _id: toObjectId(pageId, 'pageId'), ...contentScope() })
-      .exec();
-    if (deletedCount === 0) throw new NotFoundException(`Page ${pageId} not found`);
-    await this.routes.deleteMany({ site: contentScope().site, pageId }).exec();
+    const deleted = await this.pages.deleteHere(toObjectId(pageId, 'pageId'));
+    if (!deleted) throw new NotFoundException(`Page ${pageId} not found`);
+    await this.routes.removeOfPages([pageId]);
   }
 
   /** Deletes the listed pages of the current site and language; ids of other or missing pages are ignored. */
   @Exposed(['IdList'])
   async deletePages(pageIds: string[]): Promise<void> {
     const ids = pageIds.map((id, i) => toObjectId(id, `pageIds[${i}]`));
-    const existing = await this.pages
-      .find({ _id: { $in: ids }, ...contentScope() }, { _id: 1 })
-      .lean()
-      .exec();
-    const doomed = existing.map((page) => page._id.toHexString());
-    await this.pages.deleteMany({ _id: { $in: existing.map((page) => page._id) } }).exec();
-    await this.routes.deleteMany({ site: contentScope().site, pageId: { $in: doomed } }).exec();
+    const deleted = await this.pages.deleteAllHere(ids);
+    await this.routes.removeOfPages(deleted);
   }
 
   @Exposed([MapOf(PageCopyRequestDto)])
