@@ -1,12 +1,9 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { Model } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { AppConfig } from '../../config/app-config';
 import { JobCancellation } from './job-cancellation';
-import { UNFINISHED_STATUSES } from './job-lifecycle';
-import { Job } from './job.schema';
+import { JobRepository } from './job.repository';
 
 /**
  * The leases this instance holds on the jobs its handlers run. A lease is renewed every third of `JOB_LEASE_MS`
@@ -25,7 +22,7 @@ export class JobLeases implements OnModuleDestroy {
 
   constructor(
     config: AppConfig,
-    @InjectModel(Job.name) private readonly jobs: Model<Job>,
+    private readonly jobs: JobRepository,
     private readonly cancellation: JobCancellation,
   ) {
     this.durationMs = config.jobLeaseMs;
@@ -54,15 +51,8 @@ export class JobLeases implements OnModuleDestroy {
   }
 
   private async renew(jobId: string): Promise<void> {
-    const renewed = await this.jobs
-      .updateOne(
-        { _id: jobId, status: { $in: UNFINISHED_STATUSES }, leaseOwner: this.owner },
-        { $set: { leaseUntil: this.until() } },
-        { timestamps: false },
-      )
-      .exec()
-      .catch(() => undefined); // The database unreachable for a moment: the next renewal tries again.
-    if (renewed && renewed.matchedCount === 0) {
+    const renewed = await this.jobs.renewLease(jobId, this.owner, this.until()).catch(() => undefined); // The database unreachable for a moment: the next renewal tries again.
+    if (renewed === false) {
       this.release(jobId);
       this.cancellation.abort(jobId, 'its lease was lost');
     }

@@ -4,6 +4,7 @@ import { JobCancellation } from './job-cancellation';
 import { JobLeases } from './job-leases';
 import { LeaseLock, LeaseLockSchema } from './lease-lock.schema';
 import { LeaseLocks } from './lease-locks';
+import { JobRepository } from './job.repository';
 import { JobRunner } from './job-runner';
 import { Job, JobSchema } from './job.schema';
 import { JobsReport } from './jobs-report';
@@ -17,7 +18,7 @@ import { JobsService } from './jobs.service';
       { name: LeaseLock.name, schema: LeaseLockSchema },
     ]),
   ],
-  providers: [JobsService, JobCancellation, JobLeases, LeaseLocks, JobRunner, JobsReport],
+  providers: [JobsService, JobRepository, JobCancellation, JobLeases, LeaseLocks, JobRunner, JobsReport],
   exports: [JobRunner, LeaseLocks],
 })
 export class JobsModule {}

@@ -6,23 +6,19 @@ import {
   OnApplicationBootstrap,
   OnModuleDestroy,
 } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { isValidObjectId, Model } from 'mongoose';
 import { Bean, Exposed, MapOf } from '../../bean';
-import { describeRepository, RepositoryDescription } from '../../common/mongo/repository-description';
+import { RepositoryDescription } from '../../common/mongo/repository-description';
 import { Role } from '../../common/principal';
-import { parseSearchRequest, planSearch, runSearch, SearchSpec } from '../../common/search';
+import { parseSearchRequest, planSearch, SearchSpec } from '../../common/search';
 import { EventPublisher, LiveEvent } from '../../realtime/event-publisher';
 import { ScheduledTask } from '../../scheduling/scheduled-task.decorator';
 import { JobCancellation } from './job-cancellation';
 import { JobDto } from './job.dto';
 import { JobLeases } from './job-leases';
-import { assertTransition, isFinished, JobStatus, progressOf, UNFINISHED_STATUSES } from './job-lifecycle';
+import { assertTransition, isFinished, JobStatus, progressOf } from './job-lifecycle';
+import { JobPatch, JobRepository } from './job.repository';
 import { Job } from './job.schema';
-import { stepUpdate } from './job-step.update';
 import { JobSearchResponse, JobView, StoredJob, toView } from './job.view';
-
-type JobPatch = Partial<Omit<Job, 'revision' | 'createdAt' | 'updatedAt'>>;
 
 /** Compare-and-set retries before giving up on a job that many writers change at once. */
 const MAX_ATTEMPTS = 100;
@@ -40,14 +36,9 @@ const SEARCH: SearchSpec = {
 export const INTERRUPTED_REASON = 'The process running the job stopped before the job finished';
 export const SHUTDOWN_REASON = 'The instance running the job shut down before the job finished; start it again';
 
-/** Unfinished jobs whose lease passed (or that never had one, stored before leases existed). */
-function expiredLease(now: Date): Record<string, unknown> {
-  return { status: { $in: UNFINISHED_STATUSES }, $or: [{ leaseUntil: { $lt: now } }, { leaseUntil: null }] };
-}
-
 /**
- * Jobs and their lifecycle (DESIGN §7). Every write is one `findOneAndUpdate` conditioned on the job being
- * unfinished, so a finished job is never changed: steps are a pipeline update computed by the database, other
+ * Jobs and their lifecycle (DESIGN §7). Every write is one conditional write of {@link JobRepository}, conditioned
+ * on the job being unfinished, so a finished job is never changed: steps are a pipeline update computed by the database, other
  * changes compare-and-set on the (status, revision) they were computed from and retry on a miss. Concurrent
  * changes are never lost. Every change is published on `/topic/job/{id}` and `/topic/jobs`.
  *
@@ -62,7 +53,7 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(JobsService.name);
 
   constructor(
-    @InjectModel(Job.name) private readonly jobs: Model<Job>,
+    private readonly jobs: JobRepository,
     private readonly events: EventPublisher,
     private readonly cancellation: JobCancellation,
     private readonly leases: JobLeases,
@@ -80,7 +71,7 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
   /** Describes the store behind the bean: there is no Spring repository object to hand out over JSON. */
   @Exposed()
   getRepository(): Promise<RepositoryDescription> {
-    return describeRepository('JobRepository', this.jobs);
+    return this.jobs.describe();
   }
 
   /** Start-up work: NEW or IN_PROGRESS jobs whose lease expired become FAILED. */
@@ -92,7 +83,7 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
   @Exposed(['Map'])
   async searchJobs(requestMap: Record<string, unknown>): Promise<JobSearchResponse> {
     const plan = planSearch(parseSearchRequest(requestMap), SEARCH);
-    const { content, total } = await runSearch<StoredJob>(this.jobs, plan);
+    const { content, total } = await this.jobs.search(plan);
     return { items: content.map(toView), total };
   }
 
@@ -101,7 +92,7 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
   async createJob(job: JobDto): Promise<JobView> {
     const status = job.status ?? JobStatus.NEW;
     if (isFinished(status)) throw new BadRequestException(`A job is created NEW or IN_PROGRESS, not ${status}`);
-    const created = await this.jobs.create({
+    const created = await this.jobs.insert({
       ...countsOf(job),
       type: job.type,
       description: job.description ?? '',
@@ -109,7 +100,7 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
       startedAt: status === JobStatus.IN_PROGRESS ? new Date() : undefined,
       leaseUntil: this.leases.until(),
     });
-    return this.published(created.toObject());
+    return this.published(created);
   }
 
   /** Replaces the job's fields with the map (defaults included), following the lifecycle; without `id` it creates. */
@@ -143,8 +134,7 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
   private async createStarted(type: string, total: number, leaseOwner?: string): Promise<JobView> {
     const now = new Date();
     const started = { type, total, status: JobStatus.IN_PROGRESS, startedAt: now, leaseUntil: this.leases.until(now) };
-    const created = await this.jobs.create({ ...started, leaseOwner });
-    return this.published(created.toObject());
+    return this.published(await this.jobs.insert({ ...started, leaseOwner }));
   }
 
   /** Asks for cancellation: the job becomes CANCELED and its running work stops at its next step. Idempotent. */
@@ -221,59 +211,40 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
    * instead of after `JOB_LEASE_MS`. Errors are logged: shutdown goes on (the sweep fails the job later).
    */
   private async failJobsOfThisInstance(): Promise<void> {
-    const owned = { leaseOwner: this.leases.owner, status: { $in: UNFINISHED_STATUSES } };
     try {
-      const held = await this.jobs.find(owned, { _id: 1 }).lean().exec();
-      for (const { _id } of held) await this.failHeld(_id.toString(), owned);
+      const held = await this.jobs.unfinishedIdsHeldBy(this.leases.owner);
+      for (const jobId of held) await this.failHeld(jobId);
       if (held.length > 0) this.logger.warn(`Shutting down: marked ${held.length} running job(s) as FAILED`);
     } catch (error) {
       this.logger.error('Failing running jobs at shutdown', error instanceof Error ? error.stack : String(error));
     }
   }
 
-  private async failHeld(jobId: string, owned: Record<string, unknown>): Promise<void> {
-    const failed = await this.jobs
-      .findOneAndUpdate(
-        { _id: jobId, ...owned },
-        {
-          $set: { status: JobStatus.FAILED, finishedAt: new Date(), reason: SHUTDOWN_REASON },
-          $inc: { revision: 1 },
-        },
-        { returnDocument: 'after' },
-      )
-      .lean()
-      .exec();
+  private async failHeld(jobId: string): Promise<void> {
+    const failed = await this.jobs.failIfHeldBy(jobId, this.leases.owner, SHUTDOWN_REASON);
     if (!failed) return; // finished meanwhile
     this.published(failed);
     this.cancellation.abort(jobId, JobStatus.FAILED);
   }
 
   private async failExpired(filter: Record<string, unknown>): Promise<number> {
-    const expired = await this.jobs
-      .find({ ...expiredLease(new Date()), ...filter }, { _id: 1 })
-      .lean()
-      .exec();
+    const expired = await this.jobs.expiredIds(new Date(), filter);
     let failed = 0;
-    for (const { _id } of expired) if (await this.failOrphan(_id.toString())) failed++;
+    for (const jobId of expired) if (await this.failOrphan(jobId)) failed++;
     return failed;
   }
 
   @Exposed(['IdList'])
   async removeJobsByIds(jobsIds: string[]): Promise<void> {
-    const ids = jobsIds.filter((id) => isValidObjectId(id));
-    const existing = await this.jobs
-      .find({ _id: { $in: ids } }, { _id: 1 })
-      .lean()
-      .exec();
-    await this.jobs.deleteMany({ _id: { $in: existing.map((job) => job._id) } }).exec();
-    existing.forEach((job) => this.removed(job._id.toString()));
+    const removed = await this.jobs.remove(jobsIds);
+    removed.forEach((jobId) => this.removed(jobId));
   }
 
   /** Removes the job and stops its running work. */
   @Exposed(['String'])
   async removeJobAndClean(jobId: string): Promise<void> {
     const job = await this.findOrThrow(jobId);
-    await this.jobs.deleteOne({ _id: job._id }).exec();
+    await this.jobs.removeOne(job._id);
     this.removed(jobId);
   }
 
@@ -283,31 +254,18 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async findOrThrow(jobId: string): Promise<StoredJob> {
-    const job = isValidObjectId(jobId) ? await this.jobs.findById(jobId).lean().exec() : null;
+    const job = await this.jobs.find(jobId);
     if (!job) throw new NotFoundException(`Job ${jobId} not found`);
     return job;
   }
 
   /** A step is one conditional pipeline update; a miss means the job is gone (404) or finished (409). */
   private async move(jobId: string, step: number): Promise<JobView> {
-    const updated = isValidObjectId(jobId)
-      ? await this.jobs
-          .findOneAndUpdate({ _id: jobId, status: { $in: UNFINISHED_STATUSES } }, this.stepWithLease(step), {
-            returnDocument: 'after',
-            updatePipeline: true,
-            timestamps: false,
-          })
-          .lean()
-          .exec()
-      : null;
+    const now = new Date();
+    const updated = await this.jobs.step(jobId, step, now, this.leases.until(now));
     if (updated) return this.published(updated);
     const stored = await this.findOrThrow(jobId);
     throw new ConflictException(`Job ${jobId} is already ${stored.status} and cannot be changed`);
-  }
-
-  private stepWithLease(step: number) {
-    const now = new Date();
-    return stepUpdate(step, now, this.leases.until(now));
   }
 
   /**
@@ -315,15 +273,7 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
    * keeps it alive. False when it was finished, removed or renewed since it was listed.
    */
   private async failOrphan(jobId: string): Promise<boolean> {
-    const now = new Date();
-    const failed = await this.jobs
-      .findOneAndUpdate(
-        { _id: jobId, ...expiredLease(now) },
-        { $set: { status: JobStatus.FAILED, finishedAt: now, reason: INTERRUPTED_REASON }, $inc: { revision: 1 } },
-        { returnDocument: 'after' },
-      )
-      .lean()
-      .exec();
+    const failed = await this.jobs.failIfExpired(jobId, new Date(), INTERRUPTED_REASON);
     if (!failed) return false;
     this.published(failed);
     this.cancellation.abort(jobId, JobStatus.FAILED);
@@ -335,14 +285,7 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const stored = await this.findOrThrow(jobId);
       const patch = change(stored);
-      const updated = await this.jobs
-        .findOneAndUpdate(
-          { _id: stored._id, status: stored.status, revision: stored.revision },
-          { $set: { ...patch, leaseUntil: this.leases.until() }, $inc: { revision: 1 } },
-          { returnDocument: 'after' },
-        )
-        .lean()
-        .exec();
+      const updated = await this.jobs.setIfUnchanged(stored, patch, this.leases.until());
       if (updated) return this.published(updated);
     }
     throw new ConflictException(`Job ${jobId} is being changed by too many writers at once; retry`);
