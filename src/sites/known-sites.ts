@@ -1,22 +1,18 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { Model } from 'mongoose';
 import { isSiteId } from './site-id';
 import { DEFAULT_SITE_ID } from '../common/context-header-check';
-import { Site } from './site.schema';
+import { SiteRepository } from './site-repository';
 
 /** The known sites. Existence checks sit on the hot path of every bean call, so known ids are cached. */
 @Injectable()
 export class KnownSites implements OnModuleInit {
   private readonly knownIds = new Set<string>();
 
-  constructor(@InjectModel(Site.name) private readonly sites: Model<Site>) {}
+  constructor(private readonly sites: SiteRepository) {}
 
   /** Creates the `default` site on first start. */
   async onModuleInit(): Promise<void> {
-    await this.sites
-      .updateOne({ _id: DEFAULT_SITE_ID }, { $setOnInsert: { name: 'Default site' } }, { upsert: true })
-      .exec();
+    await this.sites.createIfMissing(DEFAULT_SITE_ID, 'Default site');
     this.knownIds.add(DEFAULT_SITE_ID);
   }
 
@@ -28,8 +24,8 @@ export class KnownSites implements OnModuleInit {
   async exists(siteId: string): Promise<boolean> {
     if (this.knownIds.has(siteId)) return true;
     if (!isSiteId(siteId)) return false;
-    const found = await this.sites.exists({ _id: siteId }).exec();
+    const found = await this.sites.exists(siteId);
     if (found) this.knownIds.add(siteId);
-    return found !== null;
+    return found;
   }
 }

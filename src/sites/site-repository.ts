@@ -5,7 +5,11 @@ import { Role } from '../common/principal';
 import { RepositoryRegistry } from '../common/repository-registry';
 import { Site } from './site.schema';
 
-/** Exposes the sites (public: id and name) as repository `sites` of `/request/repository`. */
+/**
+ * The only code that writes the `sites` collection (checked by `test/architecture/collection-writers.spec.ts`): it
+ * creates the sites the app needs, and exposes the sites (public: id and name) as repository `sites` of
+ * `/request/repository`, where an ADMIN saves and deletes them.
+ */
 @Injectable()
 export class SiteRepository implements OnModuleInit {
   constructor(
@@ -15,5 +19,14 @@ export class SiteRepository implements OnModuleInit {
 
   onModuleInit(): void {
     this.repositories.register('sites', this.sites, Role.GUEST);
+  }
+
+  /** Creates the site with `name` unless a site with its id exists (then it is left as it is). */
+  async createIfMissing(siteId: string, name: string): Promise<void> {
+    await this.sites.updateOne({ _id: siteId }, { $setOnInsert: { name } }, { upsert: true }).exec();
+  }
+
+  async exists(siteId: string): Promise<boolean> {
+    return (await this.sites.exists({ _id: siteId }).exec()) !== null;
   }
 }
