@@ -14,6 +14,9 @@ export type JobPatch = Partial<Omit<Job, 'revision' | 'createdAt' | 'updatedAt'>
 /** The fields a job is created with. */
 export type NewJob = Pick<Job, 'type' | 'status' | 'total' | 'leaseUntil'> & Partial<Job>;
 
+/** Which expired jobs {@link JobRepository.expiredIds} lists. */
+export type ExpiredJobs = 'any' | 'handler-run';
+
 /** Matches the jobs still open to change: NEW or IN_PROGRESS. */
 const UNFINISHED = { status: { $in: UNFINISHED_STATUSES } };
 
@@ -24,9 +27,9 @@ function expiredLease(now: Date): Record<string, unknown> {
 
 /**
  * The only code that writes the `jobs` collection (checked by `test/architecture/collection-writers.spec.ts`): the
- * jobs bean and the leases ask it by intent. Every change of a job is one write conditioned on the job being
- * unfinished, so a finished job is never changed; each answers the job as written, or null (false) when the
- * condition missed and the caller decides whether to read again, retry or refuse. Every change but a lease
+ * jobs bean and the leases ask it by intent. Every update of a job is one write conditioned on the job being
+ * unfinished, so a finished job is never changed (only removed); each answers the job as written, or null (false)
+ * when the condition missed and the caller decides whether to read again, retry or refuse. Every update but a lease
  * renewal counts the job's `revision` up.
  */
 @Injectable()
@@ -47,9 +50,10 @@ export class JobRepository {
     return runSearch<StoredJob>(this.jobs, plan);
   }
 
-  /** Ids of the unfinished jobs whose lease expired by `now`, among those `filter` also matches. */
-  expiredIds(now: Date, filter: Record<string, unknown> = {}): Promise<string[]> {
-    return this.ids({ ...expiredLease(now), ...filter });
+  /** Ids of the unfinished jobs whose lease expired by `now`: any, or only those a handler ran (that had an owner). */
+  expiredIds(now: Date, which: ExpiredJobs): Promise<string[]> {
+    const owned = which === 'handler-run' ? { leaseOwner: { $exists: true } } : {};
+    return this.ids({ ...expiredLease(now), ...owned });
   }
 
   /** Ids of the unfinished jobs whose lease `owner` holds. */

@@ -16,7 +16,7 @@ import { JobCancellation } from './job-cancellation';
 import { JobDto } from './job.dto';
 import { JobLeases } from './job-leases';
 import { assertTransition, isFinished, JobStatus, progressOf } from './job-lifecycle';
-import { JobPatch, JobRepository } from './job.repository';
+import { ExpiredJobs, JobPatch, JobRepository } from './job.repository';
 import { Job } from './job.schema';
 import { JobSearchResponse, JobView, StoredJob, toView } from './job.view';
 
@@ -191,7 +191,7 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
   /** Fails every NEW or IN_PROGRESS job whose lease expired: no instance runs it and no client wrote it since. */
   @Exposed()
   async setUnfinishedJobsToFailed(): Promise<void> {
-    const failed = await this.failExpired({});
+    const failed = await this.failExpired('any');
     if (failed > 0) this.logger.warn(`Marked ${failed} unfinished job(s) with an expired lease as FAILED`);
   }
 
@@ -202,7 +202,7 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     reports: 'unfinished job(s) with an expired lease marked FAILED',
   })
   failExpiredOwnedJobs(): Promise<number> {
-    return this.failExpired({ leaseOwner: { $exists: true } });
+    return this.failExpired('handler-run');
   }
 
   /**
@@ -227,8 +227,8 @@ export class JobsService implements OnApplicationBootstrap, OnModuleDestroy {
     this.cancellation.abort(jobId, JobStatus.FAILED);
   }
 
-  private async failExpired(filter: Record<string, unknown>): Promise<number> {
-    const expired = await this.jobs.expiredIds(new Date(), filter);
+  private async failExpired(which: ExpiredJobs): Promise<number> {
+    const expired = await this.jobs.expiredIds(new Date(), which);
     let failed = 0;
     for (const jobId of expired) if (await this.failOrphan(jobId)) failed++;
     return failed;
