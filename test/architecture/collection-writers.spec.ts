@@ -12,15 +12,6 @@ const injecting = (model: string, as = 'private readonly m') =>
  * lease beside its service, waiting for its own repository.
  */
 const KNOWN_SEVERAL_WRITERS: Record<string, string[]> = {
-  // The catalogue import inserts the fixed catalogue besides each entity's own admin code.
-  Attribute: ['src/services/catalogue/attribute-admin.ts', 'src/services/catalogue/catalogue-import.ts'],
-  Product: [
-    'src/services/catalogue/catalogue-import.ts',
-    'src/services/catalogue/product-admin.ts',
-    'src/services/catalogue/product-creator.ts',
-  ],
-  Seller: ['src/services/catalogue/catalogue-import.ts', 'src/services/catalogue/seller-directory.ts'],
-  Sku: ['src/services/catalogue/catalogue-import.ts', 'src/services/catalogue/sku-admin.ts'],
   // Offers, their stock and its reservations are written by three catalogue services besides the import.
   SellerSku: [
     'src/services/catalogue/catalogue-import.ts',
@@ -112,6 +103,14 @@ describe('the application', () => {
     const several = [...writers].filter(([model, files]) => files.length > 1 && !(model in KNOWN_SEVERAL_WRITERS));
     expect(Object.fromEntries(several)).toEqual({});
     expect(writers.size).toBeGreaterThan(30);
+  });
+
+  it('should have the catalogue written by its repositories, sellers by the directory other modules use', () => {
+    const catalogue = 'src/services/catalogue';
+    expect(writers.get('Attribute')).toEqual([`${catalogue}/attribute.repository.ts`]);
+    expect(writers.get('Product')).toEqual([`${catalogue}/product.repository.ts`]);
+    expect(writers.get('Sku')).toEqual([`${catalogue}/sku.repository.ts`]);
+    expect(writers.get('Seller')).toEqual([`${catalogue}/seller-directory.ts`]);
   });
 
   it('should keep the known exceptions from growing, and drop those that have one writer now', () => {
