@@ -1,54 +1,45 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { Model, Types } from 'mongoose';
+import { Model } from 'mongoose';
 import { conflictOnDuplicate } from '../../common/mongo/duplicate-key';
 import { toObjectId } from '../../common/mongo/object-id';
-import { Attribute } from './attribute.schema';
+import { AttributeRepository } from './attribute.repository';
 import { CreateAttributeDto, UpdateAttributeDto } from './catalogue-admin.dto';
 import { AdminAttributeView, toAttributeView } from './catalogue-admin.view';
 import { definedOnly, listed } from './catalogue-admin.view';
 import { Product } from './product.schema';
 import { Sku } from './sku.schema';
 
-type StoredAttribute = Attribute & { _id: Types.ObjectId };
-
 /** Attributes (OPTION or VALUE); one that a product or SKU has values of is deleted only after they drop it. */
 @Injectable()
 export class AttributeAdmin {
   constructor(
-    @InjectModel(Attribute.name) private readonly attributes: Model<Attribute>,
+    private readonly attributes: AttributeRepository,
     @InjectModel(Product.name) private readonly products: Model<Product>,
     @InjectModel(Sku.name) private readonly skus: Model<Sku>,
   ) {}
 
   async list(): Promise<AdminAttributeView[]> {
-    const all = await this.attributes.find().sort({ code: 1 }).lean<StoredAttribute[]>().exec();
-    return all.map(toAttributeView);
+    return (await this.attributes.byCode()).map(toAttributeView);
   }
 
   async create(dto: CreateAttributeDto): Promise<AdminAttributeView> {
     const created = await this.attributes
       .create({ code: dto.code, name: dto.name, type: dto.type, unit: dto.unit })
       .catch(conflictOnDuplicate(`An attribute with code "${dto.code}" exists already`));
-    return toAttributeView(created.toObject());
+    return toAttributeView(created);
   }
 
   async update(id: string, dto: UpdateAttributeDto): Promise<AdminAttributeView> {
-    const updated = await this.attributes
-      .findByIdAndUpdate(
-        toObjectId(id, 'id'),
-        { $set: definedOnly({ name: dto.name, unit: dto.unit }) },
-        { returnDocument: 'after' },
-      )
-      .lean<StoredAttribute>()
-      .exec();
+    const labels = definedOnly({ name: dto.name, unit: dto.unit });
+    const updated = await this.attributes.relabel(toObjectId(id, 'id'), labels);
     if (!updated) throw new NotFoundException(`Attribute ${id} not found`);
     return toAttributeView(updated);
   }
 
   /** 409 naming the products and SKUs that still have values of it. */
   async remove(id: string): Promise<AdminAttributeView> {
-    const attribute = await this.attributes.findById(toObjectId(id, 'id')).lean<StoredAttribute>().exec();
+    const attribute = await this.attributes.find(toObjectId(id, 'id'));
     if (!attribute) throw new NotFoundException(`Attribute ${id} not found`);
     const usedBy = { 'attributes.attribute': attribute._id };
     const [products, skus] = await Promise.all([
@@ -59,7 +50,7 @@ export class AttributeAdmin {
       const users = [...products.map((p) => `product ${p.name}`), ...skus.map((s) => `SKU ${s.code}`)];
       throw new ConflictException(`Attribute "${attribute.code}" is used by ${listed(users)}`);
     }
-    await this.attributes.deleteOne({ _id: attribute._id }).exec();
+    await this.attributes.delete(attribute._id);
     return toAttributeView(attribute);
   }
 }

@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { FixedRecord, insertMissing } from '../../database/insert-missing';
-import { Attribute } from './attribute.schema';
-import { Product } from './product.schema';
+import { AttributeRepository } from './attribute.repository';
+import { ProductRepository } from './product.repository';
 import { SellerSku } from './seller-sku.schema';
-import { Seller } from './seller.schema';
-import { Sku } from './sku.schema';
+import { SellerDirectory } from './seller-directory';
+import { SkuRepository } from './sku.repository';
 import { withoutIndexRefresh } from './storefront-index.hooks';
 import { ReindexProgress, StorefrontReindex } from './storefront-reindex';
 
@@ -17,11 +17,11 @@ import { ReindexProgress, StorefrontReindex } from './storefront-reindex';
 @Injectable()
 export class CatalogueImport {
   constructor(
-    @InjectModel(Attribute.name) private readonly attributes: Model<Attribute>,
-    @InjectModel(Product.name) private readonly products: Model<Product>,
-    @InjectModel(Sku.name) private readonly skus: Model<Sku>,
+    private readonly attributes: AttributeRepository,
+    private readonly products: ProductRepository,
+    private readonly skus: SkuRepository,
     @InjectModel(SellerSku.name) private readonly offers: Model<SellerSku>,
-    @InjectModel(Seller.name) private readonly sellers: Model<Seller>,
+    private readonly sellers: SellerDirectory,
     private readonly reindex: StorefrontReindex,
   ) {}
 
@@ -46,18 +46,17 @@ export class CatalogueImport {
   ) {
     const loaded = (name: keyof typeof records) =>
       progress(`loaded ${name}`, records[name].length, records[name].length);
-    // Each model named where it is written, so that the one-writer-per-collection check sees these writes.
-    await insertMissing(this.attributes, records.attributes);
+    await this.attributes.insertMissing(records.attributes);
     loaded('attributes');
-    await insertMissing(this.products, records.products);
+    await this.products.insertMissing(records.products);
     loaded('products');
-    await insertMissing(this.skus, records.skus);
+    await this.skus.insertMissing(records.skus);
     loaded('skus');
     await insertMissing(this.offers, records.offers);
     loaded('offers');
   }
 
   insertMissingSellers(records: FixedRecord[]): Promise<void> {
-    return insertMissing(this.sellers, records);
+    return this.sellers.insertMissing(records);
   }
 }

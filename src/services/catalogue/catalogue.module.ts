@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { AttributeAdmin } from './attribute-admin';
+import { AttributeRepository } from './attribute.repository';
 import { Attribute, AttributeSchema } from './attribute.schema';
 import { CatalogueAdminService } from './catalogue-admin.service';
 import { CatalogueImport } from './catalogue-import';
@@ -16,6 +17,7 @@ import { ProductAdmin } from './product-admin';
 import { ProductController } from './product.controller';
 import { Product, ProductSchema } from './product.schema';
 import { ProductCreator } from './product-creator';
+import { ProductRepository } from './product.repository';
 import { SellerDirectory } from './seller-directory';
 import { SellerOfferController } from './seller-offer.controller';
 import { SellerOffers } from './seller-offers';
@@ -23,6 +25,7 @@ import { SellerSku, SellerSkuSchema } from './seller-sku.schema';
 import { Seller, SellerSchema } from './seller.schema';
 import { SkuAdmin } from './sku-admin';
 import { Sku, SkuSchema } from './sku.schema';
+import { SkuRepository } from './sku.repository';
 import { StockReservation } from './stock-reservation';
 import {
   STOREFRONT_ENTRY,
@@ -38,7 +41,9 @@ import { StorefrontReindex } from './storefront-reindex';
  * ports: {@link OfferCatalog} (offers as a cart shows them), {@link StockReservation} (stock taken by orders),
  * {@link SellerDirectory} (sellers), {@link OfferFacets} and {@link StorefrontReader} (the storefront and its index, kept
  * current by every write through these models) and {@link CatalogueImport} (demo data). Operators manage the catalogue
- * through the `catalogueAdminServiceImpl` bean ({@link CatalogueAdminService}).
+ * through the `catalogueAdminServiceImpl` bean ({@link CatalogueAdminService}). Each collection has one writer: the
+ * repositories ({@link AttributeRepository}, {@link ProductRepository}, {@link SkuRepository}) and, for sellers,
+ * {@link SellerDirectory} (README, "Who writes the catalogue").
  */
 @Module({
   imports: [
@@ -56,6 +61,9 @@ import { StorefrontReindex } from './storefront-reindex';
   ],
   controllers: [ProductController, SellerOfferController],
   providers: [
+    AttributeRepository,
+    ProductRepository,
+    SkuRepository,
     ProductCreator,
     OfferCatalog,
     StockReservation,

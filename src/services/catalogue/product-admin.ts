@@ -1,17 +1,17 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { Model, Types } from 'mongoose';
 import { conflictOnDuplicate } from '../../common/mongo/duplicate-key';
 import { toObjectId } from '../../common/mongo/object-id';
-import { parseSearchRequest, planSearch, runSearch, SearchSpec } from '../../common/search';
+import { parseSearchRequest, planSearch, SearchSpec } from '../../common/search';
 import { NewPlantWebhook } from '../webhooks/new-plant-webhook';
 import { CreateProductAdminDto, ProductTranslationDto, UpdateProductDto } from './catalogue-admin.dto';
 import { AdminProductView, definedOnly, toAdminProductView } from './catalogue-admin.view';
 import { CatalogueReferences } from './catalogue-references';
 import { Product, ProductDocument } from './product.schema';
 import { countryOfOrigin } from './product-creator';
+import { ProductRepository } from './product.repository';
 import { toProductView } from './product.view';
 import { SkuAdmin } from './sku-admin';
+import { SkuRepository } from './sku.repository';
 
 /** Operators find products, drafts included, by name, description or slug, and filter by these fields. */
 const SEARCH: SearchSpec = {
@@ -48,9 +48,10 @@ export interface ProductChange {
 @Injectable()
 export class ProductAdmin {
   constructor(
-    @InjectModel(Product.name) private readonly products: Model<Product>,
+    private readonly products: ProductRepository,
     private readonly references: CatalogueReferences,
-    private readonly skus: SkuAdmin,
+    private readonly skus: SkuRepository,
+    private readonly skuAdmin: SkuAdmin,
     private readonly newPlantWebhook: NewPlantWebhook,
   ) {}
 
@@ -61,8 +62,7 @@ export class ProductAdmin {
   /** A search request (DESIGN §6) over every product; each with its SKUs (one query for the page's). */
   async search(request: Record<string, unknown>): Promise<AdminProductPage> {
     const plan = planSearch(parseSearchRequest(request), SEARCH);
-    const { content, total } = await runSearch<Product & { _id: Types.ObjectId }>(this.products, plan);
-    const products = content.map((stored) => this.products.hydrate(stored));
+    const { products, total } = await this.products.search(plan);
     const skus = await this.skus.ofProducts(products.map((product) => product._id));
     const items = products.map((product) =>
       toAdminProductView(
@@ -83,16 +83,16 @@ export class ProductAdmin {
 
   async update(id: string, dto: UpdateProductDto): Promise<ProductChange> {
     const product = await this.find(id);
-    product.set(await this.fields(dto));
-    await product.save().catch(conflictOnDuplicate(`Slug "${dto.slug}" is in use`));
+    await this.products
+      .update(product, await this.fields(dto))
+      .catch(conflictOnDuplicate(`Slug "${dto.slug}" is in use`));
     return { product: await this.view(product), newlyPublished: false };
   }
 
   async setPublished(id: string, published: boolean): Promise<ProductChange> {
     const product = await this.find(id);
     const newlyPublished = published && !product.published;
-    product.published = published;
-    await product.save();
+    await this.products.setPublished(product, published);
     return this.announced(product, newlyPublished);
   }
 
@@ -100,8 +100,7 @@ export class ProductAdmin {
   async setTranslation(id: string, translation: ProductTranslationDto): Promise<ProductChange> {
     const product = await this.find(id);
     const others = product.translations.filter((existing) => existing.lang !== translation.lang);
-    product.translations = [...others, stored(translation)];
-    await product.save();
+    await this.products.setTranslations(product, [...others, stored(translation)]);
     return { product: await this.view(product), newlyPublished: false };
   }
 
@@ -112,8 +111,7 @@ export class ProductAdmin {
     if (kept.length === product.translations.length) {
       throw new NotFoundException(`Product ${id} has no content in "${lang}"`);
     }
-    product.translations = kept;
-    await product.save();
+    await this.products.setTranslations(product, kept);
     return { product: await this.view(product), newlyPublished: false };
   }
 
@@ -121,15 +119,15 @@ export class ProductAdmin {
   async remove(id: string): Promise<AdminProductView> {
     const product = await this.find(id);
     const skus = await this.skus.ofProduct(product._id);
-    await this.skus.assertNotOffered(skus);
+    await this.skuAdmin.assertNotOffered(skus);
     const view = toAdminProductView(product, skus);
-    await this.skus.deleteUnlessOffered(skus);
-    await this.products.deleteOne({ _id: product._id }).exec();
+    await this.skuAdmin.deleteUnlessOffered(skus);
+    await this.products.delete(product._id);
     return view;
   }
 
   private async find(id: string): Promise<ProductDocument> {
-    const product = await this.products.findById(toObjectId(id, 'id')).exec();
+    const product = await this.products.find(toObjectId(id, 'id'));
     if (!product) throw new NotFoundException(`Product ${id} not found`);
     return product;
   }

@@ -6,14 +6,15 @@ import { AuditTrail } from '../../audit/audit-trail';
 import { NewPlantWebhook } from '../webhooks/new-plant-webhook';
 import { Attribute } from './attribute.schema';
 import { CreateProductDto } from './product.dto';
-import { Product, ProductDocument } from './product.schema';
+import { ProductDocument } from './product.schema';
+import { ProductRepository } from './product.repository';
 import { toProductView } from './product.view';
 
 /** Creates products and announces the published ones as New Plants. */
 @Injectable()
 export class ProductCreator {
   constructor(
-    @InjectModel(Product.name) private readonly products: Model<Product>,
+    private readonly products: ProductRepository,
     @InjectModel(Attribute.name) private readonly attributes: Model<Attribute>,
     private readonly newPlantWebhook: NewPlantWebhook,
     private readonly audit: AuditTrail,

@@ -2,6 +2,7 @@ import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, Types } from 'mongoose';
 import { toObjectId } from '../../common/mongo/object-id';
+import { FixedRecord, insertMissing } from '../../database/insert-missing';
 import { Seller } from './seller.schema';
 import { SellerView, toSellerView } from './seller.view';
 
@@ -15,9 +16,10 @@ export type NewSeller = Pick<Seller, 'name' | 'country' | 'userId' | 'profileId'
 export type SellerAccounts = Pick<Seller, 'userId' | 'profileId'>;
 
 /**
- * The catalogue's port for sellers: what other modules read of them and the one thing they change (the links to
- * shipping addresses, which the geolocation module owns). Writes go through the seller model, so the storefront
- * index sees them.
+ * The catalogue's port for sellers: what other modules read of them and change (onboarding, company details, the
+ * links to shipping addresses, which the geolocation module owns). The only code that writes the `sellers`
+ * collection, so the sellers' repository (checked by `test/architecture/collection-writers.spec.ts`). Writes go
+ * through the seller model, so the storefront index sees them.
  */
 @Injectable()
 export class SellerDirectory {
@@ -70,6 +72,11 @@ export class SellerDirectory {
 
   async unlinkShippingAddress(sellerId: Types.ObjectId, addressId: Types.ObjectId): Promise<void> {
     await this.sellers.updateOne({ _id: sellerId }, { $pull: { shippingAddresses: addressId } }).exec();
+  }
+
+  /** Fixed records (the demo data) whose id is not there yet; see {@link insertMissing}. */
+  insertMissing(records: FixedRecord[]): Promise<void> {
+    return insertMissing(this.sellers, records);
   }
 
   /** Removes the addresses from every seller that ships from them (before they are deleted). */

@@ -1,16 +1,14 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { Model, Types } from 'mongoose';
+import { Model } from 'mongoose';
 import { conflictOnDuplicate } from '../../common/mongo/duplicate-key';
 import { toObjectId } from '../../common/mongo/object-id';
 import { CreateSkuDto, UpdateSkuDto } from './catalogue-admin.dto';
 import { definedOnly, listed, AdminSkuView, toSkuView } from './catalogue-admin.view';
 import { CatalogueReferences } from './catalogue-references';
-import { Product } from './product.schema';
+import { ProductRepository } from './product.repository';
 import { SellerSku } from './seller-sku.schema';
-import { Sku } from './sku.schema';
-
-export type StoredSku = Sku & { _id: Types.ObjectId };
+import { StoredSku, SkuRepository } from './sku.repository';
 
 /**
  * SKUs (a product's variants). A SKU that sellers offer is never deleted (409 naming the offers and the units open
@@ -19,50 +17,34 @@ export type StoredSku = Sku & { _id: Types.ObjectId };
 @Injectable()
 export class SkuAdmin {
   constructor(
-    @InjectModel(Sku.name) private readonly skus: Model<Sku>,
-    @InjectModel(Product.name) private readonly products: Model<Product>,
+    private readonly skus: SkuRepository,
+    private readonly products: ProductRepository,
     @InjectModel(SellerSku.name) private readonly offers: Model<SellerSku>,
     private readonly references: CatalogueReferences,
   ) {}
 
-  async ofProduct(product: Types.ObjectId): Promise<StoredSku[]> {
-    return this.ofProducts([product]);
-  }
-
-  /** The SKUs of these products by code, from one query on the `product` index. */
-  async ofProducts(products: Types.ObjectId[]): Promise<StoredSku[]> {
-    return this.skus
-      .find({ product: { $in: products } })
-      .sort({ code: 1 })
-      .lean<StoredSku[]>()
-      .exec();
-  }
-
   /** 404 for an unknown product or attribute, 409 for a code in use. */
   async create(dto: CreateSkuDto): Promise<AdminSkuView> {
     const product = toObjectId(dto.productId, 'productId');
-    if (!(await this.products.exists({ _id: product })))
-      throw new NotFoundException(`Product ${dto.productId} not found`);
+    if (!(await this.products.exists(product))) throw new NotFoundException(`Product ${dto.productId} not found`);
     const attributes = (await this.references.attributeValues(dto.attributes)) ?? [];
     const fields = { product, code: dto.code, name: dto.name, attributes, weightGrams: dto.weightGrams };
     const created = await this.skus.create(fields).catch(conflictOnDuplicate(`SKU code "${dto.code}" is in use`));
-    return toSkuView(created.toObject());
+    return toSkuView(created);
   }
 
   async update(id: string, dto: UpdateSkuDto): Promise<AdminSkuView> {
     const attributes = await this.references.attributeValues(dto.attributes);
     const change = definedOnly({ code: dto.code, name: dto.name, attributes, weightGrams: dto.weightGrams });
     const updated = await this.skus
-      .findByIdAndUpdate(toObjectId(id, 'id'), { $set: change }, { returnDocument: 'after', runValidators: true })
-      .lean<StoredSku>()
-      .exec()
+      .update(toObjectId(id, 'id'), change)
       .catch(conflictOnDuplicate(`SKU code "${dto.code}" is in use`));
     if (!updated) throw new NotFoundException(`SKU ${id} not found`);
     return toSkuView(updated);
   }
 
   async remove(id: string): Promise<AdminSkuView> {
-    const sku = await this.skus.findById(toObjectId(id, 'id')).lean<StoredSku>().exec();
+    const sku = await this.skus.find(toObjectId(id, 'id'));
     if (!sku) throw new NotFoundException(`SKU ${id} not found`);
     await this.assertNotOffered([sku]);
     await this.deleteUnlessOffered([sku]);
@@ -76,11 +58,11 @@ export class SkuAdmin {
    */
   async deleteUnlessOffered(skus: StoredSku[]): Promise<void> {
     if (skus.length === 0) return;
-    await this.skus.deleteMany({ _id: { $in: skus.map((sku) => sku._id) } }).exec();
+    await this.skus.delete(skus);
     try {
       await this.assertNotOffered(skus);
     } catch (error) {
-      await this.skus.insertMany(skus);
+      await this.skus.restore(skus);
       throw error;
     }
   }
