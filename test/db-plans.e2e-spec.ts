@@ -117,6 +117,10 @@ describe('query plans of the beans', () => {
     await call(undefined, SEARCH, 'listProducts', [{}]);
     await call(undefined, SEARCH, 'listProducts', [{ q: 'ficus', sort: 'price' }]);
     await call(undefined, SEARCH, 'listProducts', [{ filters, categories: ['Houseplants'], sort: '-name' }]);
+    await call(undefined, SEARCH, 'listProducts', [{ filters: filters.slice(0, 1), sort: '-price' }]);
+    await call(undefined, SEARCH, 'listProducts', [
+      { filters: filters.slice(1), categories: ['Seeds'], sort: 'price' },
+    ]);
     await call(undefined, SEARCH, 'listProducts', [{ minPrice: 500, maxPrice: 2000, currency: 'EUR', sort: 'newest' }]);
     await call(undefined, SEARCH, 'listProducts', [{ q: 'monsterra palm' }]);
     await call(undefined, SEARCH, 'listProducts', [{ currency: 'EUR', sort: '-price' }]);
@@ -293,9 +297,31 @@ describe('query plans of the beans', () => {
       expect.stringMatching(/OR.*search_terms_listed/),
       expect.stringMatching(/OR.*search_terms_listed/),
     ]);
+    // The candidates of two conditions, and the count of one value with categories (no kept counter for that).
     expect(reading('"attributeKeys"').map((query) => query.plan)).toEqual([
       expect.stringContaining('listing_attribute'),
+      expect.stringContaining('listing_attribute'),
     ]);
+    // One attribute value sorted by price: a range of the kept prices, stopping after the page, in both directions.
+    expect(reading('"keyPrices"').map((query) => query.plan)).toEqual([
+      expect.stringMatching(/LIMIT.*listing_key_price/),
+      expect.stringMatching(/LIMIT.*listing_key_price/),
+    ]);
+  });
+
+  it('should count a price range mostly from index keys', () => {
+    const counts = planned.filter(
+      (query) => query.caller === `${SEARCH}.listProducts` && query.command.count === 'storefront_index',
+    );
+    const ofPrice = counts.filter((query) => JSON.stringify(query.command).includes('"price"'));
+    // Entries whose cheapest in-stock offer is within the range: keys only; the cheaper ones are read and checked.
+    expect(ofPrice).toHaveLength(2);
+    expect(ofPrice.map((query) => query.plan)).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('COUNT_SCAN listing_price'),
+        expect.stringMatching(/FETCH.*listing_price/),
+      ]),
+    );
   });
 
   it('should join only on indexed foreign fields', () => {

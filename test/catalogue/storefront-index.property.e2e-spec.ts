@@ -139,7 +139,10 @@ function operations(): fc.Arbitrary<Op> {
       kind: 'sku attribute',
       apply: (t) =>
         model<Sku>(t, Sku.name)
-          .updateOne({ _id: skuIds[k] }, { $set: { attributes: [{ attribute: attributeIds[a], values: [`v${k}`] }] } })
+          .updateOne(
+            { _id: skuIds[k] },
+            { $set: { attributes: [{ attribute: attributeIds[a], values: [`v${k % 2}`] }] } },
+          )
           .exec(),
     })),
     fc.record({ p: product, word: fc.constantFrom(...WORDS) }).map(({ p, word }): Op => ({
@@ -196,6 +199,42 @@ async function expectedListing(db: mongo.Db, currency?: string) {
   return [...cheapest]
     .map(([product, offer]) => ({ id: product, offerId: String(offer._id), price: offer.price as number }))
     .sort((x, y) => x.price - y.price || (x.id < y.id ? -1 : 1));
+}
+
+/**
+ * The listing narrowed to one attribute value, computed from the sources: each published product with an in-stock
+ * active offer meeting it (the product has the value, or the offer's SKU does), shown with the cheapest such offer.
+ */
+async function expectedWithValue(db: mongo.Db, attribute: Types.ObjectId, value: string, sort: 'price' | '-price') {
+  const [products, skus, offers] = await Promise.all([
+    db.collection('products').find({ published: true }).toArray(),
+    db.collection('skus').find({}).toArray(),
+    db
+      .collection('seller_skus')
+      .find({ quantity: { $gt: 0 }, active: { $ne: false } })
+      .toArray(),
+  ]);
+  const hasValue = (holder: Doc | undefined) =>
+    ((holder?.attributes ?? []) as Doc[]).some(
+      (entry) => String(entry.attribute) === String(attribute) && (entry.values as string[]).includes(value),
+    );
+  const productById = new Map(products.map((product) => [String(product._id), product]));
+  const skuById = new Map(skus.map((sku) => [String(sku._id), sku]));
+  const cheapest = new Map<string, Doc>();
+  for (const offer of offers) {
+    const product = productById.get(String(offer.product));
+    if (!product || !(hasValue(product) || hasValue(skuById.get(String(offer.sku))))) continue;
+    const current = cheapest.get(String(offer.product));
+    const better =
+      !current ||
+      offer.price < current.price ||
+      (offer.price === current.price && String(offer._id) < String(current._id));
+    if (better) cheapest.set(String(offer.product), offer);
+  }
+  const direction = sort === 'price' ? 1 : -1;
+  return [...cheapest]
+    .map(([product, offer]) => ({ id: product, offerId: String(offer._id), price: offer.price as number }))
+    .sort((x, y) => direction * (x.price - y.price) || (x.id < y.id ? -1 : 1));
 }
 
 /** Products per value of a facet, over the in-stock active offers of published products. */
@@ -267,7 +306,7 @@ describe('storefront index against a full recomputation (property)', () => {
   const call = async (fn: string, args: unknown[]) => (await t.callBean(BEAN, fn, args).expect(200)).body as unknown;
 
   async function listed(query: object) {
-    const body = (await call('listProducts', [{ ...query, sort: 'price', size: 100 }])) as {
+    const body = (await call('listProducts', [{ sort: 'price', ...query, size: 100 }])) as {
       items: { id: string; cheapestOffer: { offerId: string; price: number }; attributes: AttributeView[] }[];
       total: number;
     };
@@ -307,12 +346,33 @@ describe('storefront index against a full recomputation (property)', () => {
     expect(shown).toEqual(expected);
   }
 
+  /**
+   * A product's own value and SKUs' values (SKUs of several products share them), each sorted by price both ways (the kept prices per value, read in their
+   * index's order), with their totals (the value's kept counter).
+   */
+  async function expectValueFiltersAgreeWithSources(): Promise<void> {
+    const filters = [
+      { a: 0, value: WORDS[0] },
+      { a: 0, value: 'v0' },
+      { a: 1, value: 'v1' },
+    ];
+    for (const { a, value } of filters) {
+      if (!(await db.collection('attributes').findOne({ _id: attributeIds[a] }))) continue;
+      for (const sort of ['price', '-price'] as const) {
+        const query = { filters: [{ attributeId: String(attributeIds[a]), values: [value] }], sort };
+        const shown = (await listed(query)).map(({ id, offerId, price }) => ({ id, offerId, price }));
+        expect(shown).toEqual(await expectedWithValue(db, attributeIds[a], value, sort));
+      }
+    }
+  }
+
   async function expectIndexAgreesWithSources(): Promise<void> {
     expect(await listed({})).toEqual(await withAttributes(await expectedListing(db)));
     for (const currency of CURRENCIES) {
       expect(await listed({ currency })).toEqual(await withAttributes(await expectedListing(db, currency)));
     }
     await expectDetailAgreesWithSources(productIds[0]);
+    await expectValueFiltersAgreeWithSources();
     const facets = async (fn: string) => asCounts((await call(fn, [''])) as Facet[]);
     expect(await facets('getCountriesOfOriginFilter')).toEqual(await expectedCounts(db, (p) => [p.countryOfOrigin]));
     expect(await facets('getCountriesOfSellersFilter')).toEqual(await expectedCounts(db, (_p, s) => [s?.country]));

@@ -193,6 +193,43 @@ describe('storefront listing and product detail (ecomRemainsSearchEngineServiceI
       expect(both.map((item) => item.id).sort()).toEqual([...expectedListing(expected).keys()].sort());
     });
 
+    it('should sort a one-value attribute filter by the price of its offer meeting it, both ways, page by page', async () => {
+      const [light, form] = [attributeId('light'), attributeId('form')];
+      const filters: [string, string, Offer[]][] = [
+        [light, 'Shade', inStockOffers().filter((offer) => hasValue(productOf(offer).attributes, light, 'Shade'))],
+        [form, 'Seeds', inStockOffers().filter((offer) => hasValue(skuOf(offer).attributes, form, 'Seeds'))],
+      ];
+      const demoProducts = new Set(demo.products.map((product) => String(product._id)));
+      for (const [id, value, offers] of filters) {
+        for (const [sort, direction] of [
+          ['price', 1],
+          ['-price', -1],
+        ] as const) {
+          const rows = [...expectedListing(offers)].map(([product, offer]) => ({
+            id: product,
+            offerId: String(offer._id),
+            price: offer.price,
+          }));
+          rows.sort((a, b) => direction * (a.price - b.price) || (a.id < b.id ? -1 : 1));
+          const items: Listed[] = [];
+          for (let page = 0, total = 1; items.length < total; page++) {
+            const result = await list({ filters: [{ attributeId: id, values: [value] }], sort, page, size: 7 });
+            if (result.items.length === 0) break;
+            total = result.total;
+            items.push(...result.items);
+          }
+          // Other tests add offers of their own products: compare the demo products' rows, in their order.
+          const shown = items.filter((item) => demoProducts.has(item.id));
+          const seen = shown.map((item) => ({
+            id: item.id,
+            offerId: item.cheapestOffer.offerId,
+            price: item.cheapestOffer.price,
+          }));
+          expect(seen).toEqual(rows);
+        }
+      }
+    });
+
     it('should drop a product at once when a checkout takes its last unit', async () => {
       const offer = await createOffer(t, { quantity: 1, price: 777 });
       const product = await list({ q: (await detailOfOffer(offer.sellerSkuId)).name.split(' ')[1] });

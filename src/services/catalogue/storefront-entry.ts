@@ -114,6 +114,12 @@ export interface StorefrontEntry {
   attributeLabels: AttributeLabel[];
   /** `attributeKey`s of the product and of the SKUs of its in-stock offers in the scope. */
   attributeKeys: string[];
+  /**
+   * Per attribute key of `attributeKeys`, the price of the cheapest in-stock offer meeting it (the product has the
+   * value, or the offer's SKU does), twice: in ascending and in descending order (`keyPriceOf`). Index
+   * `listing_key_price` reads a one-value attribute filter's page sorted by price in that order.
+   */
+  keyPrices: string[];
   /** Search words of names and descriptions in every language, and the typo keys of the names' words. */
   terms: string[];
   typoKeys: string[];
@@ -263,6 +269,7 @@ function entryOf(
       labels,
     ),
     attributeKeys: [...new Set([...keysOf(attributes), ...inStock.flatMap((offer) => offer.keys)])],
+    keyPrices: keyPricesOf(keysOf(attributes), inStock),
     terms: distinctWords([...names, product.description, ...translations.map((t) => t.description)]),
     typoKeys: [...new Set(distinctWords(names).flatMap(typoKeysOf))],
     skus: [],
@@ -273,6 +280,47 @@ function entryOf(
     currencies: [],
     attributeIds: [],
   };
+}
+
+/**
+ * Widest price `keyPriceOf` orders: prices are integer minor units up to 10^9 (the offer schema and DTO), far below
+ * it; the ceiling stays an exact integer (below 2^53).
+ */
+const KEY_PRICE_DIGITS = 15;
+const KEY_PRICE_CEILING = 10 ** KEY_PRICE_DIGITS - 1;
+
+/**
+ * A string whose order among the strings of one attribute key and direction is the price's (ascending) or its
+ * reverse (descending): the direction, the key with its length (so that no other key's strings share the prefix,
+ * whatever its characters), then the price zero-padded (or its complement). See `keyPriceRange`.
+ */
+export function keyPriceOf(direction: 1 | -1, key: string, price: number): string {
+  const clamped = Math.min(Math.max(price, 0), KEY_PRICE_CEILING);
+  const ordered = direction === 1 ? clamped : KEY_PRICE_CEILING - clamped;
+  return `${keyPricePrefix(direction, key)}${String(ordered).padStart(KEY_PRICE_DIGITS, '0')}`;
+}
+
+/** The bounds holding exactly the `keyPriceOf` strings of one key and direction. */
+export function keyPriceRange(direction: 1 | -1, key: string): { $gte: string; $lt: string } {
+  const prefix = keyPricePrefix(direction, key);
+  // Every string of the range continues the prefix with a digit, and ':' follows '9'.
+  return { $gte: prefix, $lt: `${prefix}:` };
+}
+
+function keyPricePrefix(direction: 1 | -1, key: string): string {
+  return `${direction === 1 ? 'a' : 'd'}${key.length}:${key}|`;
+}
+
+/**
+ * The `keyPrices` of an entry: each key of the product (met by every offer) and of its in-stock offers' SKUs with
+ * the price of the first offer meeting it, `inStock` being cheapest first, as `rowsOf` picks a row's offer.
+ */
+function keyPricesOf(ownKeys: string[], inStock: EntryOffer[]): string[] {
+  const cheapest = new Map<string, number>();
+  for (const offer of inStock) {
+    for (const key of [...ownKeys, ...offer.keys]) if (!cheapest.has(key)) cheapest.set(key, offer.price);
+  }
+  return [...cheapest].flatMap(([key, price]) => [keyPriceOf(1, key, price), keyPriceOf(-1, key, price)]);
 }
 
 /** Keys of the attribute values that count for filters: a value list may be empty. */

@@ -24,6 +24,9 @@ StorefrontEntrySchema.index({ ...LISTED, createdAt: -1, _id: -1 }, { name: 'list
 // Attribute filters: the listed entries of a scope having an attribute value (multikey), so a filtered listing reads
 // only the entries that match a condition instead of every listed entry of its scope.
 StorefrontEntrySchema.index({ ...LISTED, attributeKeys: 1 }, { name: 'listing_attribute' });
+// A one-value attribute filter sorted by price: the entries having the value in the order of the price of their
+// cheapest offer meeting it (`keyPrices`, multikey; the product id breaks ties), read with this index as a hint.
+StorefrontEntrySchema.index({ ...LISTED, keyPrices: 1, _id: 1 }, { name: 'listing_key_price' });
 // Search: a word's exact key or prefix range, and the typo keys of names' words (multikey), within the listed entries
 // of a scope: without the scope the typo keys of a common word (five deletions each) held more keys than the scope's
 // whole listing at 100x, and the planner chose a scan of the scope.

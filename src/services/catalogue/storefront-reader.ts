@@ -68,15 +68,42 @@ export class StorefrontReader {
   }
 
   /** How many products are listed in `scope`: its kept counter (one `_id` read), not a count of entries. */
-  async listedCount(scope: string): Promise<number> {
+  listedCount(scope: string): Promise<number> {
+    return this.counted(facetKey(LISTED_FACET, scope));
+  }
+
+  /** A kept counter's count (one `_id` read; see `facetKey`), 0 when there is none. */
+  async counted(key: string): Promise<number> {
     const counter = await this.connection
       .collection<FacetCounter>(FACET_COLLECTION)
-      .findOne({ _id: facetKey(LISTED_FACET, scope) }, { projection: { count: 1 } });
+      .findOne({ _id: key }, { projection: { count: 1 } });
     return counter?.count ?? 0;
   }
 
-  count(scope: string, filter: EntryFilter): Promise<number> {
-    return this.entries().countDocuments({ scope, listed: true, ...filter });
+  /**
+   * How many listed entries of `scope` match `filter`. The `count` command rather than `countDocuments` (an
+   * aggregate): a count whose index bounds are exact is then answered from the index keys, no entry read.
+   */
+  async count(scope: string, filter: EntryFilter): Promise<number> {
+    const command = { count: INDEX_COLLECTION, query: { scope, listed: true, ...filter } };
+    const { n } = (await this.connection.db!.command(command)) as { n: number };
+    return n;
+  }
+
+  /**
+   * A page of a one-value attribute filter sorted by price (`keyPriceFilter`), each entry with its offers: the
+   * order is that of the strings of `listing_key_price`, hinted, in which every entry has one string in range. A
+   * sort on the multikey field would be a blocking sort by each entry's least string, so none is asked.
+   */
+  keyPricePage(scope: string, filter: EntryFilter, { skip, limit }: { skip: number; limit: number }) {
+    return this.entries()
+      .find({ scope, listed: true, ...filter } as Doc, {
+        projection: { ...LISTING_FIELDS, offers: 1 },
+        hint: 'listing_key_price',
+      })
+      .skip(skip)
+      .limit(limit)
+      .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
   }
 
   /**

@@ -17,15 +17,19 @@ import { ProductListingQueryDto } from './product-listing.dto';
 import { StorefrontFacets } from './storefront-facets';
 import {
   AttributeCondition,
+  conditionCounter,
   entryFilter,
   INDEX_SORTS,
+  keyPriceFilter,
   listingRead,
   ListingCriteria,
+  ListingRead,
   ListingRow,
   queryWords,
   relevance,
   rowsOf,
   sortRows,
+  totalFilters,
 } from './storefront-listing';
 import { contentIn, ProductDetail, ProductListing, toListedProduct, toProductDetail } from './storefront-views';
 
@@ -179,10 +183,10 @@ export class ProductSearchService {
   }
 
   /**
-   * The page and total of a listing (see `listingRead`). Read in the sort's index order: a range read of one page
-   * (each entry with its cheapest in-stock offer, or its offers to pick from) and the total (the scope's kept counter
-   * without conditions, else a count); otherwise every candidate the index finds is checked (its cheapest offer
-   * meeting the conditions, its relevance), ordered and sliced here, and the page's entries are read in full.
+   * The page and total of a listing (see `listingRead`). Read in an index's order: a range read of one page (each
+   * entry with its cheapest in-stock offer, or its offers to pick from) and the total (see `indexedTotal`);
+   * otherwise every candidate the index finds is checked (its cheapest offer meeting the conditions, its
+   * relevance), ordered and sliced here, and the page's entries are read in full.
    */
   private async listingRows(criteria: ListingCriteria): Promise<ListingPage> {
     const words = queryWords(criteria.q);
@@ -194,14 +198,14 @@ export class ProductSearchService {
     if (criteria.q && words.length === 0) return { items: [], total: 0 };
     const read = listingRead(criteria, words, sort);
     if (read !== 'candidates' && sort !== 'relevance') {
-      const paging = { skip: start, limit: criteria.size, allOffers: read === 'exact' };
+      const paging = { skip: start, limit: criteria.size };
       const [entries, total] = await Promise.all([
-        this.index.page(scope, filter, INDEX_SORTS[sort], paging),
-        read === 'cheapest' && criteria.categories.length === 0
-          ? this.index.listedCount(scope)
-          : this.index.count(scope, filter),
+        read === 'keyPrice'
+          ? this.index.keyPricePage(scope, keyPriceFilter(criteria, sort === 'price' ? 'price' : '-price'), paging)
+          : this.index.page(scope, filter, INDEX_SORTS[sort], { ...paging, allOffers: read === 'exact' }),
+        this.indexedTotal(read, criteria, scope, filter),
       ]);
-      return { items: read === 'exact' ? rowsOf(entries, criteria, []) : cheapestRows(entries), total };
+      return { items: read === 'cheapest' ? cheapestRows(entries) : rowsOf(entries, criteria, []), total };
     }
     const rows = rowsOf(await this.index.candidates(scope, filter, words.length > 0), criteria, words);
     const page = sortRows(rows, sort).slice(start, start + criteria.size);
@@ -211,6 +215,23 @@ export class ProductSearchService {
       return entry ? [{ ...row, entry }] : [];
     });
     return { items, total: rows.length };
+  }
+
+  /**
+   * The total of an index-ordered listing: a kept counter without conditions (the scope's listed products) or with
+   * one attribute value alone; otherwise counts in the database, a price range's in two parts (`totalFilters`).
+   */
+  private async indexedTotal(
+    read: ListingRead,
+    criteria: ListingCriteria,
+    scope: string,
+    filter: Record<string, unknown>,
+  ): Promise<number> {
+    if (read === 'cheapest' && criteria.categories.length === 0) return this.index.listedCount(scope);
+    const counter = conditionCounter(criteria, scope);
+    if (counter !== undefined) return this.index.counted(counter);
+    const counts = await Promise.all(totalFilters(criteria, filter).map((part) => this.index.count(scope, part)));
+    return counts.reduce((sum, count) => sum + count, 0);
   }
 
   /** Each filter's attribute must exist (404), as for the attribute facets. */

@@ -1,5 +1,12 @@
 import { Types } from 'mongoose';
-import { attributeKey, EntryOffer, StorefrontEntry } from '../catalogue/storefront-entry';
+import {
+  ALL_CURRENCIES,
+  attributeKey,
+  EntryOffer,
+  facetKey,
+  keyPriceRange,
+  StorefrontEntry,
+} from '../catalogue/storefront-entry';
 import { EntryFilter, EntrySort } from '../catalogue/storefront-reader';
 import { TYPO_MIN_LENGTH, typoKeysOf, withinOneEdit, wordsOf } from '../catalogue/search-terms';
 import { ListingSort } from './product-listing.dto';
@@ -79,18 +86,66 @@ function wordClauses(word: string): EntryFilter[] {
  * How a listing is read. `cheapest`: no conditions at all and a sort of the index, each entry's cheapest in-stock
  * offer is its row's. `exact`: no query words, at most one attribute condition or price range, and a sort not by
  * price, so `entryFilter` is exactly the listing's membership and the sort's index orders the rows: a page is a
- * range of that index that stops after the page (the row's offer is then picked from the entry's offers). Otherwise
- * (`candidates`) every candidate is checked, ordered and sliced here: with two conditions one offer must meet both,
- * and a row's price is that of its offer meeting the conditions, which the index (the cheapest in stock) does not
- * order.
+ * range of that index that stops after the page (the row's offer is then picked from the entry's offers).
+ * `keyPrice`: one attribute condition with one value and a sort by price: the row's price is the entry's kept
+ * price for that value (`keyPrices`), whose index orders the rows, so a page is again a range stopping after it.
+ * Otherwise (`candidates`) every candidate is checked, ordered and sliced here: with two conditions one offer must
+ * meet both, and a row's price is that of its offer meeting the conditions, which no index orders.
  */
-export type ListingRead = 'cheapest' | 'exact' | 'candidates';
+export type ListingRead = 'cheapest' | 'exact' | 'keyPrice' | 'candidates';
 
 export function listingRead(criteria: ListingCriteria, words: string[], sort: ListingSort | 'relevance'): ListingRead {
   if (words.length > 0 || sort === 'relevance') return 'candidates';
   const conditions = criteria.conditions.length + (hasPriceRange(criteria) ? 1 : 0);
   if (conditions === 0) return 'cheapest';
-  return conditions === 1 && sort !== 'price' && sort !== '-price' ? 'exact' : 'candidates';
+  if (conditions > 1) return 'candidates';
+  if (sort !== 'price' && sort !== '-price') return 'exact';
+  return oneValueKey(criteria) === undefined ? 'candidates' : 'keyPrice';
+}
+
+/** The attribute key of the only condition when it has one value and nothing else narrows by offer. */
+function oneValueKey(criteria: ListingCriteria): string | undefined {
+  if (criteria.conditions.length !== 1 || hasPriceRange(criteria)) return undefined;
+  const [{ attribute, values }] = criteria.conditions;
+  return new Set(values).size === 1 ? attributeKey(attribute, values[0]) : undefined;
+}
+
+/**
+ * The filter of a `keyPrice` read, sorted by `sort`: the entries' kept price strings of the condition's value in
+ * that direction (one per entry, so an index range read in order; `$elemMatch` keeps both bounds on one string),
+ * and the categories, checked on each entry read.
+ */
+export function keyPriceFilter(criteria: ListingCriteria, sort: 'price' | '-price'): EntryFilter {
+  const range = keyPriceRange(sort === 'price' ? 1 : -1, oneValueKey(criteria)!);
+  const categories = criteria.categories.length > 0 ? { categories: { $in: criteria.categories } } : {};
+  return { keyPrices: { $elemMatch: range }, ...categories };
+}
+
+/**
+ * The kept counter that is the total of a listing of all currencies narrowed by one attribute value alone (the
+ * listed products having it, facet `value:<attribute id>`), if that is the listing's only condition.
+ */
+export function conditionCounter(criteria: ListingCriteria, scope: string): string | undefined {
+  const key = oneValueKey(criteria);
+  if (scope !== ALL_CURRENCIES || criteria.categories.length > 0 || criteria.q || key === undefined) return undefined;
+  const [{ attribute, values }] = criteria.conditions;
+  return values[0] === '' ? undefined : facetKey(`value:${String(attribute)}`, values[0]);
+}
+
+/**
+ * Filters whose counts add up to the total of an `exact` or `cheapest` read. A price range splits in two: entries
+ * whose cheapest in-stock offer is within it (keys of `listing_price` counted, no entry read), and entries cheaper
+ * than `minPrice` with another in-stock offer within it (read and checked). The second are the few cheap ones,
+ * where the filter as one count read every entry up to `maxPrice`.
+ */
+export function totalFilters(criteria: ListingCriteria, filter: EntryFilter): EntryFilter[] {
+  if (!hasPriceRange(criteria) || criteria.conditions.length > 0 || criteria.q) return [filter];
+  const categories = criteria.categories.length > 0 ? [{ categories: { $in: criteria.categories } }] : [];
+  const within = { $and: [...categories, { price: priceRange(criteria) }] };
+  if (criteria.minPrice === undefined) return [within];
+  const inStockWithin = { offers: { $elemMatch: { quantity: { $gt: 0 }, price: priceRange(criteria) } } };
+  const cheaper = { $and: [...categories, { price: { $lt: criteria.minPrice } }, inStockWithin] };
+  return [within, cheaper];
 }
 
 /**
