@@ -366,7 +366,11 @@ describe('regex prefixes, multikey fields, missing fields, null and mixed types'
 
   it('sorts by the fields after a multikey field bounded to one value, and in memory for a range on it', async () => {
     const tagged = db.collection<AnyDoc>('tagged');
-    const docs = Array.from({ length: 40 }, (_, i) => ({ _id: i, tags: i % 2 ? ['x', 'y', 'x'] : ['y'], name: 40 - i }));
+    const docs = Array.from({ length: 40 }, (_, i) => ({
+      _id: i,
+      tags: i % 2 ? ['x', 'y', 'x'] : ['y'],
+      name: 40 - i,
+    }));
     await tagged.insertMany(docs);
     await tagged.createIndex({ tags: 1, name: 1 });
     const options = { sort: { name: 1 }, limit: 3 };
