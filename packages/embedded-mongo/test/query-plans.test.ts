@@ -385,6 +385,9 @@ describe('regex prefixes, multikey fields, missing fields, null and mixed types'
     expect(stageNames(ranged.queryPlanner.winningPlan)).toContain('SORT');
     const [rangedPlanned, rangedScanned] = await withScan(tagged, { tags: { $gte: 'x' } }, options);
     expect(rangedPlanned).toEqual(rangedScanned);
+    // A sort by the multikey field itself orders by an element of each array, not by the key scanned.
+    const byTags = { sort: { tags: -1, name: 1 }, limit: 3 };
+    expect(stageNames((await explainFind(tagged, { tags: 'x' }, byTags)).queryPlanner.winningPlan)).toContain('SORT');
   });
 
   it('bounds $all by its first value and $type by the type bracket', async () => {
