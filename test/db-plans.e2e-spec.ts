@@ -324,6 +324,25 @@ describe('query plans of the beans', () => {
     );
   });
 
+  it('should read the products lists in name order from an index, stopping after the list', () => {
+    const listReads = planned.filter(
+      (query) => query.caller.startsWith(`${SEARCH}.getProductsList`) && query.collection === 'storefront_index',
+    );
+    // A term's trigram is one value of the multikey `nameGrams`: its entries come in name order, no SORT stage.
+    const plans = listReads.map((query) => query.plan);
+    expect(plans).toContain('PROJECTION_DEFAULT > LIMIT > FETCH > IXSCAN name_grams_by_name');
+    expect(plans.filter((plan) => !/^PROJECTION_DEFAULT > LIMIT > FETCH > IXSCAN /.test(plan))).toEqual([]);
+  });
+
+  it('should read the counters of a filter and the attributes of a type through their indexes', () => {
+    const filterReads = planned.filter((query) => query.caller === `${SEARCH}.getDynamicFilters`);
+    const plansOf = (collection: string) =>
+      filterReads.filter((query) => query.collection === collection).map((query) => query.plan);
+    expect(plansOf('storefront_facets')).toContain('FETCH > IXSCAN facet_count');
+    expect(plansOf('attributes')).toEqual(plansOf('attributes').map(() => 'FETCH > IXSCAN type_1'));
+    expect(plansOf('attributes').length).toBeGreaterThan(0);
+  });
+
   it('should join only on indexed foreign fields', () => {
     expect(joins.length).toBeGreaterThan(0);
     const unindexed = joins.filter((join) => join.indexes.length === 0 && !BOUNDED_COLLECTIONS.has(join.from));

@@ -364,6 +364,32 @@ describe('regex prefixes, multikey fields, missing fields, null and mixed types'
     expect(ixscan(elem)?.indexBounds).toEqual({ v: ['(2, 4)'] });
   });
 
+  it('sorts by the fields after a multikey field bounded to one value, and in memory for a range on it', async () => {
+    const tagged = db.collection<AnyDoc>('tagged');
+    const docs = Array.from({ length: 40 }, (_, i) => ({
+      _id: i,
+      tags: i % 2 ? ['x', 'y', 'x'] : ['y'],
+      name: 40 - i,
+    }));
+    await tagged.insertMany(docs);
+    await tagged.createIndex({ tags: 1, name: 1 });
+    const options = { sort: { name: 1 }, limit: 3 };
+    const plan = await explainFind(tagged, { tags: { $all: ['x', 'y'] } }, options);
+    expect(stageNames(plan.queryPlanner.winningPlan)).toEqual(['LIMIT', 'FETCH', 'IXSCAN']);
+    expect(plan.executionStats).toMatchObject({ nReturned: 3, totalKeysExamined: 3 });
+    const [planned, scanned] = await withScan(tagged, { tags: { $all: ['x', 'y'] } }, options);
+    expect(planned.map((doc) => doc.name)).toEqual([1, 3, 5]);
+    expect(planned).toEqual(scanned);
+    // A range on the multikey field meets a document once per tag in it: no order from the index.
+    const ranged = await explainFind(tagged, { tags: { $gte: 'x' } }, options);
+    expect(stageNames(ranged.queryPlanner.winningPlan)).toContain('SORT');
+    const [rangedPlanned, rangedScanned] = await withScan(tagged, { tags: { $gte: 'x' } }, options);
+    expect(rangedPlanned).toEqual(rangedScanned);
+    // A sort by the multikey field itself orders by an element of each array, not by the key scanned.
+    const byTags = { sort: { tags: -1, name: 1 }, limit: 3 };
+    expect(stageNames((await explainFind(tagged, { tags: 'x' }, byTags)).queryPlanner.winningPlan)).toContain('SORT');
+  });
+
   it('bounds $all by its first value and $type by the type bracket', async () => {
     expect(ixscan(await explainFind(items, { v: { $all: [2, 3] } }))?.indexBounds).toEqual({ v: ['[2, 2]'] });
     expect(ixscan(await explainFind(items, { v: { $type: 'string' } }))?.indexBounds).toEqual({ v: ['["", {})'] });

@@ -16,4 +16,6 @@ export class Attribute {
 
 export type AttributeDocument = HydratedDocument<Attribute>;
 export const AttributeSchema = SchemaFactory.createForClass(Attribute);
+// The storefront's attribute filters read the attributes of one type.
+AttributeSchema.index({ type: 1 });
 keepsStorefrontIndex(AttributeSchema, productsNamingAttributes);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model, PipelineStage, Types } from 'mongoose';
-import { Attribute } from './attribute.schema';
+import { Attribute, AttributeType } from './attribute.schema';
 import { SellerSku } from './seller-sku.schema';
 import { Sku } from './sku.schema';
 
@@ -33,14 +33,9 @@ export class OfferFacets {
     return this.attributes.findById(id).lean<AttributeRecord>().exec();
   }
 
-  /** The attributes of `ids` by id; unknown ids are left out. */
-  async attributesById(ids: string[]): Promise<Map<string, AttributeRecord>> {
-    const unique = [...new Set(ids)].map((id) => new Types.ObjectId(id));
-    if (unique.length === 0) return new Map();
-    const found = await this.attributes
-      .find({ _id: { $in: unique } })
-      .lean<AttributeRecord[]>()
-      .exec();
+  /** The attributes of one type (OPTION or VALUE) by id, through the `type` index. */
+  async attributesOfType(type: AttributeType): Promise<Map<string, AttributeRecord>> {
+    const found = await this.attributes.find({ type }).lean<AttributeRecord[]>().exec();
     return new Map(found.map((attribute) => [String(attribute._id), attribute]));
   }
 }

@@ -32,8 +32,10 @@ StorefrontEntrySchema.index({ ...LISTED, keyPrices: 1, _id: 1 }, { name: 'listin
 // whole listing at 100x, and the planner chose a scan of the scope.
 StorefrontEntrySchema.index({ ...LISTED, terms: 1 }, { name: 'search_terms_listed' });
 StorefrontEntrySchema.index({ ...LISTED, typoKeys: 1 }, { name: 'search_typo_listed' });
-// The products list filter's name search: the trigrams of listed names (multikey).
-StorefrontEntrySchema.index({ nameGrams: 1 }, { name: 'name_grams' });
+// The products list filter's name search: the trigrams of listed names (multikey), then the name, so that one
+// trigram's entries are read in name order and the read stops after the list (the sort is the index's for one value
+// of a multikey field).
+StorefrontEntrySchema.index({ nameGrams: 1, name: 1, _id: 1 }, { name: 'name_grams_by_name' });
 // Filters narrowed to one SKU: the products offering it in stock.
 StorefrontEntrySchema.index({ inStockSkus: 1 }, { name: 'sku_scope' });
 // The sitemap's product pages: listed products by slug.

@@ -145,7 +145,8 @@ export class StorefrontReader {
   /**
    * Listed products (all currencies) in name order, `limit` of them after the first `skip`, each with only its name
    * and in-stock offer count. Without `grams` a range of the index `listing_name`, read in order and stopping after
-   * the page; with them only the names having every one of those trigrams, through the index `name_grams`.
+   * the page; with them only the names having every one of those trigrams, through the index `name_grams_by_name`
+   * (its range for the first trigram, in name order, also stopping after the page).
    */
   listedNames(grams: string[], skip: number, limit: number): Promise<ListedName[]> {
     // Only listed all-currencies entries carry `nameGrams`, so scope and listed are not tested on each candidate

@@ -99,15 +99,20 @@ export class ProductSearchService {
     return toFacets(await this.facets.counts('genetic', skuId));
   }
 
-  /** The attributes of type `filterType` (OPTION or VALUE) that in-scope products have: value = attribute id. */
+  /**
+   * The attributes of type `filterType` (OPTION or VALUE) that in-scope products have: value = attribute id. The
+   * counts and the attributes of the type are read at once (one wait for the database instead of two in turn).
+   */
   @Exposed(['String', 'String'])
   async getDynamicFilters(skuId: string, filterType: string): Promise<Facet[]> {
     const type = this.scope.filterType(filterType);
-    const counts = await this.facets.counts('attribute', skuId);
-    const attributes = await this.offers.attributesById(counts.map((row) => String(row._id)));
+    const [counts, attributes] = await Promise.all([
+      this.facets.counts('attribute', skuId),
+      this.offers.attributesOfType(type),
+    ]);
     const labelled = counts.flatMap((row) => {
       const attribute = attributes.get(String(row._id));
-      return attribute?.type === type ? [{ ...row, label: attribute.name }] : [];
+      return attribute ? [{ ...row, label: attribute.name }] : [];
     });
     return toFacets(labelled);
   }

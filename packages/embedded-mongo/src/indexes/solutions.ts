@@ -92,11 +92,24 @@ const MAX_SCANS_TO_EXPLODE = 200;
 
 const isSinglePoint = (intervals: Interval[]): boolean => intervals.length === 1 && isPoint(intervals[0]);
 
+/**
+ * Whether every field of the index that holds arrays is bounded to one value and sorted by none: each document then
+ * has at most one key within the bounds, so the scan meets documents in the order of the other fields (MongoDB's
+ * multikey paths let `{tags: 1, name: 1}` sort by `name` for one `tags` value). A range on such a field may meet a
+ * document at several places, and a sort by an array field orders by its smallest or largest element, not the key.
+ */
+function multiKeyFieldsArePoints(index: Index, bounds: KeyBounds, sortFields: string[]): boolean {
+  return index.fields.every(
+    (field, i) => !index.fieldIsMultiKey(i) || (isSinglePoint(bounds[i]) && !sortFields.includes(field)),
+  );
+}
+
 /** Whether (and how) the index can return the documents in the sort order. */
 function sortOrder(index: Index, bounds: KeyBounds, sort: Doc | undefined, collated: boolean): SortOrder | undefined {
   const wanted = Object.entries(sort ?? {});
   const plainSort = wanted.length > 0 && wanted.every(([, dir]) => dir === 1 || dir === -1);
-  if (!plainSort || index.multiKey || collated) return undefined;
+  const sortFields = wanted.map(([field]) => field);
+  if (!plainSort || collated || !multiKeyFieldsArePoints(index, bounds, sortFields)) return undefined;
   let matched = 0;
   let direction = 0;
   const explode: number[] = [];
