@@ -2,7 +2,7 @@
 /**
  * The fixed cost of one command: what a small read or write costs through the official driver, against the floor of
  * a round trip to a stub server that does nothing (stub-server.js), in the same run.
- *   node bench/embedded-mongo/command-cost.js [--seconds 2] [--rounds 3] [--compare DIST] [--only REGEX]
+ *   node bench/embedded-mongo/command-cost.js [--seconds 0.5] [--rounds 15] [--compare DIST] [--only REGEX]
  * Run `npm run build -w @ccb/embedded-mongo` first. Commands, one client awaiting each reply:
  *   find by _id        findOne({_id}) on 10 000 documents;
  *   find 20 by index   find({category}).sort({rank: 1}).limit(20) through the index {category: 1, rank: 1};
@@ -12,9 +12,9 @@
  * (its find answers an empty cursor: the floor, i.e. the socket round trip, the driver and BSON of the command), this
  * build over TCP and over a Unix domain socket, and with `--compare DIST` another build's package (`dist/` of
  * @ccb/embedded-mongo, e.g. main's in a second worktree) over TCP, as the app used it. Servers alternate within
- * each round; figures are medians of the rounds. Each figure is CPU time per command from /proc (schedstat, ns)
- * of the server's threads and of this (the client's) thread, steadier than ops/s on a shared machine; the ratio is
- * server + client CPU per command ÷ the stub's find over TCP. `node --cpu-prof --cpu-prof-dir DIR` of it writes one
+ * each round, each round starting at another one; figures are medians of the rounds. Each figure is CPU time per
+ * command from /proc (schedstat, ns) of the server's threads and of this (the client's) thread, steadier than ops/s
+ * on a shared machine; the ratio is server + client CPU per command ÷ the stub's find over TCP in the same round. `node --cpu-prof --cpu-prof-dir DIR` of it writes one
  * profile per thread (the servers' workers end cleanly); `--only` keeps the rows whose "server, transport|command"
  * matches (the stub's floor is always measured), e.g. `--only 'this build, unix\|find by'`.
  */
@@ -27,8 +27,8 @@ const { MongoClient } = require('mongodb');
 
 const { values } = parseArgs({
   options: {
-    seconds: { type: 'string', default: '2' },
-    rounds: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '0.5' },
+    rounds: { type: 'string', default: '15' },
     compare: { type: 'string' },
     only: { type: 'string' },
   },
@@ -183,10 +183,17 @@ async function main() {
     .filter((job) => job.target.label === 'stub, tcp' || only.test(`${job.target.label}|${job.name}`));
   for (const job of jobs) await measure(job.target.client.db('bench'), [], job.command, 0.3); // warm-up
   for (let round = 0; round < Number(values.rounds); round++) {
-    for (const job of jobs) {
+    // Each round starts at another job, so that no job always runs at the same moment of a round.
+    const order = jobs.map((_, index) => jobs[(index + round) % jobs.length]);
+    const measured = new Map();
+    for (const job of order) {
       const db = job.target.client.db('bench');
-      const result = await measure(db, job.target.server.threads, job.command, Number(values.seconds));
+      measured.set(job, await measure(db, job.target.server.threads, job.command, Number(values.seconds)));
+    }
+    const floor = cpu(measured.get(jobs[0]));
+    for (const job of jobs) {
       const key = `${job.target.label}|${job.name}`;
+      const result = { ...measured.get(job), ratio: cpu(measured.get(job)) / floor };
       results.set(key, [...(results.get(key) ?? []), result]);
     }
   }
@@ -196,20 +203,30 @@ async function main() {
   rmSync(socketDir, { recursive: true, force: true });
 }
 
+const cpu = (result) => result.server + result.client;
+
+/** Medians of the rounds; the ratio is the median of each round's ratio to that round's stub find over TCP. */
 function report(results) {
-  const rows = [...results].map(([key, rounds]) => {
+  console.log(`medians of ${values.rounds} rounds of ${values.seconds} s, µs per command;`);
+  console.log("ratio: server + client CPU ÷ the stub's find over TCP in the same round");
+  console.log(`${'server'.padEnd(20)} ${'command'.padEnd(20)} wall   server CPU  client CPU  ratio`);
+  const rows = new Map();
+  for (const [key, rounds] of results) {
     const [server, command] = key.split('|');
     const of = (field) => median(rounds.map((round) => round[field]));
-    return { server, command, wall: of('wall'), serverCpu: of('server'), clientCpu: of('client') };
-  });
-  const floor = rows.find((row) => row.server === 'stub, tcp');
-  const total = (row) => row.serverCpu + row.clientCpu;
-  console.log(`medians of ${values.rounds} rounds of ${values.seconds} s, µs per command; ratio = CPU ÷ stub tcp's`);
-  console.log(`${'server'.padEnd(20)} ${'command'.padEnd(20)} wall   server CPU  client CPU  ratio`);
-  for (const row of rows) {
-    const cells = [row.wall, row.serverCpu, row.clientCpu].map((n) => n.toFixed(0).padStart(8));
-    const ratio = `${(total(row) / total(floor)).toFixed(2)}x`.padStart(8);
-    console.log(`${row.server.padEnd(20)} ${row.command.padEnd(20)}${cells.join('    ')}${ratio}`);
+    const cells = [of('wall'), of('server'), of('client')].map((n) => n.toFixed(0).padStart(8));
+    console.log(
+      `${server.padEnd(20)} ${command.padEnd(20)}${cells.join('    ')}${`${of('ratio').toFixed(2)}x`.padStart(8)}`,
+    );
+    rows.set(key, rounds);
+  }
+  if (!values.compare) return;
+  console.log('this build over the Unix socket ÷ the compared build over TCP (CPU, median of the rounds):');
+  for (const command of Object.keys(COMMANDS)) {
+    const [ours, theirs] = [rows.get(`this build, unix|${command}`), rows.get(`compared, tcp|${command}`)];
+    if (!ours || !theirs) continue;
+    const ratios = ours.map((round, index) => round.ratio / theirs[index].ratio);
+    console.log(`  ${command.padEnd(20)} ${median(ratios).toFixed(2)}x`);
   }
 }
 
