@@ -221,12 +221,14 @@ function report(results) {
     rows.set(key, rounds);
   }
   if (!values.compare) return;
-  console.log('this build over the Unix socket ÷ the compared build over TCP (CPU, median of the rounds):');
+  console.log('this build ÷ the compared build (CPU, median of the per-round ratios):');
+  console.log(`  ${'command'.padEnd(20)} both over TCP   this build over the Unix socket, the other over TCP`);
   for (const command of Object.keys(COMMANDS)) {
-    const [ours, theirs] = [rows.get(`this build, unix|${command}`), rows.get(`compared, tcp|${command}`)];
-    if (!ours || !theirs) continue;
-    const ratios = ours.map((round, index) => round.ratio / theirs[index].ratio);
-    console.log(`  ${command.padEnd(20)} ${median(ratios).toFixed(2)}x`);
+    const theirs = rows.get(`compared, tcp|${command}`);
+    const against = (ours) => median(ours.map((round, index) => round.ratio / theirs[index].ratio)).toFixed(2);
+    const [tcp, unix] = ['tcp', 'unix'].map((transport) => rows.get(`this build, ${transport}|${command}`));
+    if (!theirs || !tcp || !unix) continue;
+    console.log(`  ${command.padEnd(20)} ${`${against(tcp)}x`.padStart(12)}   ${`${against(unix)}x`.padStart(12)}`);
   }
 }
 
