@@ -51,11 +51,9 @@ function microsPerReply(encode, docs) {
   return Number(process.hrtime.bigint() - start) / 1000 / Number(values.replies);
 }
 
-for (const [label, make] of [
-  ['small documents', small],
-  ['product-sized documents', productSized],
-]) {
-  const docs = storedPage(make);
+const SHAPES = { 'small documents': small, 'product-sized documents': productSized };
+for (const label of Object.keys(SHAPES)) {
+  const docs = storedPage(SHAPES[label]);
   const request = { header: { requestId: 1 }, legacy: false };
   const reply = { cursor: { firstBatch: docs, id: 0, ns: 'bench.docs' }, ok: 1 };
   const [ours, theirs] = Object.values(encoders).map((encode) => encode(request, reply).subarray(16));

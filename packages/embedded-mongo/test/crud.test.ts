@@ -166,7 +166,7 @@ describe('CRUD', () => {
       uuid: new UUID(),
     }));
     await stored.insertMany(written);
-    await stored.updateOne({ _id: 3 }, { $inc: { l: 1 } });
+    await stored.updateOne({ _id: 3 }, { $inc: { l: 1 } as never });
     written[3].l = Long.fromNumber(4);
     const raw = await stored.find({}, { raw: true, batchSize: 2, sort: { _id: 1 } }).toArray();
     expect(raw.map((bytes) => Buffer.from(bytes as unknown as Uint8Array))).toEqual(

@@ -144,7 +144,7 @@ function withHeader(body: Uint8Array[], responseTo: number, opCode: number): Buf
   return Buffer.concat([header, ...body]);
 }
 
-/** The reply message, copied once into its buffer (the BSON comes in parts, see reply-bson.ts). */
+/** The reply message: its BSON (reply-bson.ts) copied once behind the header. */
 export function encodeReply(request: CommandMessage, reply: Doc): Buffer {
   const doc = replyParts(reply);
   if (request.legacy) {

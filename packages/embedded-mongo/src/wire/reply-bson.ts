@@ -4,8 +4,6 @@ import { isDoc, type Doc } from '../types';
 
 const EMBEDDED_DOCUMENT = 0x03;
 const ARRAY = 0x04;
-/** An empty document's bytes: its elements are just the terminating zero. */
-const EMPTY_DOCUMENT = Buffer.from([5, 0, 0, 0, 0]);
 
 /**
  * A reply's BSON, as parts to be concatenated once with the message header. The documents of a cursor's batch that
@@ -18,8 +16,8 @@ export function replyParts(reply: Doc): Uint8Array[] {
   const batchKey = batchKeyOf(cursor);
   if (!batchKey || !isDoc(cursor)) return [toBson(reply)];
   const { [batchKey]: batch, ...cursorRest } = cursor;
-  const cursorParts = document([elementHead(ARRAY, batchKey), ...documentArray(batch as Doc[])], toBson(cursorRest));
-  return document([elementHead(EMBEDDED_DOCUMENT, 'cursor'), ...cursorParts], toBson(rest));
+  const docs = (batch as Doc[]).map((doc) => storedBytes(doc) ?? toBson(doc));
+  return [cursorReply(batchKey, docs, toBson(cursorRest).subarray(4), toBson(rest).subarray(4))];
 }
 
 function batchKeyOf(cursor: unknown): 'firstBatch' | 'nextBatch' | undefined {
@@ -28,32 +26,39 @@ function batchKeyOf(cursor: unknown): 'firstBatch' | 'nextBatch' | undefined {
   return Array.isArray(cursor.nextBatch) ? 'nextBatch' : undefined;
 }
 
-/** A document made of the `leading` elements' bytes followed by the elements of `tail`, a serialized document. */
-function document(leading: Uint8Array[], tail: Uint8Array): Uint8Array[] {
-  const tailElements = tail.subarray(4); // its elements and terminating zero, without its length
-  const length = 4 + leading.reduce((sum, part) => sum + part.byteLength, 0) + tailElements.byteLength;
-  const prefix = Buffer.alloc(4);
-  prefix.writeInt32LE(length, 0);
-  return [prefix, ...leading, tailElements];
+/**
+ * `{cursor: {<batchKey>: [docs], ...cursorTail}, ...replyTail}` written into one buffer; the tails are the elements
+ * (and terminating zero) of the other fields, serialized.
+ */
+function cursorReply(batchKey: string, docs: Uint8Array[], cursorTail: Uint8Array, replyTail: Uint8Array): Buffer {
+  const arrayLength = 4 + docs.reduce((sum, doc, index) => sum + indexHeadLength(index) + doc.byteLength, 0) + 1;
+  const cursorLength = 4 + 2 + batchKey.length + arrayLength + cursorTail.byteLength;
+  const length = 4 + 2 + 'cursor'.length + cursorLength + replyTail.byteLength;
+  const out = Buffer.allocUnsafe(length);
+  let at = out.writeInt32LE(length, 0);
+  at = writeHead(out, at, EMBEDDED_DOCUMENT, 'cursor');
+  at = out.writeInt32LE(cursorLength, at);
+  at = writeHead(out, at, ARRAY, batchKey);
+  at = out.writeInt32LE(arrayLength, at);
+  docs.forEach((doc, index) => {
+    at = writeHead(out, at, EMBEDDED_DOCUMENT, String(index));
+    out.set(doc, at);
+    at += doc.byteLength;
+  });
+  out[at++] = 0;
+  out.set(cursorTail, at);
+  out.set(replyTail, at + cursorTail.byteLength);
+  return out;
 }
 
-/** A BSON array of documents: keys "0", "1", …, each value the stored bytes when there are any. */
-function documentArray(docs: Doc[]): Uint8Array[] {
-  const elements = docs.flatMap((doc, index) => [indexHead(index), storedBytes(doc) ?? toBson(doc)]);
-  return document(elements, EMPTY_DOCUMENT);
+/** An element's type byte and name (an ASCII cstring here); its value follows. */
+function writeHead(out: Buffer, at: number, type: number, name: string): number {
+  out[at] = type;
+  const end = at + 1 + out.write(name, at + 1, 'latin1');
+  out[end] = 0;
+  return end + 1;
 }
 
-/** An element's type byte and name (a cstring); its value follows. */
-function elementHead(type: number, name: string): Buffer {
-  const head = Buffer.alloc(2 + Buffer.byteLength(name));
-  head[0] = type;
-  head.write(name, 1);
-  return head;
-}
-
-/** The heads of array elements, made once: batches repeat them. */
-const INDEX_HEADS: Buffer[] = [];
-
-function indexHead(index: number): Buffer {
-  return (INDEX_HEADS[index] ??= elementHead(EMBEDDED_DOCUMENT, String(index)));
+function indexHeadLength(index: number): number {
+  return 2 + String(index).length;
 }
