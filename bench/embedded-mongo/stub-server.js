@@ -3,10 +3,11 @@
  * The baseline of find-by-id.js, run as a worker thread: a MongoDB wire-protocol server that answers every command
  * `ok: 1` and does nothing else. `hello`/`isMaster` get just what the driver needs to connect; `find` gets an empty
  * cursor. OP_MSG, and OP_QUERY for the legacy handshake. Posts its port to the parent. Runs at the embedded
- * server's thread priority, so neither server is favoured by the scheduler.
+ * server's thread priority, so neither server is favoured by the scheduler. With `workerData.socketPath` it also
+ * listens on that Unix domain socket (command-cost.js).
  */
 const { createServer } = require('node:net');
-const { parentPort } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
 const { deserialize, serialize, Long } = require('bson');
 const { lowerThreadPriority, PRIORITY_STEPS } = require('../../packages/embedded-mongo/dist/worker/thread-priority');
 
@@ -62,7 +63,7 @@ function frame(responseTo, opCode, parts) {
   return Buffer.concat([header, ...parts]);
 }
 
-const server = createServer((socket) => {
+function serve(socket) {
   socket.setNoDelay(true);
   let pending = Buffer.alloc(0);
   socket.on('data', (chunk) => {
@@ -74,7 +75,13 @@ const server = createServer((socket) => {
     }
   });
   socket.on('error', () => socket.destroy());
-});
+}
+
+const server = createServer(serve);
 lowerThreadPriority(PRIORITY_STEPS);
+const unixServer = workerData?.socketPath ? createServer(serve).listen(workerData.socketPath) : undefined;
 server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
-parentPort.once('message', () => server.close(() => process.exit(0)));
+parentPort.once('message', () => {
+  unixServer?.close();
+  server.close(() => process.exit(0));
+});

@@ -27,7 +27,10 @@ export class EmbeddedDatabase implements OnApplicationShutdown {
   async start(): Promise<string> {
     const dbPath = this.config.embeddedDbInMemory ? undefined : join(this.config.dataDir, 'db');
     if (dbPath) await mkdir(dbPath, { recursive: true });
-    this.server = await EmbeddedMongoServer.start({ port: 0, host: '127.0.0.1', dbPath }).catch(withoutStack);
+    // The app's own connection goes through the Unix domain socket: each round trip costs the server's thread fewer
+    // system calls than TCP loopback (bench/embedded-mongo/command-cost.js). TCP stays on for tools and other clients.
+    const options = { port: 0, host: '127.0.0.1', dbPath, unixSocket: true };
+    this.server = await EmbeddedMongoServer.start(options).catch(withoutStack);
     this.server.on('error', (error: Error) => this.onThreadDeath(error));
     // What the server reports for an operator (a closed connection, a failed commit) goes to the app's log.
     this.server.on('log', (entry: LogEntry) => {
@@ -35,8 +38,9 @@ export class EmbeddedDatabase implements OnApplicationShutdown {
       if (entry.level === 'error') this.logger.error(line);
       else this.logger.warn(line);
     });
-    this.logger.log(`Embedded database listening on ${this.server.uri} (${dbPath ?? 'in memory'})`);
-    return `${this.server.uri.replace(/\/$/, '')}/${DATABASE_NAME}`;
+    const socket = this.server.socketPath ? `, the app through ${this.server.socketPath}` : '';
+    this.logger.log(`Embedded database listening on ${this.server.uri} (${dbPath ?? 'in memory'}${socket})`);
+    return `${this.server.socketUri ?? this.server.uri}/${DATABASE_NAME}`;
   }
 
   /** Why the database thread died, once it has: the process is then about to exit. */

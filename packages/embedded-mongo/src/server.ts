@@ -1,5 +1,7 @@
 import { EventEmitter } from 'node:events';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import {
   deserializeError,
@@ -36,6 +38,8 @@ export class EmbeddedMongoServer extends EventEmitter {
     private readonly worker: Worker,
     readonly host: string,
     readonly port: number,
+    /** The Unix domain socket the server also listens on (`unixSocket: true`), else undefined. */
+    readonly socketPath: string | undefined,
     private readonly release: () => void,
   ) {
     super();
@@ -52,14 +56,25 @@ export class EmbeddedMongoServer extends EventEmitter {
     return `mongodb://${this.host.includes(':') ? `[${this.host}]` : this.host}:${this.port}`;
   }
 
+  /** The URI of the Unix domain socket (`mongodb://%2F...%2Fmongod.sock`) with `unixSocket: true`, else undefined. */
+  get socketUri(): string | undefined {
+    return this.socketPath && `mongodb://${encodeURIComponent(this.socketPath)}`;
+  }
+
   /** Resolves once the server listens; rejects (port taken, data directory in use, unreadable store) otherwise. */
   static async start(options: EmbeddedMongoOptions = {}): Promise<EmbeddedMongoServer> {
     const host = options.host ?? '127.0.0.1';
-    const release = claimDirectory(options.dbPath);
-    const worker = spawnServerWorker({ options, host });
+    const releaseDirectory = claimDirectory(options.dbPath);
+    const socketDir = options.unixSocket && process.platform !== 'win32' ? makeSocketDirectory() : undefined;
+    const socketPath = socketDir && join(socketDir, 'mongod.sock');
+    const release = (): void => {
+      releaseDirectory();
+      if (socketDir) rmSync(socketDir, { recursive: true, force: true });
+    };
+    const worker = spawnServerWorker({ options, host, socketPath });
     try {
       const port = await listening(worker);
-      return new EmbeddedMongoServer(worker, host, port, release);
+      return new EmbeddedMongoServer(worker, host, port, socketPath, release);
     } catch (error) {
       await worker.terminate();
       release();
@@ -110,6 +125,15 @@ export class EmbeddedMongoServer extends EventEmitter {
     if (this.listenerCount('error') > 0) this.emit('error', error);
     else console.error('[embedded-mongo]', error);
   }
+}
+
+/**
+ * A directory only this user can enter (mkdtemp makes it 0700), so only this user can connect to the socket in it;
+ * short enough under the system's temporary directory for the 107-byte limit of a socket path. Removed when the
+ * server's thread ends, however it ends; a process killed outright leaves it behind in the temporary directory.
+ */
+function makeSocketDirectory(): string {
+  return mkdtempSync(join(tmpdir(), 'embedded-mongo-'));
 }
 
 function claimDirectory(dbPath: string | undefined): () => void {

@@ -9,6 +9,7 @@ import {
   UUID,
   type Db,
 } from 'mongodb';
+import { serialize } from 'bson';
 import { startHarness, type AnyDoc, type Harness } from './helpers';
 
 let harness: Harness;
@@ -149,6 +150,28 @@ describe('CRUD', () => {
     expect(await fieldsOfType('long')).toEqual(['l']);
     expect(await fieldsOfType('number')).toEqual(['i', 'd', 'l', 'dec']);
     expect(await fieldsOfType('objectId')).toEqual(['o']);
+  });
+
+  it('returns stored documents byte for byte as they were written, in every batch of a cursor', async () => {
+    // A find without projection sends the bytes kept beside each stored version (src/wire/reply-bson.ts).
+    const stored = db.collection<AnyDoc>('as-stored');
+    const written = Array.from({ length: 5 }, (_, n) => ({
+      _id: n,
+      i: new Int32(n),
+      d: new Double(n),
+      negativeZero: new Double(-0),
+      l: Long.fromNumber(n),
+      dec: Decimal128.fromString(`${n}.5`),
+      nested: { z: 'last first', a: [new Double(1), { b: null }], at: new Date(n) },
+      uuid: new UUID(),
+    }));
+    await stored.insertMany(written);
+    await stored.updateOne({ _id: 3 }, { $inc: { l: 1 } as never });
+    written[3].l = Long.fromNumber(4);
+    const raw = await stored.find({}, { raw: true, batchSize: 2, sort: { _id: 1 } }).toArray();
+    expect(raw.map((bytes) => Buffer.from(bytes as unknown as Uint8Array))).toEqual(
+      written.map((doc) => Buffer.from(serialize(doc))),
+    );
   });
 
   it('serves read-only views and refuses writes to them', async () => {

@@ -25,6 +25,11 @@ export function bsonOf(doc: Doc): Uint8Array {
   return storedBson.get(doc) ?? serializeDocument(doc);
 }
 
+/** The bytes kept beside a stored document version; undefined for any other object (a projection, a result). */
+export function storedBytes(doc: Doc): Uint8Array | undefined {
+  return storedBson.get(doc);
+}
+
 /** A private deep copy of a stored document (for updates), deserialized from its stored bytes. */
 export function copyOf(doc: Doc): Doc {
   return fromBson(bsonOf(doc));

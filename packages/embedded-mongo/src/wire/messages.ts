@@ -1,6 +1,7 @@
-import { fromBson, toBson } from '../bson/codec';
+import { fromBson } from '../bson/codec';
 import type { Doc } from '../types';
 import { HEADER_SIZE } from './framer';
+import { replyParts } from './reply-bson';
 
 export const OP_REPLY = 1;
 export const OP_QUERY = 2004;
@@ -133,8 +134,8 @@ function parseOpQuery(header: Header, message: Buffer): CommandMessage {
 
 let nextRequestId = 1;
 
-function withHeader(body: Buffer[], responseTo: number, opCode: number): Buffer {
-  const length = HEADER_SIZE + body.reduce((sum, part) => sum + part.length, 0);
+function withHeader(body: Uint8Array[], responseTo: number, opCode: number): Buffer {
+  const length = HEADER_SIZE + body.reduce((sum, part) => sum + part.byteLength, 0);
   const header = Buffer.alloc(HEADER_SIZE);
   header.writeInt32LE(length, 0);
   header.writeInt32LE(nextRequestId++ & 0x7fffffff, 4);
@@ -143,14 +144,15 @@ function withHeader(body: Buffer[], responseTo: number, opCode: number): Buffer 
   return Buffer.concat([header, ...body]);
 }
 
+/** The reply message: its BSON (reply-bson.ts) copied once behind the header. */
 export function encodeReply(request: CommandMessage, reply: Doc): Buffer {
-  const doc = toBson(reply);
+  const doc = replyParts(reply);
   if (request.legacy) {
     // responseFlags, cursorID (int64), startingFrom: all zero; numberReturned: 1.
     const prefix = Buffer.alloc(20);
     prefix.writeInt32LE(1, 16);
-    return withHeader([prefix, doc], request.header.requestId, OP_REPLY);
+    return withHeader([prefix, ...doc], request.header.requestId, OP_REPLY);
   }
   const prefix = Buffer.from([0, 0, 0, 0, 0]);
-  return withHeader([prefix, doc], request.header.requestId, OP_MSG);
+  return withHeader([prefix, ...doc], request.header.requestId, OP_MSG);
 }

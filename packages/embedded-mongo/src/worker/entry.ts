@@ -7,12 +7,16 @@ import { serializeError, type ControlMessage, type EmbeddedMongoOptions, type Wo
 /** The worker thread's entry: starts the server, reports its port, stops it on request. */
 const port = parentPort!;
 const post = (message: WorkerMessage): void => port.postMessage(message);
-const { options, host } = workerData as { options: EmbeddedMongoOptions; host: string };
+const { options, host, socketPath } = workerData as {
+  options: EmbeddedMongoOptions;
+  host: string;
+  socketPath?: string;
+};
 if (options.lowerPriority !== false) lowerThreadPriority(PRIORITY_STEPS);
 process.on('unhandledRejection', ignoreLmdbCommitEcho);
 setLogSink((entry) => post({ type: 'log', entry }));
 
-WireListener.start(options, host).then(
+WireListener.start(options, host, socketPath).then(
   (listener) => {
     port.on('message', (message: ControlMessage) => {
       if (message.type !== 'stop') return;

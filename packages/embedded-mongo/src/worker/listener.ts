@@ -1,5 +1,5 @@
 import { rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, type ListenOptions, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { CursorRegistry } from '../commands/cursor-registry';
 import { SessionRegistry } from '../commands/session-registry';
@@ -15,14 +15,15 @@ import type { EmbeddedMongoOptions } from './protocol';
 export const URI_FILE = 'embedded-mongo.uri';
 
 /**
- * The server itself, on the thread that runs it (the worker): the store, the TCP listener, the
- * connections and the maintenance timer (TTL, idle cursors and sessions) all live and run here.
+ * The server itself, on the thread that runs it (the worker): the store, the TCP listener (and the Unix domain
+ * socket one when asked), the connections and the maintenance timer (TTL, idle cursors and sessions) all live and
+ * run here.
  */
 export class WireListener {
   private readonly maintenance: NodeJS.Timeout;
 
   private constructor(
-    private readonly server: Server,
+    private readonly servers: Server[],
     private readonly sockets: Set<Socket>,
     private readonly context: ServerContext,
     readonly port: number,
@@ -37,18 +38,21 @@ export class WireListener {
     this.maintenance.unref();
   }
 
-  static async start(options: EmbeddedMongoOptions, host: string): Promise<WireListener> {
+  /** `socketPath`: also listen on this Unix domain socket (its directory is the caller's). */
+  static async start(options: EmbeddedMongoOptions, host: string, socketPath?: string): Promise<WireListener> {
     const store = options.dbPath ? LmdbStore.open(options.dbPath) : new MemoryStore();
     try {
       const engine = new Engine(store);
       const context: ServerContext = { engine, cursors: new CursorRegistry(), sessions: new SessionRegistry() };
       const sockets = new Set<Socket>();
-      const server = await listen(context, sockets, options.port ?? 0, host);
-      const address = server.address();
+      const accept = acceptor(context, sockets);
+      const servers = [await listen(accept, { port: options.port ?? 0, host })];
+      if (socketPath) servers.push(await listen(accept, { path: socketPath }).catch(closingFirst(servers)));
+      const address = servers[0].address();
       const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
       const uriFile = options.dbPath ? join(options.dbPath, URI_FILE) : undefined;
       if (uriFile) writeUriFile(uriFile, host, port);
-      return new WireListener(server, sockets, context, port, options.ttlIntervalMs ?? 60_000, uriFile);
+      return new WireListener(servers, sockets, context, port, options.ttlIntervalMs ?? 60_000, uriFile);
     } catch (error) {
       // Release the data directory when the store cannot be loaded or the port is taken.
       await store.close();
@@ -60,9 +64,9 @@ export class WireListener {
   async stop(): Promise<void> {
     clearInterval(this.maintenance);
     if (this.uriFile) rmSync(this.uriFile, { force: true });
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    const closed = this.servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
     for (const socket of this.sockets) socket.destroy();
-    await closed;
+    await Promise.all(closed);
     await this.context.engine.flush();
     await this.context.engine.close();
   }
@@ -87,16 +91,29 @@ async function expire(engine: Engine): Promise<void> {
   });
 }
 
-function listen(context: ServerContext, sockets: Set<Socket>, port: number, host: string): Promise<Server> {
+/** What every listener does with a new connection; connection ids are unique across listeners. */
+function acceptor(context: ServerContext, sockets: Set<Socket>): (socket: Socket) => void {
   let nextConnectionId = 1;
-  const server = createServer((socket) => {
-    socket.setNoDelay(true);
+  return (socket) => {
+    socket.setNoDelay(true); // a no-op on a Unix domain socket
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     new Connection(socket, nextConnectionId++, context);
-  });
+  };
+}
+
+function listen(accept: (socket: Socket) => void, where: ListenOptions): Promise<Server> {
+  const server = createServer(accept);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => resolve(server));
+    server.listen(where, () => resolve(server));
   });
+}
+
+/** A listener that failed to start releases those started before it (the TCP port). */
+function closingFirst(servers: Server[]): (error: unknown) => Promise<never> {
+  return async (error) => {
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+    throw error;
+  };
 }

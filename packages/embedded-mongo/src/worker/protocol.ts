@@ -17,6 +17,13 @@ export interface EmbeddedMongoOptions {
    * (the CLI), where the lowered priority protects nothing and only delays each wake-up of the server's thread.
    */
   lowerPriority?: boolean;
+  /**
+   * Default false. true: the server also listens on a Unix domain socket in a private directory (mode 0700) made for
+   * it, named by `socketUri`; for a client in the same process or on the same machine, each round trip then costs
+   * fewer system calls than over TCP loopback, and only this user can connect. TCP stays on for everyone else.
+   * Ignored on Windows.
+   */
+  unixSocket?: boolean;
 }
 
 /** An error as it crosses threads: structured cloning keeps only message and stack, not `code` or `errno`. */

@@ -1,0 +1,64 @@
+import { toBson } from '../bson/codec';
+import { storedBytes } from '../storage/collection';
+import { isDoc, type Doc } from '../types';
+
+const EMBEDDED_DOCUMENT = 0x03;
+const ARRAY = 0x04;
+
+/**
+ * A reply's BSON, as parts to be concatenated once with the message header. The documents of a cursor's batch that
+ * are stored versions (a find without projection, a getMore of one) are copied from the bytes kept beside them
+ * (`storage/collection.ts`) rather than serialized again; the batch's size was also read from them
+ * (`commands/cursor-registry.ts`). The bytes are the same either way: stored bytes are that version's serialization.
+ */
+export function replyParts(reply: Doc): Uint8Array[] {
+  const { cursor, ...rest } = reply;
+  const batchKey = batchKeyOf(cursor);
+  if (!batchKey || !isDoc(cursor)) return [toBson(reply)];
+  const { [batchKey]: batch, ...cursorRest } = cursor;
+  const docs = (batch as Doc[]).map((doc) => storedBytes(doc) ?? toBson(doc));
+  return [cursorReply(batchKey, docs, toBson(cursorRest).subarray(4), toBson(rest).subarray(4))];
+}
+
+function batchKeyOf(cursor: unknown): 'firstBatch' | 'nextBatch' | undefined {
+  if (!isDoc(cursor)) return undefined;
+  if (Array.isArray(cursor.firstBatch)) return 'firstBatch';
+  return Array.isArray(cursor.nextBatch) ? 'nextBatch' : undefined;
+}
+
+/**
+ * `{cursor: {<batchKey>: [docs], ...cursorTail}, ...replyTail}` written into one buffer; the tails are the elements
+ * (and terminating zero) of the other fields, serialized.
+ */
+function cursorReply(batchKey: string, docs: Uint8Array[], cursorTail: Uint8Array, replyTail: Uint8Array): Buffer {
+  const arrayLength = 4 + docs.reduce((sum, doc, index) => sum + indexHeadLength(index) + doc.byteLength, 0) + 1;
+  const cursorLength = 4 + 2 + batchKey.length + arrayLength + cursorTail.byteLength;
+  const length = 4 + 2 + 'cursor'.length + cursorLength + replyTail.byteLength;
+  const out = Buffer.allocUnsafe(length);
+  let at = out.writeInt32LE(length, 0);
+  at = writeHead(out, at, EMBEDDED_DOCUMENT, 'cursor');
+  at = out.writeInt32LE(cursorLength, at);
+  at = writeHead(out, at, ARRAY, batchKey);
+  at = out.writeInt32LE(arrayLength, at);
+  docs.forEach((doc, index) => {
+    at = writeHead(out, at, EMBEDDED_DOCUMENT, String(index));
+    out.set(doc, at);
+    at += doc.byteLength;
+  });
+  out[at++] = 0;
+  out.set(cursorTail, at);
+  out.set(replyTail, at + cursorTail.byteLength);
+  return out;
+}
+
+/** An element's type byte and name (an ASCII cstring here); its value follows. */
+function writeHead(out: Buffer, at: number, type: number, name: string): number {
+  out[at] = type;
+  const end = at + 1 + out.write(name, at + 1, 'latin1');
+  out[end] = 0;
+  return end + 1;
+}
+
+function indexHeadLength(index: number): number {
+  return 2 + String(index).length;
+}
