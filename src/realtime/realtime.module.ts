@@ -1,6 +1,5 @@
 import { Global, Module } from '@nestjs/common';
 import { AppConfig } from '../config';
-import { HealthModule } from '../health/health.module';
 import { TopicAuthorizer } from './auth/topic-authorizer';
 import { InMemoryBroker } from './broker/in-memory-broker';
 import { MessageBroker } from './broker/message-broker';
@@ -32,7 +31,6 @@ import { StompWsGateway } from './transport/stomp-ws.gateway';
  */
 @Global()
 @Module({
-  imports: [HealthModule],
   providers: [
     {
       provide: MessageBroker,

@@ -15,7 +15,6 @@ import { Duplex } from 'node:stream';
 import { Connection, createServer as createSockJsServer, ServerOptions } from 'sockjs';
 import { toErrorBody } from '../../common/errors';
 import { AppConfig } from '../../config';
-import { ShutdownDrain } from '../../health/shutdown-drain';
 import { StompSession } from '../session/stomp-session';
 import { StompProtocol } from '../session/stomp-protocol';
 import { ClientAddresses } from './client-addresses';
@@ -29,9 +28,9 @@ export const SOCKJS_PREFIX = '/sock';
  * as the `/ws` gateway. It is not a gateway: Nest holds one WebSocket adapter per application, and SockJS is an
  * HTTP handler (polling, streaming and its own WebSocket transport) rather than a `ws` server. Installed at
  * bootstrap, after the gateway's `upgrade` listener, to which SockJS passes on the upgrades outside its prefix.
- * Its requests do not pass Express, so it follows the shutdown drain itself: from the signal on it opens no session
- * (every request under the prefix but those of open sessions answered 503, upgrades too) and closes the open ones,
- * whose clients then reconnect, to another instance behind a proxy.
+ * Its requests do not pass Express, so it follows the shutdown drain itself ({@link followDrain}): from the signal on
+ * it opens no session (every request under the prefix but those of open sessions answered 503, upgrades too) and
+ * closes the open ones, whose clients then reconnect, to another instance behind a proxy.
  */
 @Injectable()
 export class SockJsServer implements OnApplicationBootstrap {
@@ -40,8 +39,16 @@ export class SockJsServer implements OnApplicationBootstrap {
     private readonly protocol: StompProtocol,
     private readonly config: AppConfig,
     private readonly addresses: ClientAddresses,
-    private readonly drain: ShutdownDrain,
   ) {}
+
+  private readonly open = new OpenSessions();
+  private drain?: ShutdownSignal;
+
+  /** Set by `createApp` (the drain belongs to a layer above this one), as the WebSocket adapter's refusal is. */
+  followDrain(drain: ShutdownSignal): void {
+    this.drain = drain;
+    drain.onBegin(() => this.open.closeAll());
+  }
 
   onApplicationBootstrap(): void {
     const server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
@@ -57,7 +64,7 @@ export class SockJsServer implements OnApplicationBootstrap {
       faye_server_options: { maxLength: maxMessageBytes },
     };
     const sockJs = createSockJsServer(options);
-    const open = new OpenSessions();
+    const open = this.open;
     sockJs.on('connection', (connection) => {
       if (!connection) return;
       // SockJS keeps X-Forwarded-For among the few request headers it passes on.
@@ -70,15 +77,23 @@ export class SockJsServer implements OnApplicationBootstrap {
         session.close();
       });
     });
-    this.drain.onBegin(() => open.closeAll());
     // What sockJs.installHandlers does, by hand: its listener's app is needed to change how it answers errors.
     const listener = (sockJs as unknown as SockJsInternals).listener({ prefix: SOCKJS_PREFIX });
     answerClientMistakesAs4xx(listener.app);
     const handler = listener.getHandler();
-    routeUpgrades(server, handler, (socket) => this.drain.refusedUpgrade(socket));
-    const refused = (request: IncomingMessage) => this.drain.draining && !open.serves(request.url ?? '');
+    routeUpgrades(server, handler, (socket) => this.drain?.refusedUpgrade(socket) ?? false);
+    const refused = (request: IncomingMessage) => this.drain?.draining === true && !open.serves(request.url ?? '');
     routeRequests(server, handler, SOCKJS_PREFIX, maxMessageBytes, refused);
   }
+}
+
+/** What SockJS needs of the shutdown drain (`ShutdownDrain`). */
+export interface ShutdownSignal {
+  readonly draining: boolean;
+  /** `listener` runs when the drain begins. */
+  onBegin(listener: () => void): void;
+  /** True (and the socket answered 503 and closed) when an upgrade must not be taken. */
+  refusedUpgrade(socket: Duplex): boolean;
 }
 
 /** SockJS's connection as far as its types leave it out (0.3.24, pinned): the id of its session (polling ones). */
