@@ -15,6 +15,7 @@ import { AppConfig, ConfigValidationError } from './config/app-config';
 import { setupConsole } from './console/console-site';
 import { setupApiDocs } from './docs/api-docs';
 import { ShutdownDrain } from './health/shutdown-drain';
+import { SockJsServer } from './realtime/transport/sockjs-server';
 import { StompWsAdapter } from './realtime/transport/stomp-ws.adapter';
 import { AltPaymentProvider } from './services/alt-payments/alt-payment.provider';
 import { LogisticsProvider } from './services/delivery/logistics.provider';
@@ -49,6 +50,7 @@ export async function createApp(
   app.use(runInRequestContext);
   closeOnSignals(app, drain, config.shutdownDrainMs);
   app.useWebSocketAdapter(new StompWsAdapter(app, (socket) => drain.refusedUpgrade(socket)));
+  app.get(SockJsServer, { strict: false }).followDrain(drain);
   setupApiDocs(app);
   setupConsole(app);
   return app;

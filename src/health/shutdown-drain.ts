@@ -23,6 +23,7 @@ export class ShutdownDrain implements OnApplicationShutdown {
   private started = false;
   private readonly underWay = new Set<Response>();
   private readonly closedListeners: (() => void)[] = [];
+  private readonly beginListeners: (() => void)[] = [];
 
   get draining(): boolean {
     return this.started;
@@ -31,6 +32,12 @@ export class ShutdownDrain implements OnApplicationShutdown {
   begin(): void {
     this.started = true;
     for (const response of this.underWay) if (!response.headersSent) response.setHeader('Connection', 'close');
+    this.beginListeners.splice(0).forEach((listener) => listener());
+  }
+
+  /** `listener` runs when the drain begins: for what serves clients outside Express (SockJS). */
+  onBegin(listener: () => void): void {
+    this.beginListeners.push(listener);
   }
 
   /** Express middleware, first in line: refuses new requests while draining, else keeps track of them. */

@@ -37,13 +37,26 @@ function startLogin(socket: Socket, contentLength: number, bodyStart: string): P
   return continued;
 }
 
-/** The status with which the server answers a WebSocket upgrade it does not take. */
-function refusedUpgrade(port: number): Promise<number> {
+/** The status with which the server answers a WebSocket upgrade (to `path`) it does not take. */
+function refusedUpgrade(port: number, path = '/ws'): Promise<number> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, ['v12.stomp']);
+    const ws = new WebSocket(`ws://127.0.0.1:${port}${path}`, ['v12.stomp']);
     ws.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
     ws.once('open', () => (ws.close(), reject(new Error('the upgrade was taken'))));
   });
+}
+
+/** A SockJS xhr-polling session's requests (`/sock/000/<id>/<transport>`): status, headers and body. */
+async function sockJs(port: number, id: string, transport: 'xhr' | 'xhr_send', body?: string) {
+  const response = await fetch(`http://127.0.0.1:${port}/sock/000/${id}/${transport}`, { method: 'POST', body });
+  return { status: response.status, headers: Object.fromEntries(response.headers), text: await response.text() };
+}
+
+/** Opens a SockJS xhr-polling session and connects STOMP on it. */
+async function openSockJsSession(port: number, id: string): Promise<void> {
+  expect(await sockJs(port, id, 'xhr')).toMatchObject({ status: 200, text: 'o\n' });
+  expect((await sockJs(port, id, 'xhr_send', JSON.stringify(['CONNECT\naccept-version:1.2\n\n\0']))).status).toBe(204);
+  expect((await sockJs(port, id, 'xhr')).text).toMatch(/^a\["CONNECTED\\n/);
 }
 
 /** Issue 25: on SIGTERM an instance stops taking new work, finishes what it holds and ends. */
@@ -101,13 +114,14 @@ describe('Graceful shutdown', () => {
     expect(server.child.signalCode).toBe('SIGTERM');
   }, 120_000);
 
-  it('should drain first: readiness and new requests 503 before any work, upgrades refused, liveness 200', async () => {
+  it('should drain first: readiness and new requests 503 before any work, upgrades and SockJS refused, liveness 200', async () => {
     const port = await startServer({
       // the whole test long (it ends the process itself), and the bound past it
       SHUTDOWN_DRAIN_MS: '60000',
       SHUTDOWN_TIMEOUT_MS: '120000',
     });
     const http = () => request(`http://127.0.0.1:${port}`);
+    await openSockJsSession(port, 'before-the-signal');
 
     server.child.kill('SIGTERM');
     const ready = await eventually(
@@ -125,6 +139,23 @@ describe('Graceful shutdown', () => {
     expect(login.body).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: expect.stringMatching(/not processed/) });
     expect(login.headers).toMatchObject({ connection: 'close', 'retry-after': '1' });
     expect(await refusedUpgrade(port)).toBe(503);
+
+    // SockJS (outside Express) the same: its open session is closed at once (the poll gets the close frame), a new
+    // session, its info and its WebSocket are refused
+    expect(await sockJs(port, 'before-the-signal', 'xhr')).toMatchObject({
+      status: 200,
+      text: expect.stringMatching(/^c\[/),
+    });
+    const newSession = await sockJs(port, 'after-the-signal', 'xhr');
+    expect(newSession).toMatchObject({ status: 503, headers: { connection: 'close', 'retry-after': '1' } });
+    expect(JSON.parse(newSession.text)).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      message: expect.stringMatching(/not processed/),
+    });
+    const info = await http().get('/sock/info');
+    expect(info.status).toBe(503);
+    expect(info.headers).toMatchObject({ connection: 'close', 'retry-after': '1' });
+    expect(await refusedUpgrade(port, '/sock/websocket')).toBe(503);
 
     server.child.kill('SIGKILL');
     await server.exited;

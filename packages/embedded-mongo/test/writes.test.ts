@@ -299,6 +299,26 @@ describe('GroupCommit', () => {
     expect(group.stats).toEqual({ commits: 2, committedWrites: 5, failedCommits: 2 });
   });
 
+  it('while writers are many, lets a batch gather the writes of the next turns until a turn adds none', async () => {
+    const batches: string[][] = [];
+    const group = new GroupCommit<string>((batch) => {
+      batches.push([...batch.writes]);
+      return Promise.resolve();
+    });
+    await group.add('alone');
+    const lone = group.add('lone'); // the last commit held one write: this one commits in its own turn
+    await nextTurn();
+    await Promise.all([lone, group.add('later')]);
+    expect(batches).toEqual([['alone'], ['lone'], ['later']]);
+    await Promise.all([group.add('a'), group.add('b')]); // two writers in one turn: a shared commit
+    const c = group.add('c');
+    group.add('d').catch(() => undefined); // another writer of the same turn: the batch waits a turn
+    await nextTurn();
+    group.add('e').catch(() => undefined); // it came in that turn: the batch waits again
+    await c;
+    expect(batches).toEqual([['alone'], ['lone'], ['later'], ['a', 'b'], ['c', 'd', 'e']]);
+  });
+
   it('commits carried writes again on flush, with no new write', async () => {
     let failures = 1;
     const committed: string[] = [];

@@ -7,6 +7,9 @@ export interface CommitStats {
   failedCommits: number;
 }
 
+/** How many event-loop turns a batch waits at most for more writes while writers are many. */
+const MAX_GATHER_TURNS = 8;
+
 /** One batch of writes and the promise its writers await. */
 export interface Batch<Write> {
   readonly writes: Write[];
@@ -32,8 +35,11 @@ function openBatch<Write>(): OpenBatch<Write> {
  * Group commit: at most one commit is in flight. Writes queued while it runs form the next batch, which
  * commits as soon as the running one completed, so N writers waiting on the disk share one commit. An
  * idle store commits on the next event-loop check phase (after the current I/O callbacks queued their
- * writes), so a lone writer waits for its own commit only. A batch's promise settles with its commit:
- * resolved once the commit is durable, rejected (for every write it covered) when it failed.
+ * writes), so a lone writer waits for its own commit only. While writers are many (the last commit held
+ * more than one write), a batch waits further event-loop turns as long as each turn adds writes: the
+ * requests that arrived while the previous ones were handled join it, so a commit (one fsync, during which
+ * the thread answers nothing) covers every writer that is waiting, with no timer. A batch's promise settles
+ * with its commit: resolved once the commit is durable, rejected (for every write it covered) when it failed.
  *
  * A failed batch's writes are carried into the next batch (in front, so order holds): they are applied in
  * memory already, and a transient fault (a full or read-only disk) must not leave memory and disk apart.
@@ -45,6 +51,8 @@ export class GroupCommit<Write> {
   private committing?: OpenBatch<Write>;
   /** Writes of failed batches, not yet durable: they lead the next batch. */
   private carried: Write[] = [];
+  /** Whether the last commit held more than one write: other writers are active, so a batch gathers longer. */
+  private lastCommitShared = false;
 
   constructor(private readonly commit: (batch: Batch<Write>) => Promise<unknown>) {}
 
@@ -74,9 +82,22 @@ export class GroupCommit<Write> {
       this.queued = openBatch();
       append(this.queued.writes, this.carried);
       this.carried = [];
-      if (!this.committing) setImmediate(() => this.startNext());
+      if (!this.committing) this.startWhenNoneArrive(0);
     }
     return this.queued;
+  }
+
+  /**
+   * Starts the queued batch in the next check phase, or, while writers are many, once an event-loop turn added no
+   * write to it (at most MAX_GATHER_TURNS turns, so a steady stream of writes cannot hold a batch back).
+   */
+  private startWhenNoneArrive(turn: number): void {
+    const seen = this.queued?.writes.length ?? 0;
+    setImmediate(() => {
+      const grew = (this.queued?.writes.length ?? 0) > seen;
+      if (this.lastCommitShared && grew && turn < MAX_GATHER_TURNS) this.startWhenNoneArrive(turn + 1);
+      else this.startNext();
+    });
   }
 
   private startNext(): void {
@@ -92,6 +113,7 @@ export class GroupCommit<Write> {
   }
 
   private finish(batch: OpenBatch<Write>, error?: unknown): void {
+    this.lastCommitShared = batch.writes.length > 1;
     if (error === undefined) {
       this.stats.commits++;
       this.stats.committedWrites += batch.writes.length;
