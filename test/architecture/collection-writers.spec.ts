@@ -21,13 +21,6 @@ const KNOWN_SEVERAL_WRITERS: Record<string, string[]> = {
   ],
   Seller: ['src/services/catalogue/catalogue-import.ts', 'src/services/catalogue/seller-directory.ts'],
   Sku: ['src/services/catalogue/catalogue-import.ts', 'src/services/catalogue/sku-admin.ts'],
-  // Offers, their stock and its reservations are written by three catalogue services besides the import.
-  SellerSku: [
-    'src/services/catalogue/catalogue-import.ts',
-    'src/services/catalogue/offer-stock.ts',
-    'src/services/catalogue/seller-offers.ts',
-    'src/services/catalogue/stock-reservation.ts',
-  ],
   // The content store is shared by the content modules by design (model-ownership.ts, SHARED_CONTENT_STORE).
   Page: ['src/services/pages/page-copier.ts', 'src/services/pages/page-management.service.ts'],
   Route: [
@@ -109,6 +102,7 @@ describe('the application', () => {
 
   it('should have one writer file per collection, orders written only by OrderRepository', () => {
     expect(writers.get('Order')).toEqual(['src/services/orders/order.repository.ts']);
+    expect(writers.get('SellerSku')).toEqual(['src/services/catalogue/offer.repository.ts']);
     const several = [...writers].filter(([model, files]) => files.length > 1 && !(model in KNOWN_SEVERAL_WRITERS));
     expect(Object.fromEntries(several)).toEqual({});
     expect(writers.size).toBeGreaterThan(30);

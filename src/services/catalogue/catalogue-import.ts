@@ -3,8 +3,8 @@ import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
 import { FixedRecord, insertMissing } from '../../database/insert-missing';
 import { Attribute } from './attribute.schema';
+import { OfferRepository } from './offer.repository';
 import { Product } from './product.schema';
-import { SellerSku } from './seller-sku.schema';
 import { Seller } from './seller.schema';
 import { Sku } from './sku.schema';
 import { withoutIndexRefresh } from './storefront-index.hooks';
@@ -20,7 +20,7 @@ export class CatalogueImport {
     @InjectModel(Attribute.name) private readonly attributes: Model<Attribute>,
     @InjectModel(Product.name) private readonly products: Model<Product>,
     @InjectModel(Sku.name) private readonly skus: Model<Sku>,
-    @InjectModel(SellerSku.name) private readonly offers: Model<SellerSku>,
+    private readonly offers: OfferRepository,
     @InjectModel(Seller.name) private readonly sellers: Model<Seller>,
     private readonly reindex: StorefrontReindex,
   ) {}
@@ -53,7 +53,7 @@ export class CatalogueImport {
     loaded('products');
     await insertMissing(this.skus, records.skus);
     loaded('skus');
-    await insertMissing(this.offers, records.offers);
+    await this.offers.insertMissing(records.offers);
     loaded('offers');
   }
 

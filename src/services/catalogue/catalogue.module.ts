@@ -12,6 +12,7 @@ import { CategoryTree } from './category-tree';
 import { OfferCatalog } from './offer-catalog';
 import { OfferFacets } from './offer-facets';
 import { OfferStock } from './offer-stock';
+import { OfferRepository } from './offer.repository';
 import { ProductAdmin } from './product-admin';
 import { ProductController } from './product.controller';
 import { Product, ProductSchema } from './product.schema';
@@ -63,6 +64,7 @@ import { StorefrontReindex } from './storefront-reindex';
     OfferFacets,
     CatalogueImport,
     SellerOffers,
+    OfferRepository,
     OfferStock,
     CatalogueTopic,
     StorefrontReader,
