@@ -5,6 +5,7 @@ import {
   AttributeEntry,
   AttributeLabel,
   attributeIdsOf,
+  EntryOffer,
   entriesOf,
   OfferSource,
   ProductSource,
@@ -69,17 +70,31 @@ export class StorefrontIndexer {
    */
   async refreshOffers(productIds: Iterable<Types.ObjectId | string>): Promise<void> {
     const ids = uniqueIds(productIds);
-    for (let start = 0; start < ids.length; start += BATCH) {
-      const batch = ids.slice(start, start + BATCH);
-      const { changes, underived } = await this.offerChanges(batch);
+    for (let start = 0; start < ids.length; start += BATCH)
+      await this.refreshOffersBatch(ids.slice(start, start + BATCH));
+  }
+
+  /**
+   * A product whose write lost is derived again from the entry that won, not recomputed from every source: under a
+   * stream of stock writes on one product (checkouts racing with a seller's edits), the slower full refresh would keep
+   * losing to the derived ones. One that finds the entry already showing the offers as they are has nothing to write.
+   */
+  private async refreshOffersBatch(ids: Types.ObjectId[]): Promise<void> {
+    let pending = ids;
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      if (attempt > MAX_ATTEMPTS) throw new Error(`storefront index: ${pending.length} products kept changing`);
+      const { changes, underived } = await this.offerChanges(pending);
+      if (underived.length > 0) await this.refresh(underived);
       const written = await this.writeEntries(changes);
       await this.moveCounters(changes.slice(0, written));
-      const rest = [...underived, ...changes.slice(written).map((change) => change.id)];
-      if (rest.length > 0) await this.refresh(rest);
+      pending = changes.slice(written).map((change) => new Types.ObjectId(change.id));
     }
   }
 
-  /** The changes of the products whose entries can be recomputed from the entry and the offers, and the others. */
+  /**
+   * The changes of the products whose entries can be recomputed from the entry and the offers (none for those whose
+   * entry already shows the offers as they are), and the products whose entries cannot.
+   */
   private async offerChanges(ids: Types.ObjectId[]): Promise<{ changes: Change[]; underived: Types.ObjectId[] }> {
     const rows = await this.index()
       .aggregate([
@@ -103,7 +118,9 @@ export class StorefrontIndexer {
         return sources ? [[entry._id, { entries: entriesOf(sources), old: entry }] as const] : [];
       }),
     );
-    const changes = [...derived].map(([id, { entries, old }]) => ({ id, entries, old, version: old.version + 1 }));
+    const changes = [...derived]
+      .filter(([, { entries, old }]) => !sameOffers(entries[0].offers, old.offers))
+      .map(([id, { entries, old }]) => ({ id, entries, old, version: old.version + 1 }));
     return { changes, underived: ids.filter((id) => !derived.has(String(id))) };
   }
 
@@ -321,6 +338,16 @@ function counterUpdate(key: string, by: number): mongo.AnyBulkWriteOperation<Doc
       upsert: true,
     },
   };
+}
+
+/**
+ * Whether two all-currencies entries show the same offers, field by field: the rest of an entry derived from a stored
+ * one follows from its offers (`refreshOffers`), so the same offers mean the same entries.
+ */
+function sameOffers(fresh: EntryOffer[], stored: EntryOffer[]): boolean {
+  const shown = ({ _id, sku, seller, sellerName, sellerCountry, price, currency, quantity, keys }: EntryOffer) =>
+    [_id, sku, seller, sellerName, sellerCountry, price, currency, quantity, keys.join('\n')].map(String).join('\t');
+  return fresh.length === stored.length && fresh.every((offer, at) => shown(offer) === shown(stored[at]));
 }
 
 function uniqueIds(ids: Iterable<Types.ObjectId | string>): Types.ObjectId[] {
