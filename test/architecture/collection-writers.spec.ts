@@ -5,21 +5,6 @@ const file = (path: string, text: string): SourceFile => ({ path, text });
 const injecting = (model: string, as = 'private readonly m') =>
   `constructor(@InjectModel(${model}.name) ${as}: unknown) {}`;
 
-/**
- * Collections that still have several writer files (issue 26 made orders the first with one, then pages, routes,
- * jobs, sites and the catalogue's entities). Each entry lists its writers today: the test fails when a file is added
- * to them, and when an entry no longer has several writers (remove it then), so this list can only shrink.
- */
-const KNOWN_SEVERAL_WRITERS: Record<string, string[]> = {
-  // Offers, their stock and its reservations are written by three catalogue services besides the import.
-  SellerSku: [
-    'src/services/catalogue/catalogue-import.ts',
-    'src/services/catalogue/offer-stock.ts',
-    'src/services/catalogue/seller-offers.ts',
-    'src/services/catalogue/stock-reservation.ts',
-  ],
-};
-
 describe('collection writer finder', () => {
   it('should find write methods on an injected model, as a property or a constructor parameter', () => {
     const repository = file(
@@ -86,9 +71,9 @@ describe('collection writer finder', () => {
 describe('the application', () => {
   const writers = findWriters(readSources(repositoryRoot));
 
-  it('should have one writer file per collection, orders written only by OrderRepository', () => {
+  it('should have one writer file for every collection, orders written only by OrderRepository', () => {
     expect(writers.get('Order')).toEqual(['src/services/orders/order.repository.ts']);
-    const several = [...writers].filter(([model, files]) => files.length > 1 && !(model in KNOWN_SEVERAL_WRITERS));
+    const several = [...writers].filter(([, files]) => files.length > 1);
     expect(Object.fromEntries(several)).toEqual({});
     expect(writers.size).toBeGreaterThan(30);
   });
@@ -111,13 +96,6 @@ describe('the application', () => {
     expect(writers.get('Product')).toEqual([`${catalogue}/product.repository.ts`]);
     expect(writers.get('Sku')).toEqual([`${catalogue}/sku.repository.ts`]);
     expect(writers.get('Seller')).toEqual([`${catalogue}/seller-directory.ts`]);
-  });
-
-  it('should keep the known exceptions from growing, and drop those that have one writer now', () => {
-    for (const [model, known] of Object.entries(KNOWN_SEVERAL_WRITERS)) {
-      const files = writers.get(model) ?? [];
-      expect({ model, extra: files.filter((path) => !known.includes(path)) }).toEqual({ model, extra: [] });
-      expect({ model, several: files.length > 1 }).toEqual({ model, several: true });
-    }
+    expect(writers.get('SellerSku')).toEqual([`${catalogue}/offer.repository.ts`]);
   });
 });

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { Model } from 'mongoose';
-import { FixedRecord, insertMissing } from '../../database/insert-missing';
+import { FixedRecord } from '../../database/insert-missing';
 import { AttributeRepository } from './attribute.repository';
+import { OfferRepository } from './offer.repository';
 import { ProductRepository } from './product.repository';
-import { SellerSku } from './seller-sku.schema';
 import { SellerDirectory } from './seller-directory';
 import { SkuRepository } from './sku.repository';
 import { withoutIndexRefresh } from './storefront-index.hooks';
@@ -20,7 +18,7 @@ export class CatalogueImport {
     private readonly attributes: AttributeRepository,
     private readonly products: ProductRepository,
     private readonly skus: SkuRepository,
-    @InjectModel(SellerSku.name) private readonly offers: Model<SellerSku>,
+    private readonly offers: OfferRepository,
     private readonly sellers: SellerDirectory,
     private readonly reindex: StorefrontReindex,
   ) {}
@@ -52,7 +50,7 @@ export class CatalogueImport {
     loaded('products');
     await this.skus.insertMissing(records.skus);
     loaded('skus');
-    await insertMissing(this.offers, records.offers);
+    await this.offers.insertMissing(records.offers);
     loaded('offers');
   }
 

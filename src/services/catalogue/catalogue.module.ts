@@ -13,6 +13,7 @@ import { CategoryTree } from './category-tree';
 import { OfferCatalog } from './offer-catalog';
 import { OfferFacets } from './offer-facets';
 import { OfferStock } from './offer-stock';
+import { OfferRepository } from './offer.repository';
 import { ProductAdmin } from './product-admin';
 import { ProductController } from './product.controller';
 import { Product, ProductSchema } from './product.schema';
@@ -71,6 +72,7 @@ import { StorefrontReindex } from './storefront-reindex';
     OfferFacets,
     CatalogueImport,
     SellerOffers,
+    OfferRepository,
     OfferStock,
     CatalogueTopic,
     StorefrontReader,

@@ -1,8 +1,7 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { QueryFilter, Model, Types, UpdateQuery } from 'mongoose';
+import { Types } from 'mongoose';
+import { OfferRepository, StockState } from './offer.repository';
 import { StoredOffer } from './seller-offer.view';
-import { SellerSku } from './seller-sku.schema';
 import { codedError } from '../../common/errors/coded-exception';
 
 /** What a seller does to one warehouse's stock: set the units on hand, or add (remove) some. */
@@ -11,13 +10,8 @@ export type StockEdit = { set: number } | { delta: number };
 /** Attempts of one edit; an attempt loses only to another write of the same offer between its read and its update. */
 const ATTEMPTS = 25;
 
-export type StockState = Pick<SellerSku, 'quantity' | 'reserved' | 'stockByWarehouse'> & { _id: Types.ObjectId };
-
-/** One conditional update that makes the edit if the offer is still as it was read. */
-interface Step {
-  filter: QueryFilter<SellerSku>;
-  update: UpdateQuery<SellerSku>;
-}
+/** One conditional update that makes the edit if the offer is still as it was read (null otherwise). */
+type Step = (offers: OfferRepository) => Promise<StoredOffer | null>;
 
 /**
  * Seller edits of an offer's stock at one warehouse (README, "Offers and stock"). Each attempt decides on the offer
@@ -31,7 +25,7 @@ interface Step {
  */
 @Injectable()
 export class OfferStock {
-  constructor(@InjectModel(SellerSku.name) private readonly offers: Model<SellerSku>) {}
+  constructor(private readonly offers: OfferRepository) {}
 
   /**
    * @param read the offer as the caller just read it: the first attempt decides on it, later ones read again
@@ -42,16 +36,9 @@ export class OfferStock {
     let offer: StockState | null = read;
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       if (!offer) throw new NotFoundException(`Offer ${String(read._id)} not found`);
-      const step = planStep(offer, warehouse, edit);
-      const updated = await this.offers
-        .findOneAndUpdate(step.filter, step.update, { returnDocument: 'after' })
-        .lean<StoredOffer>()
-        .exec();
+      const updated = await planStep(offer, warehouse, edit)(this.offers);
       if (updated) return updated;
-      offer = await this.offers
-        .findById(read._id, { quantity: 1, reserved: 1, stockByWarehouse: 1 })
-        .lean<StockState>()
-        .exec();
+      offer = await this.offers.stockOf(read._id);
     }
     throw codedError('CONCURRENT_CHANGE', `Offer ${String(read._id)} is changing too often; try again`);
   }
@@ -67,24 +54,8 @@ function planStep(offer: StockState, warehouse: Types.ObjectId, edit: StockEdit)
   if (next < 0) throw new ConflictException(`Warehouse ${String(warehouse)} has only ${onHand} on hand`);
   const change = next - onHand;
   assertAboveReserved(offer.quantity + change, next, reserved);
-  if (!entry) {
-    return {
-      filter: {
-        _id: offer._id,
-        'stockByWarehouse.0': { $exists: true },
-        'stockByWarehouse.warehouse': { $ne: warehouse },
-      },
-      update: { $push: { stockByWarehouse: { warehouse, onHand: next } }, $inc: { quantity: next } },
-    };
-  }
-  return {
-    filter: {
-      _id: offer._id,
-      quantity: { $gte: -change },
-      stockByWarehouse: { $elemMatch: { warehouse, onHand } },
-    },
-    update: { $inc: { quantity: change, 'stockByWarehouse.$.onHand': change } },
-  };
+  if (!entry) return (offers) => offers.addWarehouse(offer._id, warehouse, next);
+  return (offers) => offers.moveOnHand(offer._id, warehouse, onHand, change);
 }
 
 /**
@@ -95,17 +66,8 @@ function firstWarehouse(offer: StockState, reserved: number, warehouse: Types.Ob
   const next = 'set' in edit ? edit.set : offer.quantity + reserved + edit.delta;
   if (next < 0)
     throw new ConflictException(`Warehouse ${String(warehouse)} has only ${offer.quantity + reserved} on hand`);
-  const available = next - reserved;
-  assertAboveReserved(available, next, reserved);
-  return {
-    filter: {
-      _id: offer._id,
-      'stockByWarehouse.0': { $exists: false },
-      quantity: offer.quantity,
-      reserved: offer.reserved === undefined ? { $exists: false } : reserved,
-    },
-    update: { $set: { stockByWarehouse: [{ warehouse, onHand: next }], quantity: available, reserved } },
-  };
+  assertAboveReserved(next - reserved, next, reserved);
+  return (offers) => offers.placeAtFirstWarehouse(offer, warehouse, next);
 }
 
 function assertAboveReserved(available: number, onHandHere: number, reserved: number): void {

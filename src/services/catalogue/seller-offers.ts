@@ -7,6 +7,7 @@ import { Principal } from '../../common/principal';
 import { assertOwnerOrAdmin, isAdmin } from './caller';
 import { CatalogueTopic } from './catalogue-topic';
 import { OfferStock, StockEdit } from './offer-stock';
+import { OfferRepository, OfferTerms } from './offer.repository';
 import { SellerDirectory, SellerRecord } from './seller-directory';
 import { CreateOfferDto, UpdateOfferDto, WarehouseStockDto } from './seller-offer.dto';
 import {
@@ -16,7 +17,6 @@ import {
   toPublicOfferView,
   toSellerOfferView,
 } from './seller-offer.view';
-import { SellerSku } from './seller-sku.schema';
 import { Sku } from './sku.schema';
 import { codedError } from '../../common/errors/coded-exception';
 
@@ -28,7 +28,7 @@ import { codedError } from '../../common/errors/coded-exception';
 @Injectable()
 export class SellerOffers {
   constructor(
-    @InjectModel(SellerSku.name) private readonly offers: Model<SellerSku>,
+    private readonly offers: OfferRepository,
     @InjectModel(Sku.name) private readonly skus: Model<Sku>,
     private readonly sellers: SellerDirectory,
     private readonly stock: OfferStock,
@@ -38,16 +38,7 @@ export class SellerOffers {
   /** The caller's seller's offers by SKU, a page of them; 404 when the caller acts for no seller. */
   async listOwn(caller: Principal, page: number, limit: number): Promise<SellerOfferPage> {
     const seller = await this.ownSellerId(caller);
-    const [offers, total] = await Promise.all([
-      this.offers
-        .find({ seller })
-        .sort({ sku: 1 })
-        .skip(page * limit)
-        .limit(limit)
-        .lean<StoredOffer[]>()
-        .exec(),
-      this.offers.countDocuments({ seller }).exec(),
-    ]);
+    const { offers, total } = await this.offers.pageOfSeller(seller, page, limit);
     return { items: offers.map(toSellerOfferView), total, page, limit };
   }
 
@@ -71,7 +62,7 @@ export class SellerOffers {
       })
       .catch(conflictOnDuplicate(`Seller ${String(seller._id)} already offers SKU ${dto.skuId}`));
     await this.withdrawIfSkuDeleted(created._id, sku._id, dto.skuId);
-    return this.announced(created.toObject<StoredOffer>());
+    return this.announced(created);
   }
 
   /**
@@ -80,21 +71,22 @@ export class SellerOffers {
    */
   private async withdrawIfSkuDeleted(offer: Types.ObjectId, sku: Types.ObjectId, skuId: string): Promise<void> {
     if (await this.skus.exists({ _id: sku })) return;
-    await this.offers.deleteOne({ _id: offer }).exec();
+    await this.offers.remove(offer);
     throw new NotFoundException(`SKU ${skuId} not found`);
   }
 
   async update(caller: Principal, offerId: string, dto: UpdateOfferDto): Promise<SellerOfferView> {
     const { offer } = await this.ownedOffer(caller, offerId);
-    const set = Object.fromEntries(
+    const set: OfferTerms = Object.fromEntries(
       Object.entries({ price: dto.price, currency: dto.currency, active: dto.active }).filter(
         ([, v]) => v !== undefined,
       ),
     );
     if (Object.keys(set).length === 0)
       throw new BadRequestException('Nothing to change: give price, currency or active');
-    await this.offers.updateOne({ _id: offer._id }, { $set: set }).exec();
-    return this.announced(await this.reread(offer._id));
+    const changed = await this.offers.changeTerms(offer._id, set);
+    if (!changed) throw new NotFoundException(`Offer ${offerId} not found`);
+    return this.announced(changed);
   }
 
   /** Sets or moves the units on hand at one of the seller's warehouses (see {@link OfferStock}). */
@@ -110,17 +102,15 @@ export class SellerOffers {
     return toSellerOfferView(offer);
   }
 
-  private async reread(id: Types.ObjectId): Promise<StoredOffer> {
-    const offer = await this.offers.findById(id).lean<StoredOffer>().exec();
-    if (!offer) throw new NotFoundException(`Offer ${String(id)} not found`);
-    return offer;
-  }
-
-  /** 400 malformed id, 404 unknown offer, 403 an offer of a seller the caller does not act for. */
+  /**
+   * 400 malformed id, 404 unknown offer (or seller), 403 an offer of a seller the caller does not act for. The offer
+   * comes with its seller in one read: a stock edit's cost is its round trips (bench/README.md).
+   */
   private async ownedOffer(caller: Principal, offerId: string): Promise<{ offer: StoredOffer; seller: SellerRecord }> {
-    const offer = await this.offers.findById(toObjectId(offerId, 'id')).lean<StoredOffer>().exec();
-    if (!offer) throw new NotFoundException(`Offer ${offerId} not found`);
-    const seller = await this.sellers.get(String(offer.seller));
+    const found = await this.offers.findWithSeller(toObjectId(offerId, 'id'));
+    if (!found) throw new NotFoundException(`Offer ${offerId} not found`);
+    const { offer, seller } = found;
+    if (!seller) throw new NotFoundException(`Seller ${String(offer.seller)} not found`);
     assertOwnerOrAdmin(caller, seller.userId);
     return { offer, seller };
   }

@@ -37,7 +37,13 @@ export class SellerSku {
 
 export type SellerSkuDocument = HydratedDocument<SellerSku>;
 export const SellerSkuSchema = SchemaFactory.createForClass(SellerSku);
-keepsStorefrontIndex(SellerSkuSchema, namedProduct('seller_skus'));
+/**
+ * An offer's own figures: a write of these alone (stock edits, checkouts, a price or an activation) refreshes its
+ * product's storefront entries from the stored entry and the product's offers, without reading the product, its
+ * SKUs and sellers again (`StorefrontIndexer.refreshOffers`); `updatedAt` comes with every update (timestamps).
+ */
+const OWN_FIELDS = new Set(['quantity', 'reserved', 'stockByWarehouse', 'price', 'currency', 'active', 'updatedAt']);
+keepsStorefrontIndex(SellerSkuSchema, namedProduct('seller_skus'), { ownFields: OWN_FIELDS });
 SellerSkuSchema.index({ seller: 1, sku: 1 }, { unique: true });
 /** In-stock offers (`quantity > 0`), the base of every storefront filter. */
 SellerSkuSchema.index({ quantity: 1 });

@@ -1,6 +1,6 @@
 import { ConflictException, Injectable, Logger } from '@nestjs/common';
-import { InjectModel } from '@nestjs/mongoose';
-import { Model, Types } from 'mongoose';
+import { Types } from 'mongoose';
+import { OfferRepository, Units } from './offer.repository';
 import { SellerSku } from './seller-sku.schema';
 import { codedError } from '../../common/errors/coded-exception';
 
@@ -25,19 +25,13 @@ const DISPATCH_ATTEMPTS = 20;
 export class StockReservation {
   private readonly logger = new Logger(StockReservation.name);
 
-  constructor(@InjectModel(SellerSku.name) private readonly offers: Model<SellerSku>) {}
+  constructor(private readonly offers: OfferRepository) {}
 
   /** All lines or none; 409 naming the first offer that is inactive or without enough stock. */
   async reserve(lines: StockLine[]): Promise<void> {
     const taken: StockLine[] = [];
     for (const line of lines) {
-      const updated = await this.offers
-        .updateOne(
-          { _id: line.sellerSku, active: { $ne: false }, quantity: { $gte: line.quantity } },
-          { $inc: { quantity: -line.quantity, reserved: line.quantity } },
-        )
-        .exec();
-      if (updated.modifiedCount !== 1) {
+      if (!(await this.offers.take(unitsOf(line)))) {
         await this.release(taken);
         throw await this.refusal(line.sellerSku);
       }
@@ -90,37 +84,27 @@ export class StockReservation {
     }
   }
 
-  private async returnLine({ sellerSku, quantity }: StockLine): Promise<void> {
+  private async returnLine(line: StockLine): Promise<void> {
+    const units = unitsOf(line);
     // Two conditional updates, one per shape of the offer; a first warehouse edit in between makes both miss: retry.
     for (let attempt = 0; attempt < DISPATCH_ATTEMPTS; attempt++) {
-      const atWarehouse = await this.offers
-        .updateOne(
-          { _id: sellerSku, 'stockByWarehouse.0': { $exists: true } },
-          { $inc: { quantity, 'stockByWarehouse.0.onHand': quantity } },
-        )
-        .exec();
-      if (atWarehouse.matchedCount === 1) return;
-      const unplaced = await this.offers
-        .updateOne({ _id: sellerSku, 'stockByWarehouse.0': { $exists: false } }, { $inc: { quantity } })
-        .exec();
-      if (unplaced.matchedCount === 1) return;
+      if (await this.offers.returnToFirstWarehouse(units)) return;
+      if (await this.offers.returnUnplaced(units)) return;
     }
-    throw new Error(`Seller SKU ${String(sellerSku)} is unknown or changing too often`);
+    throw new Error(`Seller SKU ${String(line.sellerSku)} is unknown or changing too often`);
   }
 
-  private async releaseLine({ sellerSku, quantity }: StockLine): Promise<void> {
-    const released = await this.offers
-      .updateOne({ _id: sellerSku, reserved: { $gte: quantity } }, { $inc: { quantity, reserved: -quantity } })
-      .exec();
-    if (released.modifiedCount === 1) return;
+  private async releaseLine(line: StockLine): Promise<void> {
+    const units = unitsOf(line);
+    if (await this.offers.release(units)) return;
     // Taken before offers counted their reservations: those units only ever left `quantity`.
-    await this.offers.updateOne({ _id: sellerSku }, { $inc: { quantity } }).exec();
+    await this.offers.releaseUncounted(units);
   }
 
   private async dispatchLine({ sellerSku, quantity }: StockLine): Promise<void> {
     let remaining = quantity;
     for (let attempt = 0; remaining > 0 && attempt < DISPATCH_ATTEMPTS; attempt++) {
-      const offer = await this.offers.findById(sellerSku, { reserved: 1, stockByWarehouse: 1 }).lean().exec();
+      const offer = await this.offers.stockOf(sellerSku);
       if (!offer || (offer.reserved ?? 0) < remaining) {
         this.logger.warn(`Seller SKU ${String(sellerSku)} shipped ${remaining} units it had not counted as reserved`);
         return;
@@ -137,29 +121,21 @@ export class StockReservation {
     stock: SellerSku['stockByWarehouse'],
   ): Promise<number> {
     if (stock.length === 0) {
-      const filter = { _id: sellerSku, reserved: { $gte: wanted }, 'stockByWarehouse.0': { $exists: false } };
-      const updated = await this.offers.updateOne(filter, { $inc: { reserved: -wanted } }).exec();
-      return updated.modifiedCount === 1 ? wanted : 0;
+      return (await this.offers.shipUnplaced({ offer: sellerSku, quantity: wanted })) ? wanted : 0;
     }
     const fullest = stock.reduce((best, entry) => (entry.onHand > best.onHand ? entry : best));
     const taken = Math.min(wanted, fullest.onHand);
     if (taken === 0) return 0;
-    const updated = await this.offers
-      .updateOne(
-        {
-          _id: sellerSku,
-          reserved: { $gte: taken },
-          stockByWarehouse: { $elemMatch: { warehouse: fullest.warehouse, onHand: { $gte: taken } } },
-        },
-        { $inc: { reserved: -taken, 'stockByWarehouse.$.onHand': -taken } },
-      )
-      .exec();
-    return updated.modifiedCount === 1 ? taken : 0;
+    return (await this.offers.shipFrom(fullest.warehouse, { offer: sellerSku, quantity: taken })) ? taken : 0;
   }
 
   private async refusal(sellerSku: Types.ObjectId): Promise<ConflictException> {
-    const offer = await this.offers.findById(sellerSku, { active: 1 }).lean().exec();
-    if (offer?.active === false) return codedError('NOT_FOR_SALE', `Seller SKU ${String(sellerSku)} is not for sale`);
+    if (await this.offers.isInactive(sellerSku))
+      return codedError('NOT_FOR_SALE', `Seller SKU ${String(sellerSku)} is not for sale`);
     return codedError('OUT_OF_STOCK', `Not enough stock of seller SKU ${String(sellerSku)}`);
   }
+}
+
+function unitsOf({ sellerSku, quantity }: StockLine): Units {
+  return { offer: sellerSku, quantity };
 }

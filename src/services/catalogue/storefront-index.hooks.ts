@@ -73,6 +73,25 @@ export const productsNamingAttributes: ProductsOf = async (connection, attribute
 const BEFORE = Symbol('storefront index: documents matched before the write');
 type Marked = { [BEFORE]?: AffectedDoc[] };
 
+/** Query writes of one document that answer it: their answer names its product, so no read is needed before them. */
+const ANSWERING_WRITES = new Set<MongooseQueryMiddleware>([
+  'findOneAndUpdate',
+  'findOneAndDelete',
+  'findOneAndReplace',
+]);
+/** Query writes that update documents in place (not replacing nor deleting them). */
+const UPDATES = new Set<MongooseQueryMiddleware>(['updateOne', 'updateMany', 'findOneAndUpdate']);
+
+/** How a schema's writes are followed besides the products they touch. */
+export interface IndexHookOptions {
+  /**
+   * The fields whose changes touch nothing of a product's entries but the written documents' own figures (an offer's
+   * stock, price, currency, active flag): a query update of these alone refreshes through
+   * `StorefrontIndexer.refreshOffers`, from the stored entry and the product's offers, instead of every source.
+   */
+  ownFields?: ReadonlySet<string>;
+}
+
 /**
  * Keeps the storefront index current for every write mongoose makes through a model of `schema`: after the write, the
  * entries of the products it touched are recomputed (`StorefrontIndexer`), awaited, so the writer's next read, on any
@@ -81,32 +100,36 @@ type Marked = { [BEFORE]?: AffectedDoc[] };
  * `insertMany` or an interrupted multi-document update may have written part of its documents.
  * `bulkWrite` (and `bulkSave`) are refused: their operations would each need the same reading, and nothing uses them.
  */
-export function keepsStorefrontIndex(schema: Schema, productsOf: ProductsOf): void {
-  const refresh = (connection: Connection, docs: AffectedDoc[], before: AffectedDoc[] = []) =>
-    refreshFor(connection, productsOf, docs, before);
+export function keepsStorefrontIndex(schema: Schema, productsOf: ProductsOf, options: IndexHookOptions = {}): void {
+  const refresh = (connection: Connection, docs: AffectedDoc[], before: AffectedDoc[] = [], kind: Refresh = 'full') =>
+    refreshFor(connection, productsOf, { docs, before, kind });
 
   schema.post('save', function (this: Document) {
     return refresh((this.constructor as Model<unknown>).db, [this]);
   });
 
-  schema.pre(QUERY_WRITES, { document: false, query: true }, async function (this: Query<unknown, unknown> & Marked) {
-    this[BEFORE] = await matched(this);
-  });
-  const afterQuery = async function (this: Query<unknown, unknown> & Marked) {
-    const before = this[BEFORE] ?? [];
-    const upserted = this.getOptions().upsert ? await matched(this) : [];
-    // Where the write may have moved a document to another product, its product after the write is read again.
-    const written = mayChangeProduct(this) ? before.map(({ _id }) => ({ _id })) : before;
-    await refresh(this.model.db, [...written, ...upserted], before);
-  };
-  schema.post(QUERY_WRITES, { document: false, query: true }, afterQuery);
-  schema.post(
-    QUERY_WRITES,
-    { document: false, query: true, errorHandler: true },
-    async function (this: Query<unknown, unknown> & Marked) {
-      await afterQuery.call(this).catch(() => undefined);
-    },
-  );
+  for (const op of QUERY_WRITES) {
+    schema.pre(op, { document: false, query: true }, async function (this: Query<unknown, unknown> & Marked) {
+      if (!answersWritten(op, this)) this[BEFORE] = await matched(this);
+    });
+    const afterQuery = async function (this: Query<unknown, unknown> & Marked, answer?: unknown) {
+      const before = answersWritten(op, this) ? answered(this, answer) : (this[BEFORE] ?? []);
+      const upserted = this.getOptions().upsert ? await matched(this) : [];
+      // Where the write may have moved a document to another product, its product after the write is read again.
+      const written = mayChangeProduct(this) ? before.map(({ _id }) => ({ _id })) : before;
+      const kind = options.ownFields && changesOnly(op, this, options.ownFields) ? 'offers' : 'full';
+      await refresh(this.model.db, [...written, ...upserted], before, kind);
+    };
+    schema.post(op, { document: false, query: true }, afterQuery);
+    // A failed write of one document that answers it wrote nothing; any other may have written part of its documents.
+    schema.post(
+      op,
+      { document: false, query: true, errorHandler: true },
+      async function (this: Query<unknown, unknown> & Marked) {
+        await afterQuery.call(this).catch(() => undefined);
+      },
+    );
+  }
 
   schema.post('insertMany', function (this: Model<unknown>, docs: unknown) {
     return refresh(this.db, docs as AffectedDoc[]);
@@ -128,10 +151,42 @@ function mayChangeProduct(query: Query<unknown, unknown>): boolean {
   const update = query.getUpdate() as Record<string, unknown> | unknown[] | null | undefined;
   if (!update) return false;
   if (Array.isArray(update)) return true;
-  const isProductPath = (path: string) => path === 'product' || path.startsWith('product.');
-  return Object.entries(update).some(([key, value]) =>
-    key.startsWith('$') ? Object.keys(value ?? {}).some(isProductPath) : isProductPath(key),
+  return updatedPaths(update).some((path) => rootOf(path) === 'product');
+}
+
+/**
+ * Whether the write is one document's update or deletion that answers it (not an upsert, not moving it to another
+ * product): its answer, or none, says which document and product it touched.
+ */
+function answersWritten(op: MongooseQueryMiddleware, query: Query<unknown, unknown>): boolean {
+  return ANSWERING_WRITES.has(op) && !query.getOptions().upsert && !mayChangeProduct(query);
+}
+
+/** The document an answering write touched, as its answer names it (none when it matched none or failed). */
+function answered(query: Query<unknown, unknown>, answer: unknown): AffectedDoc[] {
+  const doc = (query.getOptions().includeResultMetadata ? (answer as { value?: unknown })?.value : answer) as
+    AffectedDoc | null | undefined;
+  return doc?._id ? [{ _id: doc._id, product: doc.product }] : [];
+}
+
+/** Whether the write is an update (not a replacement, a pipeline or a deletion) of the fields `own` alone. */
+function changesOnly(op: MongooseQueryMiddleware, query: Query<unknown, unknown>, own: ReadonlySet<string>): boolean {
+  if (!UPDATES.has(op)) return false;
+  const update = query.getUpdate() as Record<string, unknown> | unknown[] | null | undefined;
+  if (!update || Array.isArray(update)) return false;
+  return updatedPaths(update).every((path) => own.has(rootOf(path)));
+}
+
+/** The paths an update document names, under its operators (`$inc: {quantity}`) or bare (`{quantity}`, a `$set`). */
+function updatedPaths(update: Record<string, unknown>): string[] {
+  return Object.entries(update).flatMap(([key, value]) =>
+    key.startsWith('$') ? Object.keys((value as Record<string, unknown> | null) ?? {}) : [key],
   );
+}
+
+function rootOf(path: string): string {
+  const dot = path.indexOf('.');
+  return dot < 0 ? path : path.slice(0, dot);
 }
 
 /** The documents a query write's filter matches now (id and product), through the model so the filter is cast. */
@@ -152,8 +207,18 @@ export function withoutIndexRefresh<T>(load: () => Promise<T>): Promise<T> {
   return quiet.run(true, load);
 }
 
-async function refreshFor(connection: Connection, productsOf: ProductsOf, docs: AffectedDoc[], before: AffectedDoc[]) {
+/** From every source, or (after a write of offers' own fields) from the stored entries and the offers. */
+type Refresh = 'full' | 'offers';
+
+interface Written {
+  docs: AffectedDoc[];
+  before: AffectedDoc[];
+  kind: Refresh;
+}
+
+async function refreshFor(connection: Connection, productsOf: ProductsOf, { docs, before, kind }: Written) {
   if (docs.length === 0 || quiet.getStore()) return;
   const products = await productsOf(connection, docs, before);
-  await new StorefrontIndexer(connection).refresh(products);
+  const indexer = new StorefrontIndexer(connection);
+  await (kind === 'offers' ? indexer.refreshOffers(products) : indexer.refresh(products));
 }

@@ -5,6 +5,7 @@ import {
   AttributeEntry,
   AttributeLabel,
   attributeIdsOf,
+  EntryOffer,
   entriesOf,
   OfferSource,
   ProductSource,
@@ -12,6 +13,7 @@ import {
   SkuSource,
   StorefrontEntry,
 } from './storefront-entry';
+import { sourcesFromEntry } from './storefront-entry-sources';
 
 export const INDEX_COLLECTION = 'storefront_index';
 export const FACET_COLLECTION = 'storefront_facets';
@@ -22,6 +24,11 @@ const BATCH = 200;
 const MAX_ATTEMPTS = 20;
 
 type Doc = mongo.BSON.Document;
+
+/** What `refreshOffers` leaves out of the stored entry: recomputed, never read back (search words are most of it). */
+const UNUSED_BY_DERIVATION = { terms: 0, typoKeys: 0, nameGrams: 0, attributeKeys: 0, cheapest: 0, inStockSkus: 0 };
+/** The fields of an offer that its product's entries show (`OfferSource`). */
+const OFFER_SOURCE_FIELDS = { product: 1, sku: 1, seller: 1, price: 1, currency: 1, quantity: 1, active: 1 };
 
 /** A filter counter: how many listed products have `value` for `facet`. */
 export interface FacetCounter {
@@ -46,8 +53,75 @@ export class StorefrontIndexer {
 
   /** Refreshes the entries of `productIds` (any number, repeated ids once); unknown products lose their entries. */
   async refresh(productIds: Iterable<Types.ObjectId | string>): Promise<void> {
-    const ids = [...new Set([...productIds].map(String))].map((id) => new Types.ObjectId(id));
+    const ids = uniqueIds(productIds);
     for (let start = 0; start < ids.length; start += BATCH) await this.refreshBatch(ids.slice(start, start + BATCH));
+  }
+
+  /**
+   * Refreshes the entries of `productIds` after writes that changed their offers alone (stock, price, currency,
+   * active; not which product, SKU or seller an offer is of): each product's entries are recomputed from its stored
+   * all-currencies entry and its offers as stored now, read together in one aggregate (the entry first, then its
+   * offers through the `product` index), and written as a full refresh writes them, conditionally on the version
+   * read. A product whose entry cannot say (`sourcesFromEntry`), or whose write lost to a concurrent refresh, gets the
+   * full refresh. What the stored entry holds besides offers may be older than the sources (another write's refresh
+   * still under way): that refresh then either loses to this one's version and recomputes, or reads after it, so the
+   * entry that stays is still computed from the latest sources; the offers are read after the version, so they are at
+   * least as new as those of the entry replaced.
+   */
+  async refreshOffers(productIds: Iterable<Types.ObjectId | string>): Promise<void> {
+    const ids = uniqueIds(productIds);
+    for (let start = 0; start < ids.length; start += BATCH)
+      await this.refreshOffersBatch(ids.slice(start, start + BATCH));
+  }
+
+  /**
+   * A product whose write lost is derived again from the entry that won, not recomputed from every source: under a
+   * stream of stock writes on one product (checkouts racing with a seller's edits), the slower full refresh would keep
+   * losing to the derived ones. One that finds the entry already showing the offers as they are has nothing to write.
+   */
+  private async refreshOffersBatch(ids: Types.ObjectId[]): Promise<void> {
+    let pending = ids;
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      if (attempt > MAX_ATTEMPTS) throw new Error(`storefront index: ${pending.length} products kept changing`);
+      const { changes, underived } = await this.offerChanges(pending);
+      if (underived.length > 0) await this.refresh(underived);
+      const written = await this.writeEntries(changes);
+      await this.moveCounters(changes.slice(0, written));
+      pending = changes.slice(written).map((change) => new Types.ObjectId(change.id));
+    }
+  }
+
+  /**
+   * The changes of the products whose entries can be recomputed from the entry and the offers (none for those whose
+   * entry already shows the offers as they are), and the products whose entries cannot.
+   */
+  private async offerChanges(ids: Types.ObjectId[]): Promise<{ changes: Change[]; underived: Types.ObjectId[] }> {
+    const rows = await this.index()
+      .aggregate([
+        { $match: { _id: { $in: ids.map(String) } } },
+        { $project: UNUSED_BY_DERIVATION },
+        {
+          $lookup: {
+            from: 'seller_skus',
+            localField: 'product',
+            foreignField: 'product',
+            as: 'liveOffers',
+            pipeline: [{ $project: OFFER_SOURCE_FIELDS }],
+          },
+        },
+      ])
+      .toArray();
+    const derived = new Map(
+      rows.flatMap((row) => {
+        const { liveOffers, ...entry } = row as StorefrontEntry & { liveOffers: OfferSource[] };
+        const sources = sourcesFromEntry(entry, liveOffers);
+        return sources ? [[entry._id, { entries: entriesOf(sources), old: entry }] as const] : [];
+      }),
+    );
+    const changes = [...derived]
+      .filter(([, { entries, old }]) => !sameOffers(entries[0].offers, old.offers))
+      .map(([id, { entries, old }]) => ({ id, entries, old, version: old.version + 1 }));
+    return { changes, underived: ids.filter((id) => !derived.has(String(id))) };
   }
 
   /**
@@ -264,6 +338,20 @@ function counterUpdate(key: string, by: number): mongo.AnyBulkWriteOperation<Doc
       upsert: true,
     },
   };
+}
+
+/**
+ * Whether two all-currencies entries show the same offers, field by field: the rest of an entry derived from a stored
+ * one follows from its offers (`refreshOffers`), so the same offers mean the same entries.
+ */
+function sameOffers(fresh: EntryOffer[], stored: EntryOffer[]): boolean {
+  const shown = ({ _id, sku, seller, sellerName, sellerCountry, price, currency, quantity, keys }: EntryOffer) =>
+    [_id, sku, seller, sellerName, sellerCountry, price, currency, quantity, keys.join('\n')].map(String).join('\t');
+  return fresh.length === stored.length && fresh.every((offer, at) => shown(offer) === shown(stored[at]));
+}
+
+function uniqueIds(ids: Iterable<Types.ObjectId | string>): Types.ObjectId[] {
+  return [...new Set([...ids].map(String))].map((id) => new Types.ObjectId(id));
 }
 
 function groupBy<T>(rows: T[], keyOf: (row: T) => string): Map<string, T[]> {
