@@ -1,7 +1,6 @@
-import { getConnectionToken } from '@nestjs/mongoose';
-import type { Connection } from 'mongoose';
 import { WireListener } from '../../packages/embedded-mongo/dist/worker/listener';
 import { createApp } from '../../src/bootstrap';
+import { EmbeddedDatabase } from '../../src/database/embedded-database';
 import { benchEnv, listenOnFreePort } from '../bench-server';
 
 /**
@@ -18,8 +17,7 @@ async function sharedLoopDatabase(): Promise<Record<string, string>> {
 async function main(): Promise<void> {
   const app = await createApp(benchEnv(process.env.SHARED_LOOP === 'true' ? await sharedLoopDatabase() : {}));
   const url = await listenOnFreePort(app);
-  const connection = app.get<Connection>(getConnectionToken(), { strict: false });
-  const databaseUri = `mongodb://${connection.host}:${connection.port}`;
+  const databaseUri = app.get(EmbeddedDatabase, { strict: false }).tcpUri;
   process.stdout.write(`${JSON.stringify({ url, databaseUri })}\n`);
 }
 

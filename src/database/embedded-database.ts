@@ -43,6 +43,11 @@ export class EmbeddedDatabase implements OnApplicationShutdown {
     return `${this.server.socketUri ?? this.server.uri}/${DATABASE_NAME}`;
   }
 
+  /** The URI of the app's database over TCP, for other instances and tools to share it (the app uses the socket). */
+  get tcpUri(): string | undefined {
+    return this.server && `${this.server.uri}/${DATABASE_NAME}`;
+  }
+
   /** Why the database thread died, once it has: the process is then about to exit. */
   get failure(): Error | undefined {
     return this.death;

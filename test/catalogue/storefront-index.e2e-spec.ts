@@ -6,6 +6,7 @@ import { Product } from '../../src/services/catalogue/product.schema';
 import { SellerSku } from '../../src/services/catalogue/seller-sku.schema';
 import { Seller } from '../../src/services/catalogue/seller.schema';
 import { Sku } from '../../src/services/catalogue/sku.schema';
+import { EmbeddedDatabase } from '../../src/database/embedded-database';
 import { demoId } from '../../src/seed/demo-id';
 import { demoWarehouseId } from '../../src/seed/demo-warehouses';
 import { checkOut, createBuyer } from '../orders/support/order-calls';
@@ -53,9 +54,7 @@ describe('storefront index kept current per write, on two instances', () => {
 
   beforeAll(async () => {
     a = await startTestApp({ env: { SEED_DEMO: 'true' } });
-    const connection = a.app.get<Connection>(getConnectionToken());
-    const uri = `mongodb://${connection.host}:${connection.port}/${connection.name}`;
-    b = await startTestApp({ env: { MONGODB_URI: uri } });
+    b = await startTestApp({ env: { MONGODB_URI: a.app.get(EmbeddedDatabase).tcpUri } });
   }, 120_000);
 
   afterAll(async () => {
