@@ -16,8 +16,13 @@ import {
 export const INDEX_COLLECTION = 'storefront_index';
 export const FACET_COLLECTION = 'storefront_facets';
 
-/** Products refreshed per round of source reads (each round reads four collections with `$in`). */
-const BATCH = 200;
+/**
+ * Products refreshed per round of source reads (each round reads four collections with `$in`). A round's entries go
+ * in one bulk write, which holds the embedded database's single worker while it adds every entry's index keys (about
+ * 400 search keys an entry, `searchKeysOf` in five indexes): 200 products a write held it past the driver's server
+ * monitor time-out under load and the seed failed; 50 did not.
+ */
+const BATCH = 50;
 /** Conditional writes lost to a concurrent refresh of the same product are retried this often, then reported. */
 const MAX_ATTEMPTS = 20;
 
