@@ -57,7 +57,8 @@ describe('expiry of unpaid orders on two instances', () => {
     for (let i = 0; i < 5; i++) {
       orders.push(...(await checkOut(a, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 2 }])));
     }
-    expect(await stockOf(a, offer.sellerSkuId)).toBe(0);
+    // No assertion that the stock is now 0: under load the 3 s TTL can pass during the five checkouts, and the
+    // background sweep then rightly releases the first orders already. Releasing twice would show below as more than 10.
 
     // Every unpaid order is due at this time: all sweeps (and the background ones) race for the same orders.
     const later = new Date(Date.now() + 3_600_000);
