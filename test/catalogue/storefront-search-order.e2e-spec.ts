@@ -81,8 +81,9 @@ describe('storefront search: every sort paged in its order', () => {
       })),
     );
     offerIds.push(...offers.map((offer) => offer._id));
-    const stored = await model<Product>(Product.name).find({}).lean().exec();
-    const createdAt = new Map(stored.map((p) => [String(p._id), new Date(p.createdAt as Date).getTime()]));
+    // The schema's timestamps: each product's creation date, which `newest` orders by.
+    const stored = await model<Product & { createdAt: Date }>(Product.name).find({}).lean().exec();
+    const createdAt = new Map(stored.map((p) => [String(p._id), new Date(p.createdAt).getTime()]));
     products.forEach((product, i) => {
       const id = String(product._id);
       rows.push({
