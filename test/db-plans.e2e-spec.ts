@@ -123,6 +123,12 @@ describe('query plans of the beans', () => {
     ]);
     await call(undefined, SEARCH, 'listProducts', [{ minPrice: 500, maxPrice: 2000, currency: 'EUR', sort: 'newest' }]);
     await call(undefined, SEARCH, 'listProducts', [{ q: 'monsterra palm' }]);
+    for (const sort of ['-price', 'name', '-name', 'newest']) {
+      await call(undefined, SEARCH, 'listProducts', [{ q: 'ficus', sort, currency: 'EUR', page: 1, size: 1 }]);
+    }
+    await call(undefined, SEARCH, 'listProducts', [{ q: 'a', page: 5, size: 20 }]);
+    await call(undefined, SEARCH, 'listProducts', [{ q: 'ficus', categories: ['Houseplants'], sort: 'price' }]);
+    await call(undefined, SEARCH, 'listProducts', [{ q: 'ficus', filters: filters.slice(0, 1), sort: 'price' }]);
     await call(undefined, SEARCH, 'listProducts', [{ currency: 'EUR', sort: '-price' }]);
     await call(undefined, SEARCH, 'listProducts', [{ sort: 'newest', page: 1, size: 5 }]);
     await call(undefined, SEARCH, 'suggest', ['acer pal']);
@@ -293,12 +299,12 @@ describe('query plans of the beans', () => {
     );
     const reading = (field: string) => listingReads.filter((query) => JSON.stringify(query.command).includes(field));
     // A scan of a whole `listing_*` range would also be no collection scan, but reads every listed entry of a scope.
-    expect(reading('"terms"').map((query) => query.plan)).toEqual([
-      expect.stringMatching(/OR.*search_terms_listed/),
-      expect.stringMatching(/OR.*search_terms_listed/),
-    ]);
+    const searches = reading('"searchKeys"');
+    expect(searches.length).toBeGreaterThan(0);
+    expect(searches.filter((query) => !/(IXSCAN|COUNT_SCAN) search_/.test(query.plan))).toEqual([]);
     // The candidates of two conditions, and the count of one value with categories (no kept counter for that).
-    expect(reading('"attributeKeys"').map((query) => query.plan)).toEqual([
+    const filtered = reading('"attributeKeys"').filter((query) => !searches.includes(query));
+    expect(filtered.map((query) => query.plan)).toEqual([
       expect.stringContaining('listing_attribute'),
       expect.stringContaining('listing_attribute'),
     ]);
@@ -341,6 +347,24 @@ describe('query plans of the beans', () => {
     expect(plansOf('storefront_facets')).toContain('FETCH > IXSCAN facet_count');
     expect(plansOf('attributes')).toEqual(plansOf('attributes').map(() => 'FETCH > IXSCAN type_1'));
     expect(plansOf('attributes').length).toBeGreaterThan(0);
+  });
+
+  it('should page text searches in a search index order, stopping after the page, and count keys alone', () => {
+    const searches = planned.filter(
+      (query) =>
+        [`${SEARCH}.listProducts`, `${SEARCH}.suggest`].includes(query.caller) &&
+        JSON.stringify(query.command).includes('"searchKeys"') &&
+        !JSON.stringify(query.command).includes('"attributeKeys"'),
+    );
+    const pages = searches.filter((query) => query.command.sort !== undefined);
+    const counts = searches.filter((query) => query.command.count !== undefined);
+    // One page shape per sort (price, -price, name, -name, newest), and the type-ahead's name order.
+    expect(pages.length).toBeGreaterThanOrEqual(6);
+    for (const { plan } of pages) {
+      // No blocking SORT: the merged scans of the search keys (one, for the type-ahead) give the order.
+      expect(plan).toMatch(/^(PROJECTION_\w+ > )?LIMIT > (SKIP > )?FETCH > (SORT_MERGE > )?IXSCAN search_/);
+    }
+    expect(counts.map((query) => query.plan)).toContainEqual(expect.stringMatching(/^COUNT > IXSCAN search_/));
   });
 
   it('should join only on indexed foreign fields', () => {

@@ -89,6 +89,7 @@ const FILTERS: Call[] = [
 const PRODUCTS: Call[] = [
   ['listProducts', [{}]],
   ['listProducts', [{ q: 'ficus', sort: 'price' }]],
+  ['listProducts', [{ q: 'ficus' }]],
   ['listProducts', [{ filters: [{ attributeId: attribute('light'), values: ['Shade'] }], sort: '-price' }]],
   ['listProducts', [{ minPrice: 500, maxPrice: 2000, currency: 'EUR', sort: 'newest', page: 1 }]],
   ['getProductDetail', [String(demo.products[0]._id)]],

@@ -6,6 +6,7 @@ import { Product } from '../../src/services/catalogue/product.schema';
 import { SellerSku } from '../../src/services/catalogue/seller-sku.schema';
 import { Seller } from '../../src/services/catalogue/seller.schema';
 import { Sku } from '../../src/services/catalogue/sku.schema';
+import { TYPO_MIN_LENGTH, withinOneEdit, wordsOf } from '../../src/services/catalogue/search-terms';
 import { startTestApp, TestApp } from '../support/test-app';
 import { countsOf, listedProductsNamed } from './support/products-list';
 
@@ -263,6 +264,16 @@ async function expectedCounts(db: mongo.Db, valuesOf: (product: Doc, seller: Doc
   return Object.fromEntries([...counted].map(([value, set]) => [value, set.size]));
 }
 
+/** The README's match of a query word: it begins a word of the texts, or is one edit from a name's word (5+ letters). */
+function matchesWord(q: string, product: Doc): boolean {
+  const names = wordsOf([product.name, ...((product.translations ?? []) as Doc[]).map((t) => t.name)].join(' '));
+  const texts = wordsOf(
+    [product.description, ...((product.translations ?? []) as Doc[]).map((t) => t.description)].join(' '),
+  );
+  if ([...names, ...texts].some((word) => word.startsWith(q))) return true;
+  return q.length >= TYPO_MIN_LENGTH && names.some((name) => name.length >= TYPO_MIN_LENGTH && withinOneEdit(q, name));
+}
+
 const asCounts = (facets: Facet[]) => Object.fromEntries(facets.map((facet) => [facet.value, facet.count]));
 
 /**
@@ -400,6 +411,26 @@ describe('storefront index against a full recomputation (property)', () => {
         .map((item) => item.id)
         .sort(),
     ).toEqual(withWord.sort());
+    await expectSearchAgreesWithSources(names);
+  }
+
+  /**
+   * A search by a word's beginning, by a typo and by a whole word, sorted by price: the matching listed products (a
+   * word of a name or description beginning with it, or a name's word within one edit) in the listing's order.
+   */
+  async function expectSearchAgreesWithSources(listedProducts: Doc[]): Promise<void> {
+    const byId = new Map(listedProducts.map((product) => [String(product._id), product]));
+    for (const q of ['pal', 'monstrea', 'ficus']) {
+      const expected = (await expectedListing(db)).filter((row) => matchesWord(q, byId.get(row.id)!));
+      const body = (await call('listProducts', [{ q, sort: 'price', size: 100 }])) as {
+        items: { id: string; cheapestOffer: { price: number } }[];
+        total: number;
+      };
+      expect(body.items.map((item) => ({ id: item.id, price: item.cheapestOffer.price }))).toEqual(
+        expected.map(({ id, price }) => ({ id, price })),
+      );
+      expect(body.total).toBe(expected.length);
+    }
   }
 
   it('should answer as the source collections say after every random write sequence', async () => {

@@ -503,6 +503,56 @@ describe('count from the index', () => {
   });
 });
 
+describe('a multikey field before the sort fields (a search key, then a price)', () => {
+  let items: Collection<AnyDoc>;
+  const tagsOf = (i: number): string[] => [`t${i % 4}`, `t${i % 6}`, `u${i % 5}`];
+
+  beforeAll(async () => {
+    items = db.collection<AnyDoc>('tagged');
+    const docs = Array.from({ length: 240 }, (_, i) => ({ _id: i, s: i % 2, tags: tagsOf(i), p: (i * 37) % 101 }));
+    await items.insertMany(docs);
+    await items.createIndex({ s: 1, tags: 1, p: 1, _id: 1 });
+  });
+
+  const filter = { s: 1, tags: { $in: ['t1', 't3', 'u2'] } };
+
+  it('merges one scan per `$in` point in the sort order (each document once), stopping after the page', async () => {
+    const options = { sort: { p: 1, _id: 1 }, limit: 5 };
+    const plan = await explainFind(items, filter, options);
+    const names = stageNames(plan.queryPlanner.winningPlan);
+    expect(names).toEqual(['LIMIT', 'FETCH', 'SORT_MERGE', 'IXSCAN', 'IXSCAN', 'IXSCAN']);
+    // Exact bounds: an equality of scalars is exactly the entries in its points, so nothing is re-checked.
+    expect(stage(plan.queryPlanner.winningPlan, 'FETCH')?.filter).toBeUndefined();
+    expect(plan.executionStats.totalDocsExamined).toBe(5);
+    for (const sort of [
+      { p: 1, _id: 1 },
+      { p: -1, _id: -1 },
+    ]) {
+      const [planned, scanned] = await withScan(items, filter, { sort, skip: 3, limit: 20 });
+      expect(planned).toEqual(scanned);
+    }
+  });
+
+  it('counts each matching document once from the keys alone', async () => {
+    const command = { count: 'tagged', query: filter };
+    const expected = await items.countDocuments(filter, { hint: { $natural: 1 } });
+    expect((await db.command(command)).n).toBe(expected);
+    const plan = await db.command({ explain: command, verbosity: 'executionStats' });
+    expect(stageNames(plan.queryPlanner.winningPlan)).toEqual(['COUNT', 'IXSCAN']);
+    expect(plan.executionStats.totalDocsExamined).toBe(0);
+  });
+
+  it('re-checks two conditions on the multikey field, and sorts in memory on a multikey sort field', async () => {
+    const both = { s: 1, tags: { $all: ['t1', 'u2'] } };
+    const plan = await explainFind(items, both, { sort: { p: 1, _id: 1 } });
+    expect(stage(plan.queryPlanner.winningPlan, 'FETCH')?.filter).toBeDefined();
+    const [planned, scanned] = await withScan(items, both, { sort: { p: 1, _id: 1 } });
+    expect(planned).toEqual(scanned);
+    const byTags = await explainFind(items, { s: 1 }, { sort: { tags: 1 } });
+    expect(stageNames(byTags.queryPlanner.winningPlan)).toContain('SORT');
+  });
+});
+
 describe('lazy find cursors', () => {
   it('read the plan batch by batch: documents removed before a getMore are not returned', async () => {
     const items = db.collection<AnyDoc>('lazy');

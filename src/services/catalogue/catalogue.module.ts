@@ -35,12 +35,13 @@ import {
   StorefrontFacetSchema,
 } from './storefront-index.schema';
 import { StorefrontReader } from './storefront-reader';
+import { StorefrontSearchReader } from './storefront-search-reader';
 import { StorefrontReindex } from './storefront-reindex';
 
 /**
  * The catalogue: products, SKUs, attributes, categories, sellers and their offers, owned here alone. Other modules use its
  * ports: {@link OfferCatalog} (offers as a cart shows them), {@link StockReservation} (stock taken by orders),
- * {@link SellerDirectory} (sellers), {@link OfferFacets} and {@link StorefrontReader} (the storefront and its index, kept
+ * {@link SellerDirectory} (sellers), {@link OfferFacets}, {@link StorefrontReader} and {@link StorefrontSearchReader} (the storefront and its index, kept
  * current by every write through these models) and {@link CatalogueImport} (demo data). Operators manage the catalogue
  * through the `catalogueAdminServiceImpl` bean ({@link CatalogueAdminService}). Each collection has one writer: the
  * repositories ({@link AttributeRepository}, {@link ProductRepository}, {@link SkuRepository}) and, for sellers,
@@ -76,6 +77,7 @@ import { StorefrontReindex } from './storefront-reindex';
     OfferStock,
     CatalogueTopic,
     StorefrontReader,
+    StorefrontSearchReader,
     StorefrontReindex,
     CatalogueReferences,
     CategoryTree,
@@ -92,6 +94,7 @@ import { StorefrontReindex } from './storefront-reindex';
     OfferFacets,
     CatalogueImport,
     StorefrontReader,
+    StorefrontSearchReader,
     StorefrontReindex,
   ],
 })

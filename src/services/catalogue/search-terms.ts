@@ -16,16 +16,48 @@ export const TYPO_MIN_LENGTH = 5;
 const MAX_WORD = 40;
 
 /**
- * The keys under which a word of a name is found with one typo (symmetric delete): the word itself and each form
- * with one letter removed. Two words within one edit share a key: a missing or extra letter (one is the other with a
- * letter removed), a wrong letter (both with that letter removed), two letters swapped (both without either).
+ * The search keys of an entry (`searchKeys`), each one string that a query word looks up as an index point, so that a
+ * search reads its matches through one index in the page's order (see `searchKeysFor`):
+ * - `p:<prefix>` for every beginning of every word of the names and descriptions (the word itself included);
+ * - for each word of a name, `w:<word>`, and for those of `TYPO_MIN_LENGTH` letters or more, `d:<the word with one
+ *   letter removed>` and `s:<position>:<the word with the letter at that position removed>`.
  */
-export function typoKeysOf(word: string): string[] {
-  const cut = word.slice(0, MAX_WORD);
-  if (cut.length < TYPO_MIN_LENGTH) return [];
-  const keys = new Set([cut]);
-  for (let i = 0; i < cut.length; i++) keys.add(cut.slice(0, i) + cut.slice(i + 1));
+export function searchKeysOf(nameWords: string[], terms: string[]): string[] {
+  const keys = new Set<string>();
+  for (const term of terms) for (let end = 1; end <= term.length; end++) keys.add(`p:${term.slice(0, end)}`);
+  for (const word of nameWords) {
+    keys.add(`w:${word}`);
+    if (word.length < TYPO_MIN_LENGTH) continue;
+    deletions(word).forEach((shorter, at) => keys.add(`d:${shorter}`).add(`s:${at}:${shorter}`));
+  }
   return [...keys];
+}
+
+/**
+ * The keys an entry has exactly when a query word begins one of its words, or (for words of `TYPO_MIN_LENGTH`
+ * letters or more) is within one edit of a word of its names of that length or more: the word begins a word
+ * (`p:`); a letter missing (it is a name's word with one letter removed: `d:`); a letter extra (a deletion of it is
+ * a name's word: `w:`, for words one letter longer than the minimum or more); a letter wrong (both without the
+ * letter at the same position: `s:`); two neighbours swapped (its swap is a name's word: `w:`).
+ */
+export function searchKeysFor(word: string): string[] {
+  const cut = word.slice(0, MAX_WORD);
+  const keys = new Set([`p:${cut}`]);
+  if (cut.length < TYPO_MIN_LENGTH) return [...keys];
+  keys.add(`d:${cut}`);
+  deletions(cut).forEach((shorter, at) => {
+    keys.add(`s:${at}:${shorter}`);
+    if (shorter.length >= TYPO_MIN_LENGTH) keys.add(`w:${shorter}`);
+  });
+  for (let at = 0; at + 1 < cut.length; at++) {
+    if (cut[at] !== cut[at + 1]) keys.add(`w:${cut.slice(0, at)}${cut[at + 1]}${cut[at]}${cut.slice(at + 2)}`);
+  }
+  return [...keys];
+}
+
+/** The word with each letter removed in turn (index = the position removed). */
+function deletions(word: string): string[] {
+  return Array.from({ length: word.length }, (_, at) => word.slice(0, at) + word.slice(at + 1));
 }
 
 /** The distinct words of several texts. */

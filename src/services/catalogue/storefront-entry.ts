@@ -1,5 +1,5 @@
 import { Types } from 'mongoose';
-import { distinctWords, nameGramsOf, typoKeysOf } from './search-terms';
+import { distinctWords, nameGramsOf, searchKeysOf } from './search-terms';
 
 /** Scope of the entry answering for all currencies; other entries are scoped to one currency (`EUR`). */
 export const ALL_CURRENCIES = '*';
@@ -120,9 +120,10 @@ export interface StorefrontEntry {
    * `listing_key_price` reads a one-value attribute filter's page sorted by price in that order.
    */
   keyPrices: string[];
-  /** Search words of names and descriptions in every language, and the typo keys of the names' words. */
+  /** Search words of names and descriptions in every language. */
   terms: string[];
-  typoKeys: string[];
+  /** When listed, the keys a search looks up (`searchKeysOf`: word prefixes, and names' words with their typo keys). */
+  searchKeys: string[];
   /** All-currencies entry only: the product's SKUs. */
   skus: { _id: Types.ObjectId; code: string; name: string; attributes: AttributeEntry[] }[];
   /** All-currencies entry only: SKUs with an in-stock offer, when listed (the SKU scope of the filters). */
@@ -243,13 +244,14 @@ function entryOf(
   const translations = product.translations ?? [];
   const names = [product.name, ...translations.map((t) => t.name)];
   const attributes = product.attributes ?? [];
+  const listed = published && inStock.length > 0;
   return {
     _id: scope === ALL_CURRENCIES ? String(product._id) : `${String(product._id)}|${scope}`,
     product: product._id,
     scope,
     version: 0,
     published,
-    listed: published && inStock.length > 0,
+    listed,
     name: product.name,
     description: product.description ?? '',
     images: product.images ?? [],
@@ -270,8 +272,7 @@ function entryOf(
     ),
     attributeKeys: [...new Set([...keysOf(attributes), ...inStock.flatMap((offer) => offer.keys)])],
     keyPrices: keyPricesOf(keysOf(attributes), inStock),
-    terms: distinctWords([...names, product.description, ...translations.map((t) => t.description)]),
-    typoKeys: [...new Set(distinctWords(names).flatMap(typoKeysOf))],
+    ...searchFields(names, [product.description, ...translations.map((t) => t.description)], listed),
     skus: [],
     inStockSkus: [],
     facets: [],
@@ -321,6 +322,19 @@ function keyPricesOf(ownKeys: string[], inStock: EntryOffer[]): string[] {
     for (const key of [...ownKeys, ...offer.keys]) if (!cheapest.has(key)) cheapest.set(key, offer.price);
   }
   return [...cheapest].flatMap(([key, price]) => [keyPriceOf(1, key, price), keyPriceOf(-1, key, price)]);
+}
+
+/**
+ * The search words of names and descriptions (`terms`, what relevance scores), and the search keys
+ * (`searchKeysOf`), kept only while listed: searches read listed entries only, and every key costs index writes.
+ */
+function searchFields(
+  names: string[],
+  descriptions: (string | undefined)[],
+  listed: boolean,
+): Pick<StorefrontEntry, 'terms' | 'searchKeys'> {
+  const terms = distinctWords([...names, ...descriptions]);
+  return { terms, searchKeys: listed ? searchKeysOf(distinctWords(names), terms) : [] };
 }
 
 /** Keys of the attribute values that count for filters: a value list may be empty. */

@@ -27,11 +27,15 @@ StorefrontEntrySchema.index({ ...LISTED, attributeKeys: 1 }, { name: 'listing_at
 // A one-value attribute filter sorted by price: the entries having the value in the order of the price of their
 // cheapest offer meeting it (`keyPrices`, multikey; the product id breaks ties), read with this index as a hint.
 StorefrontEntrySchema.index({ ...LISTED, keyPrices: 1, _id: 1 }, { name: 'listing_key_price' });
-// Search: a word's exact key or prefix range, and the typo keys of names' words (multikey), within the listed entries
-// of a scope: without the scope the typo keys of a common word (five deletions each) held more keys than the scope's
-// whole listing at 100x, and the planner chose a scan of the scope.
-StorefrontEntrySchema.index({ ...LISTED, terms: 1 }, { name: 'search_terms_listed' });
-StorefrontEntrySchema.index({ ...LISTED, typoKeys: 1 }, { name: 'search_typo_listed' });
+// Search: the listed entries of a scope having a search key (multikey, see `searchKeysOf`), then each sort of
+// `ListingSort` as the listing indexes have it: a search reads one scan per key it looks up, merged in the sort's
+// order (SORT_MERGE), and stops after the page; its total counts the keys alone.
+const SEARCH = { ...LISTED, searchKeys: 1 } as const;
+StorefrontEntrySchema.index({ ...SEARCH, price: 1, _id: 1 }, { name: 'search_price' });
+StorefrontEntrySchema.index({ ...SEARCH, price: -1, _id: 1 }, { name: 'search_price_desc' });
+StorefrontEntrySchema.index({ ...SEARCH, name: 1, _id: 1 }, { name: 'search_name' });
+StorefrontEntrySchema.index({ ...SEARCH, name: -1, _id: 1 }, { name: 'search_name_desc' });
+StorefrontEntrySchema.index({ ...SEARCH, createdAt: -1, _id: -1 }, { name: 'search_newest' });
 // The products list filter's name search: the trigrams of listed names (multikey), then the name, so that one
 // trigram's entries are read in name order and the read stops after the list (the sort is the index's for one value
 // of a multikey field).

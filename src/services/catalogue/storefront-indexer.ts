@@ -18,15 +18,28 @@ import { sourcesFromEntry } from './storefront-entry-sources';
 export const INDEX_COLLECTION = 'storefront_index';
 export const FACET_COLLECTION = 'storefront_facets';
 
-/** Products refreshed per round of source reads (each round reads four collections with `$in`). */
-const BATCH = 200;
+/**
+ * Products refreshed per round of source reads (each round reads four collections with `$in`). A round's entries go
+ * in one bulk write, which holds the embedded database's single worker while it adds every entry's index keys (about
+ * 400 search keys an entry, `searchKeysOf` in five indexes): 200 products a write held it past the driver's server
+ * monitor time-out under load and the seed failed; 50 did not.
+ */
+const BATCH = 50;
 /** Conditional writes lost to a concurrent refresh of the same product are retried this often, then reported. */
 const MAX_ATTEMPTS = 20;
 
 type Doc = mongo.BSON.Document;
 
 /** What `refreshOffers` leaves out of the stored entry: recomputed, never read back (search words are most of it). */
-const UNUSED_BY_DERIVATION = { terms: 0, typoKeys: 0, nameGrams: 0, attributeKeys: 0, cheapest: 0, inStockSkus: 0 };
+const UNUSED_BY_DERIVATION = {
+  terms: 0,
+  searchKeys: 0,
+  keyPrices: 0,
+  nameGrams: 0,
+  attributeKeys: 0,
+  cheapest: 0,
+  inStockSkus: 0,
+};
 /** The fields of an offer that its product's entries show (`OfferSource`). */
 const OFFER_SOURCE_FIELDS = { product: 1, sku: 1, seller: 1, price: 1, currency: 1, quantity: 1, active: 1 };
 

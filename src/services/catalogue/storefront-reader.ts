@@ -16,7 +16,7 @@ export type ListedName = Pick<StorefrontEntry, '_id' | 'name' | 'inStockOffers'>
  * offer is chosen apart), the SKUs, the search words, nor the filters' bookkeeping. The replies' size is a large part
  * of a listing's cost, and top-level fields only are the database's cheap projection.
  */
-const LISTING_FIELDS = {
+export const LISTING_FIELDS = {
   product: 1,
   slug: 1,
   name: 1,
@@ -120,23 +120,10 @@ export class StorefrontReader {
       .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
   }
 
-  /**
-   * Up to `limit` listed products (all currencies) having, for each of `words`, a word starting with it: the first
-   * word's prefix is an index range on the search words, the others are checked on the entries found.
-   */
-  prefixed(words: string[], limit: number): Promise<StorefrontEntry[]> {
-    // `$elemMatch`: both bounds on one word (a plain range on an array may be met by two different words).
-    const prefix = (word: string) => ({ terms: { $elemMatch: { $gte: word, $lt: `${word}\uffff` } } });
-    return this.entries()
-      .find({ scope: ALL_CURRENCIES, listed: true, $and: words.map(prefix) } as Doc, {
-        projection: { product: 1, name: 1, slug: 1, translations: 1, terms: 1 },
-      })
-      .limit(limit)
-      .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
-  }
-
-  /** The listing fields of the entries `ids` (no offers), in no particular order. */
-  byIds(ids: string[]): Promise<StorefrontEntry[]> {
+  /** The listing fields of the entries `ids` (no offers), in no particular order; none: no read. */
+  async byIds(ids: string[]): Promise<StorefrontEntry[]> {
+    // The embedded database scans the collection for an empty `$in` (MongoDB reads nothing).
+    if (ids.length === 0) return [];
     return this.entries()
       .find({ _id: { $in: ids } } as Doc, { projection: LISTING_FIELDS })
       .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;

@@ -8,6 +8,8 @@ import { AttributeType } from '../catalogue/attribute-type';
 import { OfferFacets } from '../catalogue/offer-facets';
 import { ALL_CURRENCIES, StorefrontEntry } from '../catalogue/storefront-entry';
 import { StorefrontReader } from '../catalogue/storefront-reader';
+import { StorefrontSearchReader } from '../catalogue/storefront-search-reader';
+import { searchKeysFor } from '../catalogue/search-terms';
 import { SellerDirectory } from '../catalogue/seller-directory';
 import { CountryDirectory } from '../geolocation/country-directory';
 import { toFacets } from './facet-labels';
@@ -15,6 +17,7 @@ import { Facet, FacetCount, offersOfSeller } from './facet-pipelines';
 import { FacetScope } from './facet-scope';
 import { ProductListingQueryDto } from './product-listing.dto';
 import { StorefrontFacets } from './storefront-facets';
+import { StorefrontSearch } from './storefront-search';
 import {
   AttributeCondition,
   conditionCounter,
@@ -35,7 +38,7 @@ import { contentIn, ProductDetail, ProductListing, toListedProduct, toProductDet
 
 const MAX_SEARCH_TERM = 200;
 const SUGGESTIONS = 10;
-/** Candidates read for the suggestions, in the index's order, before the best ten are picked. */
+/** Candidates read for the suggestions, in name order, before the best ten are picked. */
 const SUGGEST_CANDIDATES = 50;
 
 /** A type-ahead suggestion: a product to go to. */
@@ -68,6 +71,8 @@ export class ProductSearchService {
     private readonly sellers: SellerDirectory,
     private readonly scope: FacetScope,
     private readonly countries: CountryDirectory,
+    private readonly search: StorefrontSearch,
+    private readonly searchIndex: StorefrontSearchReader,
   ) {}
 
   /**
@@ -157,7 +162,10 @@ export class ProductSearchService {
     }
     const words = queryWords(prefix);
     if (words.length === 0) return [];
-    const candidates = await this.index.prefixed(words, SUGGEST_CANDIDATES);
+    const candidates = await this.searchIndex.prefixed(
+      words.map((word) => searchKeysFor(word)[0]),
+      SUGGEST_CANDIDATES,
+    );
     const lang = this.lang();
     return candidates
       .map((entry) => ({ entry, score: relevance(entry, words) }))
@@ -201,6 +209,7 @@ export class ProductSearchService {
     const start = criteria.page * criteria.size;
     // Text with no word in it (only punctuation) matches nothing, as it did through the text index.
     if (criteria.q && words.length === 0) return { items: [], total: 0 };
+    if (StorefrontSearch.answers(criteria, words)) return this.search.page(criteria, words, sort);
     const read = listingRead(criteria, words, sort);
     if (read !== 'candidates' && sort !== 'relevance') {
       const paging = { skip: start, limit: criteria.size };

@@ -8,7 +8,7 @@ import {
   StorefrontEntry,
 } from '../catalogue/storefront-entry';
 import { EntryFilter, EntrySort } from '../catalogue/storefront-reader';
-import { TYPO_MIN_LENGTH, typoKeysOf, withinOneEdit, wordsOf } from '../catalogue/search-terms';
+import { searchKeysFor, TYPO_MIN_LENGTH, withinOneEdit, wordsOf } from '../catalogue/search-terms';
 import { ListingSort } from './product-listing.dto';
 
 /** An attribute filter with its id parsed: at least one of `values`. */
@@ -56,8 +56,9 @@ export function queryWords(q: string | undefined): string[] {
 
 /**
  * The filter on listed entries: categories, attribute conditions (the product or an in-stock offer's SKU has one of the
- * values: index `listing_attribute`), a price range (some in-stock offer within it) and the query words (a word, a word's prefix, or within one
- * typo of a name's word). Values are compared as data, never as patterns.
+ * values: index `listing_attribute`), a price range (some in-stock offer within it) and the query words (one of their
+ * search keys, `searchKeysFor`: a word's prefix, or within one typo of a name's word). Values are compared as data,
+ * never as patterns.
  */
 export function entryFilter(criteria: ListingCriteria, words: string[]): EntryFilter {
   const and: EntryFilter[] = criteria.conditions.map((condition) => ({
@@ -70,16 +71,8 @@ export function entryFilter(criteria: ListingCriteria, words: string[]): EntryFi
     // `listing_price` index, so only entries that can match are read.
     if (criteria.maxPrice !== undefined) and.push({ price: { $lte: criteria.maxPrice } });
   }
-  if (words.length > 0) and.push({ $or: words.flatMap(wordClauses) });
+  if (words.length > 0) and.push({ searchKeys: { $in: [...new Set(words.flatMap(searchKeysFor))] } });
   return and.length === 0 ? {} : { $and: and };
-}
-
-function wordClauses(word: string): EntryFilter[] {
-  // A prefix is the range from the word up to the highest code unit after it; `$elemMatch` keeps both bounds on
-  // one word (a plain range on an array may be met by two different words).
-  const clauses: EntryFilter[] = [{ terms: { $elemMatch: { $gte: word, $lt: `${word}\uffff` } } }];
-  if (word.length >= TYPO_MIN_LENGTH) clauses.push({ typoKeys: { $in: typoKeysOf(word) } });
-  return clauses;
 }
 
 /**

@@ -93,28 +93,20 @@ const MAX_SCANS_TO_EXPLODE = 200;
 const isSinglePoint = (intervals: Interval[]): boolean => intervals.length === 1 && isPoint(intervals[0]);
 
 /**
- * Whether every field of the index that holds arrays is bounded to one value and sorted by none: each document then
- * has at most one key within the bounds, so the scan meets documents in the order of the other fields (MongoDB's
- * multikey paths let `{tags: 1, name: 1}` sort by `name` for one `tags` value). A range on such a field may meet a
- * document at several places, and a sort by an array field orders by its smallest or largest element, not the key.
+ * Whether (and how) the index can return the documents in the sort order. A multikey field may come before the sort
+ * fields when each scan reads one point of it (a single point, or exploded points): a document then has one entry
+ * per scan, in the order of its sort fields, which must hold no arrays (MongoDB's rule for multikey indexes).
  */
-function multiKeyFieldsArePoints(index: Index, bounds: KeyBounds, sortFields: string[]): boolean {
-  return index.fields.every(
-    (field, i) => !index.fieldIsMultiKey(i) || (isSinglePoint(bounds[i]) && !sortFields.includes(field)),
-  );
-}
-
-/** Whether (and how) the index can return the documents in the sort order. */
 function sortOrder(index: Index, bounds: KeyBounds, sort: Doc | undefined, collated: boolean): SortOrder | undefined {
   const wanted = Object.entries(sort ?? {});
   const plainSort = wanted.length > 0 && wanted.every(([, dir]) => dir === 1 || dir === -1);
-  const sortFields = wanted.map(([field]) => field);
-  if (!plainSort || collated || !multiKeyFieldsArePoints(index, bounds, sortFields)) return undefined;
+  if (!plainSort || collated) return undefined;
   let matched = 0;
   let direction = 0;
   const explode: number[] = [];
   for (let i = 0; i < index.fields.length && matched < wanted.length; i++) {
     const [field, dir] = wanted[matched];
+    if (index.fields[i] === field && index.fieldIsMultiKey(i)) return undefined;
     if (index.fields[i] === field) {
       const fieldDirection = Number(dir) * index.directions[i];
       if (direction !== 0 && fieldDirection !== direction) return undefined;
@@ -144,7 +136,11 @@ export function explodedBounds(bounds: KeyBounds, explode: number[]): KeyBounds[
 
 function solutionFor(index: Index, analysis: FilterAnalysis, spec: QuerySpec, collated: boolean): IndexSolution {
   const bounds = index.fields.map((field, i) => fieldBounds(index, i, analysis.fields.get(field)));
-  const exact = analysis.allIndexable && !index.multiKey && !spec.alwaysRecheck && !index.spec.partialFilterExpression;
+  const exact =
+    analysis.allIndexable &&
+    multiKeyFieldsExact(index, analysis) &&
+    !spec.alwaysRecheck &&
+    !index.spec.partialFilterExpression;
   const sorted = sortOrder(index, bounds, spec.sort, collated);
   return {
     kind: 'index',
@@ -157,7 +153,22 @@ function solutionFor(index: Index, analysis: FilterAnalysis, spec: QuerySpec, co
   };
 }
 
-/** Whether every predicate of the filter is an exact condition on a key field of the (non-multikey) index. */
+/**
+ * Whether the bounds of the index's multikey fields are exactly their conditions: one predicate per such field (the
+ * bounds take only the first), an equality or `$in` of scalars (an entry per element: a document has a key in those
+ * points exactly when one of its elements, or its scalar value, equals one), and no nested arrays among the keys.
+ */
+function multiKeyFieldsExact(index: Index, analysis: FilterAnalysis): boolean {
+  return index.fields.every((field, i) => {
+    if (!index.fieldIsMultiKey(i)) return true;
+    const predicates = analysis.fields.get(field);
+    if (!predicates) return true;
+    const [only] = predicates;
+    return predicates.length === 1 && only.intervals.every(isPoint) && !index.holdsArrayKeys(i);
+  });
+}
+
+/** Whether every predicate of the filter is an exact condition on a key field of the index. */
 function boundsAreExact(index: Index, analysis: FilterAnalysis): boolean {
   return [...analysis.fields].every(([field, predicates]) => {
     return index.fields.includes(field) && predicates.every((predicate) => predicate.exact);

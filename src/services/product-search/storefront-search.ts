@@ -1,0 +1,92 @@
+import { Injectable } from '@nestjs/common';
+import { searchKeysFor } from '../catalogue/search-terms';
+import { ALL_CURRENCIES, StorefrontEntry } from '../catalogue/storefront-entry';
+import { SearchMatch, StorefrontSearchReader } from '../catalogue/storefront-search-reader';
+import { ListingSort } from './product-listing.dto';
+import { INDEX_SORTS, ListingCriteria, ListingRow, relevance } from './storefront-listing';
+
+/**
+ * Matches ranked by relevance at most: the cheapest this many (price order, the `search_price` index); the matches
+ * after them follow in price order. Ranking every match would read them all on every page.
+ */
+export const RELEVANCE_CANDIDATES = 100;
+
+/** A search page and its total. */
+export interface SearchPage {
+  items: ListingRow[];
+  total: number;
+}
+
+/**
+ * A text search without attribute conditions or price range: every row is its entry's cheapest in-stock offer, so
+ * the page comes from the `search_*` index of its sort, stopping after the page, and the total from a count of the
+ * index keys. See the catalogue README, "Search".
+ */
+@Injectable()
+export class StorefrontSearch {
+  constructor(private readonly reader: StorefrontSearchReader) {}
+
+  /** Whether a listing is such a search (else the listing reads its candidates, see `listingRead`). */
+  static answers(criteria: ListingCriteria, words: string[]): boolean {
+    const priceRange = criteria.minPrice !== undefined || criteria.maxPrice !== undefined;
+    return words.length > 0 && criteria.conditions.length === 0 && !priceRange;
+  }
+
+  async page(criteria: ListingCriteria, words: string[], sort: ListingSort | 'relevance'): Promise<SearchPage> {
+    const match: SearchMatch = {
+      scope: criteria.currency ?? ALL_CURRENCIES,
+      keys: [...new Set(words.flatMap(searchKeysFor))],
+      categories: criteria.categories,
+    };
+    const start = criteria.page * criteria.size;
+    const [items, total] = await Promise.all([
+      sort === 'relevance'
+        ? this.byRelevance(match, words, start, criteria.size)
+        : this.reader.page(match, INDEX_SORTS[sort], start, criteria.size).then(rowsOf),
+      this.reader.count(match),
+    ]);
+    return { items, total };
+  }
+
+  /**
+   * Positions below `RELEVANCE_CANDIDATES`: the cheapest matches, best first (ties by entry id), read with what
+   * scores them, then the page's in full; positions from there on: the matches after them in price order.
+   */
+  private async byRelevance(match: SearchMatch, words: string[], start: number, size: number): Promise<ListingRow[]> {
+    const end = start + size;
+    const [ranked, after] = await Promise.all([
+      start < RELEVANCE_CANDIDATES ? this.ranked(match, words, start, end) : [],
+      end > RELEVANCE_CANDIDATES
+        ? this.reader.page(
+            match,
+            INDEX_SORTS.price,
+            Math.max(start, RELEVANCE_CANDIDATES),
+            end - Math.max(start, RELEVANCE_CANDIDATES),
+          )
+        : [],
+    ]);
+    return [...ranked, ...rowsOf(after)];
+  }
+
+  private async ranked(match: SearchMatch, words: string[], start: number, end: number): Promise<ListingRow[]> {
+    const scored = (await this.reader.scored(match, INDEX_SORTS.price, RELEVANCE_CANDIDATES))
+      .map((entry) => ({ id: entry._id, score: relevance(entry, words) }))
+      .sort((a, b) => b.score - a.score || compare(a.id, b.id))
+      .slice(start, end);
+    const full = new Map((await this.reader.byIds(scored.map((row) => row.id))).map((entry) => [entry._id, entry]));
+    return scored.flatMap(({ id, score }) => {
+      const entry = full.get(id);
+      return entry?.cheapest ? [{ entry, offer: entry.cheapest, score }] : [];
+    });
+  }
+}
+
+/** Rows of entries read with their cheapest in-stock offer (entries computed before they kept it need a reindex). */
+function rowsOf(entries: StorefrontEntry[]): ListingRow[] {
+  return entries.flatMap((entry) => (entry.cheapest ? [{ entry, offer: entry.cheapest, score: 0 }] : []));
+}
+
+/** Binary (code unit) order, as the index orders strings. */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
