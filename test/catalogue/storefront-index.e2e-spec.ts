@@ -54,7 +54,7 @@ describe('storefront index kept current per write, on two instances', () => {
 
   beforeAll(async () => {
     a = await startTestApp({ env: { SEED_DEMO: 'true' } });
-    b = await startTestApp({ env: { MONGODB_URI: a.app.get(EmbeddedDatabase).tcpUri } });
+    b = await startTestApp({ env: { MONGODB_URI: a.app.get(EmbeddedDatabase).tcpUri ?? '' } });
   }, 120_000);
 
   afterAll(async () => {
