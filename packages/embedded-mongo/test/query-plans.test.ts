@@ -508,7 +508,7 @@ describe('a multikey field before the sort fields (a search key, then a price)',
   const tagsOf = (i: number): string[] => [`t${i % 4}`, `t${i % 6}`, `u${i % 5}`];
 
   beforeAll(async () => {
-    items = db.collection<AnyDoc>('tagged');
+    items = db.collection<AnyDoc>('keyed');
     const docs = Array.from({ length: 240 }, (_, i) => ({ _id: i, s: i % 2, tags: tagsOf(i), p: (i * 37) % 101 }));
     await items.insertMany(docs);
     await items.createIndex({ s: 1, tags: 1, p: 1, _id: 1 });
@@ -534,7 +534,7 @@ describe('a multikey field before the sort fields (a search key, then a price)',
   });
 
   it('counts each matching document once from the keys alone', async () => {
-    const command = { count: 'tagged', query: filter };
+    const command = { count: 'keyed', query: filter };
     const expected = await items.countDocuments(filter, { hint: { $natural: 1 } });
     expect((await db.command(command)).n).toBe(expected);
     const plan = await db.command({ explain: command, verbosity: 'executionStats' });
