@@ -2033,7 +2033,8 @@ export interface Beans {
     getGeneticTypeFilter(skuId: string): Promise<Facet[]>;
 
     /**
-     * The attributes of type `filterType` (OPTION or VALUE) that in-scope products have: value = attribute id.
+     * The attributes of type `filterType` (OPTION or VALUE) that in-scope products have: value = attribute id. The
+     * counts and the attributes of the type are read at once (one wait for the database instead of two in turn).
      *
      * @role GUEST
      * @signature getDynamicFilters(String, String)
