@@ -8,7 +8,7 @@ import { duplicateKeyError } from './duplicate-key';
 import { compareKeys, compareValues, MAX_KEY, MIN_KEY, pointInterval, type Interval } from './interval';
 import { extractKeys, hasNoIndexedField, touchesArray } from './key-extractor';
 import { keyString } from './key-string';
-import { keyFieldsUnchanged } from './unchanged-fields';
+import { keyFieldsUnchanged, topLevelFields } from './unchanged-fields';
 import type { IndexSpec } from './index-spec';
 
 export interface Entry {
@@ -59,6 +59,8 @@ export class Index {
   readonly fields: string[];
   /** 1 (ascending) or -1 (descending) per key field. */
   readonly directions: number[];
+  /** The top-level fields the key paths start at: a replace leaving them equal leaves the keys alone. */
+  private readonly topFields: string[];
   private readonly byKey = new Map<string, Set<string>>();
   private readonly sorted: BTree<Entry, undefined>;
   private readonly partial?: Query;
@@ -78,6 +80,7 @@ export class Index {
 
   constructor(readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
+    this.topFields = topLevelFields(this.fields);
     this.directions = Object.values(spec.key).map((direction) => (Number(direction) < 0 ? -1 : 1));
     this.sorted = new BTree<Entry, undefined>(undefined, entryComparator(this.directions));
     this.arrayHolders = this.fields.map(() => 0);
@@ -193,7 +196,7 @@ export class Index {
   replace(current: Doc, next: Doc, id: string): void {
     this.writes++;
     // A partial index's coverage may hang on fields outside its key; otherwise equal key fields mean equal keys.
-    if (!this.partial && keyFieldsUnchanged(current, next, this.fields)) return;
+    if (!this.partial && keyFieldsUnchanged(current, next, this.topFields)) return;
     const before = this.keysOf(current).map((key) => this.hashOf(key));
     const after = this.keysOf(next).map((key) => this.hashOf(key));
     if (before.length === after.length && before.every((key, i) => key === after[i])) {

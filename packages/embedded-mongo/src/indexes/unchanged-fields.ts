@@ -1,16 +1,18 @@
 import type { Doc } from '../types';
 
+/** The distinct top-level fields that key paths start at (`a.b` starts at `a`), worked out once per index. */
+export function topLevelFields(paths: string[]): string[] {
+  return [...new Set(paths.map((path) => path.split('.', 1)[0]))];
+}
+
 /**
- * Whether every top-level field that the key paths start at holds the same value in both documents, so that the
- * index keys of the two are certainly the same and a replace need not extract and compare them (an entry of the
- * storefront index holds hundreds of search keys, and most of its writes change only stock and prices). A `false`
- * only means "not shown equal": the caller then compares the keys themselves.
+ * Whether every top-level field of `topFields` (`topLevelFields` of the key paths) holds the same value in both
+ * documents, so that the index keys of the two are certainly the same and a replace need not extract and compare
+ * them (an entry of the storefront index holds hundreds of search keys, and most of its writes change only stock and
+ * prices). A `false` only means "not shown equal": the caller then compares the keys themselves.
  */
-export function keyFieldsUnchanged(current: Doc, next: Doc, fields: string[]): boolean {
-  return fields.every((path) => {
-    const top = path.split('.', 1)[0];
-    return top in current === top in next && sameValue(current[top], next[top]);
-  });
+export function keyFieldsUnchanged(current: Doc, next: Doc, topFields: string[]): boolean {
+  return topFields.every((top) => top in current === top in next && sameValue(current[top], next[top]));
 }
 
 /** Strict structural equality of stored values: same types, same order of fields; BSON values by their `equals`. */
