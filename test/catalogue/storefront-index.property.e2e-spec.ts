@@ -186,20 +186,14 @@ async function expectedListing(db: mongo.Db, currency?: string) {
     db.collection('seller_skus').find({}).toArray(),
   ]);
   const live = new Set(products.map((p) => String(p._id)));
-  const cheapest = new Map<string, Doc>();
-  for (const offer of offers) {
-    if (offer.quantity <= 0 || offer.active === false || !live.has(String(offer.product))) continue;
-    if (currency && offer.currency !== currency) continue;
-    const current = cheapest.get(String(offer.product));
-    const better =
-      !current ||
-      offer.price < current.price ||
-      (offer.price === current.price && String(offer._id) < String(current._id));
-    if (better) cheapest.set(String(offer.product), offer);
-  }
-  return [...cheapest]
-    .map(([product, offer]) => ({ id: product, offerId: String(offer._id), price: offer.price as number }))
-    .sort((x, y) => x.price - y.price || (x.id < y.id ? -1 : 1));
+  const shown = offers.filter(
+    (offer) =>
+      offer.quantity > 0 &&
+      offer.active !== false &&
+      live.has(String(offer.product)) &&
+      (!currency || offer.currency === currency),
+  );
+  return rowsByPrice(shown, 1);
 }
 
 /**
@@ -221,10 +215,20 @@ async function expectedWithValue(db: mongo.Db, attribute: Types.ObjectId, value:
     );
   const productById = new Map(products.map((product) => [String(product._id), product]));
   const skuById = new Map(skus.map((sku) => [String(sku._id), sku]));
+  const meeting = offers.filter((offer) => {
+    const product = productById.get(String(offer.product));
+    return product && (hasValue(product) || hasValue(skuById.get(String(offer.sku))));
+  });
+  return rowsByPrice(meeting, sort === 'price' ? 1 : -1);
+}
+
+/**
+ * One row per product with its cheapest offer among `offers` (the lower offer id on a tie), sorted by that price in
+ * `direction`, then by product id.
+ */
+function rowsByPrice(offers: Doc[], direction: 1 | -1) {
   const cheapest = new Map<string, Doc>();
   for (const offer of offers) {
-    const product = productById.get(String(offer.product));
-    if (!product || !(hasValue(product) || hasValue(skuById.get(String(offer.sku))))) continue;
     const current = cheapest.get(String(offer.product));
     const better =
       !current ||
@@ -232,7 +236,6 @@ async function expectedWithValue(db: mongo.Db, attribute: Types.ObjectId, value:
       (offer.price === current.price && String(offer._id) < String(current._id));
     if (better) cheapest.set(String(offer.product), offer);
   }
-  const direction = sort === 'price' ? 1 : -1;
   return [...cheapest]
     .map(([product, offer]) => ({ id: product, offerId: String(offer._id), price: offer.price as number }))
     .sort((x, y) => direction * (x.price - y.price) || (x.id < y.id ? -1 : 1));
