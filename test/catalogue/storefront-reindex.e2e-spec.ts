@@ -75,4 +75,21 @@ describe('npm run reindex (StorefrontReindex)', () => {
     await t.app.get(StorefrontReindex).run((phase) => phases.add(phase), true);
     expect([...phases]).toEqual(['products', 'orphans', 'counters']);
   });
+
+  it('should drop the indexes an earlier version declared and build the declared ones', async () => {
+    const entries = connection.collection('storefront_index');
+    // What a database indexed before `searchKeys` still has, and a declared index lost.
+    await entries.createIndex({ scope: 1, listed: 1, terms: 1 }, { name: 'search_terms_listed' });
+    await entries.dropIndex('listing_price');
+
+    const phases: string[] = [];
+    await t.app.get(StorefrontReindex).run((phase) => phases.push(phase));
+
+    const names = (await entries.indexes()).map((index) => index.name);
+    expect(names).not.toContain('search_terms_listed');
+    expect(names).toContain('listing_price');
+    expect(phases[0]).toBe('indexes dropped: search_terms_listed');
+    const plan = await entries.find({ scope: '*', listed: true }).sort({ price: 1, _id: 1 }).limit(1).explain();
+    expect(JSON.stringify(plan)).toContain('listing_price');
+  });
 });

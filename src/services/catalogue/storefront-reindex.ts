@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection, mongo, Types } from 'mongoose';
 import { ALL_CURRENCIES } from './storefront-entry';
+import { STOREFRONT_ENTRY, STOREFRONT_FACET } from './storefront-index.schema';
 import { StorefrontIndexer } from './storefront-indexer';
 
 const BATCH = 500;
@@ -33,6 +34,8 @@ export function printedProgress(): ReindexProgress {
  * A checkpoint after each batch (`storefront_reindex`) lets a rebuild killed half-way resume where it stopped; the
  * writes are the ones the hooks make, so the shop keeps trading meanwhile. The recount is the one step a concurrent
  * write can race: a product changing during it may leave its counters one off until the next rebuild.
+ * It first makes the two collections' indexes those their schemas declare: missing ones are built and ones an
+ * earlier version declared are dropped (they only cost writes).
  */
 @Injectable()
 export class StorefrontReindex {
@@ -40,6 +43,7 @@ export class StorefrontReindex {
 
   /** @param restart drop a checkpoint left by a killed run and start over */
   async run(progress: ReindexProgress, restart = false): Promise<void> {
+    await this.syncIndexes(progress);
     if (restart) await this.checkpoints().deleteOne({ _id: CHECKPOINT_ID } as Doc);
     let checkpoint = await this.checkpoint();
     if (checkpoint.phase === 'products') {
@@ -51,6 +55,18 @@ export class StorefrontReindex {
     await this.recountFacets();
     progress('counters', 1, 1);
     await this.checkpoints().deleteOne({ _id: CHECKPOINT_ID } as Doc);
+  }
+
+  /**
+   * Indexes as declared: `syncIndexes` drops the others (not `_id_`). At start-up mongoose only creates missing
+   * indexes, and dropping there would make instances of two versions in a rolling restart undo each other's.
+   */
+  private async syncIndexes(progress: ReindexProgress): Promise<void> {
+    const models = [STOREFRONT_ENTRY, STOREFRONT_FACET].map((name) => this.connection.model(name));
+    for (const [done, model] of models.entries()) {
+      const dropped = await model.syncIndexes();
+      if (dropped.length > 0) progress(`indexes dropped: ${dropped.join(', ')}`, done + 1, models.length);
+    }
   }
 
   /**
