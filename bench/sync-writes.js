@@ -1,7 +1,7 @@
 'use strict';
 /**
  * What a synchronous journal-sized write costs on this disk, by the way it is written (issue 25).
- *   node bench/sync-writes.js [--rounds 6] [--millis 1000] [--bytes 172] [--dir DIR]
+ *   node bench/sync-writes.js [--rounds 6] [--millis 1000] [--bytes 172] [--dir DIR] [--variants a,b,...]
  * Each round runs every variant for `--millis` ms, in a rotated order (so none always follows the same one), each in
  * a file of its own under DIR (default: the OS temporary directory, the disk the durable-writes bench uses):
  *   dsync-append         `--bytes` writes through an O_DSYNC descriptor, each growing the file (new size, new blocks)
@@ -15,7 +15,8 @@
  *   echo-dsync           the same, the child writing each message as dsync-prealloc does before it answers: the shape
  *                        of a durable insert; 1/echo-dsync - 1/echo - 1/dsync-prealloc (printed, µs) is what the
  *                        round trip pays for the write beyond the write itself (the wake-ups around it)
- * and prints ops/s per round, then per variant the median rate, µs per write and its ratio to raw-4k in the same
+ * (`--variants` runs only those, e.g. one at a time under `perf stat -e block:block_rq_issue` to count the device
+ * requests per write) and prints ops/s per round, then per variant the median rate, µs per write and its ratio to raw-4k in the same
  * rounds. The machine is shared: compare variants of one run only.
  */
 const { fork } = require('node:child_process');
@@ -31,6 +32,7 @@ const { values } = parseArgs({
     millis: { type: 'string', default: '1000' },
     bytes: { type: 'string', default: '172' },
     dir: { type: 'string', default: os.tmpdir() },
+    variants: { type: 'string' },
     serve: { type: 'boolean', default: false },
   },
   allowPositionals: true,
@@ -161,7 +163,8 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(values.dir, 'sync-writes-'));
-  const names = Object.keys(VARIANTS);
+  const names = values.variants?.split(',') ?? Object.keys(VARIANTS);
+  for (const name of names) if (!VARIANTS[name]) throw new Error(`no variant ${name}`);
   const rates = Object.fromEntries(names.map((name) => [name, []]));
   try {
     for (let round = 0; round < ROUNDS; round++) {
@@ -178,12 +181,13 @@ async function main() {
     .join(' ');
   console.log(`medians of ${ROUNDS} rounds of ${MILLIS} ms, ${RECORD.length}-byte records; load ${load}`);
   for (const name of names) {
-    const ratio = median(rates[name].map((rate, round) => rate / rates['raw-4k'][round]));
     const rate = median(rates[name]);
+    const ratio = rates['raw-4k'] ? median(rates[name].map((rate, round) => rate / rates['raw-4k'][round])) : NaN;
     console.log(
       `${name.padEnd(20)} ${String(Math.round(rate)).padStart(7)}/s  ${(1e6 / rate).toFixed(0).padStart(6)} µs  ${ratio.toFixed(2)}x raw-4k`,
     );
   }
+  if (!rates.echo || !rates['echo-dsync'] || !rates['dsync-prealloc']) return;
   const beyond = rates.echo.map(
     (echo, round) => 1e6 / rates['echo-dsync'][round] - 1e6 / echo - 1e6 / rates['dsync-prealloc'][round],
   );
