@@ -25,7 +25,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 
-const { values } = parseArgs({
+const { values, positionals } = parseArgs({
   options: {
     rounds: { type: 'string', default: '6' },
     millis: { type: 'string', default: '1000' },
@@ -242,7 +242,7 @@ function reportVariants(dir) {
   }
 }
 
-if (values.serve) serveEcho(process.argv[3]);
+if (values.serve) serveEcho(positionals[0]);
 else
   main().catch((error) => {
     console.error(error);
