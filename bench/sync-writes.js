@@ -235,9 +235,10 @@ function reportVariants(dir) {
   console.log(`medians of ${ROUNDS} rounds of ${MILLIS} ms, ${RECORD.length}-byte records`);
   for (const name of names) {
     const rate = median(rates[name]);
-    const ratio = rates['raw-4k'] ? median(rates[name].map((rate, round) => rate / rates['raw-4k'][round])) : NaN;
+    const ratios = rates['raw-4k'] && rates[name].map((rate, round) => rate / rates['raw-4k'][round]);
+    const ratio = ratios ? `  ${median(ratios).toFixed(2)}x raw-4k` : '';
     console.log(
-      `${name.padEnd(20)} ${String(Math.round(rate)).padStart(7)}/s  ${(1e6 / rate).toFixed(0).padStart(6)} µs  ${ratio.toFixed(2)}x raw-4k`,
+      `${name.padEnd(20)} ${String(Math.round(rate)).padStart(7)}/s  ${(1e6 / rate).toFixed(0).padStart(6)} µs${ratio}`,
     );
   }
 }
