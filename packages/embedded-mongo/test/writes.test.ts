@@ -222,6 +222,37 @@ describe('journal', () => {
     }
   });
 
+  it("stops recovery at a record torn over an earlier generation's records, and at a zeroed record", async () => {
+    const dir = tempDir();
+    const path = join(dir.path, 'journal.wal');
+    try {
+      const first = Journal.open(path, 1024 * 1024).journal;
+      for (const text of ['old-one', 'old-two', 'old-three']) first.append(Buffer.from(text.repeat(50)));
+      await first.reset();
+      first.append(Buffer.from('new-one'));
+      first.append(Buffer.from('new-two'.repeat(60))); // ends past the end of 'old-one', over 'old-two'
+      first.close();
+      const bytes = readFileSync(path);
+      const newTwo = bytes.indexOf('new-two');
+      // The write was torn: its header and first bytes reached the disk, the rest still holds the old records.
+      bytes.write('old-two'.repeat(50), newTwo + 20);
+      writeFileSync(path, bytes);
+      expect(Journal.open(path, 1024 * 1024).records.map(String)).toEqual(['new-one']);
+
+      const zeroed = Journal.open(path, 1024 * 1024).journal;
+      await zeroed.reset();
+      for (const text of ['first', 'second', 'third']) zeroed.append(Buffer.from(text));
+      zeroed.close();
+      const reused = readFileSync(path);
+      // 'second' never reached the disk (zeros where it was written): 'third', valid as it is, is not replayed.
+      reused.fill(0, reused.indexOf('second') - 12, reused.indexOf('second') + 6);
+      writeFileSync(path, reused);
+      expect(Journal.open(path, 1024 * 1024).records.map(String)).toEqual(['first']);
+    } finally {
+      dir.remove();
+    }
+  });
+
   it('commits a batch larger than the journal straight to lmdb', async () => {
     const dir = tempDir();
     try {
