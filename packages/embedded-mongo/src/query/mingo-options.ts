@@ -70,7 +70,7 @@ const COMPUTE_OPTIONS = ((): { init(options: Partial<Options>): ComputeOptions }
     received = options;
     return null;
   };
-  const context = Context.init({ expression: { $probe } } as OperatorTables);
+  const context = Context.init({ expression: { $probe } });
   evalExpr({}, { $probe: 1 }, { context } as Options);
   return (received as object).constructor as unknown as { init(options: Partial<Options>): ComputeOptions };
 })();
