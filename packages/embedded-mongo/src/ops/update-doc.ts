@@ -1,21 +1,29 @@
 import { inheritNumberTypes } from '../bson/number-types';
 import { Aggregator } from 'mingo/aggregator';
 import * as updateOperators from 'mingo/operators/update';
-import { updateMany } from 'mingo/updater';
 import { isEqual, setValue } from 'mingo/util';
 import { MongoError } from '../errors';
 import { checkArithmetic } from './arithmetic-updates';
 import { keepBinarySubtypes } from './binary-set';
 import { applyDocumentPull, isDocumentPull } from './pull-update';
 import { keyString } from '../indexes/key-string';
-import { effectiveFilter, mingoOptions, updaterOptions, type QueryEnv } from '../query/mingo-options';
+import {
+  compileOptions,
+  effectiveFilter,
+  filterOptions,
+  hasDefaultOptions,
+  mingoOptions,
+  updaterOptions,
+  type ComputeOptions,
+  type QueryEnv,
+} from '../query/mingo-options';
 import { isDoc, type Doc } from '../types';
 import { cloneDoc, isOperatorDoc, withNumberTypesOf } from './documents';
 import {
   checkPathConflicts,
   checkPathsViable,
   mingoModifiers,
-  resolvePositional,
+  positionalResolver,
   updateEntries,
   usesPositional,
   type UpdateEntry,
@@ -59,6 +67,28 @@ function dedupeAddToSet(operators: Doc): Doc {
  */
 const UNUSED_ID_KEY = '\u0000embedded-mongo-id';
 
+/** The updater's options for statements with the default options (`hasDefaultOptions`), compiled once. */
+const DEFAULT_UPDATER_OPTIONS = compileOptions({ ...updaterOptions(), idKey: UNUSED_ID_KEY });
+
+type UpdateOperator = (expr: Doc, arrayFilters: Doc[], options: ComputeOptions) => (doc: Doc) => unknown;
+/** mingo's update operators as a plain table (the module's exports are getters), each typed by its own argument. */
+const UPDATE_OPERATORS = { ...updateOperators } as unknown as Record<string, UpdateOperator>;
+
+/**
+ * Applies one modifier with mingo's update operators, as its `updateMany` does with no condition, but without
+ * compiling mingo's operator tables into a new context on every call: a statement's options share them.
+ */
+function applyModifier(docs: Doc[], modifier: Doc, input: UpdateInput): void {
+  const { env } = input;
+  const base = hasDefaultOptions(env) ? DEFAULT_UPDATER_OPTIONS : { ...updaterOptions(env), idKey: UNUSED_ID_KEY };
+  const options = compileOptions(base).update({ condition: {}, updateConfig: { cloneMode: 'copy' } });
+  const arrayFilters = input.arrayFilters ?? [];
+  const mutations = Object.entries(modifier).map(([op, expr]) =>
+    UPDATE_OPERATORS[op](expr as Doc, arrayFilters, options),
+  );
+  for (const doc of docs) mutations.forEach((mutate) => mutate(doc));
+}
+
 /**
  * An upsert that inserts checks field names as an insert does (MongoDB 5+), so it may `$set` a top-level field
  * named with a `$` (`$price`); mingo refuses those everywhere, an update of a stored document refuses them too.
@@ -71,14 +101,11 @@ function isInsertedDollarField(entry: UpdateEntry, inserting: boolean): boolean 
 function applyEntries(docs: Doc[], entries: UpdateEntry[], input: UpdateInput, inserting: boolean): void {
   docs.forEach((doc) => checkPathsViable(doc, entries));
   const ours = (entry: UpdateEntry): boolean => isDocumentPull(entry) || isInsertedDollarField(entry, inserting);
-  const options = { ...updaterOptions(input.env), idKey: UNUSED_ID_KEY };
-  for (const modifier of mingoModifiers(entries.filter((entry) => !ours(entry))))
-    updateMany(docs, {}, modifier, { arrayFilters: input.arrayFilters }, options);
+  for (const modifier of mingoModifiers(entries.filter((entry) => !ours(entry)))) applyModifier(docs, modifier, input);
   docs.forEach((doc) => keepBinarySubtypes(doc, entries));
-  const matchOptions = mingoOptions(input.env);
   for (const entry of entries.filter(ours)) {
     for (const doc of docs) {
-      if (isDocumentPull(entry)) applyDocumentPull(doc, entry, matchOptions);
+      if (isDocumentPull(entry)) applyDocumentPull(doc, entry, mingoOptions(input.env));
       else setValue(doc, entry.path, entry.value);
     }
   }
@@ -93,14 +120,11 @@ function applyOperators(currents: Doc[], modifier: Doc, input: UpdateInput, filt
   checkArithmetic(currents, operators);
   const nexts = currents.map(input.copy ?? cloneDoc);
   if (!usesPositional(entries)) {
-    // One call for all documents: mingo's updater sets up its operator context per call.
     applyEntries(nexts, entries, input, inserting);
   } else {
-    const matchOptions = mingoOptions(input.env);
     const condition = effectiveFilter(filter, input.env);
-    nexts.forEach((next) =>
-      applyEntries([next], resolvePositional(entries, next, condition, matchOptions), input, inserting),
-    );
+    const resolveIn = positionalResolver(entries, condition, compileOptions(filterOptions(input.env, condition)));
+    nexts.forEach((next) => applyEntries([next], resolveIn(next), input, inserting));
   }
   if (inserting && isDoc($setOnInsert)) applyEntries(nexts, updateEntries({ $set: $setOnInsert }), input, inserting);
   if (!inserting && nexts.some((next, i) => next._id === undefined && currents[i]._id !== undefined)) {

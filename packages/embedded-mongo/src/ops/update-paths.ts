@@ -1,4 +1,4 @@
-import { Query } from 'mingo';
+import { Query } from 'mingo/query';
 import type { Options } from 'mingo/types';
 import { resolve, setValue } from 'mingo/util';
 import { MongoError } from '../errors';
@@ -55,37 +55,39 @@ export function usesPositional(entries: UpdateEntry[]): boolean {
 const NO_MATCH = 'The positional operator did not find the match needed from the query.';
 
 /**
- * The index the positional `$` after `arrayPath` stands for in `doc`: the first element that satisfies the filter's
- * conditions on that array (MongoDB records it while matching the query).
+ * The index the positional `$` after `arrayPath` stands for in a document: the first element that satisfies the
+ * filter's conditions on that array (MongoDB records it while matching the query). The conditions are compiled
+ * once, for every document of the statement.
  */
-function positionalIndex(doc: Doc, arrayPath: string, filter: Doc, options: Partial<Options>): number {
+function positionalIndexer(arrayPath: string, filter: Doc, options: Partial<Options>): (doc: Doc) => number {
   const keys = Object.keys(filter).filter((key) => isPathPrefix(arrayPath, key));
-  const array = resolve(doc, arrayPath);
-  if (keys.length === 0 || !Array.isArray(array)) throw new MongoError('BadValue', NO_MATCH);
   const queries = keys.map((key) => new Query({ [key]: filter[key] }, options));
-  const index = array.findIndex((element) => {
-    const single: Doc = {};
-    setValue(single, arrayPath, [element]);
-    return queries.every((query) => query.test(single));
-  });
-  if (index < 0) throw new MongoError('BadValue', NO_MATCH);
-  return index;
+  return (doc) => {
+    const array = resolve(doc, arrayPath);
+    if (keys.length === 0 || !Array.isArray(array)) throw new MongoError('BadValue', NO_MATCH);
+    const index = array.findIndex((element) => {
+      const single: Doc = {};
+      setValue(single, arrayPath, [element]);
+      return queries.every((query) => query.test(single));
+    });
+    if (index < 0) throw new MongoError('BadValue', NO_MATCH);
+    return index;
+  };
 }
 
-/** The entries with each positional `$` replaced by the index it stands for in `doc`. */
-export function resolvePositional(
+/** A function giving a document's entries with each positional `$` replaced by the index it stands for there. */
+export function positionalResolver(
   entries: UpdateEntry[],
-  doc: Doc,
   filter: Doc,
   options: Partial<Options>,
-): UpdateEntry[] {
-  return entries.map((entry) => {
+): (doc: Doc) => UpdateEntry[] {
+  const resolvers = entries.map((entry): ((doc: Doc) => UpdateEntry) => {
     const match = POSITIONAL.exec(entry.path);
-    if (!match) return entry;
-    const arrayPath = entry.path.slice(0, match.index);
-    const index = positionalIndex(doc, arrayPath, filter, options);
-    return { ...entry, path: entry.path.replace(POSITIONAL, `$1${index}$2`) };
+    if (!match) return () => entry;
+    const indexIn = positionalIndexer(entry.path.slice(0, match.index), filter, options);
+    return (doc) => ({ ...entry, path: entry.path.replace(POSITIONAL, `$1${indexIn(doc)}$2`) });
   });
+  return (doc) => resolvers.map((resolveIn) => resolveIn(doc));
 }
 
 /** The part of a path mingo's updater keys its own conflict check on: everything before the first `$` component. */

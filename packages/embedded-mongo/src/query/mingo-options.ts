@@ -1,6 +1,9 @@
 import { Context, evalExpr } from 'mingo/core';
 import * as accumulatorOperators from 'mingo/operators/accumulator';
 import * as expressionOperators from 'mingo/operators/expression';
+import * as booleanOperators from 'mingo/operators/expression/boolean';
+import * as comparisonOperators from 'mingo/operators/expression/comparison';
+import type { $set } from 'mingo/operators/update';
 import { $toString } from './bson-conversions';
 import * as projectionOperators from 'mingo/operators/projection';
 import * as queryOperators from 'mingo/operators/query';
@@ -35,11 +38,12 @@ export type OperatorTables = NonNullable<Parameters<typeof Context.init>[0]>;
 const OUR_QUERY_OPERATORS = { ...collationOperators, $bsonType, ...geoQueryOperators, ...arrayBitOperators, $where };
 
 /**
- * mingo copies the operator tables of the context on every query, update and pipeline it compiles,
- * so contexts are built once and kept as small as the work allows: the pipeline one (with the stages,
- * `commands/pipeline-env.ts`), one for expressions, a query-only one for plain filters, and only our
- * additions for the updater (which adds the operators it needs itself). This dominated the latency of
- * single-document commands.
+ * mingo copies the operator tables of the context on every query, update and pipeline it compiles from plain
+ * options, so contexts are built once and kept as small as the work allows: the pipeline one (with the stages,
+ * `commands/pipeline-env.ts`), one for expressions, a query-only one for plain filters, and the updater's (what
+ * mingo's `updateMany` would add to ours on every call: its query operators and the boolean and comparison
+ * expressions). This dominated the latency of single-document commands. From compiled options (`compileOptions`)
+ * mingo copies nothing.
  */
 export const EXPRESSION_OPERATORS: Omit<OperatorTables, 'pipeline'> = {
   accumulator: accumulatorOperators,
@@ -51,7 +55,33 @@ export const EXPRESSION_OPERATORS: Omit<OperatorTables, 'pipeline'> = {
 /** Filters, projections and expressions outside a pipeline: mingo looks pipeline stages up only in an Aggregator. */
 const EXPRESSION_CONTEXT = Context.init(EXPRESSION_OPERATORS);
 const QUERY_CONTEXT = Context.init({ projection: EXPRESSION_OPERATORS.projection, query: EXPRESSION_OPERATORS.query });
-const UPDATER_CONTEXT = Context.init({ query: OUR_QUERY_OPERATORS });
+const UPDATER_CONTEXT = Context.init({
+  query: EXPRESSION_OPERATORS.query,
+  expression: { ...booleanOperators, ...comparisonOperators },
+});
+
+/** mingo's compiled options: what its operators receive, and what it compiles queries from without copying. */
+export type ComputeOptions = NonNullable<Parameters<typeof $set>[2]>;
+
+/** mingo exports no constructor of its compiled options; an expression operator receives an instance. */
+const COMPUTE_OPTIONS = ((): { init(options: Partial<Options>): ComputeOptions } => {
+  let received: unknown;
+  const $probe = (_obj: unknown, _expr: unknown, options: unknown): null => {
+    received = options;
+    return null;
+  };
+  const context = Context.init({ expression: { $probe } });
+  evalExpr({}, { $probe: 1 }, { context } as Options);
+  return (received as object).constructor as unknown as { init(options: Partial<Options>): ComputeOptions };
+})();
+
+/**
+ * Compiled options: from plain ones, with one copy of the context's tables; from compiled ones, a copy that shares
+ * their tables and has its own locals (the clock of `$$NOW` and `$currentDate`, the update's condition).
+ */
+export function compileOptions(options: Partial<Options>): ComputeOptions {
+  return COMPUTE_OPTIONS.init(options);
+}
 
 /** Query operators that evaluate aggregation expressions, and projection operators that do not. */
 const EXPRESSION_QUERY_OPERATORS = new Set(['$expr', '$where', '$jsonSchema', '$function']);
@@ -88,12 +118,21 @@ export function evaluateVariables(variables: unknown): Doc | undefined {
   return Object.fromEntries(Object.entries(variables).map(([name, expr]) => [name, evalExpr({}, expr, options)]));
 }
 
+/** Whether the command's options are the defaults: no collation, no `let` variables (most commands). */
+export function hasDefaultOptions(env: QueryEnv): boolean {
+  return toCollation(env.collation) === undefined && env.variables === undefined;
+}
+
+/** Plain filters' options for commands with the default options, compiled once. */
+const DEFAULT_FILTER_OPTIONS = compileOptions({ ...mingoOptions(), context: QUERY_CONTEXT });
+
 /** Options for a filter (and projection): the small query context unless they use expressions. */
 export function filterOptions(env: QueryEnv, filter: Doc, projection?: Doc): Partial<Options> {
   const expressions =
     mentions(filter, (key) => EXPRESSION_QUERY_OPERATORS.has(key)) ||
     mentions(projection, (key) => key.startsWith('$') && !PLAIN_PROJECTION_OPERATORS.has(key));
-  return expressions ? mingoOptions(env) : { ...mingoOptions(env), context: QUERY_CONTEXT };
+  if (expressions) return mingoOptions(env);
+  return hasDefaultOptions(env) ? DEFAULT_FILTER_OPTIONS : { ...mingoOptions(env), context: QUERY_CONTEXT };
 }
 
 export function updaterOptions(env: QueryEnv = {}): Partial<Options> {
