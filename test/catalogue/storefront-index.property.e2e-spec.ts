@@ -168,10 +168,31 @@ function createProduct(t: TestApp, p: number, word: string) {
 
 type AttributeView = { attributeId: string; name: string; unit: string | null; values: string[] };
 
+/**
+ * The source collections as they are after a write sequence, read once per check: nothing writes them while the
+ * index's answers are compared with what they say (one read per check instead of one per expected answer).
+ */
+interface Sources {
+  products: Doc[];
+  skus: Doc[];
+  offers: Doc[];
+  sellers: Doc[];
+  attributes: Doc[];
+}
+
+async function readSources(db: mongo.Db): Promise<Sources> {
+  const [products, skus, offers, sellers, attributes] = await Promise.all(
+    ['products', 'skus', 'seller_skus', 'sellers', 'attributes'].map((name) => db.collection(name).find({}).toArray()),
+  );
+  return { products, skus, offers, sellers, attributes };
+}
+
+const publishedOf = (sources: Sources) => sources.products.filter((product) => product.published === true);
+const inStockActive = (offer: Doc) => offer.quantity > 0 && offer.active !== false;
+
 /** The attribute views of `holder`'s attribute values, labelled from the `attributes` collection (deleted: left out). */
-async function expectedAttributes(db: mongo.Db, holder: Doc): Promise<AttributeView[]> {
-  const labels = await db.collection('attributes').find({}).toArray();
-  const byId = new Map(labels.map((label) => [String(label._id), label]));
+function expectedAttributes(sources: Sources, holder: Doc): AttributeView[] {
+  const byId = new Map(sources.attributes.map((label) => [String(label._id), label]));
   return ((holder.attributes ?? []) as Doc[]).flatMap((entry) => {
     const label = byId.get(String(entry.attribute));
     if (!label) return [];
@@ -180,18 +201,10 @@ async function expectedAttributes(db: mongo.Db, holder: Doc): Promise<AttributeV
 }
 
 /** The listing the storefront must give, computed straight from the source collections. */
-async function expectedListing(db: mongo.Db, currency?: string) {
-  const [products, offers] = await Promise.all([
-    db.collection('products').find({ published: true }).toArray(),
-    db.collection('seller_skus').find({}).toArray(),
-  ]);
-  const live = new Set(products.map((p) => String(p._id)));
-  const shown = offers.filter(
-    (offer) =>
-      offer.quantity > 0 &&
-      offer.active !== false &&
-      live.has(String(offer.product)) &&
-      (!currency || offer.currency === currency),
+function expectedListing(sources: Sources, currency?: string) {
+  const live = new Set(publishedOf(sources).map((p) => String(p._id)));
+  const shown = sources.offers.filter(
+    (offer) => inStockActive(offer) && live.has(String(offer.product)) && (!currency || offer.currency === currency),
   );
   return rowsByPrice(shown, 1);
 }
@@ -200,22 +213,14 @@ async function expectedListing(db: mongo.Db, currency?: string) {
  * The listing narrowed to one attribute value, computed from the sources: each published product with an in-stock
  * active offer meeting it (the product has the value, or the offer's SKU does), shown with the cheapest such offer.
  */
-async function expectedWithValue(db: mongo.Db, attribute: Types.ObjectId, value: string, sort: 'price' | '-price') {
-  const [products, skus, offers] = await Promise.all([
-    db.collection('products').find({ published: true }).toArray(),
-    db.collection('skus').find({}).toArray(),
-    db
-      .collection('seller_skus')
-      .find({ quantity: { $gt: 0 }, active: { $ne: false } })
-      .toArray(),
-  ]);
+function expectedWithValue(sources: Sources, attribute: Types.ObjectId, value: string, sort: 'price' | '-price') {
   const hasValue = (holder: Doc | undefined) =>
     ((holder?.attributes ?? []) as Doc[]).some(
       (entry) => String(entry.attribute) === String(attribute) && (entry.values as string[]).includes(value),
     );
-  const productById = new Map(products.map((product) => [String(product._id), product]));
-  const skuById = new Map(skus.map((sku) => [String(sku._id), sku]));
-  const meeting = offers.filter((offer) => {
+  const productById = new Map(publishedOf(sources).map((product) => [String(product._id), product]));
+  const skuById = new Map(sources.skus.map((sku) => [String(sku._id), sku]));
+  const meeting = sources.offers.filter(inStockActive).filter((offer) => {
     const product = productById.get(String(offer.product));
     return product && (hasValue(product) || hasValue(skuById.get(String(offer.sku))));
   });
@@ -242,19 +247,11 @@ function rowsByPrice(offers: Doc[], direction: 1 | -1) {
 }
 
 /** Products per value of a facet, over the in-stock active offers of published products. */
-async function expectedCounts(db: mongo.Db, valuesOf: (product: Doc, seller: Doc | undefined) => unknown[]) {
-  const [products, offers, sellers] = await Promise.all([
-    db.collection('products').find({ published: true }).toArray(),
-    db
-      .collection('seller_skus')
-      .find({ quantity: { $gt: 0 }, active: { $ne: false } })
-      .toArray(),
-    db.collection('sellers').find({}).toArray(),
-  ]);
-  const byId = new Map(products.map((p) => [String(p._id), p]));
-  const sellerById = new Map(sellers.map((s) => [String(s._id), s]));
+function expectedCounts(sources: Sources, valuesOf: (product: Doc, seller: Doc | undefined) => unknown[]) {
+  const byId = new Map(publishedOf(sources).map((p) => [String(p._id), p]));
+  const sellerById = new Map(sources.sellers.map((s) => [String(s._id), s]));
   const counted = new Map<string, Set<string>>();
-  for (const offer of offers) {
+  for (const offer of sources.offers.filter(inStockActive)) {
     const product = byId.get(String(offer.product));
     if (!product) continue;
     for (const value of valuesOf(product, sellerById.get(String(offer.seller)))) {
@@ -334,25 +331,20 @@ describe('storefront index against a full recomputation (property)', () => {
   }
 
   /** Each listed row with its product's attribute views as the sources label them. */
-  async function withAttributes(rows: { id: string }[]) {
-    const products = await db.collection('products').find({}).toArray();
-    const byId = new Map(products.map((product) => [String(product._id), product]));
-    return Promise.all(
-      rows.map(async (row) => ({ ...row, attributes: await expectedAttributes(db, byId.get(row.id)!) })),
-    );
+  function withAttributes(sources: Sources, rows: { id: string }[]) {
+    const byId = new Map(sources.products.map((product) => [String(product._id), product]));
+    return rows.map((row) => ({ ...row, attributes: expectedAttributes(sources, byId.get(row.id)!) }));
   }
 
   /** A published product's detail: its SKUs' attribute views as the sources label them. */
-  async function expectDetailAgreesWithSources(product: Types.ObjectId): Promise<void> {
-    const source = await db.collection('products').findOne({ _id: product, published: true });
-    if (!source) return;
+  async function expectDetailAgreesWithSources(sources: Sources, product: Types.ObjectId): Promise<void> {
+    if (!publishedOf(sources).some((source) => String(source._id) === String(product))) return;
     const detail = (await call('getProductDetail', [String(product)])) as {
       skus: { id: string; attributes: AttributeView[] }[];
     };
-    const skus = await db.collection('skus').find({ product }).toArray();
-    const expected = await Promise.all(
-      skus.map(async (sku) => ({ id: String(sku._id), attributes: await expectedAttributes(db, sku) })),
-    );
+    const expected = sources.skus
+      .filter((sku) => String(sku.product) === String(product))
+      .map((sku) => ({ id: String(sku._id), attributes: expectedAttributes(sources, sku) }));
     const shown = detail.skus.map((sku) => ({
       id: sku.id,
       attributes: sku.attributes.map(({ attributeId, name, unit, values }) => ({ attributeId, name, unit, values })),
@@ -364,34 +356,37 @@ describe('storefront index against a full recomputation (property)', () => {
    * A product's own value and SKUs' values (SKUs of several products share them), each sorted by price both ways (the kept prices per value, read in their
    * index's order), with their totals (the value's kept counter).
    */
-  async function expectValueFiltersAgreeWithSources(): Promise<void> {
+  async function expectValueFiltersAgreeWithSources(sources: Sources): Promise<void> {
     const filters = [
       { a: 0, value: WORDS[0] },
       { a: 0, value: 'v0' },
       { a: 1, value: 'v1' },
     ];
     for (const { a, value } of filters) {
-      if (!(await db.collection('attributes').findOne({ _id: attributeIds[a] }))) continue;
+      if (!sources.attributes.some((attribute) => String(attribute._id) === String(attributeIds[a]))) continue;
       for (const sort of ['price', '-price'] as const) {
         const query = { filters: [{ attributeId: String(attributeIds[a]), values: [value] }], sort };
         const shown = (await listed(query)).map(({ id, offerId, price }) => ({ id, offerId, price }));
-        expect(shown).toEqual(await expectedWithValue(db, attributeIds[a], value, sort));
+        expect(shown).toEqual(expectedWithValue(sources, attributeIds[a], value, sort));
       }
     }
   }
 
   async function expectIndexAgreesWithSources(): Promise<void> {
-    expect(await listed({})).toEqual(await withAttributes(await expectedListing(db)));
+    const sources = await readSources(db);
+    expect(await listed({})).toEqual(withAttributes(sources, expectedListing(sources)));
     for (const currency of CURRENCIES) {
-      expect(await listed({ currency })).toEqual(await withAttributes(await expectedListing(db, currency)));
+      expect(await listed({ currency })).toEqual(withAttributes(sources, expectedListing(sources, currency)));
     }
-    await expectDetailAgreesWithSources(productIds[0]);
-    await expectValueFiltersAgreeWithSources();
+    await expectDetailAgreesWithSources(sources, productIds[0]);
+    await expectValueFiltersAgreeWithSources(sources);
     const facets = async (fn: string) => asCounts((await call(fn, [''])) as Facet[]);
-    expect(await facets('getCountriesOfOriginFilter')).toEqual(await expectedCounts(db, (p) => [p.countryOfOrigin]));
-    expect(await facets('getCountriesOfSellersFilter')).toEqual(await expectedCounts(db, (_p, s) => [s?.country]));
-    expect(await facets('getGeneticTypeFilter')).toEqual(await expectedCounts(db, (p) => [p.geneticType]));
-    const listedIds = (await expectedListing(db)).map((row) => row.id).sort();
+    expect(await facets('getCountriesOfOriginFilter')).toEqual(expectedCounts(sources, (p) => [p.countryOfOrigin]));
+    expect(await facets('getCountriesOfSellersFilter')).toEqual(expectedCounts(sources, (_p, s) => [s?.country]));
+    expect(await facets('getGeneticTypeFilter')).toEqual(expectedCounts(sources, (p) => [p.geneticType]));
+    const listedIds = expectedListing(sources)
+      .map((row) => row.id)
+      .sort();
     const productsList = (await call('getProductsListFilter', [])) as Facet[];
     expect(productsList.map((facet) => facet.value).sort()).toEqual(listedIds);
     // The kept in-stock offer counts, and a name search by trigrams (3 letters) and by a scan (1 letter).
@@ -401,10 +396,7 @@ describe('storefront index against a full recomputation (property)', () => {
       expect(asCounts(named)).toEqual(countsOf(await listedProductsNamed(db, term)));
     }
     const word = WORDS[0];
-    const names = await db
-      .collection('products')
-      .find({ _id: { $in: listedIds.map((id) => new Types.ObjectId(id)) } })
-      .toArray();
+    const names = sources.products.filter((product) => listedIds.includes(String(product._id)));
     const withWord = names.filter((p) => String(p.name).split(' ').includes(word)).map((p) => String(p._id));
     const found = ((await call('listProducts', [{ q: word, size: 100 }])) as { items: { id: string; name: string }[] })
       .items;
@@ -414,17 +406,17 @@ describe('storefront index against a full recomputation (property)', () => {
         .map((item) => item.id)
         .sort(),
     ).toEqual(withWord.sort());
-    await expectSearchAgreesWithSources(names);
+    await expectSearchAgreesWithSources(sources, names);
   }
 
   /**
    * A search by a word's beginning, by a typo and by a whole word, sorted by price: the matching listed products (a
    * word of a name or description beginning with it, or a name's word within one edit) in the listing's order.
    */
-  async function expectSearchAgreesWithSources(listedProducts: Doc[]): Promise<void> {
+  async function expectSearchAgreesWithSources(sources: Sources, listedProducts: Doc[]): Promise<void> {
     const byId = new Map(listedProducts.map((product) => [String(product._id), product]));
     for (const q of ['pal', 'monstrea', 'ficus']) {
-      const expected = (await expectedListing(db)).filter((row) => matchesWord(q, byId.get(row.id)!));
+      const expected = expectedListing(sources).filter((row) => matchesWord(q, byId.get(row.id)!));
       const body = (await call('listProducts', [{ q, sort: 'price', size: 100 }])) as {
         items: { id: string; cheapestOffer: { price: number } }[];
         total: number;

@@ -49,6 +49,15 @@ export class RawStompSocket {
     }
   }
 
+  /** Resolves once `count` heart-beats have arrived since the socket opened. @throws Error after `timeoutMs` */
+  async heartbeatsReach(count: number, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.heartbeats < count) {
+      if (Date.now() > deadline) throw new Error(`${this.heartbeats} of ${count} heart-beats within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
   /** Stops reading from the network, so that the server's send queue fills up. */
   pause(): void {
     this.ws.pause();
