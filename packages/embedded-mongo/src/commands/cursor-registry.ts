@@ -1,5 +1,5 @@
 import { calculateObjectSize, Long } from 'bson';
-import { knownBytes } from '../bson/picked-elements';
+import { knownBytes } from '../ops/known-bytes';
 import { MongoError } from '../errors';
 import type { Doc } from '../types';
 

@@ -1,8 +1,9 @@
 import { Query } from 'mingo/query';
-import { elementPick, rememberPickedBytes } from '../bson/picked-elements';
+import { elementPick } from '../bson/picked-elements';
 import { effectiveFilter, filterOptions, type QueryEnv } from '../query/mingo-options';
 import type { Doc } from '../types';
 import { fieldInclusion, pickFields, type FieldInclusion } from './field-projection';
+import { rememberPickedBytes } from './known-bytes';
 import { withInheritedTypes } from './result-types';
 import { detachExcluded } from './shared-stages';
 import { applySlices, isInclusion, splitSlices } from './slice-projection';
