@@ -281,8 +281,8 @@ export function planCount(collection: Collection, spec: QuerySpec): QueryPlan<nu
 /** Keys counted without fetching: one key range is MongoDB's COUNT_SCAN, several an IXSCAN. */
 function keyCount(collection: Collection, solution: IndexSolution): IndexScan {
   const { index, bounds, forward } = solution;
-  const name = keyRanges(index, bounds, true).length === 1 ? 'COUNT_SCAN' : 'IXSCAN';
-  return new IndexScan(collection, index, bounds, forward, name);
+  const ranges = keyRanges(index, bounds, forward);
+  return new IndexScan(collection, index, bounds, forward, ranges.length === 1 ? 'COUNT_SCAN' : 'IXSCAN', ranges);
 }
 
 /**
