@@ -6,6 +6,7 @@
  * Run `npm run build -w @ccb/embedded-mongo` first. Commands, one client awaiting each reply:
  *   find by _id        findOne({_id}) on 10 000 documents;
  *   find 20 by index   find({category}).sort({rank: 1}).limit(20) through the index {category: 1, rank: 1};
+ *   find 20 projected  the same, projecting top-level fields (name, price, rank) as the storefront's listings do;
  *   findOneAndUpdate   $inc by _id, returning the new document;
  *   aggregate $lookup  $match by _id, then $lookup of its 3 offers through an index on offers.productId.
  * Servers (in memory, each on a worker thread of this process): the stub over TCP and over a Unix domain socket
@@ -114,6 +115,15 @@ const COMMANDS = {
       .limit(20)
       .toArray();
     if (page.length !== 20) throw new Error(`expected 20 documents, got ${page.length}`);
+  },
+  'find 20 projected': async (db) => {
+    const page = await db
+      .collection('products')
+      .find({ category: random(CATEGORIES) }, { projection: { name: 1, price: 1, rank: 1 } })
+      .sort({ rank: 1 })
+      .limit(20)
+      .toArray();
+    if (page.length !== 20 || page[0].stock !== undefined) throw new Error('expected 20 projected documents');
   },
   findOneAndUpdate: async (db) =>
     must(

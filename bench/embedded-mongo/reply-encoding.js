@@ -3,7 +3,9 @@
  * Encoding one `find` reply of 20 stored documents: this build (stored documents copied from their kept bytes,
  * src/wire/reply-bson.ts) against another build's encoder (`--compare DIST`, e.g. main's package `dist/`), in one
  * process, alternating rounds; small documents (6 fields, ~90 bytes) and product-sized ones (texts, 8 offers,
- * 10 attributes, ~1.7 KB). Checks first that both builds produce the same bytes.
+ * 10 attributes, ~1.7 KB). Then the product-sized page projected to 4 top-level fields, as a find does it: each
+ * build's projection, its cursor's first batch (sized) and its encoder. Checks first that both builds produce the
+ * same bytes.
  *   node bench/embedded-mongo/reply-encoding.js --compare DIST [--rounds 7] [--replies 5000]
  */
 const path = require('node:path');
@@ -21,10 +23,26 @@ const THIS_BUILD = path.join(__dirname, '..', '..', 'packages', 'embedded-mongo'
 const { Collection } = require(`${THIS_BUILD}/storage/collection`);
 const { MemoryStore } = require(`${THIS_BUILD}/storage/store`);
 const { fromBson, toBson } = require(`${THIS_BUILD}/bson/codec`);
-const encoders = {
-  'this build': require(`${THIS_BUILD}/wire/messages`).encodeReply,
-  compared: require(`${path.resolve(values.compare)}/wire/messages`).encodeReply,
-};
+const BUILDS = { 'this build': THIS_BUILD, compared: path.resolve(values.compare) };
+const encoders = Object.fromEntries(
+  Object.entries(BUILDS).map(([name, dist]) => [name, require(`${dist}/wire/messages`).encodeReply]),
+);
+const PROJECTION = { name: 1, price: 1, rank: 1, texts: 1, attributes: 1 };
+/** A find's reply with a projection: the build's projection, its cursor's first batch, its encoder. */
+const projectedEncoders = Object.fromEntries(
+  Object.entries(BUILDS).map(([name, dist]) => {
+    const { project } = require(`${dist}/ops/projection`);
+    const { CursorRegistry } = require(`${dist}/commands/cursor-registry`);
+    const encode = require(`${dist}/wire/messages`).encodeReply;
+    return [
+      name,
+      (request, reply) => {
+        const projected = project(reply.cursor.firstBatch, PROJECTION);
+        return encode(request, { ...new CursorRegistry().open('bench.docs', projected, 101, true), ok: 1 });
+      },
+    ];
+  }),
+);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const small = (i) => ({ _id: i, category: 3, rank: i, name: `product ${i}`, price: 1 + i, stock: 10 });
@@ -51,16 +69,22 @@ function microsPerReply(encode, docs) {
   return Number(process.hrtime.bigint() - start) / 1000 / Number(values.replies);
 }
 
-const SHAPES = { 'small documents': small, 'product-sized documents': productSized };
+const SHAPES = {
+  'small documents': [small, encoders],
+  'product-sized documents': [productSized, encoders],
+  'small documents, 3 top-level fields projected': [small, projectedEncoders],
+  'product-sized documents, 4 top-level fields projected': [productSized, projectedEncoders],
+};
 for (const label of Object.keys(SHAPES)) {
-  const docs = storedPage(SHAPES[label]);
+  const [make, builds] = SHAPES[label];
+  const docs = storedPage(make);
   const request = { header: { requestId: 1 }, legacy: false };
   const reply = { cursor: { firstBatch: docs, id: 0, ns: 'bench.docs' }, ok: 1 };
-  const [ours, theirs] = Object.values(encoders).map((encode) => encode(request, reply).subarray(16));
+  const [ours, theirs] = Object.values(builds).map((encode) => encode(request, reply).subarray(16));
   if (!ours.equals(theirs)) throw new Error(`the builds encode ${label} differently`);
   const times = { 'this build': [], compared: [] };
   for (let round = 0; round < Number(values.rounds); round++) {
-    for (const [name, encode] of Object.entries(encoders)) times[name].push(microsPerReply(encode, docs));
+    for (const [name, encode] of Object.entries(builds)) times[name].push(microsPerReply(encode, docs));
   }
   const [mine, other] = [median(times['this build']), median(times.compared)];
   console.log(

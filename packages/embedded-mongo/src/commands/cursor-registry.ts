@@ -1,6 +1,6 @@
 import { calculateObjectSize, Long } from 'bson';
+import { knownBytes } from '../ops/known-bytes';
 import { MongoError } from '../errors';
-import { storedBytes } from '../storage/collection';
 import type { Doc } from '../types';
 
 /** Replies stay under the 16 MiB BSON limit with room for the envelope. */
@@ -67,7 +67,7 @@ export class CursorRegistry {
     let bytes = 0;
     while (!cursor.next.done && (batchSize <= 0 || batch.length < batchSize)) {
       const doc = cursor.next.value;
-      bytes += storedBytes(doc)?.byteLength ?? calculateObjectSize(doc, { ignoreUndefined: true });
+      bytes += knownBytes(doc)?.byteLength ?? calculateObjectSize(doc, { ignoreUndefined: true });
       if (bytes > MAX_BATCH_BYTES && batch.length > 0) break;
       batch.push(doc);
       cursor.next = cursor.docs.next();

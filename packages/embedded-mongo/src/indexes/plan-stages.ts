@@ -176,16 +176,20 @@ export class IndexScan extends PlanStage<Entry> {
   /** Per key field, the intervals still to check key by key (fields after those the ranges bound). */
   private readonly trailing: Array<Interval[] | undefined>;
 
-  /** `COUNT_SCAN` when only the keys are counted (exact bounds), as MongoDB names that scan. */
+  /**
+   * `COUNT_SCAN` when only the keys are counted (exact bounds), as MongoDB names that scan. `ranges` are the bounds'
+   * key ranges in scan order when the caller has worked them out already.
+   */
   constructor(
     private readonly collection: Collection,
     readonly index: Index,
     readonly bounds: KeyBounds,
     readonly forward: boolean,
     readonly name: 'IXSCAN' | 'COUNT_SCAN' = 'IXSCAN',
+    ranges?: KeyRange[],
   ) {
     super();
-    this.ranges = keyRanges(index, bounds, forward);
+    this.ranges = ranges ?? keyRanges(index, bounds, forward);
     const bounded = (this.ranges[0]?.prefix.length ?? 0) + 1;
     this.trailing = bounds.map((intervals, i) => (i >= bounded && !intervals.every(isFull) ? intervals : undefined));
   }

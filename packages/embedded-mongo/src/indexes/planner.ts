@@ -25,8 +25,12 @@ export interface QueryPlan<T = Doc> {
   root: PlanStage<T>;
   /** Results the winner produced during the trial run, returned before the rest. */
   buffered: T[];
-  /** Candidates that lost the trial (explain's rejectedPlans). */
-  rejected: PlanStage<unknown>[];
+  /**
+   * Candidates that lost the trial (explain's rejectedPlans). Only explain reads them: a plan from the cache builds
+   * them on the first read (a storefront query has a dozen candidate indexes, and building each one's stages and
+   * key ranges was a fifth of its planning).
+   */
+  readonly rejected: PlanStage<unknown>[];
   /** Key pattern of the single index the plan reads, if any (find's returnKey). */
   keyPattern?: Doc;
   fromCache: boolean;
@@ -143,6 +147,8 @@ function score(tree: PlanStage<Doc>, solution: Solution): number {
 
 interface Chosen {
   solution: Solution;
+  /** The query shape the plan cache keys on. */
+  shape: string;
   /** The chosen plan's stages when it already ran (trial or cached-plan check), with what it produced. */
   started?: { root: PlanStage<Doc>; buffered: Doc[] };
   rejected: Solution[];
@@ -176,30 +182,32 @@ function cachedChoice(
   solutions: Solution[],
   spec: QuerySpec,
   entry: CacheEntry,
+  shape: string,
 ): Chosen | undefined {
   const hit = solutions.find((solution) => matchesChoice(solution, entry.choice));
   if (!hit) return undefined;
   const rejected = solutions.filter((solution) => solution !== hit);
   // A count reads keys or documents without returning them: the cached choice is taken as it is.
-  if (spec.counting) return { solution: hit, rejected, fromCache: true };
+  if (spec.counting) return { solution: hit, shape, rejected, fromCache: true };
   const root = buildTree(collection, hit, spec);
   const buffered = runCached(root, entry.works);
   if (!buffered) return undefined;
-  return { solution: hit, started: { root, buffered }, rejected, fromCache: true };
+  return { solution: hit, shape, started: { root, buffered }, rejected, fromCache: true };
 }
 
 function choose(collection: Collection, spec: QuerySpec): Chosen {
   const solutions = candidateSolutions(collection, spec);
-  if (solutions.length === 1) return { solution: solutions[0], rejected: [], fromCache: false };
-  const cache = planCache(collection);
   const shape = queryShape(spec);
+  if (solutions.length === 1) return { solution: solutions[0], shape, rejected: [], fromCache: false };
+  const cache = planCache(collection);
   const entry = cache.entries.get(shape);
-  const cached = entry && cachedChoice(collection, solutions, spec, entry);
+  const cached = entry && cachedChoice(collection, solutions, spec, entry, shape);
   if (cached) return cached;
   const { winner, trees, buffers } = runTrial(collection, solutions, spec);
   cache.entries.set(shape, { choice: choiceOf(solutions[winner]), works: trees[winner].works });
   return {
     solution: solutions[winner],
+    shape,
     started: { root: trees[winner], buffered: buffers[winner] },
     rejected: solutions.filter((_, i) => i !== winner),
     rejectedTrees: trees.filter((_, i) => i !== winner),
@@ -229,14 +237,24 @@ function keyPatternOf(solution: Solution): Doc | undefined {
 export function planQuery(collection: Collection, spec: QuerySpec): QueryPlan<Doc> {
   const chosen = choose(collection, spec);
   recordUse(collection, chosen.solution);
+  const trial = chosen.rejectedTrees;
+  const rejected = trial ? () => trial : once(() => chosen.rejected.map((other) => buildTree(collection, other, spec)));
   return {
     root: chosen.started?.root ?? buildTree(collection, chosen.solution, spec),
     buffered: chosen.started?.buffered ?? [],
-    rejected: chosen.rejectedTrees ?? chosen.rejected.map((solution) => buildTree(collection, solution, spec)),
+    get rejected() {
+      return rejected();
+    },
     keyPattern: keyPatternOf(chosen.solution),
     fromCache: chosen.fromCache,
-    shape: queryShape(spec),
+    shape: chosen.shape,
   };
+}
+
+/** `build`, called the first time its value is wanted, then that value again. */
+function once<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
 }
 
 /** Plans a count: keys only (COUNT_SCAN) when the chosen index's bounds are exact, else the matches counted. */
@@ -247,21 +265,24 @@ export function planCount(collection: Collection, spec: QuerySpec): QueryPlan<nu
   recordUse(collection, solution);
   const keysOnly = solution.kind === 'index' && solution.exact;
   const input = keysOnly ? keyCount(collection, solution) : readTree(collection, solution, readSpec);
+  const rejected = once(() => chosen.rejected.map((other) => readTree(collection, other, readSpec)));
   return {
     root: new CountStage(input, spec.skip ?? 0, spec.limit ?? 0),
     buffered: [],
-    rejected: chosen.rejected.map((other) => readTree(collection, other, readSpec)),
+    get rejected() {
+      return rejected();
+    },
     keyPattern: keyPatternOf(solution),
     fromCache: chosen.fromCache,
-    shape: queryShape(readSpec),
+    shape: chosen.shape,
   };
 }
 
 /** Keys counted without fetching: one key range is MongoDB's COUNT_SCAN, several an IXSCAN. */
 function keyCount(collection: Collection, solution: IndexSolution): IndexScan {
   const { index, bounds, forward } = solution;
-  const name = keyRanges(index, bounds, true).length === 1 ? 'COUNT_SCAN' : 'IXSCAN';
-  return new IndexScan(collection, index, bounds, forward, name);
+  const ranges = keyRanges(index, bounds, forward);
+  return new IndexScan(collection, index, bounds, forward, ranges.length === 1 ? 'COUNT_SCAN' : 'IXSCAN', ranges);
 }
 
 /**

@@ -1,7 +1,9 @@
 import { Query } from 'mingo/query';
+import { elementPick } from '../bson/picked-elements';
 import { effectiveFilter, filterOptions, type QueryEnv } from '../query/mingo-options';
 import type { Doc } from '../types';
-import { fieldInclusion, pickFields } from './field-projection';
+import { fieldInclusion, pickFields, type FieldInclusion } from './field-projection';
+import { rememberPickedBytes } from './known-bytes';
 import { withInheritedTypes } from './result-types';
 import { detachExcluded } from './shared-stages';
 import { applySlices, isInclusion, splitSlices } from './slice-projection';
@@ -12,11 +14,21 @@ import { applySlices, isInclusion, splitSlices } from './slice-projection';
  */
 export function project(docs: Doc[], projection: Doc, env: QueryEnv = {}, filter: Doc = {}): Doc[] {
   const inclusion = fieldInclusion(projection);
-  if (inclusion) return docs.map((doc) => withInheritedTypes(doc, pickFields(doc, inclusion)) as Doc);
+  if (inclusion) return pickEach(docs, inclusion);
   const { slices, rest } = splitSlices(projection);
   if (slices.length === 0 || isInclusion(rest)) return mingoProject(docs, projection, env, filter);
   const excluded = Object.keys(rest).length ? mingoProject(docs, rest, env, filter) : docs;
   return excluded.map((doc, i) => withInheritedTypes(docs[i], applySlices(doc, slices)) as Doc);
+}
+
+/** Each document's included top-level fields; a stored version's pick also gets its BSON, copied from the stored. */
+function pickEach(docs: Doc[], inclusion: FieldInclusion): Doc[] {
+  const pick = elementPick(inclusion.fields, inclusion.withId);
+  return docs.map((doc) => {
+    const picked = withInheritedTypes(doc, pickFields(doc, inclusion)) as Doc;
+    rememberPickedBytes(doc, picked, pick);
+    return picked;
+  });
 }
 
 /** mingo's projection, with `_id` first as MongoDB returns it. */

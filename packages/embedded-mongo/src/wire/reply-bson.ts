@@ -1,5 +1,5 @@
 import { toBson } from '../bson/codec';
-import { storedBytes } from '../storage/collection';
+import { knownBytes } from '../ops/known-bytes';
 import { isDoc, type Doc } from '../types';
 
 const EMBEDDED_DOCUMENT = 0x03;
@@ -8,15 +8,17 @@ const ARRAY = 0x04;
 /**
  * A reply's BSON, as parts to be concatenated once with the message header. The documents of a cursor's batch that
  * are stored versions (a find without projection, a getMore of one) are copied from the bytes kept beside them
- * (`storage/collection.ts`) rather than serialized again; the batch's size was also read from them
- * (`commands/cursor-registry.ts`). The bytes are the same either way: stored bytes are that version's serialization.
+ * (`storage/collection.ts`), and those that are top-level field picks of stored versions (a find projecting
+ * top-level fields) from the bytes picked from those (`ops/known-bytes.ts`), rather than serialized again; the
+ * batch's size was also read from them (`commands/cursor-registry.ts`). The bytes are the same either way: stored
+ * bytes are that version's serialization, picked bytes its included elements'.
  */
 export function replyParts(reply: Doc): Uint8Array[] {
   const { cursor, ...rest } = reply;
   const batchKey = batchKeyOf(cursor);
   if (!batchKey || !isDoc(cursor)) return [toBson(reply)];
   const { [batchKey]: batch, ...cursorRest } = cursor;
-  const docs = (batch as Doc[]).map((doc) => storedBytes(doc) ?? toBson(doc));
+  const docs = (batch as Doc[]).map((doc) => knownBytes(doc) ?? toBson(doc));
   return [cursorReply(batchKey, docs, toBson(cursorRest).subarray(4), toBson(rest).subarray(4))];
 }
 
