@@ -240,6 +240,42 @@ describe('storefront index kept current per write, on two instances', () => {
     await expectBoth(g, { ...notListed, detail: { status: 404 } });
   });
 
+  it('should name and measure the attribute filters after attribute writes, on the next call of both', async () => {
+    const code = `zh${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+    const height = await admin(a, 'createAttribute', [{ code, name: 'Zq height', type: 'VALUE', unit: 'cm' }]);
+    const spare = await admin(a, 'createAttribute', [{ code: `${code}-spare`, name: 'Zq spare', type: 'VALUE' }]);
+    const f = await fixture(a);
+    await admin(a, 'updateProduct', [f.productId, { attributes: [{ attributeId: height.id, values: ['12'] }] }]);
+    const filters = async (t: TestApp) => ({
+      attributes: ((await t.callBean(BEAN, 'getDynamicFilters', ['', 'VALUE']).expect(200)).body as Facet[]).filter(
+        (facet) => [height.id, spare.id].includes(facet.value),
+      ),
+      values: (await t.callBean(BEAN, 'getDynamicValueFilters', ['', height.id]).expect(200)).body as Facet[],
+      spare: (await t.callBean(BEAN, 'getDynamicValueFilters', ['', spare.id])).status,
+    });
+    // Each instance answers (and keeps the attributes it read) before every write.
+    for (const t of [a, b]) {
+      expect(await filters(t)).toEqual({
+        attributes: [{ value: height.id, label: 'Zq height', count: 1 }],
+        values: [{ value: '12', label: '12 cm', count: 1 }],
+        spare: 200,
+      });
+    }
+    await admin(b, 'updateAttribute', [height.id, { name: 'Zq tallness', unit: 'mm' }]);
+    // Removed with a raw driver call (the document storage bean), which the attribute model's hooks do not see.
+    const args = [a.app.get<Connection>(getConnectionToken()).name, 'attributes', spare.id];
+    await b
+      .callBean('documentStorageServiceImpl', 'removeDocument', args, { token: b.tokenFor(Role.ADMIN) })
+      .expect(200);
+    for (const t of [a, b]) {
+      expect(await filters(t)).toEqual({
+        attributes: [{ value: height.id, label: 'Zq tallness', count: 1 }],
+        values: [{ value: '12', label: '12 mm', count: 1 }],
+        spare: 404,
+      });
+    }
+  });
+
   it('should follow an offer removed with a raw driver call through the document storage bean', async () => {
     const f = await fixture(a);
     const args = [a.app.get<Connection>(getConnectionToken()).name, 'seller_skus', f.offerId];

@@ -1,7 +1,7 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { HydratedDocument } from 'mongoose';
 import { AttributeType } from './attribute-type';
-import { keepsStorefrontIndex, productsNamingAttributes } from './storefront-index.hooks';
+import { attributesWritten, keepsStorefrontIndex } from './storefront-index.hooks';
 
 export { AttributeType };
 
@@ -18,4 +18,4 @@ export type AttributeDocument = HydratedDocument<Attribute>;
 export const AttributeSchema = SchemaFactory.createForClass(Attribute);
 // The storefront's attribute filters read the attributes of one type.
 AttributeSchema.index({ type: 1 });
-keepsStorefrontIndex(AttributeSchema, productsNamingAttributes);
+keepsStorefrontIndex(AttributeSchema, attributesWritten);

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Connection, Document, Model, MongooseQueryMiddleware, Query, Schema, Types } from 'mongoose';
+import { renewAttributesRevision } from './attribute-revision';
 import { INDEX_COLLECTION, StorefrontIndexer } from './storefront-indexer';
 
 /** Query writes (`updateOne`/`deleteOne` also run for `doc.updateOne()`/`doc.deleteOne()`, which build a query). */
@@ -62,12 +63,21 @@ export const productsOfSellers: ProductsOf = async (connection, sellers) => {
 };
 
 /** Attributes: the products whose entries name them (index `attribute_ids` of the storefront index). */
-export const productsNamingAttributes: ProductsOf = async (connection, attributes) => {
+const productsNamingAttributes: ProductsOf = async (connection, attributes) => {
   const entries = await connection
     .collection(INDEX_COLLECTION)
     .find({ attributeIds: { $in: attributes.map((attribute) => attribute._id) } }, { projection: { product: 1 } })
     .toArray();
   return entries.map((entry) => entry.product as Types.ObjectId);
+};
+
+/**
+ * Attribute writes: the attributes' revision renewed (the filters' attributes kept in memory are read again on every
+ * instance's next call, see `attribute-revision.ts`), then the products whose entries name the attributes.
+ */
+export const attributesWritten: ProductsOf = async (connection, attributes, before) => {
+  await renewAttributesRevision(connection);
+  return productsNamingAttributes(connection, attributes, before);
 };
 
 const BEFORE = Symbol('storefront index: documents matched before the write');

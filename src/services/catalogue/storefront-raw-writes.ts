@@ -4,10 +4,10 @@ import { Connection, mongo, Types } from 'mongoose';
 import { RawWriteHook } from '../../realtime/storage/raw-write-hook';
 import {
   AffectedDoc,
+  attributesWritten,
   namedProduct,
   ownIds,
   ProductsOf,
-  productsNamingAttributes,
   productsOfSellers,
 } from './storefront-index.hooks';
 import { StorefrontIndexer } from './storefront-indexer';
@@ -18,7 +18,7 @@ const SOURCES: Record<string, ProductsOf> = {
   skus: namedProduct('skus'),
   seller_skus: namedProduct('seller_skus'),
   sellers: productsOfSellers,
-  attributes: productsNamingAttributes,
+  attributes: attributesWritten,
 };
 
 /**

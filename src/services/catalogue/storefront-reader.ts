@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection, mongo, Types } from 'mongoose';
+import { ATTRIBUTES_REVISION, ATTRIBUTES_REVISION_FACET, AttributesRevision } from './attribute-revision';
 import { ALL_CURRENCIES, EntryOffer, facetKey, LISTED_FACET, StorefrontEntry } from './storefront-entry';
 import { FacetCounter, FACET_COLLECTION, INDEX_COLLECTION } from './storefront-indexer';
 
@@ -26,18 +27,23 @@ export const LISTING_FIELDS = {
   attributes: 1,
   attributeLabels: 1,
 };
-/** What the facets of an entry narrowed to one SKU are computed from (`skuScopedFacets`). */
-const SKU_SCOPE_FIELDS = {
-  countryOfOrigin: 1,
-  geneticType: 1,
-  attributes: 1,
-  'offers.sku': 1,
-  'offers.quantity': 1,
-  'offers.sellerCountry': 1,
-  'offers.keys': 1,
+/**
+ * What the counts of each facet narrowed to one SKU are computed from (`skuScopedFacets`): the product's own field for
+ * its country and genetic type (top-level fields, the database's cheap projection), the SKU's offers for sellers, and
+ * the attributes of the product and the offers for attribute facets.
+ */
+const SKU_SCOPE_FIELDS: Record<string, Record<string, 1>> = {
+  origin: { countryOfOrigin: 1 },
+  genetic: { geneticType: 1 },
+  seller: { 'offers.sku': 1, 'offers.quantity': 1, 'offers.sellerCountry': 1 },
+  attribute: { attributes: 1, 'offers.sku': 1, 'offers.quantity': 1, 'offers.keys': 1 },
 };
-export type SkuScopeEntry = Pick<StorefrontEntry, 'countryOfOrigin' | 'geneticType' | 'attributes'> & {
-  offers: Pick<EntryOffer, 'sku' | 'quantity' | 'sellerCountry' | 'keys'>[];
+/** The fields of `SKU_SCOPE_FIELDS` a facet's counts need: `value:<attribute id>` those of `attribute`. */
+function skuScopeFields(facet: string): Record<string, 1> {
+  return SKU_SCOPE_FIELDS[facet] ?? SKU_SCOPE_FIELDS.attribute;
+}
+export type SkuScopeEntry = Partial<Pick<StorefrontEntry, 'countryOfOrigin' | 'geneticType' | 'attributes'>> & {
+  offers?: (Pick<EntryOffer, 'sku' | 'quantity'> & Partial<Pick<EntryOffer, 'sellerCountry' | 'keys'>>)[];
 };
 
 /**
@@ -165,12 +171,12 @@ export class StorefrontReader {
   }
 
   /**
-   * Listed products offering the SKU in stock (its product, a SKU belonging to one), with only what its facets are
-   * computed from: not its texts, search words or SKUs, which were most of each reply.
+   * Listed products offering the SKU in stock (its product, a SKU belonging to one), with only what the counts of
+   * `facet` are computed from (`SKU_SCOPE_FIELDS`): not its texts, search words or SKUs, which were most of each reply.
    */
-  withSkuInStock(skuId: Types.ObjectId): Promise<SkuScopeEntry[]> {
+  withSkuInStock(skuId: Types.ObjectId, facet: string): Promise<SkuScopeEntry[]> {
     return this.entries()
-      .find({ inStockSkus: skuId } as Doc, { projection: SKU_SCOPE_FIELDS })
+      .find({ inStockSkus: skuId } as Doc, { projection: skuScopeFields(facet) })
       .toArray() as Promise<unknown[]> as Promise<SkuScopeEntry[]>;
   }
 
@@ -181,10 +187,29 @@ export class StorefrontReader {
    */
   async counters(facet: string): Promise<FacetCounter[]> {
     const counters = (await this.connection.collection(FACET_COLLECTION).find({ facet }).toArray()) as unknown[];
-    return (counters as FacetCounter[]).filter((counter) => counter.count > 0);
+    return nonZero(counters as FacetCounter[]);
+  }
+
+  /**
+   * The non-zero counters of one facet and, in the same query (one round trip), the attributes' revision token
+   * (`attribute-revision.ts`; none before the first attribute write or rebuild): what an attribute filter checks its
+   * attributes kept in memory against.
+   */
+  async countersWithRevision(facet: string): Promise<{ counters: FacetCounter[]; revision?: string }> {
+    const found = (await this.connection
+      .collection(FACET_COLLECTION)
+      .find({ facet: { $in: [facet, ATTRIBUTES_REVISION_FACET] } })
+      .toArray()) as unknown[] as (FacetCounter & Partial<AttributesRevision>)[];
+    const revision = found.find((doc) => doc._id === ATTRIBUTES_REVISION)?.token;
+    const counters = found.filter((doc) => doc.facet === facet);
+    return { counters: nonZero(counters), revision: revision && String(revision) };
   }
 
   private entries(): mongo.Collection<Doc> {
     return this.connection.collection(INDEX_COLLECTION);
   }
+}
+
+function nonZero(counters: FacetCounter[]): FacetCounter[] {
+  return counters.filter((counter) => counter.count > 0);
 }

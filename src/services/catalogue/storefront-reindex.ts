@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection, mongo, Types } from 'mongoose';
+import { renewAttributesRevision } from './attribute-revision';
 import { ALL_CURRENCIES } from './storefront-entry';
 import { STOREFRONT_ENTRY, STOREFRONT_FACET } from './storefront-index.schema';
 import { StorefrontIndexer } from './storefront-indexer';
@@ -53,6 +54,8 @@ export class StorefrontReindex {
     }
     await this.refreshAll('orphans', 'storefront_index', checkpoint, progress);
     await this.recountFacets();
+    // Attributes loaded without the hooks (the seed's quiet load) are read again by every instance's filters.
+    await renewAttributesRevision(this.connection);
     progress('counters', 1, 1);
     await this.checkpoints().deleteOne({ _id: CHECKPOINT_ID } as Doc);
   }

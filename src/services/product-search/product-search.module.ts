@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CatalogueModule } from '../catalogue/catalogue.module';
 import { GeolocationModule } from '../geolocation/geolocation.module';
+import { FacetAttributes } from './facet-attributes';
 import { FacetScope } from './facet-scope';
 import { ProductSearchService } from './product-search.service';
 import { StorefrontFacets } from './storefront-facets';
@@ -8,6 +9,6 @@ import { StorefrontSearch } from './storefront-search';
 
 @Module({
   imports: [CatalogueModule, GeolocationModule],
-  providers: [FacetScope, StorefrontFacets, StorefrontSearch, ProductSearchService],
+  providers: [FacetAttributes, FacetScope, StorefrontFacets, StorefrontSearch, ProductSearchService],
 })
 export class ProductSearchModule {}

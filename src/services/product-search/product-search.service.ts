@@ -60,7 +60,8 @@ interface ListingPage {
  * Storefront filters (`{value, label, count}`), listings and details, answered from the storefront index that every
  * catalogue write keeps current (see the catalogue README, "Storefront index"). `skuId` narrows a filter to the
  * offers of one SKU (blank: the whole catalogue); `count` is the number of distinct products with the value, except
- * in product lists, where it is the number of in-stock offers. Nothing is cached: each answer is a few index reads.
+ * in product lists, where it is the number of in-stock offers. Each answer is a few index reads; only the attributes
+ * naming the attribute filters are kept in memory, checked on each call against a revision read with the counters.
  */
 @Bean('ecomRemainsSearchEngineServiceImpl', Role.GUEST)
 export class ProductSearchService {
@@ -111,10 +112,7 @@ export class ProductSearchService {
   @Exposed(['String', 'String'])
   async getDynamicFilters(skuId: string, filterType: string): Promise<Facet[]> {
     const type = this.scope.filterType(filterType);
-    const [counts, attributes] = await Promise.all([
-      this.facets.counts('attribute', skuId),
-      this.offers.attributesOfType(type),
-    ]);
+    const { counts, attributes } = await this.facets.withAttributes('attribute', skuId, type);
     const labelled = counts.flatMap((row) => {
       const attribute = attributes.get(String(row._id));
       return attribute ? [{ ...row, label: attribute.name }] : [];
@@ -256,19 +254,34 @@ export class ProductSearchService {
   }
 
   /**
-   * The attribute and its value counts are read at once (one wait for the database instead of two); the attribute's
-   * errors (400, 404) still come before the SKU's, as when they were read one after the other.
+   * An attribute's value counts, labelled with its unit. Over the whole catalogue the attribute comes with the counts
+   * (`withAttributes`; one not among those of its type, unknown or of the other type, is read for its 404 or 400).
+   * Narrowed to a SKU, the attribute and the counts are read at once, the attribute's errors (400, 404) still before
+   * the SKU's, as when they were read one after the other.
    */
   private async attributeFacets(skuId: string, attributeId: string, type: AttributeType): Promise<Facet[]> {
-    const id = toObjectId(attributeId, 'attributeId');
+    const id = String(toObjectId(attributeId, 'attributeId'));
+    const { attribute, counts } = this.scope.skuId(skuId)
+      ? await this.skuScopedAttributeCounts(attributeId, id, skuId, type)
+      : await this.catalogueAttributeCounts(attributeId, id, type);
+    const suffix = attribute.unit ? ` ${attribute.unit}` : '';
+    return toFacets(counts, (value) => `${value}${suffix}`);
+  }
+
+  /** `id`: `attributeId` checked and normalized. */
+  private async catalogueAttributeCounts(attributeId: string, id: string, type: AttributeType) {
+    const { counts, attributes } = await this.facets.withAttributes(`value:${id}`, '', type);
+    return { counts, attribute: attributes.get(id) ?? (await this.scope.attribute(attributeId, type)) };
+  }
+
+  private async skuScopedAttributeCounts(attributeId: string, id: string, skuId: string, type: AttributeType) {
     const [attribute, counts] = await Promise.allSettled([
       this.scope.attribute(attributeId, type),
-      this.facets.counts(`value:${String(id)}`, skuId),
+      this.facets.counts(`value:${id}`, skuId),
     ]);
     if (attribute.status === 'rejected') throw attribute.reason;
     if (counts.status === 'rejected') throw counts.reason;
-    const suffix = attribute.value.unit ? ` ${attribute.value.unit}` : '';
-    return toFacets(counts.value, (value) => `${value}${suffix}`);
+    return { attribute: attribute.value, counts: counts.value };
   }
 
   private run(pipeline: PipelineStage[]): Promise<FacetCount[]> {

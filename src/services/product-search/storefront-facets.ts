@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { AttributeType } from '../catalogue/attribute-type';
+import { AttributeRecord } from '../catalogue/offer-facets';
 import { attributeKey, facetsOf, splitFacetKey } from '../catalogue/storefront-entry';
 import { nameGramsOf } from '../catalogue/search-terms';
 import { SkuScopeEntry, StorefrontReader } from '../catalogue/storefront-reader';
+import { FacetAttributes } from './facet-attributes';
 import { FacetCount } from './facet-pipelines';
 import { FacetScope } from './facet-scope';
 
@@ -23,18 +26,36 @@ export class StorefrontFacets {
   constructor(
     private readonly reader: StorefrontReader,
     private readonly scope: FacetScope,
+    private readonly attributes: FacetAttributes,
   ) {}
 
   /** `skuId` blank: the whole catalogue; else only that SKU's in-stock offers (400 malformed, 404 unknown). */
   async counts(facet: string, skuId: string): Promise<FacetCount[]> {
     const sku = this.scope.skuId(skuId);
-    if (!sku) return (await this.reader.counters(facet)).map(({ value, count }) => ({ _id: value, count }));
-    const entries = await this.reader.withSkuInStock(sku);
+    if (!sku) return (await this.reader.counters(facet)).map(toCount);
+    const entries = await this.reader.withSkuInStock(sku, facet);
     if (entries.length === 0) await this.scope.assertSkuExists(sku, skuId);
     return countKeys(
       entries.flatMap((entry) => skuScopedFacets(entry, String(sku))),
       facet,
     );
+  }
+
+  /**
+   * The counts of an attribute facet (`attribute`, `value:<attribute id>`) with the attributes of `type` by id. Over
+   * the whole catalogue one query reads the counters and the attributes' revision, and the attributes come from
+   * memory while it holds (`FacetAttributes`); narrowed to a SKU, the counts and the attributes are read at once.
+   */
+  async withAttributes(facet: string, skuId: string, type: AttributeType): Promise<AttributeCounts> {
+    if (this.scope.skuId(skuId)) {
+      const [counts, attributes] = await Promise.all([
+        this.counts(facet, skuId),
+        this.attributes.ofType(type, undefined),
+      ]);
+      return { counts, attributes };
+    }
+    const { counters, revision } = await this.reader.countersWithRevision(facet);
+    return { counts: counters.map(toCount), attributes: await this.attributes.ofType(type, revision) };
   }
 
   /**
@@ -59,12 +80,29 @@ export class StorefrontFacets {
   }
 }
 
-/** The facets of one product as its offers of one SKU give them: that SKU's attributes and sellers only. */
+/** Counts of a facet, with the attributes that name and measure its values or rows. */
+export interface AttributeCounts {
+  counts: FacetCount[];
+  attributes: Map<string, AttributeRecord>;
+}
+
+function toCount({ value, count }: { value: string; count: number }): FacetCount {
+  return { _id: value, count };
+}
+
+/**
+ * The facets of one product as its offers of one SKU give them: that SKU's attributes and sellers only. The entry
+ * holds only the fields of the facet asked for (`withSkuInStock`), so only that facet's keys come out complete.
+ */
 function skuScopedFacets(entry: SkuScopeEntry, skuId: string): string[] {
-  const offers = entry.offers.filter((offer) => String(offer.sku) === skuId && offer.quantity > 0);
-  const own = entry.attributes.flatMap((a) => a.values.map((value) => attributeKey(a.attribute, value)));
-  const attributeKeys = [...new Set([...own, ...offers.flatMap((offer) => offer.keys)])];
-  return facetsOf({ countryOfOrigin: entry.countryOfOrigin, geneticType: entry.geneticType, attributeKeys }, offers);
+  const offers = (entry.offers ?? []).filter((offer) => String(offer.sku) === skuId && offer.quantity > 0);
+  const own = (entry.attributes ?? []).flatMap((a) => a.values.map((value) => attributeKey(a.attribute, value)));
+  const attributeKeys = [...new Set([...own, ...offers.flatMap((offer) => offer.keys ?? [])])];
+  const sellerCountries = offers.map((offer) => ({ sellerCountry: offer.sellerCountry ?? '' }));
+  return facetsOf(
+    { countryOfOrigin: entry.countryOfOrigin ?? null, geneticType: entry.geneticType ?? null, attributeKeys },
+    sellerCountries,
+  );
 }
 
 function countKeys(keys: string[], facet: string): FacetCount[] {
