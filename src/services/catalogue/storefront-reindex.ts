@@ -36,7 +36,7 @@ export function printedProgress(): ReindexProgress {
  * writes are the ones the hooks make, so the shop keeps trading meanwhile. The recount is the one step a concurrent
  * write can race: a product changing during it may leave its counters one off until the next rebuild.
  * It first makes the two collections' indexes those their schemas declare: missing ones are built and ones an
- * earlier version declared are dropped (they only cost writes).
+ * earlier version declared, or any added by hand, are dropped (they only cost writes).
  */
 @Injectable()
 export class StorefrontReindex {
