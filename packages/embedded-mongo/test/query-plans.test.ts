@@ -155,6 +155,11 @@ describe('choosing among candidate plans', () => {
     expect(again.queryPlanner.queryHash).toBe(plan.queryPlanner.queryHash);
     expect((await explainFind(items, { x: 0 })).queryPlanner.queryHash).not.toBe(plan.queryPlanner.queryHash);
     expect(ixscan(again)?.indexName).toBe('y_1');
+    // The cached index's solution is built alone; explain still finds the other candidates.
+    expect(again.queryPlanner.rejectedPlans.map((other: Plan) => stage(other, 'IXSCAN')?.indexName)).toEqual(['x_1']);
+    const hinted = await items.find({ x: 0, y: { $lt: 10 } }).hint('x_1').explain('executionStats');
+    expect(hinted.queryPlanner.planCacheUsed).toBe(false);
+    expect(ixscan(hinted)?.indexName).toBe('x_1');
   });
 
   it('shapes a filter nested 100 arrays deep in one pass, and tells array shapes apart', async () => {

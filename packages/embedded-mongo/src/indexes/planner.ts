@@ -17,7 +17,14 @@ import {
   SortStage,
   type PlanStage,
 } from './plan-stages';
-import { candidateSolutions, explodedBounds, type IndexSolution, type QuerySpec, type Solution } from './solutions';
+import {
+  candidateSolutions,
+  explodedBounds,
+  namedIndexSolution,
+  type IndexSolution,
+  type QuerySpec,
+  type Solution,
+} from './solutions';
 
 export type { QuerySpec } from './solutions';
 
@@ -151,7 +158,8 @@ interface Chosen {
   shape: string;
   /** The chosen plan's stages when it already ran (trial or cached-plan check), with what it produced. */
   started?: { root: PlanStage<Doc>; buffered: Doc[] };
-  rejected: Solution[];
+  /** The other candidates (explain's rejected plans), found when first asked for. */
+  rejected: () => Solution[];
   /** Trial runs of the rejected solutions, when there was a trial. */
   rejectedTrees?: PlanStage<Doc>[];
   fromCache: boolean;
@@ -176,17 +184,19 @@ function runCached(tree: PlanStage<Doc>, trialWorks: number): Doc[] | undefined 
   return undefined;
 }
 
-/** The cached choice among the solutions, already started, unless it has to be re-planned. */
-function cachedChoice(
-  collection: Collection,
-  solutions: Solution[],
-  spec: QuerySpec,
-  entry: CacheEntry,
-  shape: string,
-): Chosen | undefined {
-  const hit = solutions.find((solution) => matchesChoice(solution, entry.choice));
+/**
+ * The cached choice, already started, unless it has to be re-planned. A choice of one index is built alone
+ * (`namedIndexSolution`), the other candidates only when explain asks for them; an `$or` among all the candidates.
+ */
+function cachedChoice(collection: Collection, spec: QuerySpec, entry: CacheEntry, shape: string): Chosen | undefined {
+  const { choice } = entry;
+  const all = once(() => candidateSolutions(collection, spec));
+  const hit =
+    choice.kind === 'index'
+      ? namedIndexSolution(collection, spec, choice.name)
+      : all().find((solution) => matchesChoice(solution, choice));
   if (!hit) return undefined;
-  const rejected = solutions.filter((solution) => solution !== hit);
+  const rejected = once(() => all().filter((solution) => !matchesChoice(solution, choice)));
   // A count reads keys or documents without returning them: the cached choice is taken as it is.
   if (spec.counting) return { solution: hit, shape, rejected, fromCache: true };
   const root = buildTree(collection, hit, spec);
@@ -196,20 +206,21 @@ function cachedChoice(
 }
 
 function choose(collection: Collection, spec: QuerySpec): Chosen {
-  const solutions = candidateSolutions(collection, spec);
   const shape = queryShape(spec);
-  if (solutions.length === 1) return { solution: solutions[0], shape, rejected: [], fromCache: false };
   const cache = planCache(collection);
   const entry = cache.entries.get(shape);
-  const cached = entry && cachedChoice(collection, solutions, spec, entry, shape);
+  const cached = entry && cachedChoice(collection, spec, entry, shape);
   if (cached) return cached;
+  const solutions = candidateSolutions(collection, spec);
+  if (solutions.length === 1) return { solution: solutions[0], shape, rejected: () => [], fromCache: false };
   const { winner, trees, buffers } = runTrial(collection, solutions, spec);
   cache.entries.set(shape, { choice: choiceOf(solutions[winner]), works: trees[winner].works });
+  const rejected = solutions.filter((_, i) => i !== winner);
   return {
     solution: solutions[winner],
     shape,
     started: { root: trees[winner], buffered: buffers[winner] },
-    rejected: solutions.filter((_, i) => i !== winner),
+    rejected: () => rejected,
     rejectedTrees: trees.filter((_, i) => i !== winner),
     fromCache: false,
   };
@@ -238,7 +249,7 @@ export function planQuery(collection: Collection, spec: QuerySpec): QueryPlan<Do
   const chosen = choose(collection, spec);
   recordUse(collection, chosen.solution);
   const trial = chosen.rejectedTrees;
-  const rejected = trial ? () => trial : once(() => chosen.rejected.map((other) => buildTree(collection, other, spec)));
+  const rejected = trial ? () => trial : once(() => chosen.rejected().map((other) => buildTree(collection, other, spec)));
   return {
     root: chosen.started?.root ?? buildTree(collection, chosen.solution, spec),
     buffered: chosen.started?.buffered ?? [],
@@ -265,7 +276,7 @@ export function planCount(collection: Collection, spec: QuerySpec): QueryPlan<nu
   recordUse(collection, solution);
   const keysOnly = solution.kind === 'index' && solution.exact;
   const input = keysOnly ? keyCount(collection, solution) : readTree(collection, solution, readSpec);
-  const rejected = once(() => chosen.rejected.map((other) => readTree(collection, other, readSpec)));
+  const rejected = once(() => chosen.rejected().map((other) => readTree(collection, other, readSpec)));
   return {
     root: new CountStage(input, spec.skip ?? 0, spec.limit ?? 0),
     buffered: [],

@@ -222,16 +222,33 @@ class Analyses {
 function indexSolutions(collection: Collection, analyses: Analyses, spec: QuerySpec): IndexSolution[] {
   const solutions: IndexSolution[] = [];
   for (const index of collection.indexes.values()) {
-    if (!isPlannable(index)) continue;
-    const analysis = analyses.forIndex(index);
-    if (index.spec.sparse && !sparseUsable(index, analysis)) continue;
-    if (index.spec.partialFilterExpression && !partialUsable(index, analysis)) continue;
-    const collated = analyses.queryCollated || isCollated(index.spec.collation);
-    const solution = solutionFor(index, analysis, spec, collated);
-    const narrows = !solution.bounds[0].every(isFull) || (index.spec.sparse === true && sparseUsable(index, analysis));
-    if (narrows || solution.providesSort) solutions.push(solution);
+    const solution = usableSolution(index, analyses, spec);
+    if (solution) solutions.push(solution);
   }
   return solutions;
+}
+
+/** The index's solution when the planner may choose it: it narrows the scan or provides the sort. */
+function usableSolution(index: Index, analyses: Analyses, spec: QuerySpec): IndexSolution | undefined {
+  if (!isPlannable(index)) return undefined;
+  const analysis = analyses.forIndex(index);
+  if (index.spec.sparse && !sparseUsable(index, analysis)) return undefined;
+  if (index.spec.partialFilterExpression && !partialUsable(index, analysis)) return undefined;
+  const collated = analyses.queryCollated || isCollated(index.spec.collation);
+  const solution = solutionFor(index, analysis, spec, collated);
+  const narrows = !solution.bounds[0].every(isFull) || (index.spec.sparse === true && sparseUsable(index, analysis));
+  return narrows || solution.providesSort ? solution : undefined;
+}
+
+/**
+ * The solution of the index named `name` for a query without a hint or `$natural` order, if it is one of the
+ * candidates (`candidateSolutions`): what a cached choice of one index is run with, without building the solution
+ * of every other index (a storefront query has a dozen candidates; building them all was most of its planning).
+ */
+export function namedIndexSolution(collection: Collection, spec: QuerySpec, name: string): IndexSolution | undefined {
+  if (isHinted(spec) || spec.natural) return undefined;
+  const index = collection.indexes.get(name);
+  return index && usableSolution(index, new Analyses(spec.filter, isCollated(spec.collation)), spec);
 }
 
 /** Keys a solution's bounds hold, counted up to `cap`: the branch-selectivity statistic for `$or`. */
@@ -285,10 +302,14 @@ function fewestKeys(options: IndexSolution[]): IndexSolution {
   return ranked[0].option;
 }
 
+function isHinted({ hint }: QuerySpec): boolean {
+  return hint !== undefined && hint !== null && !(isDoc(hint) && Object.keys(hint).length === 0);
+}
+
 /** The hinted solution: the index named or patterned by the hint (or a collection scan for `$natural`). */
 function hintedSolution(collection: Collection, spec: QuerySpec): Solution | undefined {
+  if (!isHinted(spec)) return undefined;
   const { hint } = spec;
-  if (hint === undefined || hint === null || (isDoc(hint) && Object.keys(hint).length === 0)) return undefined;
   const natural = hint === '$natural' || (isDoc(hint) && '$natural' in hint);
   if (natural) return { kind: 'collscan', forward: spec.natural !== -1 };
   const pattern = JSON.stringify(hint);
