@@ -252,6 +252,14 @@ describe('storefront index kept current per write, on two instances', () => {
       ),
       values: (await t.callBean(BEAN, 'getDynamicValueFilters', ['', height.id]).expect(200)).body as Facet[],
       spare: (await t.callBean(BEAN, 'getDynamicValueFilters', ['', spare.id])).status,
+      // A listing by one value checks its attribute against those kept as of the revision read with its total.
+      listed: (
+        (await t.callBean(BEAN, 'listProducts', [{ filters: [{ attributeId: height.id, values: ['12'] }] }])).body as {
+          total: number;
+        }
+      ).total,
+      spareListing: (await t.callBean(BEAN, 'listProducts', [{ filters: [{ attributeId: spare.id, values: ['1'] }] }]))
+        .status,
     });
     // Each instance answers (and keeps the attributes it read) before every write.
     for (const t of [a, b]) {
@@ -259,6 +267,8 @@ describe('storefront index kept current per write, on two instances', () => {
         attributes: [{ value: height.id, label: 'Zq height', count: 1 }],
         values: [{ value: '12', label: '12 cm', count: 1 }],
         spare: 200,
+        listed: 1,
+        spareListing: 200,
       });
     }
     await admin(b, 'updateAttribute', [height.id, { name: 'Zq tallness', unit: 'mm' }]);
@@ -272,6 +282,8 @@ describe('storefront index kept current per write, on two instances', () => {
         attributes: [{ value: height.id, label: 'Zq tallness', count: 1 }],
         values: [{ value: '12', label: '12 mm', count: 1 }],
         spare: 404,
+        listed: 1,
+        spareListing: 404,
       });
     }
   });

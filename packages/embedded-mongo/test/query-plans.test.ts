@@ -120,6 +120,28 @@ describe('compound index: equality prefix then range', () => {
     expect(planned).toEqual(scanned);
   });
 
+  it("reads an aggregate's $sort, $skip, $limit and field $project after its $match as a find, then the rest", async () => {
+    const pipeline = [
+      { $match: { a: 3 } },
+      { $sort: { b: 1 } },
+      { $skip: 2 },
+      { $limit: 3 },
+      { $project: { b: 1, c: 1 } },
+      { $unionWith: { coll: 'compound', pipeline: [{ $match: { _id: 7 } }] } },
+    ];
+    const plan = await items.aggregate(pipeline).explain('executionStats');
+    expect(stageNames(plan.queryPlanner.winningPlan)).toEqual(['LIMIT', 'SKIP', 'FETCH', 'IXSCAN']);
+    expect(plan.executionStats).toMatchObject({ nReturned: 3, totalKeysExamined: 5, totalDocsExamined: 5 });
+    const found = await items.aggregate(pipeline).toArray();
+    expect(found).toEqual([
+      ...(await items.find({ a: 3 }, { sort: { b: 1 }, skip: 2, limit: 3, projection: { b: 1, c: 1 } }).toArray()),
+      { _id: 7, a: 7, b: 7, c: 'c0' },
+    ]);
+    // A $limit before the $skip is read by the find, the $skip after it by the pipeline.
+    const limitFirst = await items.aggregate([{ $match: { a: 3 } }, { $sort: { b: -1 } }, { $limit: 3 }, { $skip: 1 }]);
+    expect((await limitFirst.toArray()).map((doc) => doc.b)).toEqual([983, 973]);
+  });
+
   it('sorts in memory, keeping only the top k, when no index provides the order', async () => {
     const plan = await explainFind(items, { a: 3 }, { sort: { c: 1, b: 1 }, skip: 1, limit: 4 });
     expect(stageNames(plan.queryPlanner.winningPlan)).toEqual(['SKIP', 'SORT', 'FETCH', 'IXSCAN']);
@@ -157,7 +179,10 @@ describe('choosing among candidate plans', () => {
     expect(ixscan(again)?.indexName).toBe('y_1');
     // The cached index's solution is built alone; explain still finds the other candidates.
     expect(again.queryPlanner.rejectedPlans.map((other: Plan) => stage(other, 'IXSCAN')?.indexName)).toEqual(['x_1']);
-    const hinted = await items.find({ x: 0, y: { $lt: 10 } }).hint('x_1').explain('executionStats');
+    const hinted = await items
+      .find({ x: 0, y: { $lt: 10 } })
+      .hint('x_1')
+      .explain('executionStats');
     expect(hinted.queryPlanner.planCacheUsed).toBe(false);
     expect(ixscan(hinted)?.indexName).toBe('x_1');
   });

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Connection, mongo, Types } from 'mongoose';
 import { ATTRIBUTES_REVISION, ATTRIBUTES_REVISION_FACET, AttributesRevision } from './attribute-revision';
-import { ALL_CURRENCIES, EntryOffer, facetKey, LISTED_FACET, StorefrontEntry } from './storefront-entry';
+import { ALL_CURRENCIES, EntryOffer, StorefrontEntry } from './storefront-entry';
 import { FacetCounter, FACET_COLLECTION, INDEX_COLLECTION } from './storefront-indexer';
 
 type Doc = mongo.BSON.Document;
@@ -42,6 +42,33 @@ const SKU_SCOPE_FIELDS: Record<string, Record<string, 1>> = {
 function skuScopeFields(facet: string): Record<string, 1> {
   return SKU_SCOPE_FIELDS[facet] ?? SKU_SCOPE_FIELDS.attribute;
 }
+/**
+ * A page of listed entries matching `filter`, in `sort` order (an index order), or without one in the order of the
+ * `hint`ed index (a one-value attribute filter sorted by price, `keyPriceFilter`: the order of the strings of
+ * `listing_key_price`, in which every entry has one string in range; a sort on the multikey field would be a
+ * blocking sort by each entry's least string). Each entry with only its cheapest in-stock offer (`cheapest`; a
+ * listed entry has one), or with `allOffers` its offers (to pick from).
+ */
+export interface PageQuery {
+  filter: EntryFilter;
+  sort?: EntrySort;
+  hint?: string;
+  allOffers: boolean;
+  skip: number;
+  limit: number;
+}
+
+/** A page with a kept counter's count and the attributes' revision token (none before the first attribute write). */
+export interface CountedPage {
+  entries: StorefrontEntry[];
+  count: number;
+  revision?: string;
+}
+
+function pageFields({ allOffers }: PageQuery): Record<string, number> {
+  return { ...LISTING_FIELDS, ...(allOffers ? { offers: 1 } : { cheapest: 1 }) };
+}
+
 export type SkuScopeEntry = Partial<Pick<StorefrontEntry, 'countryOfOrigin' | 'geneticType' | 'attributes'>> & {
   offers?: (Pick<EntryOffer, 'sku' | 'quantity'> & Partial<Pick<EntryOffer, 'sellerCountry' | 'keys'>>)[];
 };
@@ -54,28 +81,45 @@ export type SkuScopeEntry = Partial<Pick<StorefrontEntry, 'countryOfOrigin' | 'g
 export class StorefrontReader {
   constructor(@InjectConnection() private readonly connection: Connection) {}
 
-  /**
-   * A page of listed entries of `scope` matching `filter` in `sort` order (an index order), each with only its
-   * cheapest in-stock offer (`cheapest`; a listed entry has one), or with `allOffers` its offers (to pick from).
-   */
-  page(
-    scope: string,
-    filter: EntryFilter,
-    sort: EntrySort,
-    { skip, limit, allOffers }: { skip: number; limit: number; allOffers: boolean },
-  ): Promise<StorefrontEntry[]> {
-    const offers = allOffers ? { offers: 1 } : { cheapest: 1 };
+  /** A page of listed entries of `scope` (see `PageQuery`). */
+  page(scope: string, query: PageQuery): Promise<StorefrontEntry[]> {
+    const { filter, sort, hint, skip, limit } = query;
     return this.entries()
-      .find({ scope, listed: true, ...filter } as Doc, { projection: { ...LISTING_FIELDS, ...offers } })
-      .sort(sort)
+      .find({ scope, listed: true, ...filter } as Doc, { projection: pageFields(query), ...(hint ? { hint } : {}) })
+      .sort(sort ?? {})
       .skip(skip)
       .limit(limit)
       .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
   }
 
-  /** How many products are listed in `scope`: its kept counter (one `_id` read), not a count of entries. */
-  listedCount(scope: string): Promise<number> {
-    return this.counted(facetKey(LISTED_FACET, scope));
+  /**
+   * `page` and the kept counter `key`'s count with the attributes' revision token (see `countersWithRevision`), in
+   * one command (one round trip instead of two): an aggregate whose leading `$match`, `$sort`, `$skip`, `$limit`
+   * and `$project` the database reads as the find of `page` (an index range in order, stopping after the page;
+   * MongoDB pushes them down alike), then the counter and the revision appended by `$unionWith` (an `_id` read).
+   */
+  async countedPage(scope: string, query: PageQuery, key: string): Promise<CountedPage> {
+    const { filter, sort, hint, skip, limit } = query;
+    const counters = { $match: { _id: { $in: [key, ATTRIBUTES_REVISION] } } };
+    const pipeline: Doc[] = [
+      { $match: { scope, listed: true, ...filter } },
+      ...(sort ? [{ $sort: sort }] : []),
+      ...(skip > 0 ? [{ $skip: skip }] : []),
+      { $limit: limit },
+      { $project: pageFields(query) },
+      { $unionWith: { coll: FACET_COLLECTION, pipeline: [counters] } },
+    ];
+    const found = (await this.entries()
+      .aggregate(pipeline, hint ? { hint } : {})
+      .toArray()) as unknown[] as (StorefrontEntry & Partial<FacetCounter & AttributesRevision>)[];
+    // Entry ids are product ids (with a currency): never a counter's key.
+    const counted = new Set([key, ATTRIBUTES_REVISION]);
+    const token = found.find((doc) => doc._id === ATTRIBUTES_REVISION)?.token;
+    return {
+      entries: found.filter((doc) => !counted.has(doc._id)),
+      count: found.find((doc) => doc._id === key)?.count ?? 0,
+      revision: token && String(token),
+    };
   }
 
   /** A kept counter's count (one `_id` read; see `facetKey`), 0 when there is none. */
@@ -94,22 +138,6 @@ export class StorefrontReader {
     const command = { count: INDEX_COLLECTION, query: { scope, listed: true, ...filter } };
     const { n } = (await this.connection.db!.command(command)) as { n: number };
     return n;
-  }
-
-  /**
-   * A page of a one-value attribute filter sorted by price (`keyPriceFilter`), each entry with its offers: the
-   * order is that of the strings of `listing_key_price`, hinted, in which every entry has one string in range. A
-   * sort on the multikey field would be a blocking sort by each entry's least string, so none is asked.
-   */
-  keyPricePage(scope: string, filter: EntryFilter, { skip, limit }: { skip: number; limit: number }) {
-    return this.entries()
-      .find({ scope, listed: true, ...filter } as Doc, {
-        projection: { ...LISTING_FIELDS, offers: 1 },
-        hint: 'listing_key_price',
-      })
-      .skip(skip)
-      .limit(limit)
-      .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
   }
 
   /**

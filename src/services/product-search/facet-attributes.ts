@@ -29,4 +29,14 @@ export class FacetAttributes {
     kept.byType.set(type, read);
     return read;
   }
+
+  /** The attribute `id` of either type as of `revision` (see `ofType`), if it is among them. */
+  async known(id: string, revision: string | undefined): Promise<AttributeRecord | undefined> {
+    if (revision === undefined) return undefined;
+    const [options, values] = await Promise.all([
+      this.ofType(AttributeType.OPTION, revision),
+      this.ofType(AttributeType.VALUE, revision),
+    ]);
+    return options.get(id) ?? values.get(id);
+  }
 }

@@ -6,14 +6,15 @@ import { Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
 import { AttributeType } from '../catalogue/attribute-type';
 import { OfferFacets } from '../catalogue/offer-facets';
-import { ALL_CURRENCIES, StorefrontEntry } from '../catalogue/storefront-entry';
-import { StorefrontReader } from '../catalogue/storefront-reader';
+import { ALL_CURRENCIES, facetKey, LISTED_FACET, StorefrontEntry } from '../catalogue/storefront-entry';
+import { EntryFilter, PageQuery, StorefrontReader } from '../catalogue/storefront-reader';
 import { StorefrontSearchReader } from '../catalogue/storefront-search-reader';
 import { searchKeysFor } from '../catalogue/search-terms';
 import { SellerDirectory } from '../catalogue/seller-directory';
 import { CountryDirectory } from '../geolocation/country-directory';
 import { toFacets } from './facet-labels';
 import { Facet, FacetCount, offersOfSeller } from './facet-pipelines';
+import { FacetAttributes } from './facet-attributes';
 import { FacetScope } from './facet-scope';
 import { ProductListingQueryDto } from './product-listing.dto';
 import { StorefrontFacets } from './storefront-facets';
@@ -23,6 +24,7 @@ import {
   conditionCounter,
   entryFilter,
   INDEX_SORTS,
+  KEY_PRICE_INDEX,
   keyPriceFilter,
   listingRead,
   ListingCriteria,
@@ -74,6 +76,7 @@ export class ProductSearchService {
     private readonly countries: CountryDirectory,
     private readonly search: StorefrontSearch,
     private readonly searchIndex: StorefrontSearchReader,
+    private readonly attributes: FacetAttributes,
   ) {}
 
   /**
@@ -178,7 +181,7 @@ export class ProductSearchService {
    */
   @Exposed([MapOf(ProductListingQueryDto)])
   async listProducts(query: ProductListingQueryDto): Promise<ProductListing> {
-    const criteria = { ...listingCriteria(query), conditions: await this.attributeConditions(query) };
+    const criteria = { ...listingCriteria(query), conditions: attributeConditions(query) };
     const { items, total } = await this.listingRows(criteria);
     const lang = this.lang();
     const listed = items.map((row) => toListedProduct(row.entry, row.offer, lang));
@@ -195,28 +198,38 @@ export class ProductSearchService {
 
   /**
    * The page and total of a listing (see `listingRead`). Read in an index's order: a range read of one page (each
-   * entry with its cheapest in-stock offer, or its offers to pick from) and the total (see `indexedTotal`);
-   * otherwise every candidate the index finds is checked (its cheapest offer meeting the conditions, its
-   * relevance), ordered and sliced here, and the page's entries are read in full.
+   * entry with its cheapest in-stock offer, or its offers to pick from) and the total: a kept counter read in the
+   * same command when there is one (`totalCounter`), else counts (`indexedTotal`); otherwise every candidate the
+   * index finds is checked (its cheapest offer meeting the conditions, its relevance), ordered and sliced here, and
+   * the page's entries are read in full.
    */
   private async listingRows(criteria: ListingCriteria): Promise<ListingPage> {
     const words = queryWords(criteria.q);
     const scope = criteria.currency ?? ALL_CURRENCIES;
-    const filter = entryFilter(criteria, words);
     const sort = criteria.sort ?? (words.length > 0 ? 'relevance' : 'name');
+    const read = listingRead(criteria, words, sort);
+    const counter = read === 'candidates' ? undefined : totalCounter(read, criteria, scope);
+    // With a counter, the attributes are checked against the revision read with it (below); else first.
+    if (counter === undefined) await this.checkAttributes(criteria.conditions, undefined);
+    const filter = entryFilter(criteria, words);
     const start = criteria.page * criteria.size;
     // Text with no word in it (only punctuation) matches nothing, as it did through the text index.
     if (criteria.q && words.length === 0) return { items: [], total: 0 };
     if (StorefrontSearch.answers(criteria, words)) return this.search.page(criteria, words, sort);
-    const read = listingRead(criteria, words, sort);
     if (read !== 'candidates' && sort !== 'relevance') {
-      const paging = { skip: start, limit: criteria.size };
-      const [entries, total] = await Promise.all([
+      const paging = { skip: start, limit: criteria.size, allOffers: read !== 'cheapest' };
+      const query: PageQuery =
         read === 'keyPrice'
-          ? this.index.keyPricePage(scope, keyPriceFilter(criteria, sort === 'price' ? 'price' : '-price'), paging)
-          : this.index.page(scope, filter, INDEX_SORTS[sort], { ...paging, allOffers: read === 'exact' }),
-        this.indexedTotal(read, criteria, scope, filter),
-      ]);
+          ? {
+              filter: keyPriceFilter(criteria, sort === 'price' ? 'price' : '-price'),
+              hint: KEY_PRICE_INDEX,
+              ...paging,
+            }
+          : { filter, sort: INDEX_SORTS[sort], ...paging };
+      const { entries, total } =
+        counter === undefined
+          ? await this.pageAndCounts(scope, query, criteria, filter)
+          : await this.countedPage(scope, query, counter, criteria.conditions);
       return { items: read === 'cheapest' ? cheapestRows(entries) : rowsOf(entries, criteria, []), total };
     }
     const rows = rowsOf(await this.index.candidates(scope, filter, words.length > 0), criteria, words);
@@ -229,28 +242,32 @@ export class ProductSearchService {
     return { items, total: rows.length };
   }
 
-  /**
-   * The total of an index-ordered listing: a kept counter without conditions (the scope's listed products) or with
-   * one attribute value alone; otherwise counts in the database, a price range's in two parts (`totalFilters`).
-   */
-  private async indexedTotal(
-    read: ListingRead,
-    criteria: ListingCriteria,
-    scope: string,
-    filter: Record<string, unknown>,
-  ): Promise<number> {
-    if (read === 'cheapest' && criteria.categories.length === 0) return this.index.listedCount(scope);
-    const counter = conditionCounter(criteria, scope);
-    if (counter !== undefined) return this.index.counted(counter);
-    const counts = await Promise.all(totalFilters(criteria, filter).map((part) => this.index.count(scope, part)));
-    return counts.reduce((sum, count) => sum + count, 0);
+  /** A page and the kept counter that is its total, in one command; the conditions' attributes checked with it. */
+  private async countedPage(scope: string, query: PageQuery, counter: string, conditions: AttributeCondition[]) {
+    const { entries, count, revision } = await this.index.countedPage(scope, query, counter);
+    await this.checkAttributes(conditions, revision);
+    return { entries, total: count };
   }
 
-  /** Each filter's attribute must exist (404), as for the attribute facets. */
-  private async attributeConditions(query: ProductListingQueryDto): Promise<AttributeCondition[]> {
-    const filters = query.filters ?? [];
-    const attributes = await Promise.all(filters.map((filter) => this.scope.attribute(filter.attributeId)));
-    return attributes.map((attribute, index) => ({ attribute: attribute._id, values: filters[index].values }));
+  /** A page and, at the same time, the counts adding up to its total (a price range's in two parts, `totalFilters`). */
+  private async pageAndCounts(scope: string, query: PageQuery, criteria: ListingCriteria, filter: EntryFilter) {
+    const [entries, ...counts] = await Promise.all([
+      this.index.page(scope, query),
+      ...totalFilters(criteria, filter).map((part) => this.index.count(scope, part)),
+    ]);
+    return { entries, total: counts.reduce((sum, count) => sum + count, 0) };
+  }
+
+  /**
+   * Each condition's attribute must exist (404), as for the attribute facets: one of those kept as of the attributes'
+   * `revision` (read with the total), else read.
+   */
+  private async checkAttributes(conditions: AttributeCondition[], revision: string | undefined): Promise<void> {
+    await Promise.all(
+      conditions.map(async ({ attribute }) => {
+        if (!(await this.attributes.known(String(attribute), revision))) await this.scope.attribute(String(attribute));
+      }),
+    );
   }
 
   /**
@@ -297,9 +314,26 @@ export class ProductSearchService {
   }
 }
 
+/**
+ * The kept counter that is an index-ordered listing's total, if one is: the scope's listed products without
+ * conditions or categories, or one attribute value's (`conditionCounter`).
+ */
+function totalCounter(read: ListingRead, criteria: ListingCriteria, scope: string): string | undefined {
+  if (read === 'cheapest') return criteria.categories.length === 0 ? facetKey(LISTED_FACET, scope) : undefined;
+  return conditionCounter(criteria, scope);
+}
+
 /** Rows of entries read with their cheapest in-stock offer (entries computed before they kept it need a reindex). */
 function cheapestRows(entries: StorefrontEntry[]): ListingRow[] {
   return entries.flatMap((entry) => (entry.cheapest ? [{ entry, offer: entry.cheapest, score: 0 }] : []));
+}
+
+/** The attribute filters with their ids parsed (400 malformed); that the attributes exist is checked apart. */
+function attributeConditions(query: ProductListingQueryDto): AttributeCondition[] {
+  return (query.filters ?? []).map((filter) => ({
+    attribute: toObjectId(filter.attributeId, 'attributeId'),
+    values: filter.values,
+  }));
 }
 
 /** The listing query checked beyond its fields (the DTO checked each), without the attribute conditions. */

@@ -103,6 +103,9 @@ function oneValueKey(criteria: ListingCriteria): string | undefined {
   return new Set(values).size === 1 ? attributeKey(attribute, values[0]) : undefined;
 }
 
+/** The index whose order a `keyPrice` read's page is read in (hinted, with no sort). */
+export const KEY_PRICE_INDEX = 'listing_key_price';
+
 /**
  * The filter of a `keyPrice` read, sorted by `sort`: the entries' kept price strings of the condition's value in
  * that direction (one per entry, so an index range read in order; `$elemMatch` keeps both bounds on one string),

@@ -1,3 +1,4 @@
+import { pushedDown } from '../ops/pushed-down';
 import { findMatches } from '../ops/match';
 import { outputTarget, writeMerge, writeOut } from '../ops/output-stages';
 import { runPipeline } from '../ops/pipeline';
@@ -24,8 +25,10 @@ function source(command: Doc, context: CommandContext, pipeline: Doc[], env: Que
   const searched = searchPipelineSource(input, pipeline, env);
   if (searched) return searched;
   const firstMatch = pipeline[0]?.$match;
-  if (isDoc(firstMatch))
-    return { docs: findMatches(input, firstMatch, env, { hint: command.hint }), stages: pipeline.slice(1) };
+  if (isDoc(firstMatch)) {
+    const { options, stages } = pushedDown(pipeline.slice(1));
+    return { docs: findMatches(input, firstMatch, env, { ...options, hint: command.hint }), stages };
+  }
   return { docs: findMatches(input, {}, env, { hint: command.hint }), stages: pipeline };
 }
 

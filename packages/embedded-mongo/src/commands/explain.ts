@@ -4,6 +4,7 @@ import { MongoError } from '../errors';
 import { execute, type QueryPlan } from '../indexes/planner';
 import { findMatches, planCountRead, planRead } from '../ops/match';
 import type { MatchOptions, ReadSource } from '../ops/match-options';
+import { pushedDown } from '../ops/pushed-down';
 import { searchPlan } from '../ops/search-match';
 import type { QueryEnv } from '../query/mingo-options';
 import type { Collection } from '../storage/collection';
@@ -56,6 +57,12 @@ function readOptions(name: string, inner: Doc): MatchOptions {
       return { hint: first('deletes').hint, limit: Number(first('deletes').limit ?? 0) };
     case 'findAndModify':
       return { sort: inner.sort as Doc | undefined, limit: 1, hint: inner.hint };
+    case 'aggregate': {
+      // The stages the aggregate reads with its leading `$match` (`pushedDown`).
+      const pipeline = (inner.pipeline as Doc[] | undefined) ?? [];
+      const pushed = isDoc(pipeline[0]?.$match) ? pushedDown(pipeline.slice(1)).options : {};
+      return { ...pushed, hint: inner.hint };
+    }
   }
   return { hint: inner.hint };
 }
