@@ -138,7 +138,7 @@ describe('compound index: equality prefix then range', () => {
       { _id: 7, a: 7, b: 7, c: 'c0' },
     ]);
     // A $limit before the $skip is read by the find, the $skip after it by the pipeline.
-    const limitFirst = await items.aggregate([{ $match: { a: 3 } }, { $sort: { b: -1 } }, { $limit: 3 }, { $skip: 1 }]);
+    const limitFirst = items.aggregate([{ $match: { a: 3 } }, { $sort: { b: -1 } }, { $limit: 3 }, { $skip: 1 }]);
     expect((await limitFirst.toArray()).map((doc) => doc.b)).toEqual([983, 973]);
   });
 
