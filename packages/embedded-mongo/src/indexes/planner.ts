@@ -249,7 +249,9 @@ export function planQuery(collection: Collection, spec: QuerySpec): QueryPlan<Do
   const chosen = choose(collection, spec);
   recordUse(collection, chosen.solution);
   const trial = chosen.rejectedTrees;
-  const rejected = trial ? () => trial : once(() => chosen.rejected().map((other) => buildTree(collection, other, spec)));
+  const rejected = trial
+    ? () => trial
+    : once(() => chosen.rejected().map((other) => buildTree(collection, other, spec)));
   return {
     root: chosen.started?.root ?? buildTree(collection, chosen.solution, spec),
     buffered: chosen.started?.buffered ?? [],
