@@ -99,6 +99,8 @@ export class AppConfig {
   /** Absolute path. */
   readonly dataDir: string;
   readonly embeddedDbInMemory: boolean;
+  /** Bytes the storefront's result cache may hold (0: off). */
+  readonly storefrontCacheBytes: number;
   readonly jwtSecret: string;
   readonly jwtTtlSeconds: number;
   readonly adminUsername: string;
@@ -165,6 +167,7 @@ export class AppConfig {
     this.mongodbUri = env.MONGODB_URI;
     this.dataDir = resolve(env.DATA_DIR);
     this.embeddedDbInMemory = env.EMBEDDED_DB_IN_MEMORY;
+    this.storefrontCacheBytes = env.STOREFRONT_CACHE_MB * 1024 * 1024;
     this.jwtSecret = env.JWT_SECRET;
     this.jwtTtlSeconds = parseDurationSeconds(env.JWT_TTL);
     this.adminUsername = env.ADMIN_USERNAME;

@@ -88,6 +88,13 @@ export class EnvironmentVariables {
   @IsBoolean()
   EMBEDDED_DB_IN_MEMORY = false;
 
+  /**
+   * Memory for the storefront's result cache (MiB); 0 turns it off. Only with the embedded database: with MONGODB_URI
+   * the cache has no commit counters to check its results against and stays off (see the catalogue README).
+   */
+  @IntSetting(0, 4096)
+  STOREFRONT_CACHE_MB = 32;
+
   @IsString()
   @MinLength(16)
   JWT_SECRET = DEV_JWT_SECRET;

@@ -1,4 +1,4 @@
-import { EmbeddedMongoServer, type LogEntry } from '@ccb/embedded-mongo';
+import { CommitCounters, EmbeddedMongoServer, type LogEntry } from '@ccb/embedded-mongo';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { getConnectionToken } from '@nestjs/mongoose';
@@ -6,8 +6,9 @@ import type { Connection } from 'mongoose';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppConfig } from '../config/app-config';
+import { COUNTED_COLLECTIONS } from '../services/catalogue/storefront-indexer';
 
-const DATABASE_NAME = 'content-commerce';
+export const DATABASE_NAME = 'content-commerce';
 /** After the database thread died: time for the requests in flight to be answered 503 before the process exits. */
 const EXIT_GRACE_MS = 1000;
 
@@ -29,7 +30,9 @@ export class EmbeddedDatabase implements OnApplicationShutdown {
     if (dbPath) await mkdir(dbPath, { recursive: true });
     // The app's own connection goes through the Unix domain socket: each round trip costs the server's thread fewer
     // system calls than TCP loopback (bench/embedded-mongo/command-cost.js). TCP stays on for tools and other clients.
-    const options = { port: 0, host: '127.0.0.1', dbPath, unixSocket: true };
+    // The storefront's result cache checks its results against the commit counters of the collections it reads.
+    const commitCounters = { namespaces: COUNTED_COLLECTIONS.map((name) => `${DATABASE_NAME}.${name}`) };
+    const options = { port: 0, host: '127.0.0.1', dbPath, unixSocket: true, commitCounters };
     this.server = await EmbeddedMongoServer.start(options).catch(withoutStack);
     this.server.on('error', (error: Error) => this.onThreadDeath(error));
     // What the server reports for an operator (a closed connection, a failed commit) goes to the app's log.
@@ -46,6 +49,14 @@ export class EmbeddedDatabase implements OnApplicationShutdown {
   /** The URI of the app's database over TCP, for other instances and tools to share it (the app uses the socket). */
   get tcpUri(): string | undefined {
     return this.server && `${this.server.uri}/${DATABASE_NAME}`;
+  }
+
+  /**
+   * The counters the server bumps for every write of the collections `COUNTED_COLLECTIONS` (namespaces
+   * `content-commerce.<name>`), whichever client wrote; undefined before the start and with MONGODB_URI.
+   */
+  get commitCounters(): CommitCounters | undefined {
+    return this.server?.commitCounters;
   }
 
   /** Why the database thread died, once it has: the process is then about to exit. */

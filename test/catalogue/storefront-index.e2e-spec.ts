@@ -45,7 +45,11 @@ interface Shown {
 /**
  * Two app instances on one database (`a` seeds the demo and starts the embedded server, `b` connects to it), as a
  * deployment runs them: after each kind of catalogue write, made through either instance, the next call of both
- * shows it in the listing, the detail, the filters (whole catalogue and narrowed to the SKU) and the search.
+ * shows it in the listing, the detail, the filters (whole catalogue and narrowed to the SKU) and the search. `a`
+ * answers through the storefront's result cache (its embedded database keeps the commit counters), `b` reads the
+ * index on every call (MONGODB_URI: no counters, the cache is off). A check of `a` after a write whose call `a`
+ * answered before it (the filters in every test, the listing and detail where a test looks before writing) fails
+ * when a write of either instance leaves a kept result in place.
  */
 describe('storefront index kept current per write, on two instances', () => {
   let a: TestApp;
@@ -83,12 +87,15 @@ describe('storefront index kept current per write, on two instances', () => {
     return (body as { id: string }).id;
   }
 
-  /** A product, its SKU and one offer, each made through the calls operators and sellers make. */
-  async function fixture(t: TestApp, price = 500, quantity = 2): Promise<Fixture> {
+  /**
+   * A product, its SKU and one offer, each made through the calls operators and sellers make; `also`: another word
+   * in its name (to list several fixtures together).
+   */
+  async function fixture(t: TestApp, price = 500, quantity = 2, also = ''): Promise<Fixture> {
     const word = `zq${randomUUID().replace(/-/g, '').slice(0, 10)}`;
     const origin = UNUSED_ORIGINS[origins++];
     const product = await admin(t, 'createProduct', [
-      { name: `Fern ${word}`, published: true, countryOfOrigin: origin },
+      { name: `Fern ${word}${also && ` ${also}`}`, published: true, countryOfOrigin: origin },
     ]);
     const sku = await admin(t, 'createSku', [{ productId: product.id, code: `F-${word}`, name: 'Plant' }]);
     const offerId = await offer(t, SELLER, sku.id, price, quantity);
@@ -151,6 +158,54 @@ describe('storefront index kept current per write, on two instances', () => {
     });
     await patchOffer(b, f.offerId, { price: 420 });
     await expectBoth(f, listedAs(f, f.offerId, 420));
+  });
+
+  /** The quantities an instance shows of the fixture's offer in a listing page and in the product's detail. */
+  async function quantities(t: TestApp, f: Fixture) {
+    const listing = (await t.callBean(BEAN, 'listProducts', [{ q: f.word }]).expect(200)).body as {
+      items: { cheapestOffer: { quantity: number } }[];
+    };
+    const detail = (await t.callBean(BEAN, 'getProductDetail', [f.productId]).expect(200)).body as {
+      offers: { quantity: number }[];
+    };
+    return {
+      listed: listing.items.map((item) => item.cheapestOffer.quantity),
+      detail: detail.offers.map((offer) => offer.quantity),
+    };
+  }
+
+  const adjustStock = (t: TestApp, f: Fixture, delta: number) =>
+    t.http
+      .post(`/api/v1/catalogue/offers/${f.offerId}/stock/${String(demoWarehouseId(SELLER))}/adjust`)
+      .set('Authorization', asSeller(t, SELLER))
+      .send({ delta })
+      .expect(200);
+
+  // A change of stock that keeps the offer in stock leaves the listing revision alone (it changes no order, count or
+  // match): the pages and details that show the offer's quantity still show the new one on the next call.
+  it('should show a stock change that keeps the offer in stock on the next listing and detail call', async () => {
+    const f = await fixture(a, 500, 2);
+    // Each instance answers twice before the write (the second answer may come from a kept result).
+    for (const t of [a, b, a, b]) expect(await quantities(t, f)).toEqual({ listed: [2], detail: [2] });
+    await adjustStock(b, f, 3);
+    for (const t of [a, b, a, b]) expect(await quantities(t, f)).toEqual({ listed: [5], detail: [5] });
+    await adjustStock(a, f, -4);
+    for (const t of [a, b]) expect(await quantities(t, f)).toEqual({ listed: [1], detail: [1] });
+  });
+
+  it('should reorder a listing page sorted by price after a price change through the other instance', async () => {
+    const shared = `zs${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+    const f = await fixture(a, 300, 2, shared);
+    const g = await fixture(a, 400, 2, shared);
+    const order = async (t: TestApp) => {
+      const { body } = await t.callBean(BEAN, 'listProducts', [{ q: shared, sort: 'price' }]).expect(200);
+      return (body as { items: { id: string }[] }).items.map((item) => item.id);
+    };
+    for (const t of [a, b, a, b]) expect(await order(t)).toEqual([f.productId, g.productId]);
+    await patchOffer(b, g.offerId, { price: 200 });
+    for (const t of [a, b, a, b]) expect(await order(t)).toEqual([g.productId, f.productId]);
+    await patchOffer(a, f.offerId, { price: 100 });
+    for (const t of [a, b]) expect(await order(t)).toEqual([f.productId, g.productId]);
   });
 
   it('should drop a product whose stock a checkout takes to zero, and bring it back with a restock', async () => {

@@ -1,1 +1,7 @@
-export { EmbeddedMongoServer, type EmbeddedMongoOptions, type LogEntry } from './server';
+export {
+  CommitCounters,
+  EmbeddedMongoServer,
+  type CommitCountersOptions,
+  type EmbeddedMongoOptions,
+  type LogEntry,
+} from './server';

@@ -10,10 +10,12 @@ import {
   type WorkerMessage,
 } from './worker/protocol';
 import { spawnServerWorker } from './worker/spawn';
+import { CommitCounters } from './commit-counters';
 import { formatLogEntry, type LogEntry } from './log';
 
 export type { EmbeddedMongoOptions } from './worker/protocol';
 export type { LogEntry } from './log';
+export { CommitCounters, type CommitCountersOptions } from './commit-counters';
 
 /**
  * Data directories opened by servers of this process. Each worker thread has its own copy of the store's
@@ -40,6 +42,8 @@ export class EmbeddedMongoServer extends EventEmitter {
     readonly port: number,
     /** The Unix domain socket the server also listens on (`unixSocket: true`), else undefined. */
     readonly socketPath: string | undefined,
+    /** The counters the server bumps per write (`commitCounters` option), else undefined. */
+    readonly commitCounters: CommitCounters | undefined,
     private readonly release: () => void,
   ) {
     super();
@@ -71,10 +75,12 @@ export class EmbeddedMongoServer extends EventEmitter {
       releaseDirectory();
       if (socketDir) rmSync(socketDir, { recursive: true, force: true });
     };
-    const worker = spawnServerWorker({ options, host, socketPath });
+    const counters = options.commitCounters && CommitCounters.create(options.commitCounters);
+    const countersData = counters && { buffer: counters.buffer, namespaces: counters.namespaces };
+    const worker = spawnServerWorker({ options, host, socketPath, counters: countersData });
     try {
       const port = await listening(worker);
-      return new EmbeddedMongoServer(worker, host, port, socketPath, release);
+      return new EmbeddedMongoServer(worker, host, port, socketPath, counters, release);
     } catch (error) {
       await worker.terminate();
       release();

@@ -85,6 +85,11 @@ export interface StorefrontEntry {
   scope: string;
   /** Bumped by every write of the all-currencies entry: writes are conditional on the version read. */
   version: number;
+  /**
+   * All-currencies entry only: a digest of what the product's entries show in listings, searches and filters
+   * (`signatureOf` in the indexer); a refresh that changes it writes the listing revision.
+   */
+  listingSignature?: string;
   published: boolean;
   /** Published with an active in-stock offer (in the scope's currency): shown in listings and filters. */
   listed: boolean;

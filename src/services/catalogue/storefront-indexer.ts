@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Connection, mongo, Types } from 'mongoose';
 import { assignMissingSlugs } from './product-slug';
 import {
@@ -17,6 +18,15 @@ import { sourcesFromEntry } from './storefront-entry-sources';
 
 export const INDEX_COLLECTION = 'storefront_index';
 export const FACET_COLLECTION = 'storefront_facets';
+/**
+ * Revisions of what the storefront shows beyond single entries: `LISTING_REVISION` is written after a refresh that
+ * changed what a listing, a search or a filter shows of a product (`listingSignatureOf`), never after a change of an
+ * offer's quantity alone that keeps it in stock; the storefront's result cache depends on it.
+ */
+export const REVISION_COLLECTION = 'storefront_revisions';
+export const LISTING_REVISION = 'listing';
+/** The collections the embedded database keeps commit counters for (the storefront's result cache reads them). */
+export const COUNTED_COLLECTIONS = [INDEX_COLLECTION, FACET_COLLECTION, REVISION_COLLECTION];
 
 /**
  * Products refreshed per round of source reads (each round reads four collections with `$in`). A round's entries go
@@ -100,6 +110,7 @@ export class StorefrontIndexer {
       if (underived.length > 0) await this.refresh(underived);
       const written = await this.writeEntries(changes);
       await this.moveCounters(changes.slice(0, written));
+      await this.renewListingIfShown(changes.slice(0, written));
       pending = changes.slice(written).map((change) => new Types.ObjectId(change.id));
     }
   }
@@ -133,7 +144,13 @@ export class StorefrontIndexer {
     );
     const changes = [...derived]
       .filter(([, { entries, old }]) => !sameOffers(entries[0].offers, old.offers))
-      .map(([id, { entries, old }]) => ({ id, entries, old, version: old.version + 1 }));
+      .map(([id, { entries, old }]) => ({
+        id,
+        entries,
+        old,
+        version: old.version + 1,
+        signature: signatureOf(entries),
+      }));
     return { changes, underived: ids.filter((id) => !derived.has(String(id))) };
   }
 
@@ -149,6 +166,7 @@ export class StorefrontIndexer {
       const changes = pending.flatMap((id) => changeOf(id, sources.get(String(id)), current.get(String(id))));
       const written = await this.writeEntries(changes);
       await this.moveCounters(changes.slice(0, written));
+      await this.renewListingIfShown(changes.slice(0, written));
       pending = changes.slice(written).map((change) => new Types.ObjectId(change.id));
     }
   }
@@ -156,7 +174,9 @@ export class StorefrontIndexer {
   /** The all-currencies entries of `ids` as stored (version, counters, currencies). */
   private async currentEntries(ids: Types.ObjectId[]): Promise<Map<string, StorefrontEntry>> {
     const found = await this.index()
-      .find({ _id: { $in: ids.map(String) } } as Doc, { projection: { version: 1, facets: 1, currencies: 1 } })
+      .find({ _id: { $in: ids.map(String) } } as Doc, {
+        projection: { version: 1, facets: 1, currencies: 1, listingSignature: 1 },
+      })
       .toArray();
     return new Map(found.map((entry) => [String(entry._id), entry as unknown as StorefrontEntry]));
   }
@@ -200,6 +220,22 @@ export class StorefrontIndexer {
     }
     const writes = [...moves].filter(([, by]) => by !== 0).map(([key, by]) => counterUpdate(key, by));
     if (writes.length > 0) await this.facets().bulkWrite(writes, { ordered: false });
+  }
+
+  /**
+   * Writes the listing revision (`LISTING_REVISION`) when a change shows differently in a listing, a search or a
+   * filter than the entry it replaced (its `listingSignature`): after the entries and the counters, so that a cached
+   * result computed before it, from either, is dropped.
+   */
+  private async renewListingIfShown(changes: Change[]): Promise<void> {
+    if (changes.some((change) => change.signature !== change.old?.listingSignature)) await this.renewListing();
+  }
+
+  /** Writes the listing revision: every cached listing, search and filter is computed again. */
+  async renewListing(): Promise<void> {
+    await this.db()
+      .collection(REVISION_COLLECTION)
+      .updateOne({ _id: LISTING_REVISION } as Doc, { $inc: { count: 1 } }, { upsert: true });
   }
 
   /**
@@ -280,6 +316,8 @@ interface Change {
   entries: StorefrontEntry[];
   old?: StorefrontEntry;
   version: number;
+  /** The entries' `listingSignatureOf`, kept in the all-currencies entry. */
+  signature: string;
 }
 
 /** No write for a product that neither exists nor has entries; a deleted product's entry becomes a tombstone. */
@@ -289,7 +327,8 @@ function changeOf(
   old: StorefrontEntry | undefined,
 ): Change[] {
   if (!old && !fresh) return [];
-  return [{ id: String(id), entries: fresh ?? [tombstone(id, ALL_CURRENCIES)], old, version: (old?.version ?? 0) + 1 }];
+  const entries = fresh ?? [tombstone(id, ALL_CURRENCIES)];
+  return [{ id: String(id), entries, old, version: (old?.version ?? 0) + 1, signature: signatureOf(entries) }];
 }
 
 /**
@@ -297,9 +336,9 @@ function changeOf(
  * upsert replace, so that a batch's writes are all of one kind: an ordered bulk write sends each run of one kind as
  * its own command, and inserts between replaces would make it a round trip per product.
  */
-function allCurrenciesWrite({ entries: [fresh], old, version }: Change): mongo.AnyBulkWriteOperation<Doc> {
+function allCurrenciesWrite({ entries: [fresh], old, version, signature }: Change): mongo.AnyBulkWriteOperation<Doc> {
   const read = old ? old.version : { $exists: false };
-  const replacement = { ...fresh, version } as unknown as Doc;
+  const replacement = { ...fresh, version, listingSignature: signature } as unknown as Doc;
   return { replaceOne: { filter: { _id: fresh._id, version: read } as Doc, replacement, upsert: true } };
 }
 
@@ -361,6 +400,24 @@ function sameOffers(fresh: EntryOffer[], stored: EntryOffer[]): boolean {
   const shown = ({ _id, sku, seller, sellerName, sellerCountry, price, currency, quantity, keys }: EntryOffer) =>
     [_id, sku, seller, sellerName, sellerCountry, price, currency, quantity, keys.join('\n')].map(String).join('\t');
   return fresh.length === stored.length && fresh.every((offer, at) => shown(offer) === shown(stored[at]));
+}
+
+/**
+ * What a product's entries show anywhere but in its own detail and its listed offer's quantity, as a digest: the
+ * entries without their versions, each offer's quantity reduced to whether it is in stock. Entries whose signature
+ * is unchanged list, order, count and match the product as before, so the listing revision is left alone.
+ */
+function signatureOf(entries: StorefrontEntry[]): string {
+  const shown = entries.map(({ version: _version, listingSignature: _signature, offers, cheapest, ...rest }) => ({
+    ...rest,
+    offers: (offers ?? []).map(inStockOnly),
+    cheapest: cheapest && inStockOnly(cheapest),
+  }));
+  return createHash('sha1').update(JSON.stringify(shown)).digest('base64');
+}
+
+function inStockOnly({ quantity, ...offer }: EntryOffer) {
+  return { ...offer, inStock: quantity > 0 };
 }
 
 function uniqueIds(ids: Iterable<Types.ObjectId | string>): Types.ObjectId[] {

@@ -54,6 +54,8 @@ export class StorefrontReindex {
     }
     await this.refreshAll('orphans', 'storefront_index', checkpoint, progress);
     await this.recountFacets();
+    // Listing totals read the counters: cached listings are computed again after the recount.
+    await new StorefrontIndexer(this.connection).renewListing();
     // Attributes loaded without the hooks (the seed's quiet load) are read again by every instance's filters.
     await renewAttributesRevision(this.connection);
     progress('counters', 1, 1);

@@ -6,7 +6,14 @@ import { Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
 import { AttributeType } from '../catalogue/attribute-type';
 import { OfferFacets } from '../catalogue/offer-facets';
+import { ATTRIBUTES_REVISION } from '../catalogue/attribute-revision';
 import { ALL_CURRENCIES, facetKey, LISTED_FACET, StorefrontEntry } from '../catalogue/storefront-entry';
+import {
+  FACET_COLLECTION,
+  INDEX_COLLECTION,
+  LISTING_REVISION,
+  REVISION_COLLECTION,
+} from '../catalogue/storefront-indexer';
 import { EntryFilter, PageQuery, StorefrontReader } from '../catalogue/storefront-reader';
 import { StorefrontSearchReader } from '../catalogue/storefront-search-reader';
 import { searchKeysFor } from '../catalogue/search-terms';
@@ -17,6 +24,7 @@ import { Facet, FacetCount, offersOfSeller } from './facet-pipelines';
 import { FacetAttributes } from './facet-attributes';
 import { FacetScope } from './facet-scope';
 import { ProductListingQueryDto } from './product-listing.dto';
+import { Dependencies, StorefrontCache } from './storefront-cache';
 import { StorefrontFacets } from './storefront-facets';
 import { StorefrontSearch } from './storefront-search';
 import {
@@ -64,6 +72,9 @@ interface ListingPage {
  * offers of one SKU (blank: the whole catalogue); `count` is the number of distinct products with the value, except
  * in product lists, where it is the number of in-stock offers. Each answer is a few index reads; only the attributes
  * naming the attribute filters are kept in memory, checked on each call against a revision read with the counters.
+ * Every call but the seller's own filter is answered through the result cache (`StorefrontCache`): a kept answer
+ * while what it was computed from is unchanged, recorded per call (`filterDependencies`, `listProducts`,
+ * `getProductDetail`).
  */
 @Bean('ecomRemainsSearchEngineServiceImpl', Role.GUEST)
 export class ProductSearchService {
@@ -77,6 +88,7 @@ export class ProductSearchService {
     private readonly search: StorefrontSearch,
     private readonly searchIndex: StorefrontSearchReader,
     private readonly attributes: FacetAttributes,
+    private readonly cache: StorefrontCache,
   ) {}
 
   /**
@@ -94,18 +106,22 @@ export class ProductSearchService {
 
   /** Labels are country names in the request language. */
   @Exposed(['String'])
-  async getCountriesOfOriginFilter(skuId: string): Promise<Facet[]> {
-    return toFacets(await this.facets.counts('origin', skuId), (code) => this.countryName(code));
+  getCountriesOfOriginFilter(skuId: string): Promise<Facet[]> {
+    return this.filter('origin', [skuId], async () =>
+      toFacets(await this.facets.counts('origin', skuId), (code) => this.countryName(code)),
+    );
   }
 
   @Exposed(['String'])
-  async getCountriesOfSellersFilter(skuId: string): Promise<Facet[]> {
-    return toFacets(await this.facets.counts('seller', skuId), (code) => this.countryName(code));
+  getCountriesOfSellersFilter(skuId: string): Promise<Facet[]> {
+    return this.filter('seller', [skuId], async () =>
+      toFacets(await this.facets.counts('seller', skuId), (code) => this.countryName(code)),
+    );
   }
 
   @Exposed(['String'])
-  async getGeneticTypeFilter(skuId: string): Promise<Facet[]> {
-    return toFacets(await this.facets.counts('genetic', skuId));
+  getGeneticTypeFilter(skuId: string): Promise<Facet[]> {
+    return this.filter('genetic', [skuId], async () => toFacets(await this.facets.counts('genetic', skuId)));
   }
 
   /**
@@ -113,7 +129,11 @@ export class ProductSearchService {
    * counts and the attributes of the type are read at once (one wait for the database instead of two in turn).
    */
   @Exposed(['String', 'String'])
-  async getDynamicFilters(skuId: string, filterType: string): Promise<Facet[]> {
+  getDynamicFilters(skuId: string, filterType: string): Promise<Facet[]> {
+    return this.filter('dynamic', [skuId, filterType], () => this.dynamicFilters(skuId, filterType));
+  }
+
+  private async dynamicFilters(skuId: string, filterType: string): Promise<Facet[]> {
     const type = this.scope.filterType(filterType);
     const { counts, attributes } = await this.facets.withAttributes('attribute', skuId, type);
     const labelled = counts.flatMap((row) => {
@@ -125,12 +145,16 @@ export class ProductSearchService {
 
   @Exposed(['String', 'String'])
   getDynamicOptionFilters(skuId: string, attributeId: string): Promise<Facet[]> {
-    return this.attributeFacets(skuId, attributeId, AttributeType.OPTION);
+    return this.filter('option', [skuId, attributeId], () =>
+      this.attributeFacets(skuId, attributeId, AttributeType.OPTION),
+    );
   }
 
   @Exposed(['String', 'String'])
   getDynamicValueFilters(skuId: string, attributeId: string): Promise<Facet[]> {
-    return this.attributeFacets(skuId, attributeId, AttributeType.VALUE);
+    return this.filter('value', [skuId, attributeId], () =>
+      this.attributeFacets(skuId, attributeId, AttributeType.VALUE),
+    );
   }
 
   /**
@@ -138,8 +162,8 @@ export class ProductSearchService {
    * `MAX_LISTED_PRODUCTS` (50) by name, a storefront narrowing the list by a search term.
    */
   @Exposed()
-  async getProductsListFilter(): Promise<Facet[]> {
-    return toFacets(await this.facets.productsNamed(''));
+  getProductsListFilter(): Promise<Facet[]> {
+    return this.filter('products', [''], async () => toFacets(await this.facets.productsNamed('')));
   }
 
   /** Like `getProductsListFilter`, for names containing `searchTerm` as literal text, ignoring case. */
@@ -148,7 +172,8 @@ export class ProductSearchService {
     if (searchTerm.length > MAX_SEARCH_TERM) {
       throw new BadRequestException(`searchTerm must be at most ${MAX_SEARCH_TERM} characters`);
     }
-    return toFacets(await this.facets.productsNamed(searchTerm.trim()));
+    const term = searchTerm.trim();
+    return this.filter('products', [term], async () => toFacets(await this.facets.productsNamed(term)));
   }
 
   /**
@@ -161,6 +186,10 @@ export class ProductSearchService {
     if (prefix.length > MAX_SEARCH_TERM) {
       throw new BadRequestException(`prefix must be at most ${MAX_SEARCH_TERM} characters`);
     }
+    return this.filter('suggest', [prefix], () => this.suggestions(prefix));
+  }
+
+  private async suggestions(prefix: string): Promise<Suggestion[]> {
     const words = queryWords(prefix);
     if (words.length === 0) return [];
     const candidates = await this.searchIndex.prefixed(
@@ -180,9 +209,21 @@ export class ProductSearchService {
    * price range, currency and attribute filters), and the number of such products (`total`). See the README.
    */
   @Exposed([MapOf(ProductListingQueryDto)])
-  async listProducts(query: ProductListingQueryDto): Promise<ProductListing> {
+  listProducts(query: ProductListingQueryDto): Promise<ProductListing> {
+    return this.cached('listProducts', [query], (dependencies) => this.listing(query, dependencies));
+  }
+
+  /**
+   * A listing depends on the listing revision (which every change to what orders, counts or matches entries writes),
+   * its attribute conditions on the attributes' revision, and its page on the entries it shows (their offers'
+   * quantities): another product's stock change leaves it as it was.
+   */
+  private async listing(query: ProductListingQueryDto, dependencies: Dependencies): Promise<ProductListing> {
+    dependencies.document(REVISION_COLLECTION, LISTING_REVISION);
+    if (query.filters?.length) dependencies.document(FACET_COLLECTION, ATTRIBUTES_REVISION);
     const criteria = { ...listingCriteria(query), conditions: attributeConditions(query) };
     const { items, total } = await this.listingRows(criteria);
+    dependencies.shown(items.map((row) => row.entry._id));
     const lang = this.lang();
     const listed = items.map((row) => toListedProduct(row.entry, row.offer, lang));
     return { items: listed, page: criteria.page, size: criteria.size, total };
@@ -190,10 +231,32 @@ export class ProductSearchService {
 
   /** A published product with its SKUs and every active offer, cheapest first; 400 malformed id, 404 unknown. */
   @Exposed(['String'])
-  async getProductDetail(productId: string): Promise<ProductDetail> {
-    const entry = await this.index.entry(toObjectId(productId, 'productId'));
-    if (!entry?.published) throw new NotFoundException(`Product ${productId} not found`);
-    return toProductDetail(entry, this.lang());
+  getProductDetail(productId: string): Promise<ProductDetail> {
+    return this.cached('getProductDetail', [productId], async (dependencies) => {
+      const id = toObjectId(productId, 'productId');
+      dependencies.document(INDEX_COLLECTION, String(id));
+      const entry = await this.index.entry(id);
+      if (!entry?.published) throw new NotFoundException(`Product ${productId} not found`);
+      return toProductDetail(entry, this.lang());
+    });
+  }
+
+  /** A call's answer through the result cache, in the request's language. */
+  private cached<T>(call: string, args: unknown[], compute: (dependencies: Dependencies) => Promise<T>): Promise<T> {
+    return this.cache.answer(call, args, this.lang(), compute);
+  }
+
+  /**
+   * A filter's (or the suggestions') answer through the result cache: it depends on the counters (any of them, and
+   * the attributes' revision kept with them) and on the listing revision (the entries it reads, narrowed to a SKU or
+   * by name, change only with it).
+   */
+  private filter<T>(call: string, args: unknown[], compute: () => Promise<T>): Promise<T> {
+    return this.cached(call, args, (dependencies) => {
+      dependencies.collection(FACET_COLLECTION);
+      dependencies.document(REVISION_COLLECTION, LISTING_REVISION);
+      return compute();
+    });
   }
 
   /**

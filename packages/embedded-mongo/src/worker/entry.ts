@@ -2,21 +2,28 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { setLogSink } from '../log';
 import { WireListener } from './listener';
 import { lowerThreadPriority, PRIORITY_STEPS } from './thread-priority';
-import { serializeError, type ControlMessage, type EmbeddedMongoOptions, type WorkerMessage } from './protocol';
+import {
+  serializeError,
+  type ControlMessage,
+  type CountersData,
+  type EmbeddedMongoOptions,
+  type WorkerMessage,
+} from './protocol';
 
 /** The worker thread's entry: starts the server, reports its port, stops it on request. */
 const port = parentPort!;
 const post = (message: WorkerMessage): void => port.postMessage(message);
-const { options, host, socketPath } = workerData as {
+const { options, host, socketPath, counters } = workerData as {
   options: EmbeddedMongoOptions;
   host: string;
   socketPath?: string;
+  counters?: CountersData;
 };
 if (options.lowerPriority !== false) lowerThreadPriority(PRIORITY_STEPS);
 process.on('unhandledRejection', ignoreLmdbCommitEcho);
 setLogSink((entry) => post({ type: 'log', entry }));
 
-WireListener.start(options, host, socketPath).then(
+WireListener.start(options, host, socketPath, counters).then(
   (listener) => {
     port.on('message', (message: ControlMessage) => {
       if (message.type !== 'stop') return;

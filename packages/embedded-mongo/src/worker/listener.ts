@@ -1,15 +1,17 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { createServer, type ListenOptions, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { CommitCounters } from '../commit-counters';
 import { CursorRegistry } from '../commands/cursor-registry';
 import { SessionRegistry } from '../commands/session-registry';
+import { CountingStore } from '../storage/counting-store';
 import { Engine } from '../storage/engine';
 import { LmdbStore } from '../storage/lmdb-store';
 import { MemoryStore } from '../storage/store';
 import { describeError, log } from '../log';
 import { sweepExpired } from '../ttl';
 import { Connection, type ServerContext } from '../wire/connection';
-import type { EmbeddedMongoOptions } from './protocol';
+import type { CountersData, EmbeddedMongoOptions } from './protocol';
 
 /** Beside the store while a server serves it: its URI, for tools of other processes (`db-tool backup`). */
 export const URI_FILE = 'embedded-mongo.uri';
@@ -38,11 +40,22 @@ export class WireListener {
     this.maintenance.unref();
   }
 
-  /** `socketPath`: also listen on this Unix domain socket (its directory is the caller's). */
-  static async start(options: EmbeddedMongoOptions, host: string, socketPath?: string): Promise<WireListener> {
+  /**
+   * `socketPath`: also listen on this Unix domain socket (its directory is the caller's); `counters`: the commit
+   * counters shared with the caller, bumped by every write to a watched namespace.
+   */
+  static async start(
+    options: EmbeddedMongoOptions,
+    host: string,
+    socketPath?: string,
+    counters?: CountersData,
+  ): Promise<WireListener> {
     const store = options.dbPath ? LmdbStore.open(options.dbPath) : new MemoryStore();
     try {
-      const engine = new Engine(store);
+      const counted = counters
+        ? new CountingStore(store, new CommitCounters(counters.buffer, counters.namespaces))
+        : store;
+      const engine = new Engine(counted);
       const context: ServerContext = { engine, cursors: new CursorRegistry(), sessions: new SessionRegistry() };
       const sockets = new Set<Socket>();
       const accept = acceptor(context, sockets);

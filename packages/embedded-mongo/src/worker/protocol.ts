@@ -1,3 +1,4 @@
+import type { CommitCountersOptions } from '../commit-counters';
 import type { LogEntry } from '../log';
 
 /** What the calling thread and the server's worker thread say to each other (plain, structured-cloneable data). */
@@ -24,6 +25,18 @@ export interface EmbeddedMongoOptions {
    * Ignored on Windows.
    */
   unixSocket?: boolean;
+  /**
+   * Commit counters shared with the caller's thread (`EmbeddedMongoServer.commitCounters`): a slot per document and
+   * per namespace that the server bumps for every write of a watched namespace before any client is answered. For a
+   * cache in the caller's process that must see every write, whichever client made it, on its next read. Unset: none.
+   */
+  commitCounters?: CommitCountersOptions;
+}
+
+/** The commit counters as the server's thread gets them: the shared memory and the namespaces watched. */
+export interface CountersData {
+  buffer: SharedArrayBuffer;
+  namespaces?: string[];
 }
 
 /** An error as it crosses threads: structured cloning keeps only message and stack, not `code` or `errno`. */
