@@ -9,7 +9,7 @@ import { OfferFacets } from '../catalogue/offer-facets';
 import { ALL_CURRENCIES, StorefrontEntry } from '../catalogue/storefront-entry';
 import { StorefrontReader } from '../catalogue/storefront-reader';
 import { StorefrontSearchReader } from '../catalogue/storefront-search-reader';
-import { searchKeysFor } from '../catalogue/search-terms';
+import { prefixKeysFor } from '../catalogue/search-terms';
 import { SellerDirectory } from '../catalogue/seller-directory';
 import { CountryDirectory } from '../geolocation/country-directory';
 import { toFacets } from './facet-labels';
@@ -160,10 +160,7 @@ export class ProductSearchService {
     }
     const words = queryWords(prefix);
     if (words.length === 0) return [];
-    const candidates = await this.searchIndex.prefixed(
-      words.map((word) => searchKeysFor(word)[0]),
-      SUGGEST_CANDIDATES,
-    );
+    const candidates = await this.searchIndex.prefixed(words.map(prefixKeysFor), SUGGEST_CANDIDATES);
     const lang = this.lang();
     return candidates
       .map((entry) => ({ entry, score: relevance(entry, words) }))
