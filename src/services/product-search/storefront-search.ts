@@ -8,7 +8,7 @@ import { INDEX_SORTS, ListingCriteria, ListingRow, relevance } from './storefron
 /**
  * Matches of a search of several words ranked by relevance at most: the cheapest this many (price order, the
  * `search_price` index); the matches after them follow in price order. Ranking every match would read them all on
- * every page. (A one-word search ranks every match, tier by tier: see `byTiers`.)
+ * every page. (A one-word search ranks every match: up to this many so, beyond tier by tier, see `byTiers`.)
  */
 export const RELEVANCE_CANDIDATES = 100;
 
@@ -40,24 +40,29 @@ export class StorefrontSearch {
       categories: criteria.categories,
     };
     const start = criteria.page * criteria.size;
+    if (sort === 'relevance' && words.length === 1) {
+      // The count first: up to the cap, the capped ranking is the whole ranking, in fewer reads than the tiers.
+      const total = await this.reader.count(match);
+      const items =
+        total <= RELEVANCE_CANDIDATES
+          ? this.byCapped(match, words, start, criteria.size)
+          : this.byTiers(match, words[0], start, criteria.size);
+      return { items: await items, total };
+    }
     const [items, total] = await Promise.all([
       sort === 'relevance'
-        ? this.byRelevance(match, words, start, criteria.size)
+        ? this.byCapped(match, words, start, criteria.size)
         : this.reader.page(match, INDEX_SORTS[sort], start, criteria.size).then(rowsOf),
       this.reader.count(match),
     ]);
     return { items, total };
   }
 
-  private byRelevance(match: SearchMatch, words: string[], start: number, size: number): Promise<ListingRow[]> {
-    return words.length === 1 ? this.byTiers(match, words[0], start, size) : this.byCapped(match, words, start, size);
-  }
-
   /**
-   * One word: its matches tier by tier (`relevanceTiers`, best first), each tier in price order (ties by id): a tier
-   * is its keys' entries less the tier before's, read from `search_price` in order and stopping after the page.
-   * Where a tier ends before the page, the next tier's position is the count of the keys so far (keys alone), unless
-   * the read already showed it.
+   * One word with more matches than `RELEVANCE_CANDIDATES`: its matches tier by tier (`relevanceTiers`, best first),
+   * each tier in price order (ties by id): a tier is its keys' entries less the tier before's, read from
+   * `search_price` in order and stopping after the page. Where a tier ends before the page, the next tier's position
+   * is the count of the keys so far (keys alone), unless the read already showed it.
    */
   private async byTiers(match: SearchMatch, word: string, start: number, size: number): Promise<ListingRow[]> {
     const rows: ListingRow[] = [];
@@ -78,7 +83,8 @@ export class StorefrontSearch {
   }
 
   /**
-   * Several words. Positions below `RELEVANCE_CANDIDATES`: the cheapest matches, best first (ties in price order),
+   * Several words, or one with `RELEVANCE_CANDIDATES` matches or fewer (then the same order as `byTiers`). Positions
+   * below `RELEVANCE_CANDIDATES`: the cheapest matches, best first (ties in price order),
    * read with what scores them, then the page's in full; positions from there on: the matches after them in price
    * order.
    */
