@@ -84,9 +84,8 @@ export class StorefrontSearch {
 
   /**
    * Several words, or one with `RELEVANCE_CANDIDATES` matches or fewer (then the same order as `byTiers`). Positions
-   * below `RELEVANCE_CANDIDATES`: the cheapest matches, best first (ties in price order),
-   * read with what scores them, then the page's in full; positions from there on: the matches after them in price
-   * order.
+   * below `RELEVANCE_CANDIDATES`: the cheapest matches, best first (ties in price order), read with what scores them,
+   * then the page's in full; positions from there on: the matches after them in price order.
    */
   private async byCapped(match: SearchMatch, words: string[], start: number, size: number): Promise<ListingRow[]> {
     const end = start + size;
