@@ -126,6 +126,8 @@ describe('query plans of the beans', () => {
     for (const sort of ['-price', 'name', '-name', 'newest']) {
       await call(undefined, SEARCH, 'listProducts', [{ q: 'ficus', sort, currency: 'EUR', page: 1, size: 1 }]);
     }
+    // One word's relevance: its count, then (100 matches or fewer in the demo) the capped ranking's reads.
+    await call(undefined, SEARCH, 'listProducts', [{ q: 'ficus' }]);
     await call(undefined, SEARCH, 'listProducts', [{ q: 'a', page: 5, size: 20 }]);
     await call(undefined, SEARCH, 'listProducts', [{ q: 'ficus', categories: ['Houseplants'], sort: 'price' }]);
     await call(undefined, SEARCH, 'listProducts', [{ q: 'ficus', filters: filters.slice(0, 1), sort: 'price' }]);

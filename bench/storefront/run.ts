@@ -26,7 +26,7 @@ import {
  * baseline, one cheap call alone (`getCountryByCode('NL')`, answered from memory). The server runs in its own
  * process (one core), autocannon here (the other); mixes alternate within each round. Reports per mix the medians of
  * requests per second, latency and the server's CPU time per request (steadier than throughput on a shared
- * machine), and that CPU time as a ratio to the baseline's in the same run. `--each` adds one mix per filter, listing and detail call;
+ * machine), and that CPU time as a ratio to the baseline's in the same run. `--each` adds one mix per filter, listing, detail and type-ahead call;
  * `--only` keeps the mixes whose name contains the text, or one of `|`-separated texts (and the baseline); `--cpu-prof DIR` profiles the server
  * running the selected mixes alone (no baseline). Trading mode (`trading.ts`): `--trade N` has sellers adjust the
  * stock of N offers a second and `--checkouts M` has buyers check out M times a second, through their own calls,
@@ -95,6 +95,8 @@ const PRODUCTS: Call[] = [
   ['getProductDetail', [String(demo.products[0]._id)]],
   ['getProductDetail', [String(demo.products[11]._id)]],
 ];
+/** Calls measured only under `--each`, in no mix: the type-ahead. */
+const EACH_ONLY: Call[] = [['suggest', ['fic']]];
 const COUNTRIES: Call[] = [
   ['getCountries', []],
   ['getCountryByCode', ['NL']],
@@ -135,7 +137,7 @@ const MIX_NAMES = [
   'product detail',
   'storefront mix',
   STOCK,
-  ...(values.each ? [...FILTERS, ...PRODUCTS].map(callName) : []),
+  ...(values.each ? [...FILTERS, ...PRODUCTS, ...EACH_ONLY].map(callName) : []),
 ];
 /** A profile shows the selected mixes alone; otherwise the baseline always runs, for the ratios. */
 const withBaseline = !values['cpu-prof'];
@@ -153,7 +155,10 @@ function mixes(tokens: Map<string, string>, offers: StockedOffer[]): Map<string,
     'storefront mix': beanMix({ beanId: SEARCH, calls: [...FILTERS, ...PRODUCTS] }, { beanId: GEO, calls: COUNTRIES }),
     [STOCK]: stockMix(tokens, offers),
     ...Object.fromEntries(
-      [...FILTERS, ...PRODUCTS].map((call) => [callName(call), beanMix({ beanId: SEARCH, calls: [call] })]),
+      [...FILTERS, ...PRODUCTS, ...EACH_ONLY].map((call) => [
+        callName(call),
+        beanMix({ beanId: SEARCH, calls: [call] }),
+      ]),
     ),
   };
   return new Map(SELECTED.map((name) => [name, all[name]]));

@@ -9,22 +9,23 @@ import { startTestApp, TestApp } from '../support/test-app';
 const BEAN = 'ecomRemainsSearchEngineServiceImpl';
 const PRODUCTS = 130;
 const SIZE = 20;
-/** The README's cap on the matches relevance ranks (the cheapest ones); the rest follow in price order. */
+/** The README's cap on the matches relevance ranks for several words (the cheapest ones); the rest follow by price. */
 const RELEVANCE_CANDIDATES = 100;
 
 /**
  * Per product `i`, a name matching "zinnia" in one of the four ways relevance scores: a whole name word (8), the
- * beginning of a name word (4), a name word one typo away (2), or only a word of the description (1).
+ * beginning of a name word (4), a name word one typo away (2), or only a word of the description (1); and its
+ * relevance to "zinnia annual", "annual" being a word of the description (1) of the first three.
  */
 const KINDS = [
-  { name: (i: number) => `Zinnia ${i}`, description: 'An annual', score: 8 },
-  { name: (i: number) => `Zinniana ${i}`, description: 'An annual', score: 4 },
-  { name: (i: number) => `Zinnai ${i}`, description: 'An annual', score: 2 },
-  { name: (i: number) => `Plant ${i}`, description: 'Like a zinnia', score: 1 },
+  { name: (i: number) => `Zinnia ${i}`, description: 'An annual', score: 8, twoWords: 9 },
+  { name: (i: number) => `Zinniana ${i}`, description: 'An annual', score: 4, twoWords: 5 },
+  { name: (i: number) => `Zinnai ${i}`, description: 'An annual', score: 2, twoWords: 3 },
+  { name: (i: number) => `Plant ${i}`, description: 'Like a zinnia', score: 1, twoWords: 1 },
 ];
 const priceOf = (i: number) => 100 + ((i * 37) % 61);
 
-type Row = { id: string; name: string; price: number; createdAt: number; score: number };
+type Row = { id: string; name: string; price: number; createdAt: number; score: number; twoWords: number };
 type Listed = { id: string; name: string; cheapestOffer: { price: number } };
 type Page = { items: Listed[]; total: number };
 
@@ -38,10 +39,18 @@ const ORDERS: Record<string, (a: Row, b: Row) => number> = {
   newest: (a, b) => b.createdAt - a.createdAt || byId(b, a),
 };
 
-/** The README's relevance order: the cheapest matches best first (ties by id), then the others by price. */
+/** The README's relevance order of one word: every match, best first, ties by price (then id). */
 function relevanceOrder(rows: Row[]): Row[] {
+  return [...rows].sort((a, b) => b.score - a.score || ORDERS.price(a, b));
+}
+
+/**
+ * The README's relevance order of several words: the cheapest matches best first (ties by price, then id), then the
+ * others by price.
+ */
+function cappedRelevanceOrder(rows: Row[]): Row[] {
   const byPrice = [...rows].sort(ORDERS.price);
-  const ranked = byPrice.slice(0, RELEVANCE_CANDIDATES).sort((a, b) => b.score - a.score || byId(a, b));
+  const ranked = byPrice.slice(0, RELEVANCE_CANDIDATES).sort((a, b) => b.twoWords - a.twoWords || ORDERS.price(a, b));
   return [...ranked, ...byPrice.slice(RELEVANCE_CANDIDATES)];
 }
 
@@ -92,6 +101,7 @@ describe('storefront search: every sort paged in its order', () => {
         price: priceOf(i),
         createdAt: createdAt.get(id)!,
         score: KINDS[i % 4].score,
+        twoWords: KINDS[i % 4].twoWords,
       });
     });
   }, 120_000);
@@ -116,13 +126,29 @@ describe('storefront search: every sort paged in its order', () => {
     expect((await page({ q: 'zinnia', currency: 'USD' })).total).toBe(0);
   }, 120_000);
 
-  it('should rank the cheapest matches by relevance and page the rest by price', async () => {
-    expect(rows.length).toBeGreaterThan(RELEVANCE_CANDIDATES);
+  it('should rank every match of one word by relevance, tier by tier, each in price order', async () => {
     await expectPages({ q: 'zinnia' }, relevanceOrder(rows));
+    await expectPages({ q: 'zinnia', currency: 'EUR' }, relevanceOrder(rows));
+    // Pages straddling the tiers (33 whole words, then 33 beginnings, 32 typos, 32 descriptions), and one starting
+    // past the first two tiers.
+    for (const [at, size] of [
+      [1, 30],
+      [3, 30],
+      [4, 17],
+    ]) {
+      const shown = await page({ q: 'zinnia', page: at, size });
+      const wanted = relevanceOrder(rows).slice(at * size, (at + 1) * size);
+      expect(shown.items.map((item) => item.id)).toEqual(wanted.map((row) => row.id));
+    }
+  }, 120_000);
+
+  it('should rank the cheapest matches of several words by relevance and page the rest by price', async () => {
+    expect(rows.length).toBeGreaterThan(RELEVANCE_CANDIDATES);
+    await expectPages({ q: 'zinnia annual' }, cappedRelevanceOrder(rows));
     // A page straddling the cap: its end comes from the price order.
-    const straddling = await page({ q: 'zinnia', page: 3, size: 30 });
+    const straddling = await page({ q: 'zinnia annual', page: 3, size: 30 });
     expect(straddling.items.map((item) => item.id)).toEqual(
-      relevanceOrder(rows)
+      cappedRelevanceOrder(rows)
         .slice(90, 120)
         .map((row) => row.id),
     );

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { searchKeysFor, searchKeysOf, TYPO_MIN_LENGTH } from './search-terms';
+import { relevanceTiers, searchKeysFor, searchKeysOf, TYPO_MIN_LENGTH } from './search-terms';
 
 /** One edit by the definition of the search (missing, extra or wrong letter, two neighbours swapped), by brute force. */
 function oneEditAway(a: string, b: string): boolean {
@@ -23,6 +23,15 @@ function matches(word: string, names: string[], terms: string[]): boolean {
   return word.length >= TYPO_MIN_LENGTH && names.some(typos);
 }
 
+/** The README's relevance of an entry to one query word. */
+function score(word: string, names: string[], terms: string[]): number {
+  if (names.includes(word)) return 8;
+  if (names.some((name) => name.startsWith(word))) return 4;
+  const typos = (name: string) => name.length >= TYPO_MIN_LENGTH && oneEditAway(word, name);
+  if (word.length >= TYPO_MIN_LENGTH && names.some(typos)) return 2;
+  return terms.some((term) => term.startsWith(word)) ? 1 : 0;
+}
+
 const hasCommonKey = (a: string[], b: string[]) => a.some((key) => new Set(b).has(key));
 
 describe('search keys', () => {
@@ -37,6 +46,22 @@ describe('search keys', () => {
         expect(hasCommonKey(searchKeysOf(names, terms), searchKeysFor(q))).toBe(matches(q, names, terms));
       }),
       { seed: 20261127, numRuns: 5_000 },
+    );
+  });
+
+  it('of each relevance tier are shared exactly by the entries scoring at least its relevance', () => {
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 3 }), fc.array(word, { maxLength: 3 }), word, (n, d, q) => {
+        const names = [...new Set(n)];
+        const terms = [...new Set([...names, ...d])];
+        const keys = searchKeysOf(names, terms);
+        const tiers = relevanceTiers(q);
+        expect(tiers.map((tier) => tier.score)).toEqual(q.length >= TYPO_MIN_LENGTH ? [8, 4, 2, 1] : [8, 4, 1]);
+        for (const tier of tiers) {
+          expect(hasCommonKey(keys, tier.keys)).toBe(score(q, names, terms) >= tier.score);
+        }
+      }),
+      { seed: 20261128, numRuns: 5_000 },
     );
   });
 

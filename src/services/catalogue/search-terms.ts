@@ -18,13 +18,17 @@ const MAX_WORD = 40;
 /**
  * The search keys of an entry (`searchKeys`), each one string that a query word looks up as an index point, so that a
  * search reads its matches through one index in the page's order (see `searchKeysFor`):
- * - `p:<prefix>` for every beginning of every word of the names and descriptions (the word itself included);
+ * - `n:<prefix>` for every beginning of every word of the names (the word itself included), and `p:<prefix>` for
+ *   every other beginning of a word of the descriptions (one that no name's word begins with);
  * - for each word of a name, `w:<word>`, and for those of `TYPO_MIN_LENGTH` letters or more, `d:<the word with one
  *   letter removed>` and `s:<position>:<the word with the letter at that position removed>`.
  */
 export function searchKeysOf(nameWords: string[], terms: string[]): string[] {
   const keys = new Set<string>();
-  for (const term of terms) for (let end = 1; end <= term.length; end++) keys.add(`p:${term.slice(0, end)}`);
+  const namePrefixes = new Set(nameWords.flatMap(prefixesOf));
+  for (const prefix of namePrefixes) keys.add(`n:${prefix}`);
+  for (const term of terms)
+    for (const prefix of prefixesOf(term)) if (!namePrefixes.has(prefix)) keys.add(`p:${prefix}`);
   for (const word of nameWords) {
     keys.add(`w:${word}`);
     if (word.length < TYPO_MIN_LENGTH) continue;
@@ -35,24 +39,63 @@ export function searchKeysOf(nameWords: string[], terms: string[]): string[] {
 
 /**
  * The keys an entry has exactly when a query word begins one of its words, or (for words of `TYPO_MIN_LENGTH`
- * letters or more) is within one edit of a word of its names of that length or more: the word begins a word
- * (`p:`); a letter missing (it is a name's word with one letter removed: `d:`); a letter extra (a deletion of it is
- * a name's word: `w:`, for words one letter longer than the minimum or more); a letter wrong (both without the
- * letter at the same position: `s:`); two neighbours swapped (its swap is a name's word: `w:`).
+ * letters or more) is within one edit of a word of its names of that length or more: the word begins a word of a
+ * name (`n:`) or of a description (`p:`); a letter missing (it is a name's word with one letter removed: `d:`); a
+ * letter extra (a deletion of it is a name's word: `w:`, for words one letter longer than the minimum or more); a
+ * letter wrong (both without the letter at the same position: `s:`); two neighbours swapped (its swap is a name's
+ * word: `w:`).
  */
 export function searchKeysFor(word: string): string[] {
+  return relevanceTiers(word).at(-1)!.keys;
+}
+
+/** The keys of a query word that an entry has when the word begins one of its words (names and descriptions). */
+export function prefixKeysFor(word: string): string[] {
   const cut = word.slice(0, MAX_WORD);
-  const keys = new Set([`p:${cut}`]);
-  if (cut.length < TYPO_MIN_LENGTH) return [...keys];
-  keys.add(`d:${cut}`);
-  deletions(cut).forEach((shorter, at) => {
+  return [`n:${cut}`, `p:${cut}`];
+}
+
+/** A query word's matches of at least a relevance: the entries having one of `keys`. */
+export interface RelevanceTier {
+  score: number;
+  keys: string[];
+}
+
+/**
+ * The matches of a query word by the relevance it scores them (the listing's `relevance`), best first, each set
+ * holding the ones before it: a word of a name (8: `w:<word>`), or the beginning of one (4: `n:<word>`), or, for words
+ * of `TYPO_MIN_LENGTH` letters or more, a name's word within one typo (2: the typo keys of `searchKeysFor`), or the
+ * beginning of any word (1). So the entries scoring exactly a tier's score are those of its keys less those of the
+ * tier before, and each set is a point look-up of the search indexes.
+ */
+export function relevanceTiers(word: string): RelevanceTier[] {
+  const cut = word.slice(0, MAX_WORD);
+  const [namePrefix, otherPrefix] = prefixKeysFor(cut);
+  const typos = cut.length < TYPO_MIN_LENGTH ? [] : typoKeysFor(cut);
+  const tiers = [
+    { score: 8, keys: [`w:${cut}`] },
+    { score: 4, keys: [namePrefix] },
+    ...(typos.length > 0 ? [{ score: 2, keys: [namePrefix, ...typos] }] : []),
+  ];
+  return [...tiers, { score: 1, keys: [namePrefix, otherPrefix, ...typos] }];
+}
+
+/** The keys of the names' words within one typo of a word of `TYPO_MIN_LENGTH` letters or more (see above). */
+function typoKeysFor(word: string): string[] {
+  const keys = new Set([`d:${word}`]);
+  deletions(word).forEach((shorter, at) => {
     keys.add(`s:${at}:${shorter}`);
     if (shorter.length >= TYPO_MIN_LENGTH) keys.add(`w:${shorter}`);
   });
-  for (let at = 0; at + 1 < cut.length; at++) {
-    if (cut[at] !== cut[at + 1]) keys.add(`w:${cut.slice(0, at)}${cut[at + 1]}${cut[at]}${cut.slice(at + 2)}`);
+  for (let at = 0; at + 1 < word.length; at++) {
+    if (word[at] !== word[at + 1]) keys.add(`w:${word.slice(0, at)}${word[at + 1]}${word[at]}${word.slice(at + 2)}`);
   }
   return [...keys];
+}
+
+/** Every beginning of a word, the word itself included. */
+function prefixesOf(word: string): string[] {
+  return Array.from({ length: word.length }, (_, at) => word.slice(0, at + 1));
 }
 
 /** The word with each letter removed in turn (index = the position removed). */

@@ -7,10 +7,14 @@ import { EntrySort, LISTING_FIELDS } from './storefront-reader';
 
 type Doc = mongo.BSON.Document;
 
-/** Listed entries of a scope having one of the search keys (`searchKeysFor`), optionally in one of the categories. */
+/**
+ * Listed entries of a scope having one of the search keys (`searchKeysFor`) and none of `excluded` (a better
+ * relevance tier's, see `relevanceTiers`), optionally in one of the categories.
+ */
 export interface SearchMatch {
   scope: string;
   keys: string[];
+  excluded?: string[];
   categories: string[];
 }
 
@@ -67,12 +71,13 @@ export class StorefrontSearchReader {
   }
 
   /**
-   * Up to `limit` listed products (all currencies), in name order, having for each of `prefixKeys` (`p:<word>`) a word
-   * beginning with it: the first key is a point of `search_name`, the others are checked on the entries found.
+   * Up to `limit` listed products (all currencies), in name order, having for each word one of its `prefixKeys`
+   * (`prefixKeysFor`): the first word's keys are points of `search_name`, the others are checked on the entries found.
    */
-  prefixed(prefixKeys: string[], limit: number): Promise<StorefrontEntry[]> {
+  prefixed(prefixKeys: string[][], limit: number): Promise<StorefrontEntry[]> {
+    const eachWord = prefixKeys.map((keys) => ({ searchKeys: { $in: keys } }));
     return this.entries()
-      .find({ scope: ALL_CURRENCIES, listed: true, $and: prefixKeys.map((key) => ({ searchKeys: key })) } as Doc, {
+      .find({ scope: ALL_CURRENCIES, listed: true, $and: eachWord } as Doc, {
         projection: { product: 1, name: 1, slug: 1, translations: 1, terms: 1 },
       })
       .sort({ name: 1, _id: 1 })
@@ -85,7 +90,8 @@ export class StorefrontSearchReader {
   }
 }
 
-function filterOf({ scope, keys, categories }: SearchMatch): Doc {
+function filterOf({ scope, keys, excluded, categories }: SearchMatch): Doc {
   const inCategories = categories.length > 0 ? { categories: { $in: categories } } : {};
-  return { scope, listed: true, searchKeys: { $in: keys }, ...inCategories };
+  const notExcluded = excluded ? { $nor: [{ searchKeys: { $in: excluded } }] } : {};
+  return { scope, listed: true, searchKeys: { $in: keys }, ...notExcluded, ...inCategories };
 }

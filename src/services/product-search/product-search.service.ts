@@ -16,7 +16,7 @@ import {
 } from '../catalogue/storefront-indexer';
 import { EntryFilter, PageQuery, StorefrontReader } from '../catalogue/storefront-reader';
 import { StorefrontSearchReader } from '../catalogue/storefront-search-reader';
-import { searchKeysFor } from '../catalogue/search-terms';
+import { prefixKeysFor } from '../catalogue/search-terms';
 import { SellerDirectory } from '../catalogue/seller-directory';
 import { CountryDirectory } from '../geolocation/country-directory';
 import { toFacets } from './facet-labels';
@@ -192,10 +192,7 @@ export class ProductSearchService {
   private async suggestions(prefix: string): Promise<Suggestion[]> {
     const words = queryWords(prefix);
     if (words.length === 0) return [];
-    const candidates = await this.searchIndex.prefixed(
-      words.map((word) => searchKeysFor(word)[0]),
-      SUGGEST_CANDIDATES,
-    );
+    const candidates = await this.searchIndex.prefixed(words.map(prefixKeysFor), SUGGEST_CANDIDATES);
     const lang = this.lang();
     return candidates
       .map((entry) => ({ entry, score: relevance(entry, words) }))

@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { searchKeysFor } from '../catalogue/search-terms';
+import { relevanceTiers, searchKeysFor } from '../catalogue/search-terms';
 import { ALL_CURRENCIES, StorefrontEntry } from '../catalogue/storefront-entry';
 import { SearchMatch, StorefrontSearchReader } from '../catalogue/storefront-search-reader';
 import { ListingSort } from './product-listing.dto';
 import { INDEX_SORTS, ListingCriteria, ListingRow, relevance } from './storefront-listing';
 
 /**
- * Matches ranked by relevance at most: the cheapest this many (price order, the `search_price` index); the matches
- * after them follow in price order. Ranking every match would read them all on every page.
+ * Matches of a search of several words ranked by relevance at most: the cheapest this many (price order, the
+ * `search_price` index); the matches after them follow in price order. Ranking every match would read them all on
+ * every page. (A one-word search ranks every match: up to this many so, beyond tier by tier, see `byTiers`.)
  */
 export const RELEVANCE_CANDIDATES = 100;
 
@@ -39,9 +40,18 @@ export class StorefrontSearch {
       categories: criteria.categories,
     };
     const start = criteria.page * criteria.size;
+    if (sort === 'relevance' && words.length === 1) {
+      // The count first: up to the cap, the capped ranking is the whole ranking, in fewer reads than the tiers.
+      const total = await this.reader.count(match);
+      const items =
+        total <= RELEVANCE_CANDIDATES
+          ? this.byCapped(match, words, start, criteria.size)
+          : this.byTiers(match, words[0], start, criteria.size);
+      return { items: await items, total };
+    }
     const [items, total] = await Promise.all([
       sort === 'relevance'
-        ? this.byRelevance(match, words, start, criteria.size)
+        ? this.byCapped(match, words, start, criteria.size)
         : this.reader.page(match, INDEX_SORTS[sort], start, criteria.size).then(rowsOf),
       this.reader.count(match),
     ]);
@@ -49,10 +59,35 @@ export class StorefrontSearch {
   }
 
   /**
-   * Positions below `RELEVANCE_CANDIDATES`: the cheapest matches, best first (ties by entry id), read with what
-   * scores them, then the page's in full; positions from there on: the matches after them in price order.
+   * One word with more matches than `RELEVANCE_CANDIDATES`: its matches tier by tier (`relevanceTiers`, best first),
+   * each tier in price order (ties by id): a tier is its keys' entries less the tier before's, read from
+   * `search_price` in order and stopping after the page. Where a tier ends before the page, the next tier's position
+   * is the count of the keys so far (keys alone), unless the read already showed it.
    */
-  private async byRelevance(match: SearchMatch, words: string[], start: number, size: number): Promise<ListingRow[]> {
+  private async byTiers(match: SearchMatch, word: string, start: number, size: number): Promise<ListingRow[]> {
+    const rows: ListingRow[] = [];
+    let before = 0;
+    let excluded: string[] | undefined;
+    for (const { score, keys } of relevanceTiers(word)) {
+      const skip = Math.max(0, start - before);
+      const limit = size - rows.length;
+      const tier = { ...match, keys, excluded };
+      const entries = await this.reader.page(tier, INDEX_SORTS.price, skip, limit);
+      rows.push(...rowsOf(entries).map((row) => ({ ...row, score })));
+      if (rows.length === size) break;
+      const ended = entries.length > 0 || skip === 0;
+      before = ended ? before + skip + entries.length : await this.reader.count({ ...match, keys });
+      excluded = keys;
+    }
+    return rows;
+  }
+
+  /**
+   * Several words, or one with `RELEVANCE_CANDIDATES` matches or fewer (then the same order as `byTiers`). Positions
+   * below `RELEVANCE_CANDIDATES`: the cheapest matches, best first (ties in price order), read with what scores them,
+   * then the page's in full; positions from there on: the matches after them in price order.
+   */
+  private async byCapped(match: SearchMatch, words: string[], start: number, size: number): Promise<ListingRow[]> {
     const end = start + size;
     const [ranked, after] = await Promise.all([
       start < RELEVANCE_CANDIDATES ? this.ranked(match, words, start, end) : [],
@@ -69,9 +104,10 @@ export class StorefrontSearch {
   }
 
   private async ranked(match: SearchMatch, words: string[], start: number, end: number): Promise<ListingRow[]> {
+    // Read in price order (ties by id) and sorted stably, so equal scores keep that order.
     const scored = (await this.reader.scored(match, INDEX_SORTS.price, RELEVANCE_CANDIDATES))
       .map((entry) => ({ id: entry._id, score: relevance(entry, words) }))
-      .sort((a, b) => b.score - a.score || compare(a.id, b.id))
+      .sort((a, b) => b.score - a.score)
       .slice(start, end);
     const full = new Map((await this.reader.byIds(scored.map((row) => row.id))).map((entry) => [entry._id, entry]));
     return scored.flatMap(({ id, score }) => {
@@ -84,9 +120,4 @@ export class StorefrontSearch {
 /** Rows of entries read with their cheapest in-stock offer (entries computed before they kept it need a reindex). */
 function rowsOf(entries: StorefrontEntry[]): ListingRow[] {
   return entries.flatMap((entry) => (entry.cheapest ? [{ entry, offer: entry.cheapest, score: 0 }] : []));
-}
-
-/** Binary (code unit) order, as the index orders strings. */
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
