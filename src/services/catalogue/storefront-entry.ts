@@ -186,7 +186,8 @@ export function entriesOf(sources: ProductSources): StorefrontEntry[] {
     .filter((offer) => offer.active !== false)
     .map((offer) => entryOffer(offer, skus, sources.sellers))
     .sort(byPriceThenId);
-  const all = entryOf(sources.product, ALL_CURRENCIES, offers, sources.attributes);
+  const search = searchFieldsOf(sources.product);
+  const all = entryOf(sources.product, ALL_CURRENCIES, offers, sources.attributes, search);
   all.skus = sources.skus.map(({ _id, code, name, attributes }) => ({ _id, code, name, attributes: attributes ?? [] }));
   all.attributeIds = uniqueIds(attributeIdsOf([sources.product, ...sources.skus]));
   all.attributeLabels = labelsOf(all.attributeIds, sources.attributes);
@@ -204,6 +205,7 @@ export function entriesOf(sources: ProductSources): StorefrontEntry[] {
       currency,
       offers.filter((offer) => offer.currency === currency),
       sources.attributes,
+      search,
     ),
   );
   return [all, ...perCurrency];
@@ -243,11 +245,11 @@ function entryOf(
   scope: string,
   offers: EntryOffer[],
   labels: Map<string, AttributeLabel>,
+  search: SearchFields,
 ): StorefrontEntry {
   const inStock = offers.filter((offer) => offer.quantity > 0);
   const published = product.published === true;
   const translations = product.translations ?? [];
-  const names = [product.name, ...translations.map((t) => t.name)];
   const attributes = product.attributes ?? [];
   const listed = published && inStock.length > 0;
   return {
@@ -277,7 +279,8 @@ function entryOf(
     ),
     attributeKeys: [...new Set([...keysOf(attributes), ...inStock.flatMap((offer) => offer.keys)])],
     keyPrices: keyPricesOf(keysOf(attributes), inStock),
-    ...searchFields(names, [product.description, ...translations.map((t) => t.description)], listed),
+    terms: search.terms,
+    searchKeys: listed ? search.searchKeys() : [],
     skus: [],
     inStockSkus: [],
     facets: [],
@@ -329,17 +332,23 @@ function keyPricesOf(ownKeys: string[], inStock: EntryOffer[]): string[] {
   return [...cheapest].flatMap(([key, price]) => [keyPriceOf(1, key, price), keyPriceOf(-1, key, price)]);
 }
 
+/** A product's search words, the same in all its entries; its search keys made on first use, then shared. */
+interface SearchFields {
+  terms: string[];
+  searchKeys: () => string[];
+}
+
 /**
- * The search words of names and descriptions (`terms`, what relevance scores), and the search keys
- * (`searchKeysOf`), kept only while listed: searches read listed entries only, and every key costs index writes.
+ * The search words of the product's names and descriptions (`terms`, what relevance scores), and its search keys
+ * (`searchKeysOf`), which entries keep only while listed: searches read listed entries only, and every key costs
+ * index writes. Made once for all of a product's entries (all currencies, then each currency), not once per entry.
  */
-function searchFields(
-  names: string[],
-  descriptions: (string | undefined)[],
-  listed: boolean,
-): Pick<StorefrontEntry, 'terms' | 'searchKeys'> {
-  const terms = distinctWords([...names, ...descriptions]);
-  return { terms, searchKeys: listed ? searchKeysOf(distinctWords(names), terms) : [] };
+function searchFieldsOf(product: ProductSource): SearchFields {
+  const translations = product.translations ?? [];
+  const names = [product.name, ...translations.map((t) => t.name)];
+  const terms = distinctWords([...names, product.description, ...translations.map((t) => t.description)]);
+  let keys: string[] | undefined;
+  return { terms, searchKeys: () => (keys ??= searchKeysOf(distinctWords(names), terms)) };
 }
 
 /** Keys of the attribute values that count for filters: a value list may be empty. */
