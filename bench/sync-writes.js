@@ -10,9 +10,12 @@
  *   fdatasync-append     write + fdatasync, growing the file
  *   fdatasync-prealloc   write + fdatasync into the preallocated file
  *   raw-4k               bench/durable-writes.js's raw loop: 4 KB pwrite + fdatasync, cycling over a preallocated 64 MB
+ *   direct-prealloc      the journal's records as it writes them now: each zero-padded to whole 512-byte sectors, at
+ *                        sector boundaries, through an O_DIRECT | O_DSYNC descriptor (no page cache), from one buffer
+ *                        at a sector-aligned address (found as the journal finds it, by trying direct reads)
  * (`--variants` runs only those, e.g. one at a time under `perf stat -e block:block_rq_issue` to count the device
  * requests per write) and prints ops/s per round, then per variant the median rate, µs per write and its ratio to
- * raw-4k in the same rounds. Then `--pairs` (default 3000, 0 for none) round trips of a `--bytes` message to a child
+ * raw-4k in the same rounds, and the process's CPU time (user + system) per write, median of the rounds. Then `--pairs` (default 3000, 0 for none) round trips of a `--bytes` message to a child
  * process over TCP (loopback), interleaved one by one with journal writes here (see pairedRoundTrips): what a round
  * trip whose answer waits for a journal write costs beyond a round trip answered at once plus the write itself, i.e.
  * what a durable insert pays for the write beyond the write, without the server's code. The machine is shared:
@@ -52,10 +55,14 @@ function zeroFilled(file, bytes) {
   fs.closeSync(fd);
 }
 
-/** Writes `buffer` at successive offsets (wrapping at `wrap`, when given) for MILLIS ms; returns ops/s. */
+/**
+ * Writes `buffer` at successive offsets (wrapping at `wrap`, when given) for MILLIS ms; returns ops/s and the
+ * process's CPU µs per write.
+ */
 function timedWrites(fd, buffer, { wrap, sync }) {
   let ops = 0;
   let position = 0;
+  const cpuBefore = process.cpuUsage();
   const start = performance.now();
   while (performance.now() - start < MILLIS) {
     if (wrap && position + buffer.length > wrap) position = 0;
@@ -64,17 +71,42 @@ function timedWrites(fd, buffer, { wrap, sync }) {
     position += buffer.length;
     ops++;
   }
-  return ops / ((performance.now() - start) / 1000);
+  const rate = ops / ((performance.now() - start) / 1000);
+  const { user, system } = process.cpuUsage(cpuBefore);
+  return { rate, cpu: (user + system) / ops };
+}
+
+const SECTOR = 512;
+
+/** The record padded to whole sectors, in memory at a sector-aligned address (a direct read there succeeds). */
+function sectorAlignedRecord(fd) {
+  const bytes = Math.ceil(RECORD.length / SECTOR) * SECTOR;
+  const slab = Buffer.allocUnsafeSlow(bytes + 2 * 4096 + SECTOR).fill(0);
+  for (let offset = 0; offset < SECTOR; offset += 8) {
+    try {
+      fs.readSync(fd, slab, offset, 2 * 4096, 0);
+    } catch (error) {
+      if (error.code === 'EINVAL') continue;
+      throw error;
+    }
+    RECORD.copy(slab, offset);
+    return slab.subarray(offset, offset + bytes);
+  }
+  throw new Error('no sector-aligned buffer found for O_DIRECT');
 }
 
 /** One variant: how its file is prepared, how it is opened, what each write is. */
-function variant({ preallocate, dsync, buffer = RECORD }) {
+function variant({ preallocate, dsync, direct, buffer = RECORD }) {
   return (file) => {
     if (preallocate) zeroFilled(file, preallocate);
-    const flags = fs.constants.O_RDWR | fs.constants.O_CREAT | (dsync ? fs.constants.O_DSYNC : 0);
+    const flags =
+      fs.constants.O_RDWR |
+      fs.constants.O_CREAT |
+      (dsync ? fs.constants.O_DSYNC : 0) |
+      (direct ? fs.constants.O_DIRECT : 0);
     const fd = fs.openSync(file, flags, 0o644);
     try {
-      return timedWrites(fd, buffer, { wrap: preallocate, sync: !dsync });
+      return timedWrites(fd, direct ? sectorAlignedRecord(fd) : buffer, { wrap: preallocate, sync: !dsync });
     } finally {
       fs.closeSync(fd);
       fs.rmSync(file);
@@ -203,6 +235,7 @@ const VARIANTS = {
   'fdatasync-append': variant({ dsync: false }),
   'fdatasync-prealloc': variant({ dsync: false, preallocate: PREALLOCATED_BYTES }),
   'raw-4k': variant({ dsync: false, preallocate: RAW_BYTES, buffer: BLOCK }),
+  'direct-prealloc': variant({ dsync: true, direct: true, preallocate: PREALLOCATED_BYTES }),
 };
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -227,9 +260,14 @@ function reportVariants(dir) {
   for (const name of names) if (!VARIANTS[name]) throw new Error(`no variant ${name}`);
   if (names.length === 0) return;
   const rates = Object.fromEntries(names.map((name) => [name, []]));
+  const cpus = Object.fromEntries(names.map((name) => [name, []]));
   for (let round = 0; round < ROUNDS; round++) {
     const order = names.map((_, i) => names[(i + round) % names.length]);
-    for (const name of order) rates[name].push(VARIANTS[name](path.join(dir, name)));
+    for (const name of order) {
+      const { rate, cpu } = VARIANTS[name](path.join(dir, name));
+      rates[name].push(rate);
+      cpus[name].push(cpu);
+    }
     console.log(`round ${round + 1}: ${names.map((name) => `${name} ${Math.round(rates[name][round])}`).join('  ')}`);
   }
   console.log(`medians of ${ROUNDS} rounds of ${MILLIS} ms, ${RECORD.length}-byte records`);
@@ -237,8 +275,9 @@ function reportVariants(dir) {
     const rate = median(rates[name]);
     const ratios = rates['raw-4k'] && rates[name].map((rate, round) => rate / rates['raw-4k'][round]);
     const ratio = ratios ? `  ${median(ratios).toFixed(2)}x raw-4k` : '';
+    const cpu = `  CPU ${median(cpus[name]).toFixed(0).padStart(5)} µs/write`;
     console.log(
-      `${name.padEnd(20)} ${String(Math.round(rate)).padStart(7)}/s  ${(1e6 / rate).toFixed(0).padStart(6)} µs${ratio}`,
+      `${name.padEnd(20)} ${String(Math.round(rate)).padStart(7)}/s  ${(1e6 / rate).toFixed(0).padStart(6)} µs${ratio}${cpu}`,
     );
   }
 }
