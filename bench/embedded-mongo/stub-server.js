@@ -4,7 +4,8 @@
  * `ok: 1` and does nothing else. `hello`/`isMaster` get just what the driver needs to connect; `find` gets an empty
  * cursor. OP_MSG, and OP_QUERY for the legacy handshake. Posts its port to the parent. Runs at the embedded
  * server's thread priority, so neither server is favoured by the scheduler. With `workerData.socketPath` it also
- * listens on that Unix domain socket (command-cost.js).
+ * listens on that Unix domain socket (command-cost.js); with `workerData.sessions === false` its hello leaves out
+ * `logicalSessionTimeoutMinutes`, so that the driver sends no `lsid` (driver-cost.js).
  */
 const { createServer } = require('node:net');
 const { parentPort, workerData } = require('node:worker_threads');
@@ -25,7 +26,7 @@ function answer(command) {
       maxMessageSizeBytes: 48_000_000,
       maxWriteBatchSize: 100_000,
       localTime: new Date(),
-      logicalSessionTimeoutMinutes: 30,
+      ...(workerData?.sessions === false ? {} : { logicalSessionTimeoutMinutes: 30 }),
       minWireVersion: 0,
       maxWireVersion: 21,
       ok: 1,
