@@ -99,6 +99,7 @@ export class AppConfig {
   /** Absolute path. */
   readonly dataDir: string;
   readonly embeddedDbInMemory: boolean;
+  readonly embeddedDbLowerPriority: boolean;
   readonly jwtSecret: string;
   readonly jwtTtlSeconds: number;
   readonly adminUsername: string;
@@ -165,6 +166,7 @@ export class AppConfig {
     this.mongodbUri = env.MONGODB_URI;
     this.dataDir = resolve(env.DATA_DIR);
     this.embeddedDbInMemory = env.EMBEDDED_DB_IN_MEMORY;
+    this.embeddedDbLowerPriority = env.EMBEDDED_DB_LOWER_PRIORITY;
     this.jwtSecret = env.JWT_SECRET;
     this.jwtTtlSeconds = parseDurationSeconds(env.JWT_TTL);
     this.adminUsername = env.ADMIN_USERNAME;

@@ -88,6 +88,14 @@ export class EnvironmentVariables {
   @IsBoolean()
   EMBEDDED_DB_IN_MEMORY = false;
 
+  /**
+   * Run the embedded database's thread 10 nice levels below the app's (Linux), so that a long query yields to HTTP;
+   * the seed and reindex commands turn it off: there nothing else in the process needs the core.
+   */
+  @Transform(toBoolean)
+  @IsBoolean()
+  EMBEDDED_DB_LOWER_PRIORITY = true;
+
   @IsString()
   @MinLength(16)
   JWT_SECRET = DEV_JWT_SECRET;

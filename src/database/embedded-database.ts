@@ -29,7 +29,8 @@ export class EmbeddedDatabase implements OnApplicationShutdown {
     if (dbPath) await mkdir(dbPath, { recursive: true });
     // The app's own connection goes through the Unix domain socket: each round trip costs the server's thread fewer
     // system calls than TCP loopback (bench/embedded-mongo/command-cost.js). TCP stays on for tools and other clients.
-    const options = { port: 0, host: '127.0.0.1', dbPath, unixSocket: true };
+    const lowerPriority = this.config.embeddedDbLowerPriority;
+    const options = { port: 0, host: '127.0.0.1', dbPath, unixSocket: true, lowerPriority };
     this.server = await EmbeddedMongoServer.start(options).catch(withoutStack);
     this.server.on('error', (error: Error) => this.onThreadDeath(error));
     // What the server reports for an operator (a closed connection, a failed commit) goes to the app's log.
