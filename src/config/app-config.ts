@@ -101,6 +101,7 @@ export class AppConfig {
   readonly embeddedDbInMemory: boolean;
   /** Bytes the storefront's result cache may hold (0: off). */
   readonly storefrontCacheBytes: number;
+  readonly embeddedDbLowerPriority: boolean;
   readonly jwtSecret: string;
   readonly jwtTtlSeconds: number;
   readonly adminUsername: string;
@@ -168,6 +169,7 @@ export class AppConfig {
     this.dataDir = resolve(env.DATA_DIR);
     this.embeddedDbInMemory = env.EMBEDDED_DB_IN_MEMORY;
     this.storefrontCacheBytes = env.STOREFRONT_CACHE_MB * 1024 * 1024;
+    this.embeddedDbLowerPriority = env.EMBEDDED_DB_LOWER_PRIORITY;
     this.jwtSecret = env.JWT_SECRET;
     this.jwtTtlSeconds = parseDurationSeconds(env.JWT_TTL);
     this.adminUsername = env.ADMIN_USERNAME;

@@ -8,9 +8,10 @@ export interface FixedRecord {
 
 /**
  * Records per round (a look-up of their ids, then one insert): a single insert of 100,000 documents keeps the
- * embedded database busy long enough for the driver's monitor to time out and drop the connection.
+ * embedded database busy long enough for the driver's monitor to time out and drop the connection, and so did one of
+ * 5,000 offers at a load of 17-23 on two cores (the 100x and 1000x seeds of 28 Nov 2026).
  */
-const CHUNK = 5_000;
+const CHUNK = 1_000;
 
 /**
  * Inserts the records whose `_id` is not there yet, in chunks; existing ones are left untouched (a duplicate key from

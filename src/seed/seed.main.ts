@@ -12,7 +12,9 @@ async function seed(): Promise<void> {
   const { values } = parseArgs({ options: { scale: { type: 'string', default: '1' } } });
   const scale = Number(values.scale);
   if (!Number.isInteger(scale) || scale < 1) throw new Error('--scale must be a positive integer');
-  const app = await createApp({ ...process.env, SEED_DEMO: 'false' });
+  // The database's thread at the app's priority: a batch command's long writes held it at a lowered one past the
+  // driver's server monitor time-out on a busy machine, and the command failed.
+  const app = await createApp({ ...process.env, SEED_DEMO: 'false', EMBEDDED_DB_LOWER_PRIORITY: 'false' });
   await app.init();
   const started = Date.now();
   const seeded = await app.get(DemoSeeder).seed(scale, printedProgress());

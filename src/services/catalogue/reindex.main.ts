@@ -8,7 +8,9 @@ import { printedProgress, StorefrontReindex } from './storefront-reindex';
  */
 async function reindex(): Promise<void> {
   const { values } = parseArgs({ options: { restart: { type: 'boolean', default: false } } });
-  const app = await createApp({ ...process.env, SEED_DEMO: 'false' });
+  // The database's thread at the app's priority: a batch command's long writes held it at a lowered one past the
+  // driver's server monitor time-out on a busy machine, and the command failed.
+  const app = await createApp({ ...process.env, SEED_DEMO: 'false', EMBEDDED_DB_LOWER_PRIORITY: 'false' });
   await app.init();
   const started = Date.now();
   await app.get(StorefrontReindex).run(printedProgress(), values.restart);

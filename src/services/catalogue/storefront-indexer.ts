@@ -31,10 +31,11 @@ export const COUNTED_COLLECTIONS = [INDEX_COLLECTION, FACET_COLLECTION, REVISION
 /**
  * Products refreshed per round of source reads (each round reads four collections with `$in`). A round's entries go
  * in one bulk write, which holds the embedded database's single worker while it adds every entry's index keys (about
- * 400 search keys an entry, `searchKeysOf` in five indexes): 200 products a write held it past the driver's server
- * monitor time-out under load and the seed failed; 50 did not.
+ * 1,450 a product, most in the five `search_*` indexes; `bench/storefront/index-memory.ts`): a write must stay well
+ * inside the driver's server monitor time-out (30 s) on a machine at a load of 20 on two cores. 200 products a write
+ * failed the seed under load, then 50 did at a load of 19-23 (27-28 Nov 2026); 10 is about 15,000 keys a write.
  */
-const BATCH = 50;
+const BATCH = 10;
 /** Conditional writes lost to a concurrent refresh of the same product are retried this often, then reported. */
 const MAX_ATTEMPTS = 20;
 
