@@ -94,6 +94,8 @@ export class EnvironmentVariables {
    */
   @IntSetting(0, 4096)
   STOREFRONT_CACHE_MB = 32;
+
+  /**
    * Run the embedded database's thread 10 nice levels below the app's (Linux), so that a long query yields to HTTP;
    * the seed and reindex commands turn it off: there nothing else in the process needs the core.
    */
