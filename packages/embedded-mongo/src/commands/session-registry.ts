@@ -1,3 +1,4 @@
+import { Binary } from 'bson';
 import type { Doc } from '../types';
 
 /** hello reports logicalSessionTimeoutMinutes: 30. */
@@ -10,11 +11,11 @@ export class SessionRegistry {
   touch(lsid: unknown): void {
     if (!lsid || typeof lsid !== 'object') return;
     const id = (lsid as Doc).id;
-    this.sessions.set(String(id), { _id: lsid, lastUse: new Date() });
+    this.sessions.set(sessionKey(id), { _id: lsid, lastUse: new Date() });
   }
 
   end(lsids: unknown[]): void {
-    for (const lsid of lsids) this.sessions.delete(String((lsid as Doc).id));
+    for (const lsid of lsids) this.sessions.delete(sessionKey((lsid as Doc).id));
   }
 
   expireIdle(now = Date.now()): void {
@@ -26,4 +27,9 @@ export class SessionRegistry {
   list(): Doc[] {
     return [...this.sessions.values()];
   }
+}
+
+/** A session id's key: its bytes in full (a UUID's `String` decodes them as UTF-8, so distinct ids could share one). */
+function sessionKey(id: unknown): string {
+  return id instanceof Binary ? id.toString('hex') : String(id);
 }
