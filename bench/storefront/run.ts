@@ -20,7 +20,7 @@ import {
 
 /**
  * `npm run bench:storefront [-- --rounds 3 --seconds 5 --connections 10 --scale 100 --each --only search
- * --trade 5 --checkouts 2 --data-dir DIR --cpu-prof DIR]`
+ * --trade 5 --checkouts 2 --data-dir DIR --cache-mb 0 --cpu-prof DIR]`
  * A GUEST storefront through `POST /api/v1/bean/request` against the demo marketplace (`--scale` copies of its
  * catalogue): search filters, product listing pages and product details, country lookups, each mix cycling through its calls on every connection, and the
  * baseline, one cheap call alone (`getCountryByCode('NL')`, answered from memory). The server runs in its own
@@ -33,7 +33,8 @@ import {
  * while the guests browse, so every figure includes that work. The **stock adjustment** mix is the seller's stock
  * call itself (each connection on offers of its own, one unit off and back on), its storefront index update
  * included. `--data-dir DIR` runs on the database files in DIR (kept; seeded there first unless already, e.g. by
- * `npm run seed -- --scale 1000`) instead of a fresh one in memory.
+ * `npm run seed -- --scale 1000`) instead of a fresh one in memory. `--cache-mb N` sets the server's
+ * `STOREFRONT_CACHE_MB` (0: no result cache, every read answered from the storefront index; default: the app's).
  */
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -56,6 +57,7 @@ const { values } = parseArgs({
     trade: { type: 'string', default: '0' },
     checkouts: { type: 'string', default: '0' },
     'data-dir': { type: 'string' },
+    'cache-mb': { type: 'string' },
     'cpu-prof': { type: 'string' },
   },
 });
@@ -173,6 +175,7 @@ function startServer(dataDir: string, inMemory: boolean): Promise<{ server: Chil
       DATA_DIR: dataDir,
       EMBEDDED_DB_IN_MEMORY: String(inMemory),
       SEED_SCALE: values.scale,
+      ...(values['cache-mb'] === undefined ? {} : { STOREFRONT_CACHE_MB: values['cache-mb'] }),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
