@@ -11,6 +11,14 @@ import { COUNTED_COLLECTIONS } from '../services/catalogue/storefront-indexer';
 export const DATABASE_NAME = 'content-commerce';
 /** After the database thread died: time for the requests in flight to be answered 503 before the process exits. */
 const EXIT_GRACE_MS = 1000;
+/**
+ * The driver's server monitor waits this long for `hello` (`connectTimeoutMS`, 30 s by default) before it clears the
+ * pool and interrupts every command in flight. The embedded server answers on one thread, so `hello` waits behind the
+ * longest command, and on a starved machine a bulk write of the seed held it past 30 s and failed. A dead thread is
+ * caught by `onThreadDeath`, not by the monitor.
+ */
+export const EMBEDDED_MONITOR_TIMEOUT_MS = 300_000;
+const DRIVER_OPTIONS = `connectTimeoutMS=${EMBEDDED_MONITOR_TIMEOUT_MS}`;
 
 /** The embedded MongoDB-compatible server, started when no MONGODB_URI is configured. */
 @Injectable()
@@ -44,12 +52,12 @@ export class EmbeddedDatabase implements OnApplicationShutdown {
     });
     const socket = this.server.socketPath ? `, the app through ${this.server.socketPath}` : '';
     this.logger.log(`Embedded database listening on ${this.server.uri} (${dbPath ?? 'in memory'}${socket})`);
-    return `${this.server.socketUri ?? this.server.uri}/${DATABASE_NAME}`;
+    return `${this.server.socketUri ?? this.server.uri}/${DATABASE_NAME}?${DRIVER_OPTIONS}`;
   }
 
   /** The URI of the app's database over TCP, for other instances and tools to share it (the app uses the socket). */
   get tcpUri(): string | undefined {
-    return this.server && `${this.server.uri}/${DATABASE_NAME}`;
+    return this.server && `${this.server.uri}/${DATABASE_NAME}?${DRIVER_OPTIONS}`;
   }
 
   /**
