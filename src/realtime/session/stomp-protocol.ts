@@ -39,7 +39,7 @@ export class StompProtocol extends LiveSessions implements FrameHandler, BeforeA
   }
 
   beforeApplicationShutdown(): void {
-    for (const session of this.sessions) session.close();
+    for (const session of this.sessions) session.close('going-away');
   }
 
   onFrame(session: StompSession, frame: StompFrame): void | Promise<void> {

@@ -10,7 +10,7 @@ import { StompFrame, StompVersion } from '../stomp/frame';
 import { encodeFrame, HeaderList } from '../stomp/frame-encoder';
 import { ParserLimits, StompFrameParser, StompParseError } from '../stomp/frame-parser';
 import { HeartbeatMonitor, HeartbeatTarget } from './heartbeat-monitor';
-import { StompTransport } from './stomp-transport';
+import { CloseReason, StompTransport } from './stomp-transport';
 
 const HEARTBEAT = new EncodedFrame(Buffer.from('\n'));
 /** A peer may be this many intervals late before it counts as gone (stompjs uses the same factor). */
@@ -178,11 +178,11 @@ export class StompSession implements BrokerSubscriber, HeartbeatTarget {
     this.close();
   }
 
-  close(): void {
+  close(reason: CloseReason = 'normal'): void {
     if (this.closed) return;
     this.closed = true;
     this.monitor.remove(this);
-    this.transport.close();
+    this.transport.close(reason);
     this.handler.onClose(this);
   }
 

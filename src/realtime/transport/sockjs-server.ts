@@ -122,7 +122,7 @@ class OpenSessions {
   }
 
   closeAll(): void {
-    for (const session of this.sessions) session.close();
+    for (const session of this.sessions) session.close('going-away');
   }
 
   /** Whether `url` (`/sock/<server>/<session>/<transport>`) is a request of an open session. */

@@ -1,6 +1,6 @@
 import { Connection } from 'sockjs';
 import { EncodedFrame } from '../broker/encoded-frame';
-import { StompTransport } from '../session/stomp-transport';
+import { CLOSE_FRAMES, CloseReason, StompTransport } from '../session/stomp-transport';
 
 /** A SockJS connection. SockJS carries text only: binary bodies need the native WebSocket endpoint. */
 export class SockJsTransport implements StompTransport {
@@ -16,10 +16,12 @@ export class SockJsTransport implements StompTransport {
     this.connection.write(frame.text);
   }
 
-  close(): void {
+  close(reason: CloseReason): void {
     if (!this.open) return;
     this.open = false;
-    this.connection.close();
+    const { code, reason: text } = CLOSE_FRAMES[reason];
+    // SockJS writes the code into its close frame as JSON, where clients read a number; @types/sockjs says string.
+    this.connection.close(code as unknown as string, text);
   }
 
   /** SockJS exposes no send-queue size. */

@@ -1,6 +1,6 @@
 import { WebSocket } from 'ws';
 import { EncodedFrame } from '../broker/encoded-frame';
-import { StompTransport } from '../session/stomp-transport';
+import { CLOSE_FRAMES, CloseReason, StompTransport } from '../session/stomp-transport';
 
 const TEXT = { binary: false };
 const BINARY = { binary: true };
@@ -16,8 +16,9 @@ export class WsTransport implements StompTransport {
     this.socket.send(frame.bytes, frame.binary ? BINARY : TEXT);
   }
 
-  close(): void {
-    if (this.socket.readyState === WebSocket.OPEN) this.socket.close(1000);
+  close(reason: CloseReason): void {
+    const { code, reason: text } = CLOSE_FRAMES[reason];
+    if (this.socket.readyState === WebSocket.OPEN) this.socket.close(code, text);
   }
 
   get bufferedAmount(): number {
