@@ -66,6 +66,22 @@ describe('geoLocationServiceImpl', () => {
       expect(none.body).toEqual([]);
     });
 
+    it('should answer a repeated search in the language of each request, not of the first', async () => {
+      const request = ['{"query":{"code":"DE"}}'];
+      const names = async (lang: string) => {
+        const [list, page] = await Promise.all([
+          call('searchCountries', request, { lang }).expect(200),
+          call('searchCountriesPaged', request, { lang }).expect(200),
+        ]);
+        return [list.body[0].name, page.body.content[0].name];
+      };
+      for (let round = 0; round < 2; round++) {
+        expect(await names('de')).toEqual(['Deutschland', 'Deutschland']);
+        expect(await names('fr')).toEqual(['Allemagne', 'Allemagne']);
+        expect(await names('en')).toEqual(['Germany', 'Germany']);
+      }
+    });
+
     it("should sort searches by the alphabet of the request's language, not by code points", async () => {
       const names = async (request: object, lang: string): Promise<string[]> => {
         const { body } = await call('searchCountries', [JSON.stringify(request)], { lang }).expect(200);

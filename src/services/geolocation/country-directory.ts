@@ -1,5 +1,6 @@
 import { BadRequestException, Injectable, NotFoundException, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
+import { LRUCache } from 'lru-cache';
 import { Model, PipelineStage } from 'mongoose';
 import { isDuplicateKeyError } from '../../common/mongo/duplicate-key';
 import { Page, toPage } from '../../common/page';
@@ -16,16 +17,21 @@ import { Country } from './country.schema';
 import { CountryView, toCountryView } from './country.view';
 
 const SEARCH_FIELDS = ['code', 'alpha3', 'numeric', 'name'];
+/** Distinct searches whose results are kept; each is a few KB at most (a page, or the dataset's 250 countries). */
+const KEPT_SEARCHES = 1_000;
 
 /**
  * Countries from the ISO 3166 dataset. Lookups are answered from memory (the dataset is static); searches run
- * as an aggregation over the `countries` collection so `getPaginationFilter` shows the real pipeline.
+ * as an aggregation over the `countries` collection so `getPaginationFilter` shows the real pipeline, and their
+ * results are kept by request and language (the collection changes only when a new dataset version starts with the
+ * process), so a repeated search costs no round trip. Kept results are shared: callers must not change them.
  */
 @Injectable()
 export class CountryDirectory implements OnModuleInit {
   private readonly records = buildCountryRecords();
   private readonly byCode = new Map(this.records.map((record) => [record.code, record]));
   private readonly sortedByLanguage = new Map<string, CountryView[]>();
+  private readonly searches = new LRUCache<string, CountryView[] | Page<CountryView>>({ max: KEPT_SEARCHES });
 
   constructor(@InjectModel(Country.name) private readonly countries: Model<Country>) {}
 
@@ -77,19 +83,40 @@ export class CountryDirectory implements OnModuleInit {
   }
 
   search(requestJson: string): Promise<CountryView[]> {
-    return this.countries
-      .aggregate<CountryView>(this.searchPipeline(this.plan(requestJson)))
-      .collation(this.collation())
-      .exec();
+    return this.kept('list', requestJson, () =>
+      this.countries
+        .aggregate<CountryView>(this.searchPipeline(this.plan(requestJson)))
+        .collation(this.collation())
+        .exec(),
+    );
   }
 
-  async searchPaged(requestJson: string): Promise<Page<CountryView>> {
-    const plan = this.plan(requestJson);
-    const [page] = await this.countries
-      .aggregate<{ content: CountryView[]; total: { total: number }[] }>([...this.localize(), ...toPagePipeline(plan)])
-      .collation(this.collation())
-      .exec();
-    return toPage(page.content, page.total[0]?.total ?? 0, plan.page, plan.limit);
+  searchPaged(requestJson: string): Promise<Page<CountryView>> {
+    return this.kept('page', requestJson, async () => {
+      const plan = this.plan(requestJson);
+      const [page] = await this.countries
+        .aggregate<{ content: CountryView[]; total: { total: number }[] }>([
+          ...this.localize(),
+          ...toPagePipeline(plan),
+        ])
+        .collation(this.collation())
+        .exec();
+      return toPage(page.content, page.total[0]?.total ?? 0, plan.page, plan.limit);
+    });
+  }
+
+  /** The kept result of a search of `kind` for `requestJson` in the request language, else `compute`'s (kept). */
+  private async kept<T extends CountryView[] | Page<CountryView>>(
+    kind: 'list' | 'page',
+    requestJson: string,
+    compute: () => Promise<T>,
+  ): Promise<T> {
+    const key = `${kind}\u0000${this.language()}\u0000${requestJson}`;
+    const found = this.searches.get(key) as T | undefined;
+    if (found) return found;
+    const result = await compute();
+    this.searches.set(key, result);
+    return result;
   }
 
   private plan(requestJson: string): SearchPlan {
