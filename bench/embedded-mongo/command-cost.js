@@ -19,12 +19,12 @@
  * profile per thread (the servers' workers end cleanly); `--only` keeps the rows whose "server, transport|command"
  * matches (the stub's floor is always measured), e.g. `--only 'this build, unix\|find by'`.
  */
-const { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } = require('node:fs');
+const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
-const { Worker } = require('node:worker_threads');
 const { MongoClient } = require('mongodb');
+const { cpuNanos, median, startStub, withNewThreads } = require('./thread-cpu');
 
 const { values } = parseArgs({
   options: {
@@ -37,29 +37,7 @@ const { values } = parseArgs({
 const DOCS = 10_000;
 const CATEGORIES = 100;
 const THIS_BUILD = path.join(__dirname, '..', '..', 'packages', 'embedded-mongo', 'dist');
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const random = (n) => Math.floor(Math.random() * n);
-
-const threads = () => readdirSync('/proc/self/task');
-/** CPU time (ns) of threads of this process, from their schedstat (Linux). */
-function cpuNanos(threadIds) {
-  return threadIds.reduce((sum, id) => {
-    const file = `/proc/self/task/${id}/schedstat`;
-    return existsSync(file) ? sum + Number(readFileSync(file, 'utf8').split(' ')[0]) : sum;
-  }, 0);
-}
-
-/** Runs `start` and returns the server with the threads it added to this process. */
-async function withNewThreads(start) {
-  const before = new Set(threads());
-  const server = await start();
-  await new Promise((resolve) => setTimeout(resolve, 100)); // a worker's helper threads start lazily
-  return { ...server, threads: threads().filter((id) => !before.has(id)) };
-}
-
-function socketUri(socketPath) {
-  return `mongodb://${encodeURIComponent(socketPath)}`;
-}
 
 /** `unixSocket` is this build's option; an older build ignores it (and has no `socketUri`). */
 async function startEmbedded(dist) {
@@ -68,19 +46,9 @@ async function startEmbedded(dist) {
   return { uris: { tcp: server.uri, unix: server.socketUri }, stop: () => server.stop() };
 }
 
-async function startStub(socketDir) {
-  const socketPath = path.join(socketDir, 'stub.sock');
-  const worker = new Worker(path.join(__dirname, 'stub-server.js'), { workerData: { socketPath } });
-  const port = await new Promise((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
-  const stop = async () => {
-    const exited = new Promise((resolve) => worker.once('exit', resolve));
-    worker.postMessage('stop');
-    await exited;
-  };
-  return { uris: { tcp: `mongodb://127.0.0.1:${port}`, unix: socketUri(socketPath) }, stop };
+async function startStubServer(socketDir) {
+  const { port, socketUri: unix, stop } = await startStub(path.join(socketDir, 'stub.sock'));
+  return { uris: { tcp: `mongodb://127.0.0.1:${port}`, unix }, stop };
 }
 
 async function seed(uri) {
@@ -169,7 +137,7 @@ async function measure(db, serverThreads, command, seconds) {
 async function main() {
   const socketDir = mkdtempSync(path.join(tmpdir(), 'command-cost-'));
   const servers = {
-    stub: await withNewThreads(() => startStub(socketDir)),
+    stub: await withNewThreads(() => startStubServer(socketDir)),
     'this build': await withNewThreads(() => startEmbedded(THIS_BUILD)),
   };
   if (values.compare) servers.compared = await withNewThreads(() => startEmbedded(path.resolve(values.compare)));

@@ -22,14 +22,14 @@
  * ratios medians of each round's ratio to the reference (to the stub with sessions for the stub). CPU time per
  * command is read from /proc (schedstat) for this (the client's) thread and the server's threads.
  */
-const { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } = require('node:fs');
+const { mkdtempSync, rmSync } = require('node:fs');
 const { AsyncLocalStorage } = require('node:async_hooks');
 const { tmpdir } = require('node:os');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
-const { Worker } = require('node:worker_threads');
 const mongoose = require('mongoose');
 const { EmbeddedMongoServer } = require('../../packages/embedded-mongo/dist');
+const { cpuNanos, median, startStub, withNewThreads } = require('./thread-cpu');
 
 const { values } = parseArgs({
   options: {
@@ -43,7 +43,6 @@ const DOCS = 2_000;
 const CATEGORIES = 100;
 const REFERENCE = 'mongoose collection()';
 const STUB_REFERENCE = 'stub, sessions';
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const random = (n) => Math.floor(Math.random() * n);
 /** A fresh random order for each round: no job always runs after the same one (it would inherit its garbage). */
 function shuffled(items) {
@@ -56,36 +55,9 @@ function shuffled(items) {
 }
 const requestContext = new AsyncLocalStorage();
 
-const threads = () => readdirSync('/proc/self/task');
-/** CPU time (ns) of threads of this process, from their schedstat (Linux). */
-function cpuNanos(threadIds) {
-  return threadIds.reduce((sum, id) => {
-    const file = `/proc/self/task/${id}/schedstat`;
-    return existsSync(file) ? sum + Number(readFileSync(file, 'utf8').split(' ')[0]) : sum;
-  }, 0);
-}
-
-/** Runs `start` and returns what it returns with the threads it added to this process. */
-async function withNewThreads(start) {
-  const before = new Set(threads());
-  const started = await start();
-  await new Promise((resolve) => setTimeout(resolve, 100)); // a worker's helper threads start lazily
-  return { ...started, threads: threads().filter((id) => !before.has(id)) };
-}
-
-async function startStub(socketDir, sessions) {
-  const socketPath = path.join(socketDir, `stub-${sessions}.sock`);
-  const worker = new Worker(path.join(__dirname, 'stub-server.js'), { workerData: { socketPath, sessions } });
-  await new Promise((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
-  const stop = async () => {
-    const exited = new Promise((resolve) => worker.once('exit', resolve));
-    worker.postMessage('stop');
-    await exited;
-  };
-  return { uri: `mongodb://${encodeURIComponent(socketPath)}/bench`, stop };
+async function startStubServer(socketDir, sessions) {
+  const { socketUri, stop } = await startStub(path.join(socketDir, `stub-${sessions}.sock`), { sessions });
+  return { uri: `${socketUri}/bench`, stop };
 }
 
 async function startEmbedded() {
@@ -183,8 +155,8 @@ async function main() {
   const socketDir = mkdtempSync(path.join(tmpdir(), 'driver-cost-'));
   const embedded = await withNewThreads(startEmbedded);
   const stubs = {
-    sessions: await withNewThreads(() => startStub(socketDir, true)),
-    none: await withNewThreads(() => startStub(socketDir, false)),
+    sessions: await withNewThreads(() => startStubServer(socketDir, true)),
+    none: await withNewThreads(() => startStubServer(socketDir, false)),
   };
   await seed(embedded.uri);
   const variants = await variantsOn(embedded, stubs);

@@ -4,7 +4,7 @@
  * `ok: 1` and does nothing else. `hello`/`isMaster` get just what the driver needs to connect; `find` gets an empty
  * cursor. OP_MSG, and OP_QUERY for the legacy handshake. Posts its port to the parent. Runs at the embedded
  * server's thread priority, so neither server is favoured by the scheduler. With `workerData.socketPath` it also
- * listens on that Unix domain socket (command-cost.js); with `workerData.sessions === false` its hello leaves out
+ * listens on that Unix domain socket (command-cost.js, driver-cost.js, through thread-cpu.js); with `workerData.sessions === false` its hello leaves out
  * `logicalSessionTimeoutMinutes`, so that the driver sends no `lsid` (driver-cost.js).
  */
 const { createServer } = require('node:net');
