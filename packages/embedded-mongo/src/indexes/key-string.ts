@@ -1,10 +1,13 @@
+import type { Binary, BSONRegExp, Code, DBRef, Long } from 'bson';
 import { typeOf } from 'mingo/util';
 
 type Canonical = string | number | boolean | null | Canonical[];
 
 /**
  * A JSON-able canonical form of a BSON value such that values MongoDB considers equal (1, 1.0,
- * NumberLong(1); equal ObjectIds) produce the same string. Used as the hash key of index entries.
+ * NumberLong(1); equal ObjectIds) produce the same string, and values it tells apart never do. Used as the
+ * hash key of index entries and, through `idOf`, as the stored key of each document: a change to the form
+ * of any value changes where documents are stored (see "On-disk format and upgrades" in the README).
  */
 function canonical(value: unknown): Canonical {
   if (value === undefined || value === null) return null;
@@ -12,9 +15,9 @@ function canonical(value: unknown): Canonical {
     case 'string':
       return value;
     case 'number':
-      return ['n', Object.is(value, -0) ? 0 : value];
+      return canonicalNumber(value);
     case 'bigint':
-      return ['n', Number(value)];
+      return canonicalInteger(value);
     case 'boolean':
       return value;
     default:
@@ -24,9 +27,56 @@ function canonical(value: unknown): Canonical {
   if (value instanceof Date) return ['d', value.getTime()];
   if (value instanceof RegExp) return ['r', value.source, value.flags];
   const type = typeOf(value);
-  if (type === 'object') return ['o', ...Object.entries(value).map(([k, v]): Canonical => [k, canonical(v)])];
-  if (type === 'long' || type === 'int32' || type === 'double') return ['n', Number(value)];
-  return [type, String(value)];
+  if (type === 'object') return canonicalObject(value as Record<string, unknown>);
+  return canonicalBsonValue(type, value);
+}
+
+/** BSON classes other than numbers wrapped by `promoteValues: false`; most are told apart by their `String`. */
+function canonicalBsonValue(type: string, value: unknown): Canonical {
+  switch (type) {
+    case 'int32':
+    case 'double':
+      return canonicalNumber(Number(value));
+    case 'long': {
+      // Within ±2^53 `toNumber` is exact; beyond, it rounds, so those go through their exact value.
+      const number = (value as Long).toNumber();
+      return Number.isSafeInteger(number) ? ['n', number] : canonicalInteger((value as Long).toBigInt());
+    }
+    // MongoDB compares BinData by length, subtype and bytes: a UUID is a Binary of subtype 4 (`String` decodes bytes).
+    case 'binary':
+    case 'uuid':
+      return ['binary', (value as Binary).sub_type, (value as Binary).toString('base64')];
+    case 'code': {
+      const { code, scope } = value as Code;
+      return scope ? ['code', code, canonicalObject(scope)] : ['code', code];
+    }
+    // A DBRef is a document `{ $ref, $id, $db?, ...fields }` to MongoDB, and is compared as one.
+    case 'dbref': {
+      const { collection, oid, db, fields } = value as DBRef;
+      return canonicalObject({ $ref: collection, $id: oid, ...(db === undefined ? {} : { $db: db }), ...fields });
+    }
+    case 'bsonregexp':
+      return ['r', (value as BSONRegExp).pattern, (value as BSONRegExp).options];
+    default:
+      // ObjectId (hex), Decimal128, Timestamp, BSONSymbol: `String` is exact; MinKey and MaxKey: one value each.
+      return [type, String(value)];
+  }
+}
+
+function canonicalObject(value: Record<string, unknown>): Canonical {
+  return ['o', ...Object.entries(value).map(([k, v]): Canonical => [k, canonical(v)])];
+}
+
+/** JSON writes NaN and ±Infinity as `null`: they are kept apart by name. */
+function canonicalNumber(value: number): Canonical {
+  if (Number.isFinite(value)) return ['n', Object.is(value, -0) ? 0 : value];
+  return ['n', String(value)];
+}
+
+/** An int64 equals the double of the same value; one that no double holds exactly is written out in digits. */
+function canonicalInteger(value: bigint): Canonical {
+  const number = Number(value);
+  return BigInt(number) === value ? ['n', number] : ['n', value.toString()];
 }
 
 export function keyString(values: unknown[]): string {

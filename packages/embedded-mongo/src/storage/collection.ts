@@ -5,7 +5,7 @@ import { ID_INDEX, type IndexSpec } from '../indexes/index-spec';
 import { keyString } from '../indexes/key-string';
 import { createSearchIndex, isSearchSpec, type SearchIndex } from '../indexes/search-indexes';
 import { isDoc, type Doc } from '../types';
-import type { CollectionMeta, Store } from './store';
+import type { CollectionMeta, MisplacedDocument, Store, StoredDocument } from './store';
 
 export const MAX_BSON_SIZE = 16 * 1024 * 1024;
 
@@ -128,17 +128,24 @@ export class Collection {
     this.docs.set(id, doc);
   }
 
-  /** Opens a stored collection from its documents' BSON (validated when written), then builds each index. */
-  load(stored: Uint8Array[], specs: IndexSpec[]): void {
-    for (const bson of stored) {
+  /**
+   * Opens a stored collection from its documents' BSON (validated when written), then builds each index. Returns
+   * the documents stored under a key other than the one their `_id` has now (written by an earlier version).
+   */
+  load(stored: StoredDocument[], specs: IndexSpec[]): MisplacedDocument[] {
+    const misplaced: MisplacedDocument[] = [];
+    for (const { bson, key } of stored) {
       const doc = fromBson(bson);
+      const id = idOf(doc);
       storedBson.set(doc, bson);
-      this.docs.set(idOf(doc), doc);
+      this.docs.set(id, doc);
+      if (!this.store.isKeyOf(key, this.ns, id)) misplaced.push({ ns: this.ns, from: key, id, bson });
     }
-    if (this.options.capped) this.cappedBytes = stored.reduce((total, bson) => total + bson.byteLength, 0);
+    if (this.options.capped) this.cappedBytes = stored.reduce((total, { bson }) => total + bson.byteLength, 0);
     this.indexes.clear();
     this.searchIndexes.clear();
     for (const spec of specs) this.createIndex(spec);
+    return misplaced;
   }
 
   /** Builds the index over existing documents; throws (leaving nothing behind) on a duplicate. */

@@ -1,5 +1,5 @@
 import type { CommitCounters } from '../commit-counters';
-import type { CollectionMeta, StorageStats, Store, StoredCollection } from './store';
+import type { CollectionMeta, MisplacedDocument, StorageStats, Store, StoredCollection } from './store';
 
 /**
  * A store that bumps the commit counters (`CommitCounters`) of every document write it is given, then passes it on.
@@ -15,6 +15,15 @@ export class CountingStore implements Store {
 
   load(): StoredCollection[] {
     return this.store.load();
+  }
+
+  isKeyOf(key: Uint8Array, ns: string, id: string): boolean {
+    return this.store.isKeyOf(key, ns, id);
+  }
+
+  /** Not counted: a move of keys at open changes no document, and nothing was read yet. */
+  rekey(documents: MisplacedDocument[]): void {
+    this.store.rekey(documents);
   }
 
   putDocument(ns: string, id: string, bson: Uint8Array): void {

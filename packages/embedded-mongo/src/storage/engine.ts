@@ -1,18 +1,24 @@
 import { MongoError } from '../errors';
 import type { Doc } from '../types';
 import { Collection } from './collection';
-import type { StorageStats, Store } from './store';
+import type { MisplacedDocument, StorageStats, Store } from './store';
 
 /** All databases and collections of one server, backed by a store. */
 export class Engine {
   private readonly collections = new Map<string, Collection>();
 
+  /**
+   * Opens the stored collections. Documents an earlier version stored under another key are moved to their key now
+   * before anything is served (README, "On-disk format and upgrades").
+   */
   constructor(private readonly store: Store) {
+    let misplaced: MisplacedDocument[] = [];
     for (const stored of store.load()) {
       const collection = new Collection(stored.db, stored.name, stored.options, store);
-      collection.load(stored.docs, stored.indexes);
+      misplaced = misplaced.concat(collection.load(stored.docs, stored.indexes));
       this.collections.set(collection.ns, collection);
     }
+    store.rekey(misplaced);
   }
 
   collection(db: string, name: string): Collection | undefined {

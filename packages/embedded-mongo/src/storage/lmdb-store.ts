@@ -8,7 +8,7 @@ import { lockDirectory } from './dir-lock';
 import { GroupCommit } from './group-commit';
 import { Journal } from './journal';
 import { checkStore, JOURNAL_BYTES, JOURNAL_FILE, markStore } from './store-check';
-import type { CollectionMeta, Store, StorageStats, StoredCollection } from './store';
+import type { CollectionMeta, MisplacedDocument, Store, StorageStats, StoredCollection } from './store';
 import { decodeWrites, encodeWrites, type Write } from './store-writes';
 
 /**
@@ -46,6 +46,7 @@ export class LmdbStore implements Store {
   private checkpointTimer?: NodeJS.Timeout;
   private checkpoints = 0;
   private recoveredWrites = 0;
+  private rekeyedDocuments = 0;
 
   private constructor(
     private readonly root: RootDatabase,
@@ -89,7 +90,8 @@ export class LmdbStore implements Store {
   }
 
   get commitStats(): StorageStats {
-    return { ...this.group.stats, checkpoints: this.checkpoints, recoveredWrites: this.recoveredWrites };
+    const { checkpoints, recoveredWrites, rekeyedDocuments } = this;
+    return { ...this.group.stats, checkpoints, recoveredWrites, rekeyedDocuments };
   }
 
   load(): StoredCollection[] {
@@ -100,9 +102,29 @@ export class LmdbStore implements Store {
     // lmdb hands out a copy of each value, so the collection may keep it as the document's bytes.
     for (const { key, value } of this.docs.getRange()) {
       const ns = key.toString('utf8', 0, key.indexOf(0));
-      collections.get(ns)?.docs.push(value);
+      collections.get(ns)?.docs.push({ bson: value, key });
     }
     return [...collections.values()];
+  }
+
+  isKeyOf(key: Uint8Array, ns: string, id: string): boolean {
+    return Buffer.from(docKey(ns, id)).equals(key);
+  }
+
+  /**
+   * The upgrade of keys made by an earlier version's rule (README, "On-disk format and upgrades"): each document is
+   * put under its key now and removed from the old one, all in one synced lmdb transaction, so a store is re-keyed
+   * entirely or (killed before the commit) not at all, and the next open does it again.
+   */
+  rekey(documents: MisplacedDocument[]): void {
+    if (documents.length === 0) return;
+    this.root.transactionSync(() => {
+      for (const { ns, from, id, bson } of documents) {
+        void this.docs.remove(Buffer.from(from));
+        void this.docs.put(Buffer.from(docKey(ns, id)), bson as Buffer);
+      }
+    });
+    this.rekeyedDocuments = documents.length;
   }
 
   putDocument(ns: string, id: string, bson: Uint8Array): void {

@@ -12,8 +12,22 @@ export interface CollectionMeta {
 }
 
 export interface StoredCollection extends CollectionMeta {
-  /** The stored BSON of each document. */
-  docs: Uint8Array[];
+  docs: StoredDocument[];
+}
+
+export interface StoredDocument {
+  bson: Uint8Array;
+  /** The store's key for it, opaque outside the store: see {@link Store.isKeyOf}. */
+  key: Uint8Array;
+}
+
+/** A document found under a key an earlier version's rule made (`from`), to be kept under the key of `id`. */
+export interface MisplacedDocument {
+  ns: string;
+  from: Uint8Array;
+  /** The `keyString` of its `_id`. */
+  id: string;
+  bson: Uint8Array;
 }
 
 /**
@@ -23,6 +37,10 @@ export interface StoredCollection extends CollectionMeta {
  */
 export interface Store {
   load(): StoredCollection[];
+  /** Whether a loaded document of `ns` whose `_id` has `keyString` `id` is stored under the key this version gives it. */
+  isKeyOf(key: Uint8Array, ns: string, id: string): boolean;
+  /** Moves loaded documents to the keys this version gives them, in one durable transaction (before any write). */
+  rekey(documents: MisplacedDocument[]): void;
   /** `bson` is the document's serialized form, made once by the collection. */
   putDocument(ns: string, id: string, bson: Uint8Array): void;
   deleteDocument(ns: string, id: string): void;
@@ -41,6 +59,8 @@ export interface StorageStats extends CommitStats {
   checkpoints: number;
   /** Writes replayed from the journal at open. */
   recoveredWrites: number;
+  /** Documents moved at open from keys an earlier version made (`Store.rekey`). */
+  rekeyedDocuments: number;
 }
 
 /** In-memory mode: nothing to persist. */
@@ -51,10 +71,15 @@ export class MemoryStore implements Store {
     failedCommits: 0,
     checkpoints: 0,
     recoveredWrites: 0,
+    rekeyedDocuments: 0,
   };
   load(): StoredCollection[] {
     return [];
   }
+  isKeyOf(): boolean {
+    return true;
+  }
+  rekey(): void {}
   putDocument(): void {}
   deleteDocument(): void {}
   putCollection(): void {}
