@@ -20,6 +20,7 @@ import {
 import {
   candidateSolutions,
   explodedBounds,
+  idPointSolution,
   namedIndexSolution,
   type IndexSolution,
   type QuerySpec,
@@ -207,6 +208,8 @@ function cachedChoice(collection: Collection, spec: QuerySpec, entry: CacheEntry
 
 function choose(collection: Collection, spec: QuerySpec): Chosen {
   const shape = queryShape(spec);
+  const byId = idPointSolution(collection, spec);
+  if (byId) return { solution: byId, shape, rejected: () => [], fromCache: false };
   const cache = planCache(collection);
   const entry = cache.entries.get(shape);
   const cached = entry && cachedChoice(collection, spec, entry, shape);
