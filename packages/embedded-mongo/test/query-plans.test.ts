@@ -721,6 +721,8 @@ describe('_id point look-ups beside other conditions', () => {
     expect(explained.executionStats).toMatchObject({ nReturned: 1, totalKeysExamined: 1, totalDocsExamined: 1 });
     const again = await explainFind(items, { _id: 8, version: 1, a: 8 });
     expect(again.queryPlanner.planCacheUsed).toBe(false);
+    expect(again.queryPlanner.queryHash).toMatch(/^[0-9A-F]{8}$/);
+    expect(again.queryPlanner.queryHash).toBe(explained.queryPlanner.queryHash);
     expect(again.executionStats).toMatchObject({ nReturned: 0, totalKeysExamined: 1, totalDocsExamined: 1 });
   });
 
