@@ -8,7 +8,9 @@
  *   find 20 by index   find({category}).sort({rank: 1}).limit(20) through the index {category: 1, rank: 1};
  *   find 20 projected  the same, projecting top-level fields (name, price, rank) as the storefront's listings do;
  *   findOneAndUpdate   $inc by _id, returning the new document;
- *   aggregate $lookup  $match by _id, then $lookup of its 3 offers through an index on offers.productId.
+ *   aggregate $lookup  $match by _id, then $lookup of its 3 offers through an index on offers.productId;
+ *   update by _id+rank updateOne({_id, rank}, $inc): an optimistic-concurrency filter (`_id` and a version);
+ *   find 5 by _id $in  find({_id: {$in: [5 ids]}}), as the storefront index reads a product's entries.
  * Servers (in memory, each on a worker thread of this process): the stub over TCP and over a Unix domain socket
  * (its find answers an empty cursor: the floor, i.e. the socket round trip, the driver and BSON of the command), this
  * build over TCP and over a Unix domain socket, and with `--compare DIST` another build's package (`dist/` of
@@ -106,6 +108,20 @@ const COMMANDS = {
     ];
     const [product] = await db.collection('products').aggregate(pipeline).toArray();
     if (product?.offers.length !== 3) throw new Error('expected a product with 3 offers');
+  },
+  'update by _id+rank': async (db) => {
+    const id = random(DOCS);
+    const result = await db.collection('products').updateOne({ _id: id, rank: id }, { $inc: { stock: 1 } });
+    if (result.modifiedCount !== 1) throw new Error('expected one document updated');
+  },
+  'find 5 by _id $in': async (db) => {
+    const first = random(DOCS - 5);
+    const ids = [first + 4, first, first + 2, first + 1, first + 3];
+    const found = await db
+      .collection('products')
+      .find({ _id: { $in: ids } })
+      .toArray();
+    if (found.length !== 5) throw new Error(`expected 5 documents, got ${found.length}`);
   },
 };
 

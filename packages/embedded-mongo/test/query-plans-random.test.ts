@@ -1,4 +1,4 @@
-import type { Collection, Db, Document, Filter, FindOptions } from 'mongodb';
+import { Long, ObjectId, type Collection, type Db, type Document, type Filter, type FindOptions } from 'mongodb';
 import { startHarness, type AnyDoc, type Harness } from './helpers';
 
 /**
@@ -118,6 +118,138 @@ describe('random filters over mixed data', () => {
       const planned = await db.command({ count: 'random', query });
       const scanned = await db.command({ count: 'random', query, hint: { $natural: 1 } });
       expect([JSON.stringify(query), planned.n]).toEqual([JSON.stringify(query), scanned.n]);
+    }
+  });
+});
+
+/**
+ * Filters that pin `_id` (an equality, `$eq` or `$in`, beside other conditions) are read through the `_id` index
+ * without the general planner: reads, counts and writes with them must do what a collection scan does.
+ */
+describe('random filters on _id over mixed _id types', () => {
+  const next = generator(23);
+  const choose = <T>(values: T[]): T => values[Math.floor(next() * values.length)];
+  const OBJECT_ID = new ObjectId('65a1b2c3d4e5f60718293a4b');
+  const DATE = new Date(Date.UTC(2026, 10, 28));
+  /** Stored `_id`s: numbers, strings differing in case only, an ObjectId, a date (not null: the driver replaces it). */
+  const STORED_IDS: unknown[] = [
+    ...Array.from({ length: 40 }, (_, i) => i),
+    2.5,
+    -1,
+    'a',
+    'A',
+    'ab',
+    'b',
+    OBJECT_ID,
+    DATE,
+  ];
+  /** Looked-up values: stored ones, equal numbers of other types, and absent ones. */
+  const idValue = (): unknown =>
+    choose([
+      () => choose(STORED_IDS),
+      () => Long.fromNumber(Math.floor(next() * 40)),
+      () => Math.floor(next() * 40) + 0.0,
+      () => choose([99, 'zz', 'B', null, new ObjectId('65a1b2c3d4e5f60718293a4c'), new Date(0)]),
+    ])();
+  const idCondition = (): unknown =>
+    choose([
+      () => idValue(),
+      () => ({ $eq: idValue() }),
+      () => ({ $in: Array.from({ length: Math.floor(next() * 6) }, idValue) }),
+      () => ({ $in: [idValue(), idValue(), idValue()], $nin: [idValue()] }),
+    ])();
+  const other = (): Document =>
+    choose([
+      () => ({}),
+      () => ({ a: Math.floor(next() * 4) }),
+      () => ({ a: { $gte: Math.floor(next() * 4) }, b: choose(['x', 'y', 'X']) }),
+      () => ({ $or: [{ a: 1 }, { b: 'y' }] }),
+      () => ({ $and: [{ _id: idCondition() }] }),
+      () => ({ b: { $exists: choose([true, false]) } }),
+    ])();
+  const idFilter = (): Document => ({ _id: idCondition(), ...other() });
+  const OPTIONS: Document[] = [
+    {},
+    { sort: { _id: 1 } },
+    { sort: { _id: -1 }, limit: 3 },
+    { sort: { u: 1 }, skip: 1, limit: 4 },
+    { sort: { a: -1, u: 1 } },
+    { skip: 2 },
+    { collation: { locale: 'en', strength: 2 }, sort: { u: -1 } },
+  ];
+
+  const docAt = (id: unknown, u: number): Document => {
+    const doc: Document = { _id: id, u };
+    if (next() < 0.8) doc.a = Math.floor(next() * 4);
+    if (next() < 0.7) doc.b = choose(['x', 'y', 'X', ['x', 'y']]);
+    return doc;
+  };
+  const docs = STORED_IDS.map((id, u) => docAt(id, u));
+  /** Two equal collections with the same indexes: writes go unhinted to one and over a collection scan to the other. */
+  let planned: Collection<Document>;
+  let scanned: Collection<Document>;
+
+  beforeAll(async () => {
+    planned = db.collection('by_id_planned');
+    scanned = db.collection('by_id_scanned');
+    for (const collection of [planned, scanned]) {
+      await collection.insertMany(docs.map((doc) => ({ ...doc })));
+      await collection.createIndex({ a: 1 });
+      await collection.createIndex({ b: 1, u: 1 });
+    }
+  });
+
+  const sortedById = (found: Document[]): unknown[] => found.map((doc) => doc.u).sort((x, y) => x - y);
+
+  it('find and count return what a collection scan returns', async () => {
+    for (let i = 0; i < 300; i++) {
+      const query = idFilter();
+      const options = choose(OPTIONS);
+      const found = await planned.find(query, options).toArray();
+      const expected = await planned.find(query, { ...options, hint: { $natural: 1 } }).toArray();
+      const context = JSON.stringify({ query, options });
+      const shown = (list: Document[]): unknown[] => (options.sort ? list.map((doc) => doc.u) : sortedById(list));
+      expect([context, shown(found)]).toEqual([context, shown(expected)]);
+      const count = await db.command({ count: 'by_id_planned', query });
+      const scannedCount = await db.command({ count: 'by_id_planned', query, hint: { $natural: 1 } });
+      expect([context, count.n]).toEqual([context, scannedCount.n]);
+    }
+  });
+
+  type Write = (collection: Collection<Document>, query: Document, hint: Document) => Promise<unknown>;
+  /** Writes of every match, or of the first in a sort on the unique `u`: any `_id` condition decides one outcome. */
+  const anyMatches: Write[] = [
+    (c, q, hint) => c.updateMany(q, { $set: { b: 'z' } }, hint),
+    (c, q, hint) => c.deleteMany(q, hint),
+    (c, q, hint) => c.findOneAndUpdate(q, { $inc: { u: 100 } }, { ...hint, sort: { u: -1 }, returnDocument: 'after' }),
+  ];
+  /** Writes of one match in no given order: the filter pins one `_id` so that the match is the same in both. */
+  const oneMatch: Write[] = [
+    (c, q, hint) => c.updateOne(q, { $inc: { a: 1 } }, hint),
+    (c, q, hint) => c.deleteOne(q, hint),
+    (c, q, hint) => c.findOneAndUpdate(q, { $set: { a: 9 } }, { ...hint, returnDocument: 'before' }),
+    (c, q, hint) => c.findOneAndDelete(q, hint),
+    (c, q, hint) => c.findOneAndReplace(q, { u: -1, a: 0 }, { ...hint, returnDocument: 'after' }),
+  ];
+
+  it('updates, deletes and findAndModify change what they change over a collection scan', async () => {
+    for (let i = 0; i < 150; i++) {
+      const single = next() < 0.5;
+      const write = choose(single ? oneMatch : anyMatches);
+      const query = single ? { _id: choose([idValue, () => ({ $eq: idValue() })])(), ...other() } : idFilter();
+      const context = JSON.stringify({ query, single, write: (single ? oneMatch : anyMatches).indexOf(write) });
+      const result = await write(planned, query, {});
+      const expected = await write(scanned, query, { hint: { $natural: 1 } });
+      expect([context, result]).toEqual([context, expected]);
+      const contents = (collection: Collection<Document>) => collection.find({}, { sort: { _id: 1 } }).toArray();
+      expect([context, await contents(planned)]).toEqual([context, await contents(scanned)]);
+      if (i % 50 === 49) {
+        // Deleted documents come back, so that later writes still find something.
+        for (const collection of [planned, scanned]) {
+          await collection.deleteMany({});
+          await collection.insertMany(docs.map((doc) => ({ ...doc })));
+        }
+      }
     }
   });
 });

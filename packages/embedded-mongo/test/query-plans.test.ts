@@ -700,3 +700,71 @@ describe('IDHACK', () => {
     ]);
   });
 });
+
+describe('_id point look-ups beside other conditions', () => {
+  let items: Items;
+
+  beforeAll(async () => {
+    items = db.collection<AnyDoc>('id_points');
+    await items.insertMany(Array.from({ length: 200 }, (_, i) => ({ _id: i, version: i % 3, a: i % 10 })));
+    await items.createIndex({ a: 1 });
+    await items.createIndex({ version: 1, a: 1 });
+  });
+
+  it('reads {_id: v, ...} through the _id index alone, the other conditions re-checked on the document', async () => {
+    const explained = await explainFind(items, { _id: 7, version: 1, a: 7 });
+    expect(stageNames(explained.queryPlanner.winningPlan)).toEqual(['FETCH', 'IXSCAN']);
+    expect(explained.queryPlanner.winningPlan.filter).toEqual({ _id: 7, version: 1, a: 7 });
+    expect(ixscan(explained)).toMatchObject({ indexName: '_id_', indexBounds: { _id: ['[7, 7]'] } });
+    // No trial among the indexes on `a` and `version`, and nothing cached for the shape.
+    expect(explained.queryPlanner.rejectedPlans).toEqual([]);
+    expect(explained.executionStats).toMatchObject({ nReturned: 1, totalKeysExamined: 1, totalDocsExamined: 1 });
+    const again = await explainFind(items, { _id: 8, version: 1, a: 8 });
+    expect(again.queryPlanner.planCacheUsed).toBe(false);
+    expect(again.queryPlanner.queryHash).toMatch(/^[0-9A-F]{8}$/);
+    expect(again.queryPlanner.queryHash).toBe(explained.queryPlanner.queryHash);
+    expect(again.executionStats).toMatchObject({ nReturned: 0, totalKeysExamined: 1, totalDocsExamined: 1 });
+  });
+
+  it('reads {_id: {$in}} as point look-ups in index order, giving the _id sort and stopping at the limit', async () => {
+    const filter = { _id: { $in: [30, 10, 20, 999] }, a: 0 };
+    const explained = await explainFind(items, filter, { sort: { _id: -1 }, limit: 2 });
+    expect(stageNames(explained.queryPlanner.winningPlan)).toEqual(['LIMIT', 'FETCH', 'IXSCAN']);
+    expect(ixscan(explained)).toMatchObject({
+      indexName: '_id_',
+      direction: 'backward',
+      indexBounds: { _id: ['[999, 999]', '[30, 30]', '[20, 20]', '[10, 10]'] },
+    });
+    expect(explained.queryPlanner.rejectedPlans).toEqual([]);
+    expect(explained.executionStats).toMatchObject({ nReturned: 2, totalKeysExamined: 2 });
+    expect(await items.find(filter, { sort: { _id: -1 }, limit: 2 }).toArray()).toEqual([
+      { _id: 30, version: 0, a: 0 },
+      { _id: 20, version: 2, a: 0 },
+    ]);
+    const sortedElsewhere = await explainFind(items, { _id: { $in: [1, 2, 3] } }, { sort: { version: 1 } });
+    expect(stageNames(sortedElsewhere.queryPlanner.winningPlan)).toEqual(['SORT', 'FETCH', 'IXSCAN']);
+  });
+
+  it('counts exact _id points from the keys and writes through the same plan', async () => {
+    const counted = await items.find({ _id: { $in: [1, 2, 500] } }).explain('executionStats');
+    expect(ixscan(counted)?.indexName).toBe('_id_');
+    expect(await items.countDocuments({ _id: { $in: [1, 2, 500] } })).toBe(2);
+    const update = await db.command({
+      explain: { update: 'id_points', updates: [{ q: { _id: 4, version: 1 }, u: { $set: { a: 0 } } }] },
+    });
+    expect(ixscan(update)?.indexName).toBe('_id_');
+    expect(update.queryPlanner.rejectedPlans).toEqual([]);
+    expect(await items.updateOne({ _id: 4, version: 1 }, { $set: { a: 0 } })).toMatchObject({ matchedCount: 1 });
+    expect(await items.updateOne({ _id: 4, version: 2 }, { $set: { a: 0 } })).toMatchObject({ matchedCount: 0 });
+  });
+
+  it('leaves hints, $natural, ranges and collated strings to the general planner', async () => {
+    const planOf = (filter: Filter<AnyDoc>, options: Document = {}) => explainFind(items, filter, options);
+    expect(ixscan(await planOf({ _id: 1, a: 1 }, { hint: { a: 1 } }))?.indexName).toBe('a_1');
+    const natural = await planOf({ _id: 1, a: 1 }, { sort: { $natural: 1 } });
+    expect(stageNames(natural.queryPlanner.winningPlan)).toEqual(['COLLSCAN']);
+    expect((await planOf({ _id: { $gte: 1, $lt: 3 }, a: 1 })).queryPlanner.rejectedPlans).not.toEqual([]);
+    const collated = await planOf({ _id: { $in: ['x', 'y'] }, a: 1 }, { collation: { locale: 'en', strength: 2 } });
+    expect(ixscan(collated)?.indexName).toBe('a_1');
+  });
+});

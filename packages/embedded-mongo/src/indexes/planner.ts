@@ -20,6 +20,7 @@ import {
 import {
   candidateSolutions,
   explodedBounds,
+  idPointSolution,
   namedIndexSolution,
   type IndexSolution,
   type QuerySpec,
@@ -41,8 +42,8 @@ export interface QueryPlan<T = Doc> {
   /** Key pattern of the single index the plan reads, if any (find's returnKey). */
   keyPattern?: Doc;
   fromCache: boolean;
-  /** The query shape the plan cache keys on (explain's queryHash is derived from it). */
-  shape: string;
+  /** The query shape the plan cache keys on (explain's queryHash is derived from it); worked out when first read. */
+  readonly shape: string;
 }
 
 /** Every result of a plan, lazily: the trial's buffered results first. */
@@ -205,7 +206,21 @@ function cachedChoice(collection: Collection, spec: QuerySpec, entry: CacheEntry
   return { solution: hit, shape, started: { root, buffered }, rejected, fromCache: true };
 }
 
+/** The `_id` index's point look-ups (`idPointSolution`): chosen without a trial; only explain reads their shape. */
+function idPointChoice(solution: IndexSolution, spec: QuerySpec): Chosen {
+  return {
+    solution,
+    get shape() {
+      return queryShape(spec);
+    },
+    rejected: () => [],
+    fromCache: false,
+  };
+}
+
 function choose(collection: Collection, spec: QuerySpec): Chosen {
+  const byId = idPointSolution(collection, spec);
+  if (byId) return idPointChoice(byId, spec);
   const shape = queryShape(spec);
   const cache = planCache(collection);
   const entry = cache.entries.get(shape);
@@ -260,7 +275,9 @@ export function planQuery(collection: Collection, spec: QuerySpec): QueryPlan<Do
     },
     keyPattern: keyPatternOf(chosen.solution),
     fromCache: chosen.fromCache,
-    shape: chosen.shape,
+    get shape() {
+      return chosen.shape;
+    },
   };
 }
 
@@ -287,7 +304,9 @@ export function planCount(collection: Collection, spec: QuerySpec): QueryPlan<nu
     },
     keyPattern: keyPatternOf(solution),
     fromCache: chosen.fromCache,
-    shape: chosen.shape,
+    get shape() {
+      return chosen.shape;
+    },
   };
 }
 

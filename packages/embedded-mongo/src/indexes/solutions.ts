@@ -251,6 +251,27 @@ export function namedIndexSolution(collection: Collection, spec: QuerySpec, name
   return index && usableSolution(index, new Analyses(spec.filter, isCollated(spec.collation)), spec);
 }
 
+/**
+ * The `_id` index's solution when the filter's top-level `_id` condition pins it to points (an equality, `$eq` or
+ * `$in` of values the index seeks exactly); the other conditions are re-checked on the documents. MongoDB reads
+ * `{_id: v, ...}` through the `_id` index whatever else the filter says; so does this planner, with no other
+ * candidates, trial or plan cache: a unique index's point look-ups read at most one document per point, which no
+ * other index beats. (That planning was about 30 % of the server's command time in a storefront stock adjustment,
+ * whose writes are by `_id` and a version and whose index entries are read by `_id: {$in}`.) A hint or a `$natural`
+ * order is the caller's choice, left to `candidateSolutions`.
+ */
+export function idPointSolution(collection: Collection, spec: QuerySpec): IndexSolution | undefined {
+  if (!('_id' in spec.filter) || isHinted(spec) || spec.natural) return undefined;
+  const index = collection.indexes.get('_id_');
+  if (!index || !isPlannable(index)) return undefined;
+  const collated = isCollated(spec.collation) || isCollated(index.spec.collation);
+  // Only the `_id` condition is analysed: the others are re-checked on the document each point finds.
+  const analysis = analyzeFilter({ _id: spec.filter._id }, collated);
+  if (Object.keys(spec.filter).length > 1) analysis.allIndexable = false;
+  const solution = solutionFor(index, analysis, spec, collated);
+  return solution.bounds[0].every(isPoint) ? solution : undefined;
+}
+
 /** Keys a solution's bounds hold, counted up to `cap`: the branch-selectivity statistic for `$or`. */
 function estimatedKeys(solution: IndexSolution, cap: number): number {
   let keys = 0;
