@@ -157,6 +157,9 @@ describe(AppConfig.name, () => {
       ['PAYMENT_RETURN_ORIGINS', 'https://shop.example.com/return'],
       ['PAYMENT_RETURN_ORIGINS', 'shop.example.com'],
       ['PAYMENT_RETURN_ORIGINS', 'javascript:alert(1)'],
+      ['EMBEDDED_DB_MAX_HEAP_MB', '32'],
+      ['EMBEDDED_DB_MAX_HEAP_MB', '4GB'],
+      ['EMBEDDED_DB_MAX_HEAP_MB', '1.5'],
     ])('should refuse %s=%s', (name, value) => {
       expect(problemsOf({ [name]: value }).map((p) => p.split(':')[0])).toEqual([name]);
     });

@@ -102,6 +102,8 @@ export class AppConfig {
   /** Bytes the storefront's result cache may hold (0: off). */
   readonly storefrontCacheBytes: number;
   readonly embeddedDbLowerPriority: boolean;
+  /** The embedded database thread's heap limit (MiB); undefined: the package's default, half the machine's memory. */
+  readonly embeddedDbMaxHeapMb: number | undefined;
   readonly jwtSecret: string;
   readonly jwtTtlSeconds: number;
   readonly adminUsername: string;
@@ -170,6 +172,7 @@ export class AppConfig {
     this.embeddedDbInMemory = env.EMBEDDED_DB_IN_MEMORY;
     this.storefrontCacheBytes = env.STOREFRONT_CACHE_MB * 1024 * 1024;
     this.embeddedDbLowerPriority = env.EMBEDDED_DB_LOWER_PRIORITY;
+    this.embeddedDbMaxHeapMb = env.EMBEDDED_DB_MAX_HEAP_MB;
     this.jwtSecret = env.JWT_SECRET;
     this.jwtTtlSeconds = parseDurationSeconds(env.JWT_TTL);
     this.adminUsername = env.ADMIN_USERNAME;

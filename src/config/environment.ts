@@ -103,6 +103,14 @@ export class EnvironmentVariables {
   @IsBoolean()
   EMBEDDED_DB_LOWER_PRIORITY = true;
 
+  /**
+   * The embedded database thread's heap limit (MiB), where it keeps every document and index key. Unset: half the
+   * machine's memory (the package's `maxHeapMb` default); V8's own limit for a thread stops near 4 GiB.
+   */
+  @IsOptional()
+  @IntSetting(64)
+  EMBEDDED_DB_MAX_HEAP_MB?: number = undefined;
+
   @IsString()
   @MinLength(16)
   JWT_SECRET = DEV_JWT_SECRET;

@@ -40,8 +40,8 @@ export class EmbeddedDatabase implements OnApplicationShutdown {
     // system calls than TCP loopback (bench/embedded-mongo/command-cost.js). TCP stays on for tools and other clients.
     // The storefront's result cache checks its results against the commit counters of the collections it reads.
     const commitCounters = { namespaces: COUNTED_COLLECTIONS.map((name) => `${DATABASE_NAME}.${name}`) };
-    const lowerPriority = this.config.embeddedDbLowerPriority;
-    const options = { port: 0, host: '127.0.0.1', dbPath, unixSocket: true, commitCounters, lowerPriority };
+    const { embeddedDbLowerPriority: lowerPriority, embeddedDbMaxHeapMb: maxHeapMb } = this.config;
+    const options = { port: 0, host: '127.0.0.1', dbPath, unixSocket: true, commitCounters, lowerPriority, maxHeapMb };
     this.server = await EmbeddedMongoServer.start(options).catch(withoutStack);
     this.server.on('error', (error: Error) => this.onThreadDeath(error));
     // What the server reports for an operator (a closed connection, a failed commit) goes to the app's log.

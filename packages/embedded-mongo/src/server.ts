@@ -77,7 +77,13 @@ export class EmbeddedMongoServer extends EventEmitter {
     };
     const counters = options.commitCounters && CommitCounters.create(options.commitCounters);
     const countersData = counters && { buffer: counters.buffer, namespaces: counters.namespaces };
-    const worker = spawnServerWorker({ options, host, socketPath, counters: countersData });
+    let worker: Worker;
+    try {
+      worker = spawnServerWorker({ options, host, socketPath, counters: countersData }, options.maxHeapMb);
+    } catch (error) {
+      release();
+      throw error;
+    }
     try {
       const port = await listening(worker);
       return new EmbeddedMongoServer(worker, host, port, socketPath, counters, release);

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -186,6 +187,47 @@ describe('start and stop through the worker', () => {
     } finally {
       await client.close(true);
       await server.stop();
+    }
+  });
+});
+
+describe("the server thread's heap limit (maxHeapMb)", () => {
+  /** `serverStatus.embeddedMongo.heap` of a server started with these options. */
+  async function heapOf(options: EmbeddedMongoOptions): Promise<{ usedMb: number; limitMb: number }> {
+    const harness = await startHarness(options);
+    try {
+      const status = await harness.client.db('admin').command({ serverStatus: 1 });
+      return status.embeddedMongo.heap as { usedMb: number; limitMb: number };
+    } finally {
+      await harness.stop();
+    }
+  }
+
+  // V8's limit is the old generation's (the option) plus the young generation's few tens of MiB.
+  it('gives the thread the limit asked for', async () => {
+    const { usedMb, limitMb } = await heapOf({ maxHeapMb: 1500 });
+    expect(limitMb).toBeGreaterThanOrEqual(1500);
+    expect(limitMb).toBeLessThan(1600);
+    expect(usedMb).toBeGreaterThan(0);
+  });
+
+  it("defaults to half the machine's memory, beyond V8's own default of about 4 GiB on a large machine", async () => {
+    const { limitMb } = await heapOf({});
+    expect(limitMb).toBeGreaterThanOrEqual(Math.floor(totalmem() / 2 ** 21));
+  });
+
+  it('refuses a limit that is not a positive integer of MiB, and releases the directory', async () => {
+    const dir = tempDir();
+    try {
+      for (const maxHeapMb of [0, -1, 1.5, NaN]) {
+        await expect(EmbeddedMongoServer.start({ port: 0, dbPath: dir.path, maxHeapMb })).rejects.toThrow(
+          /maxHeapMb must be a positive integer/,
+        );
+      }
+      const server = await EmbeddedMongoServer.start({ port: 0, dbPath: dir.path });
+      await server.stop();
+    } finally {
+      dir.remove();
     }
   });
 });

@@ -432,6 +432,20 @@ describe('regex prefixes, multikey fields, missing fields, null and mixed types'
   });
 });
 
+describe('infinities and NaN in one document', () => {
+  // They all once shared one key hash, so an index kept only the first of them for a document.
+  it('are separate keys of a non-unique index: each finds the document through it', async () => {
+    const items = db.collection<AnyDoc>('infinities');
+    await items.insertOne({ _id: 1, v: [Infinity, -Infinity, NaN] });
+    await items.createIndex({ v: 1 });
+    for (const filter of [{ v: Infinity }, { v: -Infinity }, { v: NaN }, { v: { $lt: 0 } }]) {
+      expect(ids(await items.find(filter, { hint: { v: 1 } }).toArray())).toEqual(['1']);
+    }
+    const plan = await explainFind(items, { v: { $type: 'number' } }, { hint: { v: 1 } });
+    expect(plan.executionStats.totalKeysExamined).toBe(3);
+  });
+});
+
 describe('arrays nested in arrays', () => {
   it('are index keys of their own type, always scanned along with the bounds', async () => {
     const items = db.collection<AnyDoc>('nested');

@@ -1,4 +1,5 @@
 import * as os from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import { codecStats } from '../bson/codec';
 import { MAX_BSON_SIZE } from '../storage/collection';
 import { MAX_MESSAGE_SIZE } from '../wire/framer';
@@ -38,6 +39,12 @@ const buildInfo = (): Doc => ({
   modules: [],
 });
 
+/** The server thread's V8 heap, MiB: in use, and its limit (the `maxHeapMb` option plus V8's young generation). */
+function heapMegabytes(): Doc {
+  const { used_heap_size: used, heap_size_limit: limit } = getHeapStatistics();
+  return { usedMb: Math.round(used / 2 ** 20), limitMb: Math.round(limit / 2 ** 20) };
+}
+
 export const handshakeCommands: CommandTable = {
   hello: (command, context) => hello(command, context, false),
   isMaster: (command, context) => hello(command, context, true),
@@ -59,7 +66,11 @@ export const handshakeCommands: CommandTable = {
     version: SERVER_VERSION,
     process: 'embedded-mongo',
     uptime: process.uptime(),
-    embeddedMongo: { documentsSerialized: codecStats.documentsSerialized, storage: { ...context.engine.commitStats } },
+    embeddedMongo: {
+      documentsSerialized: codecStats.documentsSerialized,
+      storage: { ...context.engine.commitStats },
+      heap: heapMegabytes(),
+    },
   }),
   endSessions: (command, context) => {
     context.sessions.end(command.endSessions as unknown[]);

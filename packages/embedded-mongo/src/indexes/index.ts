@@ -51,9 +51,9 @@ export interface KeyRange {
 const normalize = (key: unknown[]): unknown[] => key.map((value) => (value === undefined ? null : value));
 
 /**
- * In-memory index: a hash of full keys (uniqueness, equality) plus a B+ tree of entries in key order
- * (range scans, O(log n) updates). Both are rebuilt from the documents when the store opens, so only
- * the spec is persisted.
+ * In-memory index: a B+ tree of entries in key order (range scans, full-key look-ups, O(log n) updates),
+ * plus a hash of full keys where equality must follow the key's hash: uniqueness and collations (see
+ * `byKey`). Both are rebuilt from the documents when the store opens, so only the spec is persisted.
  */
 export class Index {
   readonly fields: string[];
@@ -61,7 +61,13 @@ export class Index {
   readonly directions: number[];
   /** The top-level fields the key paths start at: a replace leaving them equal leaves the keys alone. */
   private readonly topFields: string[];
-  private readonly byKey = new Map<string, Set<string>>();
+  /**
+   * Ids by hash of their full key, only for the indexes that need it: unique ones (`_id_`, `unique`,
+   * `prepareUnique`; built on the first check when collMod turns the option on) and collated ones (strings
+   * equal under the collation share a hash but not a place in the tree). Others answer from the tree: the
+   * hash's key string and one-element Set took about two thirds of a key's heap (bench README, 1000×).
+   */
+  private byKey?: Map<string, Set<string>>;
   private readonly sorted: BTree<Entry, undefined>;
   private readonly partial?: Query;
   /** Per key field, how many indexed documents hold an array on its path (the field is multikey while > 0). */
@@ -88,6 +94,24 @@ export class Index {
     if (spec.partialFilterExpression) {
       this.partial = new Query(effectiveFilter(spec.partialFilterExpression, {}), mingoOptions());
     }
+    if (this.enforcesUnique(false) || toCollation(spec.collation as Doc | undefined)) this.byKey = new Map();
+  }
+
+  /** Whether the index refuses duplicate keys: `prepareUnique` refuses new ones but keeps `existing` ones. */
+  private enforcesUnique(existing: boolean): boolean {
+    return !!this.spec.unique || this.name === '_id_' || (!!this.spec.prepareUnique && !existing);
+  }
+
+  /** The hash of full keys, built from the tree when first needed after the index was created without it. */
+  private keyHash(): Map<string, Set<string>> {
+    if (this.byKey) return this.byKey;
+    const byKey = new Map<string, Set<string>>();
+    for (const { key, id } of this.sorted.keys()) {
+      const hash = this.hashOf(key);
+      byKey.set(hash, (byKey.get(hash) ?? new Set<string>()).add(id));
+    }
+    this.byKey = byKey;
+    return byKey;
   }
 
   /** Hash of a key: strings equal under the index's collation share it (uniqueness, lookups). */
@@ -116,10 +140,10 @@ export class Index {
    * in a `prepareUnique` one (which refuses new duplicates but keeps existing ones) unless `existing`.
    */
   checkUnique(doc: Doc, id: string, ns: string, existing = false): void {
-    const enforced = this.spec.unique || this.name === '_id_' || (this.spec.prepareUnique && !existing);
-    if (!enforced) return;
+    if (!this.enforcesUnique(existing)) return;
+    const byKey = this.keyHash();
     for (const key of this.keysOf(doc)) {
-      const holders = this.byKey.get(this.hashOf(key));
+      const holders = byKey.get(this.hashOf(key));
       if (holders && [...holders].some((holder) => holder !== id)) {
         throw duplicateKeyError(ns, this.spec, key);
       }
@@ -127,7 +151,7 @@ export class Index {
   }
 
   add(doc: Doc, id: string): void {
-    for (const entry of this.hashEntries(doc, id)) this.sorted.set(entry, undefined);
+    for (const key of this.keysOf(doc)) this.addEntry(key, id);
     this.countArrays(doc, 1);
     this.version++;
     this.writes++;
@@ -167,29 +191,26 @@ export class Index {
 
   /** Indexes many documents at once (index creation, opening a store); throws DuplicateKey on a collision. */
   build(docs: Iterable<[string, Doc]>, ns: string): void {
-    const pairs: Array<[Entry, undefined]> = [];
     for (const [id, doc] of docs) {
       this.checkUnique(doc, id, ns, true);
-      for (const entry of this.hashEntries(doc, id)) pairs.push([entry, undefined]);
+      for (const key of this.keysOf(doc)) this.addEntry(key, id);
       this.countArrays(doc, 1);
     }
-    this.sorted.setPairs(pairs);
     this.version++;
   }
 
-  /** Records the document's keys in the hash and returns the entries that are new. */
-  private hashEntries(doc: Doc, id: string): Entry[] {
-    const entries: Entry[] = [];
-    for (const key of this.keysOf(doc)) {
+  /**
+   * Adds one key of a document unless the document already holds an equal one (an array repeating a value):
+   * equal by hash where the index keeps one, else by the tree's order.
+   */
+  private addEntry(key: unknown[], id: string): void {
+    if (this.byKey) {
       const hash = this.hashOf(key);
       const holders = this.byKey.get(hash) ?? new Set<string>();
-      if (holders.has(id)) continue;
-      holders.add(id);
-      this.byKey.set(hash, holders);
-      entries.push({ key, id });
-      this.countArrayKeys(key, 1);
+      if (holders.has(id)) return;
+      this.byKey.set(hash, holders.add(id));
     }
-    return entries;
+    if (this.sorted.set({ key, id }, undefined, false)) this.countArrayKeys(key, 1);
   }
 
   /** Re-indexes a replaced document; a no-op when its keys did not change (the common update). */
@@ -210,16 +231,18 @@ export class Index {
 
   remove(doc: Doc, id: string): void {
     for (const key of this.keysOf(doc)) {
-      const hash = this.hashOf(key);
-      const holders = this.byKey.get(hash);
-      if (!holders?.delete(id)) continue;
-      if (holders.size === 0) this.byKey.delete(hash);
-      this.sorted.delete({ key, id });
-      this.countArrayKeys(key, -1);
+      if (this.byKey) this.unhash(key, id);
+      if (this.sorted.delete({ key, id })) this.countArrayKeys(key, -1);
     }
     this.countArrays(doc, -1);
     this.version++;
     this.writes++;
+  }
+
+  private unhash(key: unknown[], id: string): void {
+    const hash = this.hashOf(key);
+    const holders = this.byKey?.get(hash);
+    if (holders?.delete(id) && holders.size === 0) this.byKey?.delete(hash);
   }
 
   /** Ids whose first key field lies within the bounds, in index order, without duplicates. */
@@ -317,11 +340,13 @@ export class Index {
 
   /** Groups of ids sharing a key: what keeps the index from becoming unique. */
   duplicates(): string[][] {
-    return [...this.byKey.values()].filter((holders) => holders.size > 1).map((holders) => [...holders]);
+    return [...this.keyHash().values()].filter((holders) => holders.size > 1).map((holders) => [...holders]);
   }
 
   /** Ids holding exactly this full key (all fields). */
   lookup(key: unknown[]): string[] {
-    return [...(this.byKey.get(this.hashOf(normalize(key))) ?? [])];
+    const full = normalize(key);
+    if (this.byKey) return [...(this.byKey.get(this.hashOf(full)) ?? [])];
+    return this.idsIn({ prefix: full.slice(0, -1), interval: pointInterval(full.at(-1)) });
   }
 }

@@ -31,6 +31,12 @@ export interface EmbeddedMongoOptions {
    * cache in the caller's process that must see every write, whichever client made it, on its next read. Unset: none.
    */
   commitCounters?: CommitCountersOptions;
+  /**
+   * The server thread's V8 heap limit for old objects, MiB, where every document and index key lives. Default: half
+   * the machine's memory (`defaultMaxHeapMb`); V8's own default for a thread stops near 4 GiB however large the
+   * machine. A positive integer. `serverStatus.embeddedMongo.heap` reports the limit the thread got.
+   */
+  maxHeapMb?: number;
 }
 
 /** The commit counters as the server's thread gets them: the shared memory and the namespaces watched. */
