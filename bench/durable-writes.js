@@ -16,8 +16,8 @@
  * and reports this build / that build; with `--memory`, that build's in-memory rates too.
  * Every server is warmed up first (`--warmup N` inserts, default 2000, from 16 clients, not measured): a fresh
  * server runs its first thousands of inserts before V8 has optimised its code, at about twice the CPU per insert,
- * and a durable run makes fewer inserts than an in-memory one, so without it the durable figures carry more of
- * that start-up cost. The server thread's CPU per one-client insert is printed (user and system time from
+ * and durable and in-memory runs make different numbers of inserts in the same time, so without it they carry
+ * different shares of that start-up cost. The server thread's CPU per one-client insert is printed (user and system time from
  * `/proc/<pid>/task/<tid>/stat`, its sleeps from `…/status`), durable and, with `--memory`, in memory.
  */
 const { spawn } = require('node:child_process');
