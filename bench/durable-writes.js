@@ -14,6 +14,11 @@
  * one raw fsync (1/durable - 1/in-memory - 1/raw, µs). `--compare PATH` measures another build's `cli.js` (e.g.
  * the previous commit's package, built elsewhere) right after each durable figure, in the same raw-rate window,
  * and reports this build / that build; with `--memory`, that build's in-memory rates too.
+ * Every server is warmed up first (`--warmup N` inserts, default 2000, from 16 clients, not measured): a fresh
+ * server runs its first thousands of inserts before V8 has optimised its code, at about twice the CPU per insert,
+ * and durable and in-memory runs make different numbers of inserts in the same time, so without it they carry
+ * different shares of that start-up cost. The server thread's CPU per one-client insert is printed (user and system time from
+ * `/proc/<pid>/task/<tid>/stat`, its sleeps from `…/status`), durable and, with `--memory`, in memory.
  */
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -30,12 +35,17 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '3' },
     memory: { type: 'boolean', default: false },
     compare: { type: 'string' },
+    warmup: { type: 'string', default: '2000' },
   },
 });
 const ROUNDS = Number(values.rounds);
 const MILLIS = Number(values.seconds) * 1000;
 const RAW_FILE_BYTES = 64 * 2 ** 20;
 const BLOCK = 4096;
+const WARMUP_INSERTS = Number(values.warmup);
+const WARMUP_CLIENTS = 16;
+/** Clock ticks per second of `/proc/…/stat` times (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
 
 function rawFsyncRate(dir) {
   const file = path.join(dir, 'raw-fsync');
@@ -77,31 +87,71 @@ function stopServer(child) {
   });
 }
 
-/** Per thread of a process (Linux): [ns on a CPU, ns runnable but waiting for one], from its schedstat. */
+/**
+ * Per thread of a process (Linux), in ns: on a CPU and runnable but waiting for one (schedstat), user and system
+ * time (stat, counted in clock ticks), and its voluntary context switches (status: how often it slept).
+ */
 function threadTimes(pid) {
   const tasks = `/proc/${pid}/task`;
   if (!fs.existsSync(tasks)) return new Map();
-  const times = (tid) => fs.readFileSync(`${tasks}/${tid}/schedstat`, 'utf8').split(' ').slice(0, 2).map(Number);
+  const times = (tid) => {
+    const [cpu, wait] = fs.readFileSync(`${tasks}/${tid}/schedstat`, 'utf8').split(' ').map(Number);
+    const stat = fs.readFileSync(`${tasks}/${tid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const [user, system] = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .slice(11, 13)
+      .map(ticksToNanos);
+    const status = fs.readFileSync(`${tasks}/${tid}/status`, 'utf8');
+    const sleeps = Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)[1]);
+    return { cpu, wait, user, system, sleeps };
+  };
   return new Map(fs.readdirSync(tasks).map((tid) => [tid, times(tid)]));
 }
 
+const ticksToNanos = (ticks) => (Number(ticks) * 1e9) / TICKS_PER_SECOND;
+
 /**
- * The server thread's (the one that ran longest) CPU time and run-queue wait per insert, in µs: how long each
- * insert kept it busy and how long it waited for a core after its wake-ups (the request, the journal write).
+ * The server thread's (the one that ran longest) costs per insert: CPU time, run-queue wait, user and system time
+ * in µs, and sleeps (a durable insert's journal write sleeps in the kernel; every insert waits for its request).
  */
 function serverThreadCost(before, after, inserted) {
   let busiest;
-  for (const [tid, [cpu, wait]] of after) {
-    const [cpuBefore, waitBefore] = before.get(tid) ?? [cpu, wait];
-    const delta = { cpu: cpu - cpuBefore, wait: wait - waitBefore };
+  for (const [tid, times] of after) {
+    const previous = before.get(tid) ?? times;
+    const delta = Object.fromEntries(Object.keys(times).map((key) => [key, times[key] - previous[key]]));
     if (!busiest || delta.cpu > busiest.cpu) busiest = delta;
   }
-  return busiest ? { cpuMicros: busiest.cpu / 1000 / inserted, waitMicros: busiest.wait / 1000 / inserted } : {};
+  if (!busiest) return {};
+  const micros = (nanos) => nanos / 1000 / inserted;
+  return {
+    cpuMicros: micros(busiest.cpu),
+    waitMicros: micros(busiest.wait),
+    userMicros: micros(busiest.user),
+    systemMicros: micros(busiest.system),
+    sleeps: busiest.sleeps / inserted,
+  };
+}
+
+/** Inserts WARMUP_INSERTS documents from WARMUP_CLIENTS clients, so the server's code is optimised before it counts. */
+async function warmUp(uri) {
+  const clients = await Promise.all(Array.from({ length: WARMUP_CLIENTS }, () => MongoClient.connect(uri)));
+  let next = 0;
+  await Promise.all(
+    clients.map(async (client) => {
+      const docs = client.db('bench').collection('warmup');
+      while (next < WARMUP_INSERTS) await docs.insertOne({ _id: next++, value: 'x'.repeat(100) });
+    }),
+  );
+  await Promise.all(clients.map((client) => client.close()));
 }
 
 async function insertRate(uri, clients, pid) {
+  await warmUp(uri);
   const connect = () => MongoClient.connect(uri, { maxPoolSize: 1 });
   const connections = await Promise.all(Array.from({ length: clients }, connect));
+  const statsBefore = await storageStats(connections[0]);
   const before = threadTimes(pid);
   let inserted = 0;
   let nextId = 0;
@@ -117,10 +167,18 @@ async function insertRate(uri, clients, pid) {
   );
   const seconds = (performance.now() - start) / 1000;
   const thread = serverThreadCost(before, threadTimes(pid), inserted);
-  const status = await connections[0].db('admin').command({ serverStatus: 1 });
+  const stats = await storageStats(connections[0]);
   await Promise.all(connections.map((client) => client.close()));
-  const { commits, committedWrites } = status.embeddedMongo?.storage ?? {}; // absent from older builds
-  return { rate: inserted / seconds, writesPerCommit: commits ? committedWrites / commits : undefined, ...thread };
+  const commits = stats.commits - statsBefore.commits;
+  const writesPerCommit = commits ? (stats.committedWrites - statsBefore.committedWrites) / commits : undefined;
+  return { rate: inserted / seconds, writesPerCommit, ...thread };
+}
+
+/** The store's commit counters (zero for an in-memory server and for builds without them). */
+async function storageStats(client) {
+  const status = await client.db('admin').command({ serverStatus: 1 });
+  const { commits = 0, committedWrites = 0 } = status.embeddedMongo?.storage ?? {};
+  return { commits, committedWrites };
 }
 
 async function measureServer(dbPath, clients, cli = CLI) {
@@ -137,21 +195,24 @@ async function measureOther(dbPath, clients) {
   return values.compare ? measureServer(dbPath, clients, values.compare) : {};
 }
 
-/** In-memory rates with 1 and 16 clients of a build, when `--memory` was given. */
+/** In-memory rates with 1 and 16 clients of a build, and its server thread's costs with 1, when `--memory` was given. */
 async function measureMemory(cli) {
   if (!values.memory || !cli) return {};
-  return {
-    one: (await measureServer(undefined, 1, cli)).rate,
-    sixteen: (await measureServer(undefined, 16, cli)).rate,
-  };
+  const single = await measureServer(undefined, 1, cli);
+  return { one: single.rate, sixteen: (await measureServer(undefined, 16, cli)).rate, single };
 }
 
-/** One client's durable insert as the server thread saw it: CPU and run-queue wait per insert. */
-function threadText(single, otherSingle) {
-  const text = ({ cpuMicros, waitMicros }) =>
-    `${cpuMicros?.toFixed(0)} µs CPU, ${waitMicros?.toFixed(0)} µs waiting for a core`;
-  const other = values.compare ? `; other build ${text(otherSingle)}` : '';
-  return `\n  server thread per insert, 1 client: ${text(single)}${other}`;
+/** How the server thread saw one client's inserts: CPU (user, system), sleeps and run-queue wait per insert. */
+const costText = ({ cpuMicros, userMicros, systemMicros, sleeps, waitMicros }) =>
+  `${cpuMicros?.toFixed(0)} µs CPU (user ${userMicros?.toFixed(0)}, system ${systemMicros?.toFixed(0)}),` +
+  ` ${sleeps?.toFixed(1)} sleeps, ${waitMicros?.toFixed(0)} µs waiting for a core`;
+
+function threadText(single, memorySingle, otherSingle, otherMemorySingle) {
+  const lines = [`durable ${costText(single)}`];
+  if (values.memory) lines.push(`in memory ${costText(memorySingle)}`);
+  if (values.compare) lines.push(`other build durable ${costText(otherSingle)}`);
+  if (values.compare && values.memory) lines.push(`other build in memory ${costText(otherMemorySingle)}`);
+  return `\n  server thread per insert, 1 client:${lines.map((line) => `\n    ${line}`).join('')}`;
 }
 
 /** What one durable insert costs beyond an in-memory insert plus one raw fsync, in µs. */
@@ -177,11 +238,13 @@ async function main() {
       const raw1 = (rawBefore + rawBetween) / 2;
       const raw16 = (rawBetween + rawAfter) / 2;
       const sixteen = group.rate;
-      const { one: memoryOne, sixteen: memory } = await measureMemory(CLI);
-      const { one: otherMemoryOne, sixteen: otherMemory } = await measureMemory(values.compare);
+      const memoryRun = await measureMemory(CLI);
+      const otherMemoryRun = await measureMemory(values.compare);
+      const { one: memoryOne, sixteen: memory } = memoryRun;
+      const { one: otherMemoryOne, sixteen: otherMemory } = otherMemoryRun;
       rows.push({ raw1, one, raw16, sixteen, memoryOne, memory, otherOne, other, otherMemoryOne, otherMemory });
-      Object.assign(rows.at(-1), { cpu: single.cpuMicros, wait: single.waitMicros });
-      Object.assign(rows.at(-1), { otherCpu: otherSingle.cpuMicros, otherWait: otherSingle.waitMicros });
+      Object.assign(rows.at(-1), { single, otherSingle });
+      Object.assign(rows.at(-1), { memorySingle: memoryRun.single, otherMemorySingle: otherMemoryRun.single });
       const memoryText = values.memory
         ? `  in-memory: 1 client ${fmt(memoryOne)}, 16 clients ${fmt(memory)}` +
           ` (durable/in-memory ${(one / memoryOne).toFixed(2)}x, ${(sixteen / memory).toFixed(2)}x)`
@@ -194,7 +257,7 @@ async function main() {
         `round ${round + 1}: raw ${fmt(rawBefore)}  1 client ${fmt(one)} (${(one / raw1).toFixed(2)}x)` +
           `  raw ${fmt(rawBetween)}  16 clients ${fmt(sixteen)} (${(sixteen / raw16).toFixed(2)}x,` +
           ` ${group.writesPerCommit?.toFixed(1)} writes/commit)  raw ${fmt(rawAfter)}${memoryText}${otherText}` +
-          threadText(single, otherSingle),
+          threadText(single, memoryRun.single, otherSingle, otherMemoryRun.single),
       );
       rawBefore = rawAfter;
     }
@@ -225,10 +288,22 @@ async function main() {
     console.log(`this build / other build: 1 client ${one}x, 16 clients ${sixteen}x`);
   }
   if (values.memory) reportTargets(rows);
-  const perInsert = (cpu, wait) =>
-    `${fmt(median(rows.map((r) => r[cpu])))} µs CPU, ${fmt(median(rows.map((r) => r[wait])))} µs waiting for a core`;
-  console.log(`server thread per durable insert, 1 client: ${perInsert('cpu', 'wait')}`);
-  if (values.compare) console.log(`other build's server thread:                ${perInsert('otherCpu', 'otherWait')}`);
+  reportThreadCosts(rows);
+}
+
+/** Medians over the rounds of the server thread's costs per one-client insert, durable and in memory. */
+function reportThreadCosts(rows) {
+  const runs = [['durable', 'single']];
+  if (values.memory) runs.push(['in memory', 'memorySingle']);
+  if (values.compare) runs.push(['other build durable', 'otherSingle']);
+  if (values.compare && values.memory) runs.push(['other build in memory', 'otherMemorySingle']);
+  console.log(`server thread per insert, 1 client (medians of ${ROUNDS} rounds):`);
+  for (const [name, run] of runs) {
+    const costs = rows.map((row) => row[run]);
+    const middle = (key) => median(costs.map((cost) => cost[key]));
+    const keys = ['cpuMicros', 'userMicros', 'systemMicros', 'sleeps', 'waitMicros'];
+    console.log(`  ${name.padEnd(22)} ${costText(Object.fromEntries(keys.map((key) => [key, middle(key)])))}`);
+  }
 }
 
 /** Issue 25's targets: durable / in-memory of the same build and round (medians), and the cost beyond the fsync. */
