@@ -4,7 +4,7 @@ import { startHarness, failure, type Harness } from './helpers';
 /** Bytes that are not UTF-8: each decodes to U+FFFD, so a key made of their decoding is the same for all. */
 const bin = (...bytes: number[]): Binary => new Binary(Buffer.from(bytes));
 
-type IdDoc = { _id: unknown; [field: string]: unknown };
+type IdDoc = { _id: Binary | Code | Long | number | { k: Binary }; [field: string]: unknown };
 
 describe('values MongoDB tells apart keep distinct keys', () => {
   let harness: Harness;
