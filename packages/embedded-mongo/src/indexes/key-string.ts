@@ -60,7 +60,7 @@ function canonicalBsonValue(type: string, value: unknown): Canonical {
     case 'bsonregexp':
       return ['r', (value as BSONRegExp).pattern, (value as BSONRegExp).options];
     default:
-      // ObjectId (hex), Decimal128, Timestamp, BSONSymbol: `String` is exact; MinKey and MaxKey: one value each.
+      // Decimal128, Timestamp, BSONSymbol: `String` is exact; MinKey and MaxKey: one value each.
       return [type, String(value)];
   }
 }
