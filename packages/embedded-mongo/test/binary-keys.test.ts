@@ -1,10 +1,10 @@
-import { Binary, Code, Long, UUID, type Collection } from 'mongodb';
+import { Binary, Code, DBRef, Long, ObjectId, UUID, type Collection } from 'mongodb';
 import { startHarness, failure, type Harness } from './helpers';
 
 /** Bytes that are not UTF-8: each decodes to U+FFFD, so a key made of their decoding is the same for all. */
 const bin = (...bytes: number[]): Binary => new Binary(Buffer.from(bytes));
 
-type IdDoc = { _id: unknown; [field: string]: unknown };
+type IdDoc = { _id: Binary | Code | DBRef | Long | number | { k: Binary }; [field: string]: unknown };
 
 describe('values MongoDB tells apart keep distinct keys', () => {
   let harness: Harness;
@@ -68,7 +68,7 @@ describe('values MongoDB tells apart keep distinct keys', () => {
     expect(await collection.countDocuments({ _id: { $in: [legacy, otherLegacy] } })).toBe(2);
   });
 
-  it('keeps apart ±Infinity, int64s beyond 2^53 and Code values', async () => {
+  it('keeps apart ±Infinity, int64s beyond 2^53, Code values and DBRefs', async () => {
     const ids = [
       Infinity,
       -Infinity,
@@ -76,6 +76,8 @@ describe('values MongoDB tells apart keep distinct keys', () => {
       Long.fromString('9007199254740992'),
       new Code('a'),
       new Code('b'),
+      new DBRef('a', new ObjectId('000000000000000000000001')),
+      new DBRef('a', new ObjectId('000000000000000000000002')),
     ];
     await collection.insertMany(ids.map((_id) => ({ _id })));
     expect(await collection.countDocuments()).toBe(ids.length);

@@ -8,9 +8,14 @@ import { Binary } from 'bson';
  * BinData apart by subtype and bytes. `UUID` has its own `toString()` (its hex digits, also lossless).
  * Called by the worker's entry only: the caller's thread (the app, its driver) keeps bson's own.
  */
+type Encoding = 'hex' | 'base64' | 'utf8' | 'utf-8';
+
 export function installLosslessBinaryString(): void {
-  const decode = Binary.prototype.toString;
-  Binary.prototype.toString = function (this: Binary, encoding?: 'hex' | 'base64' | 'utf8' | 'utf-8'): string {
+  const decode = (Object.getOwnPropertyDescriptor(Binary.prototype, 'toString') as PropertyDescriptor).value as (
+    this: Binary,
+    encoding?: Encoding,
+  ) => string;
+  Binary.prototype.toString = function (this: Binary, encoding?: Encoding): string {
     return encoding === undefined ? `${this.sub_type}:${decode.call(this, 'base64')}` : decode.call(this, encoding);
   };
 }

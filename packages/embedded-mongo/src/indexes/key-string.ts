@@ -34,6 +34,8 @@ function canonical(value: unknown): Canonical {
 /** BSON classes other than numbers wrapped by `promoteValues: false`; most are told apart by their `String`. */
 function canonicalBsonValue(type: string, value: unknown): Canonical {
   switch (type) {
+    case 'objectid':
+      return [type, String(value)];
     case 'int32':
     case 'double':
       return canonicalNumber(Number(value));
@@ -58,7 +60,7 @@ function canonicalBsonValue(type: string, value: unknown): Canonical {
     case 'bsonregexp':
       return ['r', (value as BSONRegExp).pattern, (value as BSONRegExp).options];
     default:
-      // ObjectId (hex), Decimal128, Timestamp, BSONSymbol: `String` is exact; MinKey and MaxKey: one value each.
+      // Decimal128, Timestamp, BSONSymbol: `String` is exact; MinKey and MaxKey: one value each.
       return [type, String(value)];
   }
 }
@@ -67,10 +69,9 @@ function canonicalObject(value: Record<string, unknown>): Canonical {
   return ['o', ...Object.entries(value).map(([k, v]): Canonical => [k, canonical(v)])];
 }
 
-/** JSON writes NaN and ±Infinity as `null`: they are kept apart by name. */
+/** JSON writes -0 as 0, as wanted, but NaN and ±Infinity all as `null`: those are kept apart by name. */
 function canonicalNumber(value: number): Canonical {
-  if (Number.isFinite(value)) return ['n', Object.is(value, -0) ? 0 : value];
-  return ['n', String(value)];
+  return Number.isFinite(value) ? ['n', value] : ['n', String(value)];
 }
 
 /** An int64 equals the double of the same value; one that no double holds exactly is written out in digits. */
