@@ -50,6 +50,12 @@ export interface KeyRange {
 /** Missing fields are indexed as null, like MongoDB. */
 const normalize = (key: unknown[]): unknown[] => key.map((value) => (value === undefined ? null : value));
 
+/** Removes a document's id from the holders of a key hash, and the hash once it holds none. */
+function unhash(byKey: Map<string, Set<string>>, hash: string, id: string): void {
+  const holders = byKey.get(hash);
+  if (holders?.delete(id) && holders.size === 0) byKey.delete(hash);
+}
+
 /**
  * In-memory index: a B+ tree of entries in key order (range scans, full-key look-ups, O(log n) updates),
  * plus a hash of full keys where equality must follow the key's hash: uniqueness and collations (see
@@ -231,18 +237,12 @@ export class Index {
 
   remove(doc: Doc, id: string): void {
     for (const key of this.keysOf(doc)) {
-      if (this.byKey) this.unhash(key, id);
+      if (this.byKey) unhash(this.byKey, this.hashOf(key), id);
       if (this.sorted.delete({ key, id })) this.countArrayKeys(key, -1);
     }
     this.countArrays(doc, -1);
     this.version++;
     this.writes++;
-  }
-
-  private unhash(key: unknown[], id: string): void {
-    const hash = this.hashOf(key);
-    const holders = this.byKey?.get(hash);
-    if (holders?.delete(id) && holders.size === 0) this.byKey?.delete(hash);
   }
 
   /** Ids whose first key field lies within the bounds, in index order, without duplicates. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 
 /** Half the machine's memory, MiB: the server thread's default heap limit (`maxHeapMb`). */
-export function defaultMaxHeapMb(): number {
+function defaultMaxHeapMb(): number {
   return Math.floor(totalmem() / 2 ** 21);
 }
 
