@@ -1,5 +1,5 @@
-import { getModelToken } from '@nestjs/mongoose';
-import { Model } from 'mongoose';
+import { getConnectionToken, getModelToken } from '@nestjs/mongoose';
+import { Connection, Model } from 'mongoose';
 import request from 'supertest';
 import { Order } from '../../src/services/orders/order.schema';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -19,7 +19,9 @@ const BUYERS = 20;
 
 /**
  * 20 buyers check out one unit each while the seller edits the same offer's stock. Counted afterwards: every unit
- * is either available, or in an order (reserved), and the sum is what was there plus the seller's accepted edits.
+ * is either available, or in an order (reserved), and the sum is what was there plus the seller's accepted edits;
+ * and the storefront index shows the offer's last quantity (the seller's edits refresh it from sources read before
+ * their update, which concurrent refreshes may have overtaken: the entries' version check must catch that).
  */
 describe('offer stock under concurrent checkouts and seller edits', () => {
   let t: TestApp;
@@ -65,6 +67,15 @@ describe('offer stock under concurrent checkouts and seller edits', () => {
     return made;
   }
 
+  /** The quantity the product's all-currencies storefront entry shows for the offer. */
+  async function indexedQuantity(offer: OfferBody): Promise<number | undefined> {
+    const entry = await t.app
+      .get<Connection>(getConnectionToken())
+      .collection<{ _id: string; offers: { _id: unknown; quantity: number }[] }>('storefront_index')
+      .findOne({ _id: offer.productId });
+    return entry?.offers.find((shown) => String(shown._id) === offer.id)?.quantity;
+  }
+
   async function unitsInOrders(offerId: string): Promise<number> {
     const orders = await t.app
       .get<Model<Order>>(getModelToken(Order.name))
@@ -100,6 +111,7 @@ describe('offer stock under concurrent checkouts and seller edits', () => {
     expect(final.quantity + ordered).toBe(initial + netEdits);
     expect(final.reserved).toBe(ordered);
     expect(final.stockByWarehouse).toEqual([expect.objectContaining({ onHand: initial + netEdits })]);
+    expect(await indexedQuantity(offer)).toBe(final.quantity);
     // A removal refused with 409 was one that would have left fewer on hand than reserved.
     for (const { response } of edits.filter(({ response }) => response.status === 409)) {
       expect(response.body.message).toMatch(/reserved|only \d+ on hand/);
@@ -128,6 +140,7 @@ describe('offer stock under concurrent checkouts and seller edits', () => {
     expect(final.quantity).toBeGreaterThanOrEqual(0);
     expect(final.quantity + ordered).toBe(onHand);
     expect([10, ...accepted]).toContain(onHand);
+    expect(await indexedQuantity(offer)).toBe(final.quantity);
     expect(edits.every(({ response }) => [200, 409].includes(response.status))).toBe(true);
   });
 });

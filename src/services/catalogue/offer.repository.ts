@@ -1,10 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { Model, QueryFilter, Types, UpdateQuery } from 'mongoose';
+import { Model, PipelineStage, QueryFilter, Types, UpdateQuery } from 'mongoose';
 import { FixedRecord, insertMissing } from '../../database/insert-missing';
 import type { SellerRecord } from './seller-directory';
 import { StoredOffer } from './seller-offer.view';
+import { IndexSourcesRead, indexSourcesLookups, indexSourcesOf } from './storefront-indexer';
 import { SellerSku } from './seller-sku.schema';
+
+type Doc = Record<string, unknown>;
+
+/** The stages that read offer `id` with its seller (joined on `_id`, as `sellers`). */
+function withSeller(id: Types.ObjectId): PipelineStage[] {
+  return [
+    { $match: { _id: id } },
+    { $lookup: { from: 'sellers', localField: 'seller', foreignField: '_id', as: 'sellers' } },
+  ];
+}
 
 /** What a new offer is made of (its seller, SKU and product already checked). */
 export type NewOffer = Pick<
@@ -40,15 +51,26 @@ export class OfferRepository {
 
   /** The offer with its seller (one read, the seller joined on `_id`); null for an unknown offer. */
   async findWithSeller(id: Types.ObjectId): Promise<{ offer: StoredOffer; seller: SellerRecord | undefined } | null> {
-    const [found] = await this.offers
-      .aggregate<StoredOffer & { sellers: SellerRecord[] }>([
-        { $match: { _id: id } },
-        { $lookup: { from: 'sellers', localField: 'seller', foreignField: '_id', as: 'sellers' } },
-      ])
-      .exec();
+    const [found] = await this.offers.aggregate<StoredOffer & { sellers: SellerRecord[] }>(withSeller(id)).exec();
     if (!found) return null;
     const { sellers, ...offer } = found;
     return { offer, seller: sellers[0] };
+  }
+
+  /**
+   * `findWithSeller` that also reads, in the same aggregate, what the storefront index's refresh after a write of the
+   * offer's own fields needs (`indexSources`, for `withIndexSourcesRead`; none when the product has no entry yet).
+   */
+  async findForOwnWrite(id: Types.ObjectId): Promise<{
+    offer: StoredOffer;
+    seller: SellerRecord | undefined;
+    indexSources: IndexSourcesRead | undefined;
+  } | null> {
+    type Found = StoredOffer & { sellers: SellerRecord[]; storefrontEntry: Doc[]; storefrontOffers: Doc[] };
+    const [found] = await this.offers.aggregate<Found>([...withSeller(id), ...indexSourcesLookups()]).exec();
+    if (!found) return null;
+    const { sellers, storefrontEntry, storefrontOffers, ...offer } = found;
+    return { offer, seller: sellers[0], indexSources: indexSourcesOf({ storefrontEntry, storefrontOffers }) };
   }
 
   /** A page of the seller's offers by SKU (the `{seller, sku}` index), and how many it has in all. */

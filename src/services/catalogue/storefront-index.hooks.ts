@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Connection, Document, Model, MongooseQueryMiddleware, Query, Schema, Types } from 'mongoose';
 import { renewAttributesRevision } from './attribute-revision';
-import { INDEX_COLLECTION, StorefrontIndexer } from './storefront-indexer';
+import { OfferSource } from './storefront-entry';
+import { INDEX_COLLECTION, IndexSourcesRead, StorefrontIndexer } from './storefront-indexer';
 
 /** Query writes (`updateOne`/`deleteOne` also run for `doc.updateOne()`/`doc.deleteOne()`, which build a query). */
 const QUERY_WRITES: MongooseQueryMiddleware[] = [
@@ -128,7 +129,8 @@ export function keepsStorefrontIndex(schema: Schema, productsOf: ProductsOf, opt
       // Where the write may have moved a document to another product, its product after the write is read again.
       const written = mayChangeProduct(this) ? before.map(({ _id }) => ({ _id })) : before;
       const kind = options.ownFields && changesOnly(op, this, options.ownFields) ? 'offers' : 'full';
-      await refresh(this.model.db, [...written, ...upserted], before, kind);
+      const read = kind === 'offers' && answersWritten(op, this) ? sourcesReadFor(this, answer) : undefined;
+      await refreshFor(this.model.db, productsOf, { docs: [...written, ...upserted], before, kind, read });
     };
     schema.post(op, { document: false, query: true }, afterQuery);
     // A failed write of one document that answers it wrote nothing; any other may have written part of its documents.
@@ -174,9 +176,15 @@ function answersWritten(op: MongooseQueryMiddleware, query: Query<unknown, unkno
 
 /** The document an answering write touched, as its answer names it (none when it matched none or failed). */
 function answered(query: Query<unknown, unknown>, answer: unknown): AffectedDoc[] {
+  const doc = answeredDoc(query, answer);
+  return doc ? [{ _id: doc._id, product: doc.product }] : [];
+}
+
+/** The document an answering write answered, whole (as projected), or none. */
+function answeredDoc(query: Query<unknown, unknown>, answer: unknown): AffectedDoc | undefined {
   const doc = (query.getOptions().includeResultMetadata ? (answer as { value?: unknown })?.value : answer) as
     AffectedDoc | null | undefined;
-  return doc?._id ? [{ _id: doc._id, product: doc.product }] : [];
+  return doc?._id ? doc : undefined;
 }
 
 /** Whether the write is an update (not a replacement, a pipeline or a deletion) of the fields `own` alone. */
@@ -217,6 +225,41 @@ export function withoutIndexRefresh<T>(load: () => Promise<T>): Promise<T> {
   return quiet.run(true, load);
 }
 
+/** What `withIndexSourcesRead` hands to the refresh of the first offer write it runs (then nothing). */
+const readAhead = new AsyncLocalStorage<{ sources?: IndexSourcesRead }>();
+
+/**
+ * Runs `write`, a write of one offer of the product whose index sources (`IndexSourcesRead`) the caller read in the
+ * same read as the offer (`indexSourcesLookups`), after the last write of that product's offers it knows of: the
+ * refresh of the first update of that offer's own fields in `write` derives the entries from `sources` with the
+ * written offer as the update answered it, instead of reading them again (one round trip fewer). Correct as the
+ * refresh's own read is: the offers were read after the entry's version, and the write of the entries is conditional
+ * on that version (a concurrent refresh that wrote since makes it lose and read again).
+ */
+export function withIndexSourcesRead<T>(sources: IndexSourcesRead | undefined, write: () => Promise<T>): Promise<T> {
+  return sources ? readAhead.run({ sources }, write) : write();
+}
+
+/**
+ * The sources read ahead for the offer an answering update wrote, with that offer as answered in place of its read
+ * copy; taken once. None when there are none, the answer is of another product's offer or projected (it then may
+ * lack fields the entries show).
+ */
+function sourcesReadFor(query: Query<unknown, unknown>, answer: unknown): IndexSourcesRead | undefined {
+  const held = readAhead.getStore();
+  const offer = answeredDoc(query, answer) as OfferSource | undefined;
+  if (!held?.sources || !offer?.product || isProjected(query)) return undefined;
+  const { entry, offers } = held.sources;
+  held.sources = undefined;
+  if (!offer.product.equals(entry.product) || !offers.some((read) => read._id.equals(offer._id))) return undefined;
+  return { entry, offers: offers.map((read) => (read._id.equals(offer._id) ? offer : read)) };
+}
+
+/** Whether the query answers only some fields (mongoose keeps `{}` for none given). */
+function isProjected(query: Query<unknown, unknown>): boolean {
+  return Object.keys(query.projection() ?? {}).length > 0;
+}
+
 /** From every source, or (after a write of offers' own fields) from the stored entries and the offers. */
 type Refresh = 'full' | 'offers';
 
@@ -224,11 +267,13 @@ interface Written {
   docs: AffectedDoc[];
   before: AffectedDoc[];
   kind: Refresh;
+  /** For an offers' refresh: the product's sources read ahead (`withIndexSourcesRead`). */
+  read?: IndexSourcesRead;
 }
 
-async function refreshFor(connection: Connection, productsOf: ProductsOf, { docs, before, kind }: Written) {
+async function refreshFor(connection: Connection, productsOf: ProductsOf, { docs, before, kind, read }: Written) {
   if (docs.length === 0 || quiet.getStore()) return;
   const products = await productsOf(connection, docs, before);
   const indexer = new StorefrontIndexer(connection);
-  await (kind === 'offers' ? indexer.refreshOffers(products) : indexer.refresh(products));
+  await (kind === 'offers' ? indexer.refreshOffers(products, read) : indexer.refresh(products));
 }

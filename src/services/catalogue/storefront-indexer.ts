@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Connection, mongo, Types } from 'mongoose';
+import { Connection, mongo, PipelineStage, Types } from 'mongoose';
 import { assignMissingSlugs } from './product-slug';
 import {
   ALL_CURRENCIES,
@@ -54,6 +54,54 @@ const UNUSED_BY_DERIVATION = {
 /** The fields of an offer that its product's entries show (`OfferSource`). */
 const OFFER_SOURCE_FIELDS = { product: 1, sku: 1, seller: 1, price: 1, currency: 1, quantity: 1, active: 1 };
 
+/**
+ * A product's all-currencies entry (as `refreshOffers` reads it) and its offers as stored, read by a caller in the
+ * same read as the offer it is about to write (`indexSourcesLookups`), so that the write's refresh needs no read of
+ * its own (see `withIndexSourcesRead` in `storefront-index.hooks.ts`).
+ */
+export interface IndexSourcesRead {
+  entry: StorefrontEntry;
+  offers: OfferSource[];
+}
+
+/**
+ * The stages that add, to each document of an aggregate that has a `product` field, its product's all-currencies
+ * entry (`storefrontEntry`, one or none) and then its offers (`storefrontOffers`): the entry is read first, so the
+ * offers are at least as new as the version read (what `refreshOffers` relies on). Both through `product` indexes.
+ */
+export function indexSourcesLookups(): PipelineStage.Lookup[] {
+  return [
+    {
+      $lookup: {
+        from: INDEX_COLLECTION,
+        localField: 'product',
+        foreignField: 'product',
+        as: 'storefrontEntry',
+        pipeline: [{ $match: { scope: ALL_CURRENCIES } }, { $project: UNUSED_BY_DERIVATION }],
+      },
+    },
+    {
+      $lookup: {
+        from: 'seller_skus',
+        localField: 'product',
+        foreignField: 'product',
+        as: 'storefrontOffers',
+        pipeline: [{ $project: OFFER_SOURCE_FIELDS }],
+      },
+    },
+  ];
+}
+
+/** What `indexSourcesLookups` added to a document, taken out of it; undefined when the product has no entry. */
+export function indexSourcesOf(doc: {
+  storefrontEntry?: Doc[];
+  storefrontOffers?: Doc[];
+}): IndexSourcesRead | undefined {
+  const [entry] = doc.storefrontEntry ?? [];
+  if (!entry) return undefined;
+  return { entry: entry as StorefrontEntry, offers: (doc.storefrontOffers ?? []) as OfferSource[] };
+}
+
 /** A filter counter: how many listed products have `value` for `facet`. */
 export interface FacetCounter {
   _id: string;
@@ -92,22 +140,25 @@ export class StorefrontIndexer {
    * entry that stays is still computed from the latest sources; the offers are read after the version, so they are at
    * least as new as those of the entry replaced.
    */
-  async refreshOffers(productIds: Iterable<Types.ObjectId | string>): Promise<void> {
+  async refreshOffers(productIds: Iterable<Types.ObjectId | string>, read?: IndexSourcesRead): Promise<void> {
     const ids = uniqueIds(productIds);
     for (let start = 0; start < ids.length; start += BATCH)
-      await this.refreshOffersBatch(ids.slice(start, start + BATCH));
+      await this.refreshOffersBatch(ids.slice(start, start + BATCH), read);
   }
 
   /**
    * A product whose write lost is derived again from the entry that won, not recomputed from every source: under a
    * stream of stock writes on one product (checkouts racing with a seller's edits), the slower full refresh would keep
    * losing to the derived ones. One that finds the entry already showing the offers as they are has nothing to write.
+   * `read` (the sources of a batch of one product, read by the caller) spares the first attempt its read.
    */
-  private async refreshOffersBatch(ids: Types.ObjectId[]): Promise<void> {
+  private async refreshOffersBatch(ids: Types.ObjectId[], read?: IndexSourcesRead): Promise<void> {
     let pending = ids;
+    let ahead = read && ids.length === 1 && ids[0].equals(read.entry.product) ? [read] : undefined;
     for (let attempt = 1; pending.length > 0; attempt++) {
       if (attempt > MAX_ATTEMPTS) throw new Error(`storefront index: ${pending.length} products kept changing`);
-      const { changes, underived } = await this.offerChanges(pending);
+      const { changes, underived } = this.offerChanges(pending, ahead ?? (await this.entriesWithOffers(pending)));
+      ahead = undefined;
       if (underived.length > 0) await this.refresh(underived);
       const written = await this.writeEntries(changes);
       await this.moveCounters(changes.slice(0, written));
@@ -120,7 +171,30 @@ export class StorefrontIndexer {
    * The changes of the products whose entries can be recomputed from the entry and the offers (none for those whose
    * entry already shows the offers as they are), and the products whose entries cannot.
    */
-  private async offerChanges(ids: Types.ObjectId[]): Promise<{ changes: Change[]; underived: Types.ObjectId[] }> {
+  private offerChanges(
+    ids: Types.ObjectId[],
+    rows: IndexSourcesRead[],
+  ): { changes: Change[]; underived: Types.ObjectId[] } {
+    const derived = new Map(
+      rows.flatMap(({ entry, offers }) => {
+        const sources = sourcesFromEntry(entry, offers);
+        return sources ? [[entry._id, { entries: entriesOf(sources), old: entry }] as const] : [];
+      }),
+    );
+    const changes = [...derived]
+      .filter(([, { entries, old }]) => !sameOffers(entries[0].offers, old.offers))
+      .map(([id, { entries, old }]) => ({
+        id,
+        entries,
+        old,
+        version: old.version + 1,
+        signature: derivedSignature(entries, old),
+      }));
+    return { changes, underived: ids.filter((id) => !derived.has(String(id))) };
+  }
+
+  /** The stored all-currencies entries of `ids`, each with its product's offers as stored after it was read. */
+  private async entriesWithOffers(ids: Types.ObjectId[]): Promise<IndexSourcesRead[]> {
     const rows = await this.index()
       .aggregate([
         { $match: { _id: { $in: ids.map(String) } } },
@@ -136,23 +210,10 @@ export class StorefrontIndexer {
         },
       ])
       .toArray();
-    const derived = new Map(
-      rows.flatMap((row) => {
-        const { liveOffers, ...entry } = row as StorefrontEntry & { liveOffers: OfferSource[] };
-        const sources = sourcesFromEntry(entry, liveOffers);
-        return sources ? [[entry._id, { entries: entriesOf(sources), old: entry }] as const] : [];
-      }),
-    );
-    const changes = [...derived]
-      .filter(([, { entries, old }]) => !sameOffers(entries[0].offers, old.offers))
-      .map(([id, { entries, old }]) => ({
-        id,
-        entries,
-        old,
-        version: old.version + 1,
-        signature: signatureOf(entries),
-      }));
-    return { changes, underived: ids.filter((id) => !derived.has(String(id))) };
+    return rows.map((row) => {
+      const { liveOffers, ...entry } = row as StorefrontEntry & { liveOffers: OfferSource[] };
+      return { entry, offers: liveOffers };
+    });
   }
 
   /**
@@ -398,9 +459,48 @@ function counterUpdate(key: string, by: number): mongo.AnyBulkWriteOperation<Doc
  * one follows from its offers (`refreshOffers`), so the same offers mean the same entries.
  */
 function sameOffers(fresh: EntryOffer[], stored: EntryOffer[]): boolean {
-  const shown = ({ _id, sku, seller, sellerName, sellerCountry, price, currency, quantity, keys }: EntryOffer) =>
-    [_id, sku, seller, sellerName, sellerCountry, price, currency, quantity, keys.join('\n')].map(String).join('\t');
-  return fresh.length === stored.length && fresh.every((offer, at) => shown(offer) === shown(stored[at]));
+  return sameEach(fresh, stored, (one, other) => one.quantity === other.quantity);
+}
+
+/**
+ * The signature of entries derived from the stored entry `old`: `old`'s own when its offers moved in quantity alone,
+ * each staying in stock or out of it. The signature reduces quantities to that state, and the rest of the entries
+ * follows from the offers' other fields and that state and from what `old` holds besides its offers (the sources
+ * `sourcesFromEntry` takes back out of it, which give back `old` itself), so it is unchanged. This keeps the
+ * stringify and hash of every entry off a stock adjustment's refresh.
+ */
+function derivedSignature(entries: StorefrontEntry[], old: StorefrontEntry): string {
+  const inStockKept = (one: EntryOffer, other: EntryOffer) => one.quantity > 0 === other.quantity > 0;
+  if (old.listingSignature && sameEach(entries[0].offers, old.offers, inStockKept)) return old.listingSignature;
+  return signatureOf(entries);
+}
+
+/** Whether the offers are the same but maybe for their quantities, whose comparison `sameQuantity` decides. */
+function sameEach(
+  fresh: EntryOffer[],
+  stored: EntryOffer[],
+  sameQuantity: (one: EntryOffer, other: EntryOffer) => boolean,
+): boolean {
+  return (
+    fresh.length === stored.length &&
+    fresh.every(
+      (offer, at) =>
+        sameQuantity(offer, stored[at]) && shownBesidesQuantity(offer) === shownBesidesQuantity(stored[at]),
+    )
+  );
+}
+
+function shownBesidesQuantity({
+  _id,
+  sku,
+  seller,
+  sellerName,
+  sellerCountry,
+  price,
+  currency,
+  keys,
+}: EntryOffer): string {
+  return [_id, sku, seller, sellerName, sellerCountry, price, currency, keys.join('\n')].map(String).join('\t');
 }
 
 /**

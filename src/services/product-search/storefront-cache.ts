@@ -2,7 +2,14 @@ import { CommitCounters } from '@ccb/embedded-mongo';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { DATABASE_NAME, EmbeddedDatabase } from '../../database/embedded-database';
-import { COUNTED_COLLECTIONS, INDEX_COLLECTION } from '../catalogue/storefront-indexer';
+import { ATTRIBUTES_REVISION } from '../catalogue/attribute-revision';
+import {
+  COUNTED_COLLECTIONS,
+  FACET_COLLECTION,
+  INDEX_COLLECTION,
+  LISTING_REVISION,
+  REVISION_COLLECTION,
+} from '../catalogue/storefront-indexer';
 
 /** Most results kept, whatever their size (each costs its key and bookkeeping besides its bytes). */
 const MAX_RESULTS = 20_000;
@@ -17,23 +24,21 @@ export class Dependencies {
   readonly slots: number[] = [];
   readonly values: number[] = [];
   /** The index collection's counter when the computation started, for the entries only known once read (`shown`). */
-  private readonly indexSlot: number;
   private readonly indexValue: number;
   private shownAfterRead = false;
 
-  constructor(private readonly counters: CommitCounters) {
-    this.indexSlot = counters.collectionSlot(namespace(INDEX_COLLECTION));
-    this.indexValue = counters.value(this.indexSlot);
+  constructor(private readonly counted: CountedSlots) {
+    this.indexValue = counted.counters.value(counted.indexSlot);
   }
 
   /** The result reads the document `id` of `collection`: call before reading it. */
   document(collection: string, id: string): void {
-    this.depend(this.counters.documentSlot(namespace(collection), id));
+    this.depend(this.counted.documentSlot(collection, id));
   }
 
   /** The result reads any documents of `collection`: call before reading them. */
   collection(collection: string): void {
-    this.depend(this.counters.collectionSlot(namespace(collection)));
+    this.depend(this.counted.collectionSlot(collection));
   }
 
   /**
@@ -48,12 +53,56 @@ export class Dependencies {
 
   /** Whether the counters taken are those of what was read (see `shown`). */
   sound(): boolean {
-    return !this.shownAfterRead || this.counters.value(this.indexSlot) === this.indexValue;
+    return !this.shownAfterRead || this.counted.counters.value(this.counted.indexSlot) === this.indexValue;
   }
 
   private depend(slot: number): void {
     this.slots.push(slot);
-    this.values.push(this.counters.value(slot));
+    this.values.push(this.counted.counters.value(slot));
+  }
+}
+
+/** Documents most results depend on (the revisions): their slots are computed once. */
+const FIXED_DOCUMENTS: [collection: string, id: string][] = [
+  [REVISION_COLLECTION, LISTING_REVISION],
+  [FACET_COLLECTION, ATTRIBUTES_REVISION],
+];
+
+/**
+ * The counters with the namespaces and slots that do not change from call to call (of the counted collections and of
+ * the revisions), computed once when the counters resolve rather than hashed again on every call.
+ */
+export class CountedSlots {
+  readonly indexSlot: number;
+  private readonly namespaces: Map<string, string>;
+  private readonly collectionSlots: Map<string, number>;
+  /** By collection, then id (the ids and names are the same strings each call: their hashes are V8's, kept). */
+  private readonly fixedDocumentSlots = new Map<string, Map<string, number>>();
+
+  constructor(readonly counters: CommitCounters) {
+    this.namespaces = new Map(COUNTED_COLLECTIONS.map((name) => [name, namespace(name)]));
+    this.collectionSlots = new Map(
+      COUNTED_COLLECTIONS.map((name) => [name, counters.collectionSlot(this.namespaceOf(name))]),
+    );
+    for (const [name, id] of FIXED_DOCUMENTS) {
+      const slots = this.fixedDocumentSlots.get(name) ?? new Map<string, number>();
+      slots.set(id, counters.documentSlot(this.namespaceOf(name), id));
+      this.fixedDocumentSlots.set(name, slots);
+    }
+    this.indexSlot = this.collectionSlot(INDEX_COLLECTION);
+  }
+
+  documentSlot(collection: string, id: string): number {
+    const fixed = this.fixedDocumentSlots.get(collection)?.get(id);
+    return fixed ?? this.counters.documentSlot(this.namespaceOf(collection), id);
+  }
+
+  collectionSlot(collection: string): number {
+    return this.collectionSlots.get(collection) ?? this.counters.collectionSlot(this.namespaceOf(collection));
+  }
+
+  private namespaceOf(collection: string): string {
+    return this.namespaces.get(collection) ?? namespace(collection);
   }
 }
 
@@ -84,7 +133,7 @@ interface Kept {
 export class StorefrontCache {
   private readonly kept = new Map<string, Kept>();
   private bytes = 0;
-  private resolved: CommitCounters | null | undefined;
+  private resolved: CountedSlots | null | undefined;
 
   constructor(
     private readonly config: AppConfig,
@@ -101,29 +150,29 @@ export class StorefrontCache {
     lang: string,
     compute: (dependencies: Dependencies) => Promise<T>,
   ): Promise<T> {
-    const counters = this.counters();
-    if (!counters) return compute(UNRECORDED);
+    const counted = this.counted();
+    if (!counted) return compute(UNRECORDED);
     const key = `${call}\u0000${lang}\u0000${JSON.stringify(args)}`;
     const found = this.kept.get(key);
-    if (found && unchanged(found, counters)) {
+    if (found && unchanged(found, counted.counters)) {
       // Most recently used last: the eviction takes the first.
       this.kept.delete(key);
       this.kept.set(key, found);
       return found.value as T;
     }
     if (found) this.forget(key, found);
-    const dependencies = new Dependencies(counters);
+    const dependencies = new Dependencies(counted);
     const value = await compute(dependencies);
     if (dependencies.sound()) this.keep(key, value, dependencies);
     return value;
   }
 
   /** The embedded database's counters when the cache is on; resolved at the first call (after the start). */
-  private counters(): CommitCounters | null {
+  private counted(): CountedSlots | null {
     if (this.resolved === undefined) {
       const counters = this.config.storefrontCacheBytes > 0 ? this.embedded.commitCounters : undefined;
       const complete = counters && COUNTED_COLLECTIONS.every((name) => counters.watches(namespace(name)));
-      this.resolved = complete ? counters : null;
+      this.resolved = complete ? new CountedSlots(counters) : null;
     }
     return this.resolved;
   }
