@@ -18,8 +18,11 @@ import { AppConfig } from '../../src/config/app-config';
 import { createApp } from '../../src/bootstrap';
 
 export interface TestAppOptions {
-  /** Environment variables on top of the test defaults (in-memory database, silent logs, no demo data). */
-  env?: Record<string, string>;
+  /**
+   * Environment variables on top of the test defaults (in-memory database, silent logs, no demo data, the database's
+   * thread at the app's priority); `undefined` drops a test default, leaving the product's own.
+   */
+  env?: Record<string, string | undefined>;
   /** Further modules, e.g. beans that only a test registers. */
   imports?: Type[];
 }
@@ -73,16 +76,20 @@ export interface TestApp {
 }
 
 /** Test defaults; `env` is hermetic on purpose (the caller's shell environment does not leak in). */
-function testEnvironment(dataDir: string, overrides: Record<string, string> = {}): Record<string, string> {
-  return {
+function testEnvironment(dataDir: string, overrides: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string | undefined> = {
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     EMBEDDED_DB_IN_MEMORY: 'true',
+    // The app shares its thread with the test driving it, so a lowered priority would shield it from nothing but the
+    // test's own queries; on a machine loaded by other work it starves the database's thread (test/README.md).
+    EMBEDDED_DB_LOWER_PRIORITY: 'false',
     LOG_LEVEL: 'silent',
     SEED_DEMO: 'false',
     JWT_SECRET: randomBytes(32).toString('hex'),
     ...overrides,
   };
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
 /** The password of every user the harness makes. */
