@@ -1,6 +1,7 @@
 import { calculateObjectSize } from 'bson';
 import { Query } from 'mingo/query';
 import BTree from 'sorted-btree';
+import { bulkLoad } from 'sorted-btree/extended/bulkLoad';
 import { collationKey } from '../query/collation';
 import { effectiveFilter, mingoOptions, toCollation } from '../query/mingo-options';
 import type { Doc } from '../types';
@@ -74,7 +75,8 @@ export class Index {
    * hash's key string and one-element Set took about two thirds of a key's heap (bench README, 1000×).
    */
   private byKey?: Map<string, Set<string>>;
-  private readonly sorted: BTree<Entry, undefined>;
+  private sorted: BTree<Entry, undefined>;
+  private readonly compare: (a: Entry, b: Entry) => number;
   private readonly partial?: Query;
   /** Per key field, how many indexed documents hold an array on its path (the field is multikey while > 0). */
   private readonly arrayHolders: number[];
@@ -94,7 +96,8 @@ export class Index {
     this.fields = Object.keys(spec.key);
     this.topFields = topLevelFields(this.fields);
     this.directions = Object.values(spec.key).map((direction) => (Number(direction) < 0 ? -1 : 1));
-    this.sorted = new BTree<Entry, undefined>(undefined, entryComparator(this.directions));
+    this.compare = entryComparator(this.directions);
+    this.sorted = new BTree<Entry, undefined>(undefined, this.compare);
     this.arrayHolders = this.fields.map(() => 0);
     this.arrayKeys = this.fields.map(() => 0);
     if (spec.partialFilterExpression) {
@@ -195,14 +198,39 @@ export class Index {
     });
   }
 
-  /** Indexes many documents at once (index creation, opening a store); throws DuplicateKey on a collision. */
+  /**
+   * Fills the new index with many documents at once (index creation, opening a store); throws DuplicateKey on a
+   * collision. Every entry is sorted once and the tree loaded from them in order: inserting them one by one searched
+   * the tree for each, most of the time it took to open a large store (bench/README.md, `bulkbuild`).
+   */
   build(docs: Iterable<[string, Doc]>, ns: string): void {
+    const entries: Entry[] = [];
     for (const [id, doc] of docs) {
       this.checkUnique(doc, id, ns, true);
-      for (const key of this.keysOf(doc)) this.addEntry(key, id);
+      for (const key of this.keysOf(doc)) if (this.hashEntry(key, id)) entries.push({ key, id });
       this.countArrays(doc, 1);
     }
+    this.loadSorted(entries);
     this.version++;
+  }
+
+  /** The empty tree replaced by one holding `entries` (in any order; an array's repeated values repeated). */
+  private loadSorted(entries: Entry[]): void {
+    entries.sort(this.compare);
+    const distinct = entries.filter((entry, i) => i === 0 || this.compare(entries[i - 1], entry) !== 0);
+    for (const { key } of distinct) this.countArrayKeys(key, 1);
+    const values = new Array<undefined>(distinct.length);
+    this.sorted = bulkLoad(distinct, values, this.sorted.maxNodeSize, this.compare);
+  }
+
+  /** Records a key of a document in the key hash, where the index keeps one: false if the document had it already. */
+  private hashEntry(key: unknown[], id: string): boolean {
+    if (!this.byKey) return true;
+    const hash = this.hashOf(key);
+    const holders = this.byKey.get(hash) ?? new Set<string>();
+    if (holders.has(id)) return false;
+    this.byKey.set(hash, holders.add(id));
+    return true;
   }
 
   /**
@@ -210,12 +238,7 @@ export class Index {
    * equal by hash where the index keeps one, else by the tree's order.
    */
   private addEntry(key: unknown[], id: string): void {
-    if (this.byKey) {
-      const hash = this.hashOf(key);
-      const holders = this.byKey.get(hash) ?? new Set<string>();
-      if (holders.has(id)) return;
-      this.byKey.set(hash, holders.add(id));
-    }
+    if (!this.hashEntry(key, id)) return;
     if (this.sorted.set({ key, id }, undefined, false)) this.countArrayKeys(key, 1);
   }
 
