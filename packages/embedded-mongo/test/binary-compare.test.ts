@@ -139,6 +139,12 @@ describe('BinData order', () => {
     expect(await sortedIds(1)).toEqual(order);
     expect(await sortedIds(-1)).toEqual([...order].reverse());
     await collection.createIndex({ b: 1 });
+    // The index returns the order itself: no SORT stage.
+    const plan = await collection
+      .find({}, { hint: { b: 1 } })
+      .sort({ b: 1 })
+      .explain();
+    expect(plan.queryPlanner.winningPlan).toMatchObject({ stage: 'FETCH', inputStage: { stage: 'IXSCAN' } });
     expect(await sortedIds(1, { b: 1 })).toEqual(order);
     expect(await sortedIds(-1, { b: 1 })).toEqual([...order].reverse());
     const grouped = await collection.aggregate([{ $sort: { b: 1 } }, { $project: { _id: 1 } }]).toArray();
