@@ -1,4 +1,5 @@
-import { Decimal128, Int32, ObjectId } from 'bson';
+import { Binary, Decimal128, Int32, ObjectId } from 'bson';
+import { comparableBinary } from '../src/bson/comparable-binary';
 import { keyFieldsUnchanged, topLevelFields } from '../src/indexes/unchanged-fields';
 import { Collection } from '../src/storage/collection';
 import { MemoryStore } from '../src/storage/store';
@@ -7,6 +8,8 @@ import { MemoryStore } from '../src/storage/store';
 describe('keyFieldsUnchanged', () => {
   const id = new ObjectId();
   const at = new Date(1_700_000_000_000);
+  /** BinData as the server's thread decodes it. */
+  const binData = (bytes: number[], subtype = 0) => comparableBinary(new Binary(Buffer.from(bytes), subtype));
   const same = (a: unknown, b: unknown, fields = ['f']) => keyFieldsUnchanged({ f: a, x: 1 }, { f: b, x: 2 }, fields);
 
   it('shows equal values of the key fields as unchanged, whatever else changed', () => {
@@ -14,6 +17,7 @@ describe('keyFieldsUnchanged', () => {
     expect(same({ a: 1, b: [id] }, { a: 1, b: [new ObjectId(id.toHexString())] })).toBe(true);
     expect(same(at, new Date(at.getTime()))).toBe(true);
     expect(same(undefined, undefined, topLevelFields(['missing.path']))).toBe(true);
+    expect(same(binData([0x80]), binData([0x80]))).toBe(true);
   });
 
   it('never shows a change of a key field as unchanged', () => {
@@ -22,6 +26,8 @@ describe('keyFieldsUnchanged', () => {
     expect(same(new ObjectId(), id)).toBe(false);
     expect(same(at, new Date(at.getTime() + 1))).toBe(false);
     expect(same(1, '1')).toBe(false);
+    expect(same(binData([0x80]), binData([0x81]))).toBe(false);
+    expect(same(binData([0x80]), binData([0x80], 5))).toBe(false);
     expect(same([1], { 0: 1 })).toBe(false);
     expect(keyFieldsUnchanged({ f: undefined }, {}, ['f'])).toBe(false);
   });

@@ -17,7 +17,7 @@ export function serializeDocument(doc: Doc): Buffer {
   return toBson(doc);
 }
 
-/** Deserializes keeping int32/int64/double apart (see number-types). */
+/** Deserializes keeping int32/int64/double apart, BinData as `ComparableBinary` (see number-types). */
 export function fromBson(bytes: Uint8Array): Doc {
   return adoptNumbers(deserialize(bytes, { promoteValues: false })) as Doc;
 }

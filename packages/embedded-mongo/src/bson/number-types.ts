@@ -1,4 +1,5 @@
-import { Double, Long } from 'bson';
+import { Double, Long, type Binary } from 'bson';
+import { comparableBinary } from './comparable-binary';
 
 /**
  * Numbers are handled as JS numbers (mingo computes with them), but BSON distinguishes int32, int64
@@ -40,7 +41,10 @@ export function copyNumberTypes(from: Container, to: Container): void {
   if (hints) setNumberTypes(to, { ...hints });
 }
 
-/** Replaces Int32/Double/Long wrappers (from `promoteValues: false`) by numbers, remembering lossy ones. */
+/**
+ * Replaces Int32/Double/Long wrappers (from `promoteValues: false`) by numbers, remembering lossy ones, and BinData
+ * (`Binary`, `UUID`) by `ComparableBinary`.
+ */
 export function adoptNumbers(value: unknown): unknown {
   if (
     Array.isArray(value) ||
@@ -73,6 +77,9 @@ function unwrap(value: unknown): [unknown, NumberType?] {
         ? [long.toNumber(), 'long']
         : [long];
     }
+    // Not a number: decoded BinData is compared as MongoDB compares it (see comparable-binary).
+    case 'Binary':
+      return [comparableBinary(value as Binary)];
     default:
       return [adoptNumbers(value)];
   }

@@ -1,9 +1,12 @@
+import { Binary } from 'bson';
+import { binDataText } from '../bson/comparable-binary';
 import { MongoError } from '../errors';
 import type { IndexSpec } from './index-spec';
 
 function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (value && typeof value === 'object' && 'toHexString' in value) return `ObjectId('${String(value)}')`;
+  if (value instanceof Binary) return binDataText(value);
   return String(value);
 }
 

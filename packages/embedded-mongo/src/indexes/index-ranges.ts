@@ -1,4 +1,5 @@
-import { ObjectId } from 'bson';
+import { Binary, ObjectId } from 'bson';
+import { binDataText } from '../bson/comparable-binary';
 import type { Doc } from '../types';
 import type { Index, KeyRange } from './index';
 import { isPoint, MAX_KEY, MIN_KEY, type Interval } from './interval';
@@ -50,7 +51,8 @@ function formatValue(value: unknown): string {
   if (value instanceof Date) return `new Date(${value.getTime()})`;
   if (value instanceof ObjectId) return `ObjectId('${value.toHexString()}')`;
   if (value instanceof RegExp) return String(value);
-  if (value instanceof Uint8Array) return `BinData(0, ${Buffer.from(value).toString('hex').toUpperCase()})`;
+  if (value instanceof Uint8Array) return binDataText(new Binary(value));
+  if (value instanceof Binary) return binDataText(value);
   return JSON.stringify(value) ?? String(value);
 }
 

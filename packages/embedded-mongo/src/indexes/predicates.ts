@@ -26,7 +26,7 @@ export interface FilterAnalysis {
 const MIN_DATE = new Date(-8.64e15);
 const MAX_DATE = new Date(8.64e15);
 /** Value types an equality can seek as a point: their keys compare exactly as the query compares them. */
-const POINT_TYPES = new Set(['number', 'string', 'boolean', 'date', 'objectid']);
+const POINT_TYPES = new Set(['number', 'string', 'boolean', 'date', 'objectid', 'binary']);
 
 /** The widest interval of the value's type: one-sided ranges stay inside their type, as MongoDB brackets them. */
 function typeBracket(value: unknown): Interval | undefined {

@@ -73,7 +73,7 @@ function compile(source: ReadSource, filter: Doc, env: QueryEnv, options: MatchO
 }
 
 /** Values an `{_id: value}` filter can find by the canonical `_id` alone (query equality is key equality). */
-const ID_HACK_TYPES = new Set(['string', 'number', 'boolean', 'date', 'objectid']);
+const ID_HACK_TYPES = new Set(['string', 'number', 'boolean', 'date', 'objectid', 'binary']);
 
 /**
  * MongoDB's IDHACK plan for a plain `{_id: value}` filter: no hint, bounds, skip or `$natural` order, and no

@@ -4,7 +4,6 @@ import * as updateOperators from 'mingo/operators/update';
 import { isEqual, setValue } from 'mingo/util';
 import { MongoError } from '../errors';
 import { checkArithmetic } from './arithmetic-updates';
-import { keepBinarySubtypes } from './binary-set';
 import { applyDocumentPull, isDocumentPull } from './pull-update';
 import { keyString } from '../indexes/key-string';
 import {
@@ -102,7 +101,6 @@ function applyEntries(docs: Doc[], entries: UpdateEntry[], input: UpdateInput, i
   docs.forEach((doc) => checkPathsViable(doc, entries));
   const ours = (entry: UpdateEntry): boolean => isDocumentPull(entry) || isInsertedDollarField(entry, inserting);
   for (const modifier of mingoModifiers(entries.filter((entry) => !ours(entry)))) applyModifier(docs, modifier, input);
-  docs.forEach((doc) => keepBinarySubtypes(doc, entries));
   for (const entry of entries.filter(ours)) {
     for (const doc of docs) {
       if (isDocumentPull(entry)) applyDocumentPull(doc, entry, mingoOptions(input.env));

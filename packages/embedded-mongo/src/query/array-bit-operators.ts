@@ -49,7 +49,8 @@ function bitOf(bytes: Uint8Array, position: number): boolean {
 /** mingo's bitwise operators read numbers only; BinData values are tested here (MongoDB manual, `$bitsAllSet`). */
 function withBinData(numeric: QueryOperator, test: (bits: boolean[]) => boolean): QueryOperator {
   return (selector, mask, options) => {
-    const onNumbers = numeric(selector, mask, options);
+    // mingo's numeric test reads a mask that is no list as a number: BinData is given as its bit positions.
+    const onNumbers = numeric(selector, binaryBytes(mask) ? maskPositions(mask) : mask, options);
     let positions: number[] | undefined;
     return (obj) => {
       const bytes = binaryBytes(resolve(obj, selector));

@@ -1,5 +1,4 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { installLosslessBinaryString } from '../bson/binary-string';
 import { setLogSink } from '../log';
 import { WireListener } from './listener';
 import { lowerThreadPriority, PRIORITY_STEPS } from './thread-priority';
@@ -20,7 +19,6 @@ const { options, host, socketPath, counters } = workerData as {
   socketPath?: string;
   counters?: CountersData;
 };
-installLosslessBinaryString();
 if (options.lowerPriority !== false) lowerThreadPriority(PRIORITY_STEPS);
 process.on('unhandledRejection', ignoreLmdbCommitEcho);
 setLogSink((entry) => post({ type: 'log', entry }));
