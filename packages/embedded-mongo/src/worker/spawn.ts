@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { totalmem } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 
 /** Half the machine's memory, MiB: the server thread's default heap limit (`maxHeapMb`). */
@@ -26,6 +27,7 @@ function heapLimits(maxHeapMb: number | undefined): ResourceLimits {
  */
 export function spawnServerWorker(data: object, maxHeapMb: number | undefined): Worker {
   const resourceLimits = heapLimits(maxHeapMb);
+  withoutMemoryReducer();
   const compiled = join(__dirname, 'entry.js');
   if (existsSync(compiled)) return new Worker(compiled, { workerData: data, resourceLimits });
   const source = { hook: require.resolve('sucrase/register/ts'), entry: join(__dirname, 'entry.ts') };
@@ -33,4 +35,15 @@ export function spawnServerWorker(data: object, maxHeapMb: number | undefined): 
     require(hook);
     require(entry);`;
   return new Worker(script, { eval: true, workerData: { ...data, source }, resourceLimits });
+}
+
+/**
+ * V8's memory reducer collects an isolate's whole heap when its allocation slows down (an idle moment), to return
+ * memory. On the server's thread that heap is mostly index entries, tens of millions of small objects on a large
+ * store: one such collection took 15–17 s of CPU at 100 times the demo catalogue (bench/README.md, `bulkbuild`), and
+ * it came back every couple of minutes of light load. The flag is read when an isolate is created, so this turns it
+ * off for isolates started from now on (the server's), not for the caller's own.
+ */
+function withoutMemoryReducer(): void {
+  setFlagsFromString('--no-memory-reducer');
 }
