@@ -26,7 +26,8 @@ import {
  * baseline, one cheap call alone (`getCountryByCode('NL')`, answered from memory). The server runs in its own
  * process (one core), autocannon here (the other); mixes alternate within each round. Reports per mix the medians of
  * requests per second, latency and the server's CPU time per request (steadier than throughput on a shared
- * machine), and that CPU time as a ratio to the baseline's in the same run. `--each` adds one mix per filter, listing, detail and type-ahead call;
+ * machine), of which its main thread's ("app thread": the app; the rest is the embedded database's thread and V8's
+ * helper threads, its garbage collection), and that CPU time as a ratio to the baseline's in the same run. `--each` adds one mix per filter, listing, detail and type-ahead call;
  * `--only` keeps the mixes whose name contains the text, or one of `|`-separated texts (and the baseline); `--cpu-prof DIR` profiles the server
  * running the selected mixes alone (no baseline). Trading mode (`trading.ts`): `--trade N` has sellers adjust the
  * stock of N offers a second and `--checkouts M` has buyers check out M times a second, through their own calls,
