@@ -26,7 +26,8 @@ import {
  * baseline, one cheap call alone (`getCountryByCode('NL')`, answered from memory). The server runs in its own
  * process (one core), autocannon here (the other); mixes alternate within each round. Reports per mix the medians of
  * requests per second, latency and the server's CPU time per request (steadier than throughput on a shared
- * machine), and that CPU time as a ratio to the baseline's in the same run. `--each` adds one mix per filter, listing, detail and type-ahead call;
+ * machine), of which its main thread's ("app thread": the app; the rest is the embedded database's thread and V8's
+ * helper threads, its garbage collection), and that CPU time as a ratio to the baseline's in the same run. `--each` adds one mix per filter, listing, detail and type-ahead call;
  * `--only` keeps the mixes whose name contains the text, or one of `|`-separated texts (and the baseline); `--cpu-prof DIR` profiles the server
  * running the selected mixes alone (no baseline). Trading mode (`trading.ts`): `--trade N` has sellers adjust the
  * stock of N offers a second and `--checkouts M` has buyers check out M times a second, through their own calls,
@@ -189,7 +190,16 @@ function startServer(dataDir: string, inMemory: boolean): Promise<{ server: Chil
 
 /** User and system CPU time of a process in µs, from /proc (Linux; clock ticks of 10 ms). */
 function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return statMicros(`/proc/${pid}/stat`);
+}
+
+/** The same for the process's main thread alone (the app's JavaScript; the database has its own thread). */
+function mainThreadMicros(pid: number): number {
+  return statMicros(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function statMicros(file: string): number {
+  const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
@@ -199,6 +209,8 @@ interface Sample {
   p99: number;
   /** Server CPU time (user + system) per request, µs. */
   cpuPerRequest: number;
+  /** Of which its main thread's (the app's; the rest is mostly the embedded database's thread). */
+  appPerRequest: number;
 }
 
 /**
@@ -217,6 +229,7 @@ async function prime(url: string, selected: Map<string, Mix>): Promise<void> {
 
 async function measure(url: string, server: ChildProcess, name: string, mix: Mix, seconds: number): Promise<Sample> {
   const cpuBefore = cpuMicros(server.pid!);
+  const appBefore = mainThreadMicros(server.pid!);
   let connection = 0;
   const result = await autocannon({
     url,
@@ -230,8 +243,10 @@ async function measure(url: string, server: ChildProcess, name: string, mix: Mix
     throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   }
   const cpuPerRequest = (cpuMicros(server.pid!) - cpuBefore) / result.requests.total;
+  const appPerRequest = (mainThreadMicros(server.pid!) - appBefore) / result.requests.total;
   await settle(server);
-  return { rate: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuPerRequest };
+  const { average: rate } = result.requests;
+  return { rate, p50: result.latency.p50, p99: result.latency.p99, cpuPerRequest, appPerRequest };
 }
 
 const SETTLE_SAMPLE_MS = 250;
@@ -279,6 +294,7 @@ function report(samples: Map<string, Sample[]>): void {
       `p50 ${of((s) => s.p50).padStart(4)} ms`,
       `p99 ${of((s) => s.p99).padStart(4)} ms`,
       `${String(Math.round(cpuOf(name))).padStart(6)} µs CPU/req`,
+      `(app thread ${of((s) => s.appPerRequest).padStart(5)} µs)`,
       ...(withBaseline ? [`${(cpuOf(name) / baseline).toFixed(1).padStart(5)}x baseline`] : []),
       ...(answered(name).length < list.length ? [`(${list.length - answered(name).length} windows: no answer)`] : []),
     ];

@@ -193,6 +193,23 @@ describe('storefront index kept current per write, on two instances', () => {
     for (const t of [a, b]) expect(await quantities(t, f)).toEqual({ listed: [1], detail: [1] });
   });
 
+  // A stock change that keeps the offer in stock patches the entries' offers (`quantityPatches`). An entry per
+  // currency not at the version the all-currencies entry was read at (here: put back one version, with a stale name)
+  // is not patched: the product is refreshed from every source, which writes it whole.
+  it('should write an entry per currency whole after a stock change when it was left behind', async () => {
+    const f = await fixture(a, 500, 2);
+    const entries = a.app
+      .get<Connection>(getConnectionToken())
+      .collection<{ _id: string; version: number }>('storefront_index');
+    const { version } = (await entries.findOne({ _id: f.productId }))!;
+    const perCurrency = `${f.productId}|EUR`;
+    await entries.updateOne({ _id: perCurrency }, { $set: { name: 'stale', version: version - 1 } });
+    await adjustStock(a, f, 1);
+    const [all, eur] = await Promise.all([f.productId, perCurrency].map((id) => entries.findOne({ _id: id })));
+    expect(eur).toMatchObject({ name: `Fern ${f.word}`, version: all!.version, offers: [{ quantity: 3 }] });
+    expect(all).toMatchObject({ offers: [{ quantity: 3 }], cheapest: { quantity: 3 } });
+  });
+
   it('should reorder a listing page sorted by price after a price change through the other instance', async () => {
     const shared = `zs${randomUUID().replace(/-/g, '').slice(0, 10)}`;
     const f = await fixture(a, 300, 2, shared);

@@ -10,11 +10,13 @@ import {
   entriesOf,
   OfferSource,
   ProductSource,
+  ProductSources,
   SellerSource,
   SkuSource,
   StorefrontEntry,
 } from './storefront-entry';
 import { sourcesFromEntry } from './storefront-entry-sources';
+import { movedQuantities, quantityPatches, sameQuantities } from './storefront-quantities';
 
 export const INDEX_COLLECTION = 'storefront_index';
 export const FACET_COLLECTION = 'storefront_facets';
@@ -178,18 +180,10 @@ export class StorefrontIndexer {
     const derived = new Map(
       rows.flatMap(({ entry, offers }) => {
         const sources = sourcesFromEntry(entry, offers);
-        return sources ? [[entry._id, { entries: entriesOf(sources), old: entry }] as const] : [];
+        return sources ? [[entry._id, derivedChange(entry, sources)] as const] : [];
       }),
     );
-    const changes = [...derived]
-      .filter(([, { entries, old }]) => !sameOffers(entries[0].offers, old.offers))
-      .map(([id, { entries, old }]) => ({
-        id,
-        entries,
-        old,
-        version: old.version + 1,
-        signature: derivedSignature(entries, old),
-      }));
+    const changes = [...derived.values()].filter((change): change is Change => change !== undefined);
     return { changes, underived: ids.filter((id) => !derived.has(String(id))) };
   }
 
@@ -255,26 +249,52 @@ export class StorefrontIndexer {
   private async writeEntries(changes: Change[]): Promise<number> {
     const owners: { change: number; allCurrencies: boolean }[] = [];
     const writes = changes.flatMap((change, index) => {
-      const own = [allCurrenciesWrite(change), ...perCurrencyWrites(change)];
+      const own = writesOf(change);
       own.forEach((_write, at) => owners.push({ change: index, allCurrencies: at === 0 }));
       return own;
     });
     if (writes.length === 0) return 0;
+    let outcome: { written: number; reached: number; result: mongo.BulkWriteResult };
     try {
-      await this.index().bulkWrite(writes, { ordered: true });
-      return changes.length;
+      outcome = {
+        written: changes.length,
+        reached: writes.length,
+        result: await this.index().bulkWrite(writes, { ordered: true }),
+      };
     } catch (error) {
       const refused = duplicateKeyAt(error);
       const { change, allCurrencies } = owners[refused];
-      return allCurrencies ? change : change + 1;
+      const { result } = error as mongo.MongoBulkWriteError;
+      outcome = { written: allCurrencies ? change : change + 1, reached: refused, result };
     }
+    await this.refreshUnpatched(changes.slice(0, outcome.written), outcome);
+    return outcome.written;
   }
 
-  /** Moves the counters the products left (-1) and joined (+1), summed over the batch; never below what was counted. */
+  /**
+   * Quantity patches (`quantityPatches`) that met an entry per currency at another version than read leave it as it
+   * was, and the write then matched fewer entries than it reached (all its writes, or those before a duplicate key):
+   * the patched products are then refreshed from every source, which writes their entries whole.
+   */
+  private async refreshUnpatched(
+    written: Change[],
+    { reached, result }: { reached: number; result: mongo.BulkWriteResult },
+  ): Promise<void> {
+    const patched = written.filter((change) => change.kind === 'quantities');
+    if (patched.length === 0 || result.matchedCount + result.upsertedCount >= reached) return;
+    await this.refresh(patched.map((change) => change.id));
+  }
+
+  /**
+   * Moves the counters the products left (-1) and joined (+1), summed over the batch; never below what was counted.
+   * A quantity change counts where it did.
+   */
   private async moveCounters(changes: Change[]): Promise<void> {
     const moves = new Map<string, number>();
     const move = (key: string, by: number) => moves.set(key, (moves.get(key) ?? 0) + by);
-    for (const { entries, old } of changes) {
+    for (const change of changes) {
+      if (change.kind === 'quantities') continue;
+      const { entries, old } = change;
       const before = old?.facets ?? [];
       const after = entries[0].facets;
       before.filter((key) => !after.includes(key)).forEach((key) => move(key, -1));
@@ -373,13 +393,50 @@ export class StorefrontIndexer {
 }
 
 /** A product's entries to write: computed now, replacing `old` (the stored all-currencies entry) at `version`. */
-interface Change {
+type Change = WholeChange | QuantityChange;
+
+interface WholeChange {
+  kind: 'whole';
   id: string;
   entries: StorefrontEntry[];
   old?: StorefrontEntry;
   version: number;
   /** The entries' `listingSignatureOf`, kept in the all-currencies entry. */
   signature: string;
+}
+
+/** Offers' quantities alone moved (`movedQuantities`): the entries are patched, and show in listings as before. */
+interface QuantityChange {
+  kind: 'quantities';
+  id: string;
+  /** The offers of the all-currencies entry now. */
+  offers: EntryOffer[];
+  old: StorefrontEntry;
+  version: number;
+  /** The stored entry's own. */
+  signature: string;
+}
+
+function writesOf(change: Change): mongo.AnyBulkWriteOperation<Doc>[] {
+  if (change.kind === 'quantities') return quantityPatches(change.old, change.offers, change.version);
+  return [allCurrenciesWrite(change), ...perCurrencyWrites(change)];
+}
+
+/**
+ * The change of a product's entries derived from its stored all-currencies entry `old` and `sources` (taken back out of
+ * it, with its offers as stored now); none when the entry shows the offers as they are. Quantities that moved alone
+ * patch the entries; anything else recomputes them whole.
+ */
+function derivedChange(old: StorefrontEntry, sources: ProductSources): Change | undefined {
+  const version = old.version + 1;
+  const moved = old.listingSignature ? movedQuantities(old, sources.offers) : undefined;
+  if (moved) {
+    if (sameQuantities(moved, old)) return undefined;
+    return { kind: 'quantities', id: old._id, offers: moved, old, version, signature: old.listingSignature! };
+  }
+  const entries = entriesOf(sources);
+  if (sameOffers(entries[0].offers, old.offers)) return undefined;
+  return { kind: 'whole', id: old._id, entries, old, version, signature: signatureOf(entries) };
 }
 
 /** No write for a product that neither exists nor has entries; a deleted product's entry becomes a tombstone. */
@@ -390,7 +447,8 @@ function changeOf(
 ): Change[] {
   if (!old && !fresh) return [];
   const entries = fresh ?? [tombstone(id, ALL_CURRENCIES)];
-  return [{ id: String(id), entries, old, version: (old?.version ?? 0) + 1, signature: signatureOf(entries) }];
+  const version = (old?.version ?? 0) + 1;
+  return [{ kind: 'whole', id: String(id), entries, old, version, signature: signatureOf(entries) }];
 }
 
 /**
@@ -398,7 +456,12 @@ function changeOf(
  * upsert replace, so that a batch's writes are all of one kind: an ordered bulk write sends each run of one kind as
  * its own command, and inserts between replaces would make it a round trip per product.
  */
-function allCurrenciesWrite({ entries: [fresh], old, version, signature }: Change): mongo.AnyBulkWriteOperation<Doc> {
+function allCurrenciesWrite({
+  entries: [fresh],
+  old,
+  version,
+  signature,
+}: WholeChange): mongo.AnyBulkWriteOperation<Doc> {
   const read = old ? old.version : { $exists: false };
   const replacement = { ...fresh, version, listingSignature: signature } as unknown as Doc;
   return { replaceOne: { filter: { _id: fresh._id, version: read } as Doc, replacement, upsert: true } };
@@ -408,7 +471,7 @@ function allCurrenciesWrite({ entries: [fresh], old, version, signature }: Chang
  * The writes of a change's entries per currency at its version, and tombstones for the currencies no longer listed;
  * an entry already at a newer version is left alone (the conditional upsert then hits its `_id`).
  */
-function perCurrencyWrites({ id, entries, old, version }: Change): mongo.AnyBulkWriteOperation<Doc>[] {
+function perCurrencyWrites({ id, entries, old, version }: WholeChange): mongo.AnyBulkWriteOperation<Doc>[] {
   const perCurrency = entries.slice(1);
   const gone = (old?.currencies ?? []).filter((currency) => !perCurrency.some((entry) => entry.scope === currency));
   const toWrite = [...perCurrency, ...gone.map((currency) => tombstone(new Types.ObjectId(id), currency))];
@@ -459,33 +522,11 @@ function counterUpdate(key: string, by: number): mongo.AnyBulkWriteOperation<Doc
  * one follows from its offers (`refreshOffers`), so the same offers mean the same entries.
  */
 function sameOffers(fresh: EntryOffer[], stored: EntryOffer[]): boolean {
-  return sameEach(fresh, stored, (one, other) => one.quantity === other.quantity);
-}
-
-/**
- * The signature of entries derived from the stored entry `old`: `old`'s own when its offers moved in quantity alone,
- * each staying in stock or out of it. The signature reduces quantities to that state, and the rest of the entries
- * follows from the offers' other fields and that state and from what `old` holds besides its offers (the sources
- * `sourcesFromEntry` takes back out of it, which give back `old` itself), so it is unchanged. This keeps the
- * stringify and hash of every entry off a stock adjustment's refresh.
- */
-function derivedSignature(entries: StorefrontEntry[], old: StorefrontEntry): string {
-  const inStockKept = (one: EntryOffer, other: EntryOffer) => one.quantity > 0 === other.quantity > 0;
-  if (old.listingSignature && sameEach(entries[0].offers, old.offers, inStockKept)) return old.listingSignature;
-  return signatureOf(entries);
-}
-
-/** Whether the offers are the same but maybe for their quantities, whose comparison `sameQuantity` decides. */
-function sameEach(
-  fresh: EntryOffer[],
-  stored: EntryOffer[],
-  sameQuantity: (one: EntryOffer, other: EntryOffer) => boolean,
-): boolean {
   return (
     fresh.length === stored.length &&
     fresh.every(
       (offer, at) =>
-        sameQuantity(offer, stored[at]) && shownBesidesQuantity(offer) === shownBesidesQuantity(stored[at]),
+        offer.quantity === stored[at].quantity && shownBesidesQuantity(offer) === shownBesidesQuantity(stored[at]),
     )
   );
 }

@@ -29,3 +29,40 @@ export function isOperatorDoc(value: unknown): value is Doc {
     Object.keys(value).some((key) => key.startsWith('$'))
   );
 }
+
+type Container = Doc | unknown[];
+
+function isContainer(value: unknown): value is Container {
+  if (Array.isArray(value)) return true;
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value) as object | null;
+  return prototype === Object.prototype || prototype === null;
+}
+
+/**
+ * A copy of a stored document that an update writing `paths` (dotted, without positional components) may mutate:
+ * the document and the containers (objects and arrays) on each path are copied with their number types, all else is
+ * shared with `doc`, which stays as it was (stored documents are never mutated in place). Undefined where a path
+ * leads through an array by a name rather than an index, which an updater might apply to every element.
+ */
+export function copyAlong(doc: Doc, paths: string[]): Doc | undefined {
+  const copies = new Set<Container>();
+  const copy = <T extends Container>(container: T): T => {
+    const owned = (Array.isArray(container) ? [...container] : { ...container }) as T;
+    copyNumberTypes(container, owned);
+    copies.add(owned);
+    return owned;
+  };
+  const root = copy(doc);
+  for (const path of paths) {
+    let container: Container = root;
+    for (const part of path.split('.')) {
+      if (Array.isArray(container) && !/^\d+$/.test(part)) return undefined;
+      const fields = container as Record<string, unknown>;
+      const value = fields[part];
+      if (!isContainer(value)) break;
+      container = copies.has(value) ? value : (fields[part] = copy(value));
+    }
+  }
+  return root;
+}

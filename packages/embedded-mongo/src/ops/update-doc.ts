@@ -17,7 +17,7 @@ import {
   type QueryEnv,
 } from '../query/mingo-options';
 import { isDoc, type Doc } from '../types';
-import { cloneDoc, isOperatorDoc, withNumberTypesOf } from './documents';
+import { cloneDoc, copyAlong, isOperatorDoc, withNumberTypesOf } from './documents';
 import {
   checkPathConflicts,
   checkPathsViable,
@@ -25,6 +25,7 @@ import {
   positionalResolver,
   updateEntries,
   usesPositional,
+  writtenPaths,
   type UpdateEntry,
 } from './update-paths';
 
@@ -36,6 +37,11 @@ export interface UpdateInput {
   env: QueryEnv;
   /** A private deep copy of a current document, which the update may mutate (default: clone through BSON). */
   copy?: (doc: Doc) => Doc;
+  /**
+   * The current documents are stored ones, never mutated in place: an operator update copies only the containers on
+   * the paths it writes (`copyAlong`) and shares the rest with them, instead of a deep copy.
+   */
+  sharesUnwritten?: boolean;
 }
 
 function checkModifier(modifier: Doc): void {
@@ -116,7 +122,7 @@ function applyOperators(currents: Doc[], modifier: Doc, input: UpdateInput, filt
   const entries = updateEntries(operators);
   checkPathConflicts(isDoc($setOnInsert) && inserting ? updateEntries(modifier) : entries);
   checkArithmetic(currents, operators);
-  const nexts = currents.map(input.copy ?? cloneDoc);
+  const nexts = currents.map(privateCopy(input, entries));
   if (!usesPositional(entries)) {
     applyEntries(nexts, entries, input, inserting);
   } else {
@@ -129,6 +135,14 @@ function applyOperators(currents: Doc[], modifier: Doc, input: UpdateInput, filt
     throw immutableId(); // `$unset` or `$rename` of `_id`
   }
   return nexts;
+}
+
+/** How an operator update copies a current document before it mutates it (see `UpdateInput.sharesUnwritten`). */
+function privateCopy(input: UpdateInput, entries: UpdateEntry[]): (current: Doc) => Doc {
+  const deep = input.copy ?? cloneDoc;
+  const paths = entries.flatMap(writtenPaths);
+  if (!input.sharesUnwritten || paths.some((path) => path.includes('$'))) return deep;
+  return (current) => copyAlong(current, paths) ?? deep(current);
 }
 
 function applyPipeline(currents: Doc[], input: UpdateInput, pipeline: Doc[]): Doc[] {

@@ -18,7 +18,7 @@ export function updateEntries(operators: Doc): UpdateEntry[] {
 }
 
 /** The paths an entry writes: `$rename` writes its source and its target. */
-function writtenPaths(entry: UpdateEntry): string[] {
+export function writtenPaths(entry: UpdateEntry): string[] {
   return entry.op === '$rename' && typeof entry.value === 'string' ? [entry.path, entry.value] : [entry.path];
 }
 

@@ -28,8 +28,9 @@ export interface UpdateOutcome {
   after?: Doc;
 }
 
-function updateInput(statement: UpdateStatement, copy: (doc: Doc) => Doc): UpdateInput {
-  return { update: statement.update, arrayFilters: statement.arrayFilters, env: statement.env, copy };
+function updateInput(statement: UpdateStatement, copy: (doc: Doc) => Doc, sharesUnwritten = false): UpdateInput {
+  const { update, arrayFilters, env } = statement;
+  return { update, arrayFilters, env, copy, sharesUnwritten };
 }
 
 function upsert(collection: Collection, statement: UpdateStatement): UpdateOutcome {
@@ -57,7 +58,7 @@ export function updateDocuments(
   });
   if (!collection || matches.length === 0)
     return statement.upsert ? upsert(collection ?? create(), statement) : { matched: 0, modified: 0 };
-  const input = updateInput(statement, copyOf);
+  const input = updateInput(statement, copyOf, true);
   const nexts = applyUpdates(matches, input, statement.filter, false);
   const outcome: UpdateOutcome = { matched: 0, modified: 0, before: matches[0] };
   for (const [i, current] of matches.entries()) {
