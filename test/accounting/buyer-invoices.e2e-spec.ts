@@ -79,6 +79,10 @@ const sequencesOf = (invoices: InvoiceSummary[]): number[] => {
 
 const oneToTwenty = Array.from({ length: 20 }, (_, i) => i + 1);
 
+// Twenty payments at once, each issuing and rendering its invoice PDF (on one app, then on two): on a loaded machine
+// one test takes far longer than on an idle one, so its bound is generous (and still a bound).
+jest.setTimeout(120_000);
+
 describe('buyer invoices', () => {
   let t: TestApp;
   let admin: string;
