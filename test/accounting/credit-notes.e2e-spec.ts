@@ -31,8 +31,7 @@ const address = {
 const DESIGN_ERROR = { path: '/api/v1/bean/request', timestamp: expect.any(String), requestId: expect.any(String) };
 
 // Refunds settle by the sandbox's webhook, each rendering a credit note PDF, six at once in one test: on a loaded
-// machine that takes far longer than on an idle one, so the waits are generous (and still bounded).
-jest.setTimeout(120_000);
+// machine that takes far longer than on an idle one, so the wait is generous (and still bounded).
 const SETTLED_WITHIN_MS = 60_000;
 
 /**

@@ -14,8 +14,7 @@ type RecoveredOrder = OrderBody & { refunds: { status: string; refundId: string 
 type LiveEvent = { event: string; id: string; data: RecoveredOrder };
 type SentEvent = { id: string; type: string; data: { id: string } };
 
-// Two app starts and sweeps that wait out real (short) periods: generous bounds for a loaded machine.
-jest.setTimeout(120_000);
+// Sweeps wait out real (short) periods: a generous bound for a loaded machine.
 const WAIT_MS = 60_000;
 
 /**
