@@ -196,7 +196,8 @@ describe('API documentation', () => {
   });
 });
 
-async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<boolean> {
+/** Polls `condition` until it holds (true) or `timeoutMs` passed (false): generous, jsdom runs Swagger UI's bundle. */
+async function waitFor(condition: () => boolean, timeoutMs = 90_000): Promise<boolean> {
   for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
     if (condition()) return true;
   }

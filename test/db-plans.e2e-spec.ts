@@ -77,7 +77,7 @@ describe('query plans of the beans', () => {
       await client.close();
     }
     printPlans(planned, joins);
-  }, 120_000);
+  }, 360_000);
 
   afterAll(async () => {
     await t?.stop();

@@ -188,7 +188,7 @@ describe('HTTP foundation', () => {
       expect(result.stderr).toContain('Invalid configuration');
       expect(result.stderr).toMatch(/- PORT: /);
       expect(result.stderr).toMatch(/- LOG_LEVEL: /);
-    }, 120_000);
+    }, 360_000);
 
     it('should write one access log line at info per request, with its request id and no credentials', async () => {
       const env = {
@@ -242,7 +242,7 @@ describe('HTTP foundation', () => {
       } finally {
         child.kill('SIGKILL');
       }
-    }, 120_000);
+    }, 360_000);
 
     it('should shut down on SIGTERM (pretty logs: lines for people, not JSON)', async () => {
       // Development's default on a terminal; the pipe here would get JSON without LOG_FORMAT (app-config.spec).
@@ -276,6 +276,6 @@ describe('HTTP foundation', () => {
       } finally {
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       }
-    }, 120_000);
+    }, 360_000);
   });
 });

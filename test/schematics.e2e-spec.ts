@@ -122,5 +122,5 @@ describe('bean schematic', () => {
     await call().expect(401);
     const res = await call().set('Authorization', `Bearer ${token}`).expect(200);
     expect(res.body).toBe('Hello, world');
-  }, 150_000);
+  }, 450_000);
 });

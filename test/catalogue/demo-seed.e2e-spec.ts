@@ -111,5 +111,5 @@ describe(DemoSeeder.name, () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 360_000);
 });

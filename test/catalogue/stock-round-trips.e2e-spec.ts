@@ -48,7 +48,7 @@ describe('round trips of a stock adjustment', () => {
       .send({ username: 'seller.nl', password: DEMO_PASSWORD })
       .expect(200);
     token = (body as { token: string }).token;
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await t.stop();

@@ -310,7 +310,7 @@ describe('storefront index against a full recomputation (property)', () => {
       };
       await model<SellerSku>(t, SellerSku.name).create({ ...offer, price: 10 + k, quantity: 1 });
     }
-  }, 60_000);
+  });
 
   afterAll(() => t.stop());
 

@@ -77,5 +77,5 @@ describe('start-up in production', () => {
     } finally {
       await server.stop();
     }
-  }, 120_000);
+  }, 360_000);
 });

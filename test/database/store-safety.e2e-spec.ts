@@ -78,5 +78,5 @@ describe('the app on a damaged store', () => {
     } finally {
       await restored.stop();
     }
-  }, 240_000);
+  }, 720_000);
 });

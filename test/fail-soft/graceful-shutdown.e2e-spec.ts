@@ -112,7 +112,7 @@ describe('Graceful shutdown', () => {
     expect(await stompClosed).toBe(1001); // going away: clients reconnect, to another instance behind the proxy
     expect(await server.exited).toBeNull(); // Nest re-raises SIGTERM once closed: ended by the signal, not a crash
     expect(server.child.signalCode).toBe('SIGTERM');
-  }, 120_000);
+  }, 360_000);
 
   it('should drain first: readiness and new requests 503 before any work, upgrades and SockJS refused, liveness 200', async () => {
     const port = await startServer({
@@ -159,7 +159,7 @@ describe('Graceful shutdown', () => {
 
     server.child.kill('SIGKILL');
     await server.exited;
-  }, 120_000);
+  }, 360_000);
 
   it('should exit with code 1 once SHUTDOWN_TIMEOUT_MS has passed when something holds the shutdown', async () => {
     const timeoutMs = 1500;
@@ -184,5 +184,5 @@ describe('Graceful shutdown', () => {
     expect(ended).toBe(1);
     expect(server.output().stdout).toContain(`Shutdown on SIGTERM took longer than ${timeoutMs} ms; exiting anyway`);
     stuck.destroy();
-  }, 120_000);
+  }, 360_000);
 });

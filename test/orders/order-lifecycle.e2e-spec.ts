@@ -76,7 +76,7 @@ describe('order lifecycle without an admin', () => {
   };
   /** The order as published once `done` holds (the signed webhook has settled it). */
   const published = async (orderId: string, done: (order: LifecycleOrder) => boolean): Promise<LifecycleOrder> => {
-    const event = await stomp.next<LiveEvent>(`/topic/order/${orderId}`, (message) => done(message.data), 15_000);
+    const event = await stomp.next<LiveEvent>(`/topic/order/${orderId}`, (message) => done(message.data));
     expect(event).toMatchObject({ event: 'order.status', id: orderId });
     return event.data;
   };

@@ -1,6 +1,7 @@
 import { Role } from '../../src/common/principal';
 import { InvoiceIssuer } from '../../src/services/accounting/invoices';
 import { CardPaymentEventType, CardRefundEventType, signWebhook } from '../../src/services/payments';
+import { OrderExpiry } from '../../src/services/orders/order-expiry';
 import { OrderPaidRetry } from '../../src/services/orders/order-paid-retry';
 import { SignedWebhookSender } from '../../src/services/payments/signed-webhook-sender';
 import { TestStompClient } from '../realtime/stomp-client';
@@ -13,10 +14,15 @@ type RecoveredOrder = OrderBody & { refunds: { status: string; refundId: string 
 type LiveEvent = { event: string; id: string; data: RecoveredOrder };
 type SentEvent = { id: string; type: string; data: { id: string } };
 
+// Sweeps wait out real (short) periods: a generous bound for a loaded machine.
+const WAIT_MS = 60_000;
+
 /**
  * What is recovered when a step after a decision was lost, on two instances sharing one database and both sweeping:
  * the invoice of a paid order whose hook failed, a refund whose webhook never arrived, and a 3-D Secure payment its
- * buyer never completed. Waiting is on the order's STOMP topic or bounded polling; no step depends on timing.
+ * buyer never completed. Waiting is on the order's STOMP topic or bounded polling; no step depends on timing. The
+ * sweeps a test is not about are held ({@link holdSweeps}): with a 3 s TTL, a loaded machine could otherwise expire
+ * an order between its checkout and its payment, or settle it before the test has looked at the state it waits in.
  */
 describe('recovery of lost steps', () => {
   let cluster: Cluster;
@@ -44,9 +50,9 @@ describe('recovery of lost steps', () => {
   const invoicesOf = async (app: TestApp): Promise<{ orderId: string; number: string; kind: string }[]> =>
     (await app.http.get('/api/v1/invoices/mine').set('Authorization', `Bearer ${buyer.token}`).expect(200)).body
       .content;
-  /** Polls `read` until `done` holds (at most 30 s); what it read last. */
+  /** Polls `read` until `done` holds (at most WAIT_MS); what it read last. */
   const eventually = async <T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> => {
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + WAIT_MS;
     for (;;) {
       const value = await read();
       if (done(value) || Date.now() > deadline) return value;
@@ -54,7 +60,23 @@ describe('recovery of lost steps', () => {
     }
   };
   const published = async (orderId: string, done: (order: RecoveredOrder) => boolean): Promise<RecoveredOrder> =>
-    (await stomp.next<LiveEvent>(`/topic/order/${orderId}`, (message) => done(message.data), 30_000)).data;
+    (await stomp.next<LiveEvent>(`/topic/order/${orderId}`, (message) => done(message.data), WAIT_MS)).data;
+  /**
+   * The scheduled ticks of `task` on both instances do nothing until `resume()` (ticks look the method up each time);
+   * a tick already under way started before the orders of the test were due.
+   */
+  const holdSweeps = (task: typeof OrderExpiry | typeof OrderPaidRetry) => {
+    const held = [a, b].map((app) => {
+      const sweeper: { sweep(now?: Date): Promise<number> } = app.app.get(task);
+      return jest.spyOn(sweeper, 'sweep').mockResolvedValue(0);
+    });
+    return { resume: () => held.forEach((spy) => spy.mockRestore()) };
+  };
+  // Each test lets the expiry sweep run only where it waits for it.
+  let expiry: { resume(): void };
+  beforeEach(() => (expiry = holdSweeps(OrderExpiry)));
+  afterEach(() => jest.restoreAllMocks());
+
   /** The sandbox's webhooks of `types` on `app` are lost on the way (answered as sent, never delivered). */
   const loseWebhooks = (app: TestApp, types: string[]) => {
     const sender = app.app.get(SignedWebhookSender);
@@ -69,6 +91,7 @@ describe('recovery of lost steps', () => {
   it('should issue the invoice of a paid order whose invoice hook failed, exactly once, by a later sweep', async () => {
     const offer = await createOffer(a);
     const [order] = await checkOut(a, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);
+    const retry = holdSweeps(OrderPaidRetry);
     const issue = jest.spyOn(a.app.get(InvoiceIssuer), 'issue').mockRejectedValueOnce(new Error('register down'));
     try {
       expect((await payOrder(a, buyer, order.id, admin)).orderStatus).toBe('PAID');
@@ -78,6 +101,7 @@ describe('recovery of lost steps', () => {
     }
     expect((await invoicesOf(b)).filter(({ orderId }) => orderId === order.id)).toEqual([]);
 
+    retry.resume();
     const issued = await eventually(
       () => invoicesOf(b),
       (invoices) => invoices.some(({ orderId }) => orderId === order.id),
@@ -184,6 +208,7 @@ describe('recovery of lost steps', () => {
     expect(payment.orderStatus).toBe('PAYMENT_PENDING');
     expect(await stockOf(a, offer.sellerSkuId)).toBe(7);
 
+    expiry.resume();
     const canceled = await published(order.id, (one) => one.status === 'CANCELED');
     expect(canceled.orderTimeLines.slice(-3).map(({ status, by }) => [status, by])).toEqual([
       ['PAYMENT_PENDING', buyer.id],
@@ -218,6 +243,7 @@ describe('recovery of lost steps', () => {
     }
     expect((await orderOn(b, order.id)).status).toBe('PAYMENT_PENDING');
 
+    expiry.resume();
     const settled = await published(order.id, (one) => one.status === 'PAID');
     expect(settled.orderTimeLines.at(-1)).toMatchObject({ status: 'PAID', by: 'system:card-sandbox' });
     expect(await stockOf(a, offer.sellerSkuId)).toBe(9);

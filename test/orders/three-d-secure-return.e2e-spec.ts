@@ -50,7 +50,7 @@ describe('3-D Secure return to the shop', () => {
   const answerForm = (payment: Payment, outcome: 'complete' | 'fail') =>
     t.http.post(new URL(payment.nextActionUrl).pathname).type('form').send({ outcome });
   const settled = (id: string, status: string) =>
-    stomp.next<LiveOrder>(`/topic/order/${id}`, ({ data }) => data.status === status, 15_000);
+    stomp.next<LiveOrder>(`/topic/order/${id}`, ({ data }) => data.status === status);
 
   it('should send the browser back to the returnUrl with the outcome, and the order becomes PAID', async () => {
     const id = await orderId();

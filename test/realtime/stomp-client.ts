@@ -13,6 +13,12 @@ export interface ConnectOptions {
   upgradeHeaders?: Record<string, string>;
 }
 
+/**
+ * How long `next` waits for a message by default: a bound, not an expectation (a message that arrives ends the wait),
+ * generous for a loaded machine, where a message took seconds.
+ */
+const WAIT_MS = 30_000;
+
 /** A real `@stomp/stompjs` client with helpers that wait for messages. */
 export class TestStompClient {
   readonly inbox = new Map<string, IMessage[]>();
@@ -76,7 +82,7 @@ export class TestStompClient {
   async next<T = Record<string, unknown>>(
     destination: string,
     accept: (body: T) => boolean = () => true,
-    timeoutMs = 5000,
+    timeoutMs = WAIT_MS,
   ): Promise<T> {
     return JSON.parse((await this.nextMessage(destination, accept, timeoutMs)).body) as T;
   }
@@ -85,7 +91,7 @@ export class TestStompClient {
   async nextMessage<T = Record<string, unknown>>(
     destination: string,
     accept: (body: T) => boolean = () => true,
-    timeoutMs = 5000,
+    timeoutMs = WAIT_MS,
   ): Promise<IMessage> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { EmbeddedMongoServer } from '../src';
 import { failure, startHarness, tempDir, type AnyDoc } from './helpers';
 
-const SUCRASE = require.resolve('sucrase/register/ts');
+/** Sucrase's transform with each file's output cached on disk (the server threads' hook, `src/worker/spawn.ts`). */
+const TS_HOOK = join(__dirname, '..', 'scripts', 'cached-ts-hook.js');
 const SRC = join(__dirname, '..', 'src');
 
 interface Run {
@@ -17,7 +18,7 @@ interface Run {
 
 /** Runs one of the package's command-line programs from its TypeScript source in a process of its own. */
 function runTool(program: 'cli.ts' | 'db-tool.ts', args: string[]): Promise<Run> {
-  const child = spawn(process.execPath, ['-r', SUCRASE, join(SRC, program), ...args], { stdio: 'pipe' });
+  const child = spawn(process.execPath, ['-r', TS_HOOK, join(SRC, program), ...args], { stdio: 'pipe' });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

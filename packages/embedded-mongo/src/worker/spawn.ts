@@ -21,16 +21,20 @@ function heapLimits(maxHeapMb: number | undefined): ResourceLimits {
 /**
  * Starts the server's worker thread. From the compiled package (`dist/`, what the app and the CLI load) the
  * entry is the `entry.js` beside this file. From the TypeScript sources (the package's jest tests run them
- * through ts-jest) there is no `.js` sibling: the worker then registers sucrase's transpile-only hook for `.ts`
- * (a dev dependency; each start transpiles the sources again, 0.3 s against 3.3 s with the TypeScript compiler)
- * and loads `entry.ts`, so it runs the same sources as the test.
+ * through ts-jest) there is no `.js` sibling: the worker then registers a transpile-only hook for `.ts` (sucrase, a
+ * dev dependency, 0.3 s for the sources against 3.3 s with the TypeScript compiler; each file's output is kept on disk
+ * by `scripts/cached-ts-hook.js`, so only the first start after a change transpiles) and loads `entry.ts`, so it runs
+ * the same sources as the test.
  */
 export function spawnServerWorker(data: object, maxHeapMb: number | undefined): Worker {
   const resourceLimits = heapLimits(maxHeapMb);
   withoutMemoryReducer();
   const compiled = join(__dirname, 'entry.js');
   if (existsSync(compiled)) return new Worker(compiled, { workerData: data, resourceLimits });
-  const source = { hook: require.resolve('sucrase/register/ts'), entry: join(__dirname, 'entry.ts') };
+  const source = {
+    hook: join(__dirname, '..', '..', 'scripts', 'cached-ts-hook.js'),
+    entry: join(__dirname, 'entry.ts'),
+  };
   const script = `const { hook, entry } = require('node:worker_threads').workerData.source;
     require(hook);
     require(entry);`;
