@@ -9,6 +9,7 @@
  */
 const path = require('node:path');
 const { parseArgs } = require('node:util');
+const { xorshift } = require('./xorshift');
 
 const { values, positionals } = parseArgs({
   options: { docs: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '2' } },
@@ -16,19 +17,8 @@ const { values, positionals } = parseArgs({
 });
 const builds = (positionals.length ? positionals : [path.join(__dirname, '../..')]).map((dir) => path.resolve(dir));
 
-/** A fixed pseudo-random sequence (xorshift), so every build indexes the same keys. */
-function generator(seed) {
-  let state = seed;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 2 ** 32;
-  };
-}
-
 function documents(count) {
-  const random = generator(23);
+  const random = xorshift(23);
   return Array.from({ length: count }, (_, i) => {
     const id = `p${String(i).padStart(6, '0')}`;
     const searchKeys = Array.from({ length: 95 }, () => `w${Math.floor(random() * 5000)}`);

@@ -9,6 +9,7 @@
  */
 const path = require('node:path');
 const { parseArgs } = require('node:util');
+const { xorshift } = require('./xorshift');
 
 const { values, positionals } = parseArgs({
   options: { rounds: { type: 'string', default: '3' } },
@@ -18,19 +19,8 @@ const builds = (positionals.length ? positionals : [path.join(__dirname, '../..'
 const DOCS = 4_000;
 const WORDS = 30;
 
-/** A fixed pseudo-random sequence (xorshift), so every build indexes the same keys. */
-function generator(seed) {
-  let state = seed;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 2 ** 32;
-  };
-}
-
 function documents() {
-  const random = generator(23);
+  const random = xorshift(23);
   return Array.from({ length: DOCS }, (_, i) => ({
     _id: `entry-${i}`,
     sku: `sku-${i}`,
