@@ -150,6 +150,11 @@ export function attributeKey(attribute: Types.ObjectId | string, value: string):
   return `${String(attribute)}=${value}`;
 }
 
+/** The `_id` of a product's entry of `scope`: the product id for all currencies, else the id and the currency. */
+export function entryId(product: Types.ObjectId, scope: string): string {
+  return scope === ALL_CURRENCIES ? String(product) : `${String(product)}|${scope}`;
+}
+
 /**
  * A counter's key: `<facet>|<value>`; the filters' facets are `origin`, `seller`, `genetic`, `attribute`,
  * `value:<id>`; `listed` counts the listed products per scope (see `listedIn`).
@@ -253,7 +258,7 @@ function entryOf(
   const attributes = product.attributes ?? [];
   const listed = published && inStock.length > 0;
   return {
-    _id: scope === ALL_CURRENCIES ? String(product._id) : `${String(product._id)}|${scope}`,
+    _id: entryId(product._id, scope),
     product: product._id,
     scope,
     version: 0,

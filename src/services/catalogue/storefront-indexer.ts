@@ -8,6 +8,7 @@ import {
   attributeIdsOf,
   EntryOffer,
   entriesOf,
+  entryId,
   OfferSource,
   ProductSource,
   ProductSources,
@@ -306,11 +307,13 @@ export class StorefrontIndexer {
 
   /**
    * Writes the listing revision (`LISTING_REVISION`) when a change shows differently in a listing, a search or a
-   * filter than the entry it replaced (its `listingSignature`): after the entries and the counters, so that a cached
-   * result computed before it, from either, is dropped.
+   * filter than the entry it replaced (its `listingSignature`; a quantity patch shows as before): after the entries and
+   * the counters, so that a cached result computed before it, from either, is dropped.
    */
   private async renewListingIfShown(changes: Change[]): Promise<void> {
-    if (changes.some((change) => change.signature !== change.old?.listingSignature)) await this.renewListing();
+    const shownDifferently = (change: Change) =>
+      change.kind === 'whole' && change.signature !== change.old?.listingSignature;
+    if (changes.some(shownDifferently)) await this.renewListing();
   }
 
   /** Writes the listing revision: every cached listing, search and filter is computed again. */
@@ -413,8 +416,6 @@ interface QuantityChange {
   offers: EntryOffer[];
   old: StorefrontEntry;
   version: number;
-  /** The stored entry's own. */
-  signature: string;
 }
 
 function writesOf(change: Change): mongo.AnyBulkWriteOperation<Doc>[] {
@@ -432,7 +433,7 @@ function derivedChange(old: StorefrontEntry, sources: ProductSources): Change | 
   const moved = old.listingSignature ? movedQuantities(old, sources.offers) : undefined;
   if (moved) {
     if (sameQuantities(moved, old)) return undefined;
-    return { kind: 'quantities', id: old._id, offers: moved, old, version, signature: old.listingSignature! };
+    return { kind: 'quantities', id: old._id, offers: moved, old, version };
   }
   const entries = entriesOf(sources);
   if (sameOffers(entries[0].offers, old.offers)) return undefined;
@@ -494,9 +495,8 @@ function duplicateKeyAt(error: unknown): number {
 
 /** An entry that shows nothing: of a deleted product, or of a currency the product is no longer listed in. */
 function tombstone(product: Types.ObjectId, scope: string): StorefrontEntry {
-  const _id = scope === ALL_CURRENCIES ? String(product) : `${String(product)}|${scope}`;
   return {
-    _id,
+    _id: entryId(product, scope),
     product,
     scope,
     listed: false,

@@ -1,5 +1,5 @@
 import { mongo } from 'mongoose';
-import { EntryOffer, OfferSource, StorefrontEntry } from './storefront-entry';
+import { EntryOffer, entryId, OfferSource, StorefrontEntry } from './storefront-entry';
 
 type Doc = mongo.BSON.Document;
 
@@ -62,7 +62,7 @@ export function quantityPatches(
   };
   const perCurrency = entry.currencies.map((currency): mongo.AnyBulkWriteOperation<Doc> => ({
     updateOne: {
-      filter: { _id: `${String(entry.product)}|${currency}`, version: read } as Doc,
+      filter: { _id: entryId(entry.product, currency), version: read } as Doc,
       update: patchOf(
         moved.filter((offer) => offer.currency === currency),
         version,
