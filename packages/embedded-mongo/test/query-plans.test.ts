@@ -538,6 +538,31 @@ describe('count from the index', () => {
     expect((await db.command({ ...command, skip: 10, limit: 50 })).n).toBe(50);
   });
 
+  it('counts keys of a descending index and of several ranges of a multikey one, each document once', async () => {
+    const tagged = db.collection<AnyDoc>('counted_tags');
+    const tagsOf = (i: number): string[] => [`t${i % 4}`, `t${i % 6}`];
+    await tagged.insertMany(Array.from({ length: 120 }, (_, i) => ({ _id: i, h: i, tags: tagsOf(i) })));
+    await tagged.createIndex({ h: -1 });
+    await tagged.createIndex({ tags: 1 });
+    const byScan = async (query: AnyDoc) =>
+      (await db.command({ count: 'counted_tags', query, hint: { $natural: 1 } })).n as number;
+    for (const query of [{ h: { $gt: 10, $lte: 50 } }, { h: { $lt: 7 } }, { h: { $gte: 200 } }]) {
+      expect((await db.command({ count: 'counted_tags', query })).n).toBe(await byScan(query));
+    }
+    const query = { tags: { $in: ['t1', 't3', 't5'] } };
+    const command = { count: 'counted_tags', query };
+    expect((await db.command(command)).n).toBe(await byScan(query));
+    const plan = await db.command({ explain: command, verbosity: 'executionStats' });
+    const scan = stage(plan.executionStats.executionStages, 'IXSCAN');
+    // One key per distinct wanted tag of each document: documents holding two of them are dropped once.
+    const wanted = new Set(query.tags.$in);
+    const keys = Array.from({ length: 120 }, (_, i) => new Set(tagsOf(i).filter((tag) => wanted.has(tag))).size);
+    const keyCount = keys.reduce((sum, n) => sum + n, 0);
+    const documents = keys.filter((n) => n > 0).length;
+    expect(scan).toMatchObject({ keysExamined: keyCount, advanced: documents, dupsDropped: keyCount - documents });
+    expect(scan).toMatchObject({ works: keyCount + 1, isEOF: 1 });
+  });
+
   it('fetches and re-checks when another condition remains', async () => {
     const command = { count: 'counted', query: { g: 1, h: { $gte: 30 }, k: { $exists: false } } };
     expect((await db.command(command)).n).toBe(90);

@@ -312,6 +312,22 @@ export class Index {
   }
 
   /**
+   * How many entries a key range holds, counted by the tree in one pass (no entry handed out one by one, as
+   * `entriesIn` does for a scan); `each` is given every entry's id when the caller needs them (distinct documents
+   * of a multikey index). A count command over exact bounds reads nothing else (`IndexScan.countAll`).
+   */
+  countIn(range: KeyRange, each?: (id: string) => void): number {
+    const { low, high, lowInclusive, highInclusive } = range.interval;
+    const lowBound = { value: low, inclusive: lowInclusive };
+    const highBound = { value: high, inclusive: highInclusive };
+    const ascending = this.directions[range.prefix.length] > 0;
+    const first = this.startProbe(range.prefix, ascending ? lowBound : highBound, true);
+    const last = this.startProbe(range.prefix, ascending ? highBound : lowBound, false);
+    if (this.compare(first, last) >= 0) return 0;
+    return this.sorted.forRange(first, last, false, each && ((entry) => each(entry.id)));
+  }
+
+  /**
    * A probe sorts before (edge -1) or after (+1) all entries extending its key, so walking from it starts
    * at the range's first entry: before the first bound's keys when inclusive, after them when exclusive.
    */

@@ -207,6 +207,29 @@ export class IndexScan extends PlanStage<Entry> {
     }
   }
 
+  /**
+   * Every key the scan would pass on, counted at once by the index (`Index.countIn`) when nothing is checked key by
+   * key: what a count over exact bounds asks (`CountStage`). Explain's counters end as a run through `work()` leaves
+   * them. Undefined when the scan has started or checks trailing fields.
+   */
+  countAll(): number | undefined {
+    if (this.works > 0 || this.trailing.some((intervals) => intervals !== undefined)) return undefined;
+    const multiKey = this.index.multiKey;
+    let keys = 0;
+    let passed = 0;
+    for (const range of this.ranges) {
+      if (!multiKey) keys += this.index.countIn(range);
+      else keys += this.index.countIn(range, (id) => void (this.dups.isFirst(id) && passed++));
+    }
+    if (!multiKey) passed = keys;
+    this.keysExamined = keys;
+    this.works = keys + 1;
+    this.advanced = passed;
+    this.needTime = keys - passed;
+    this.isEOF = true;
+    return passed;
+  }
+
   /** A cursor cannot go on reading an index dropped since it started (its entries are no longer maintained). */
   private checkIndexed(): void {
     if (this.collection.indexes.get(this.index.name) !== this.index) {
@@ -464,12 +487,20 @@ export class CountStage extends OneInputStage<number, unknown> {
   }
 
   protected *produce(): Generator<Step<number>> {
-    let count = 0;
-    for (;;) {
-      const result = yield* pull(this.child);
-      if (result === undefined) break;
-      count++;
-      yield NEED_TIME;
+    const counted = this.child instanceof IndexScan ? this.child.countAll() : undefined;
+    let count = counted ?? 0;
+    if (counted !== undefined) {
+      // Counted at once: this stage's counters as if it had taken each key in turn (one step each).
+      const steps = (this.child as IndexScan).keysExamined;
+      this.works += steps;
+      this.needTime += steps;
+    } else {
+      for (;;) {
+        const result = yield* pull(this.child);
+        if (result === undefined) break;
+        count++;
+        yield NEED_TIME;
+      }
     }
     const skipped = Math.max(0, count - this.skip);
     yield this.limit > 0 ? Math.min(skipped, this.limit) : skipped;
