@@ -177,6 +177,8 @@ function startServer(dataDir: string, inMemory: boolean): Promise<{ server: Chil
       EMBEDDED_DB_IN_MEMORY: String(inMemory),
       SEED_SCALE: values.scale,
       ...(values['cache-mb'] === undefined ? {} : { STOREFRONT_CACHE_MB: values['cache-mb'] }),
+      // A 1000× catalogue may need more than the database thread's default heap (README, EMBEDDED_DB_MAX_HEAP_MB).
+      ...(process.env.EMBEDDED_DB_MAX_HEAP_MB ? { EMBEDDED_DB_MAX_HEAP_MB: process.env.EMBEDDED_DB_MAX_HEAP_MB } : {}),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
