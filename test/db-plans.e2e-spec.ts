@@ -133,6 +133,7 @@ describe('query plans of the beans', () => {
     await call(undefined, SEARCH, 'listProducts', [{ q: 'ficus', filters: filters.slice(0, 1), sort: 'price' }]);
     await call(undefined, SEARCH, 'listProducts', [{ currency: 'EUR', sort: '-price' }]);
     await call(undefined, SEARCH, 'listProducts', [{ sort: 'newest', page: 1, size: 5 }]);
+    await call(undefined, SEARCH, 'listProducts', [{ sort: '-name', page: 1, size: 5 }]);
     await call(undefined, SEARCH, 'suggest', ['acer pal']);
     await call(undefined, SEARCH, 'getProductDetail', [String(demo.products[0]._id)]);
   }
@@ -383,6 +384,7 @@ describe('query plans of the beans', () => {
         expect.stringMatching(/SORT_MERGE > IXSCAN search_price backward/),
         expect.stringMatching(/SORT_MERGE > IXSCAN search_name backward/),
         expect.stringMatching(/FETCH > IXSCAN listing_price backward$/),
+        expect.stringMatching(/FETCH > IXSCAN listing_name backward$/),
       ]),
     );
     for (const plan of plans) {
