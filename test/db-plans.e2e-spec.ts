@@ -9,7 +9,7 @@ import { demoId } from '../src/seed/demo-id';
 import { OrderExpiry } from '../src/services/orders/order-expiry';
 import { OrderPaidRetry } from '../src/services/orders/order-paid-retry';
 import { CreditNoteRetry } from '../src/services/orders/credit-note-retry';
-import { Join, joinsOf, PlannedQuery, planAll, QueryRecorder } from './support/query-plans';
+import { Join, joinsOf, PlannedQuery, planAll, QueryRecorder, sortOf } from './support/query-plans';
 import { startTestApp, TestApp } from './support/test-app';
 
 /**
@@ -133,6 +133,7 @@ describe('query plans of the beans', () => {
     await call(undefined, SEARCH, 'listProducts', [{ q: 'ficus', filters: filters.slice(0, 1), sort: 'price' }]);
     await call(undefined, SEARCH, 'listProducts', [{ currency: 'EUR', sort: '-price' }]);
     await call(undefined, SEARCH, 'listProducts', [{ sort: 'newest', page: 1, size: 5 }]);
+    await call(undefined, SEARCH, 'listProducts', [{ sort: '-name', page: 1, size: 5 }]);
     await call(undefined, SEARCH, 'suggest', ['acer pal']);
     await call(undefined, SEARCH, 'getProductDetail', [String(demo.products[0]._id)]);
   }
@@ -369,12 +370,42 @@ describe('query plans of the beans', () => {
     expect(counts.map((query) => query.plan)).toContainEqual(expect.stringMatching(/^COUNT > IXSCAN search_/));
   });
 
+  it('should read the descending sorts from the ascending indexes backwards', () => {
+    const descending = planned.filter(
+      (query) =>
+        query.caller === `${SEARCH}.listProducts` &&
+        query.collection === 'storefront_index' &&
+        ['price', 'name'].some((field) => sortOrPipelineSort(query)?.[field] === -1),
+    );
+    const plans = descending.map((query) => query.plan);
+    // `-price` and `-name` of a search (merged scans of its keys) and of a plain listing: no SORT, no `*_desc` index.
+    expect(plans).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/SORT_MERGE > IXSCAN search_price backward/),
+        expect.stringMatching(/SORT_MERGE > IXSCAN search_name backward/),
+        expect.stringMatching(/FETCH > IXSCAN listing_price backward$/),
+        expect.stringMatching(/FETCH > IXSCAN listing_name backward$/),
+      ]),
+    );
+    for (const plan of plans) {
+      expect(plan).not.toMatch(/\bSORT\b|_desc/);
+      expect(plan).not.toMatch(/IXSCAN \w+( >|$)/);
+    }
+  });
+
   it('should join only on indexed foreign fields', () => {
     expect(joins.length).toBeGreaterThan(0);
     const unindexed = joins.filter((join) => join.indexes.length === 0 && !BOUNDED_COLLECTIONS.has(join.from));
     expect(unindexed.map((join) => `${join.caller} ${join.from}.${join.foreignField}`)).toEqual([]);
   });
 });
+
+/** A find's sort, or an aggregate's first `$sort`. */
+function sortOrPipelineSort({ command }: PlannedQuery): Record<string, unknown> | undefined {
+  const stages = (command.pipeline ?? []) as Record<string, unknown>[];
+  const sorting = stages.find((stage) => stage.$sort !== undefined);
+  return sortOf(command) ?? (sorting?.$sort as Record<string, unknown> | undefined);
+}
 
 /**
  * A find with no filter and a limit of 1 reads one document whatever the collection's size: the driver's own

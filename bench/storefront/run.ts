@@ -98,8 +98,15 @@ const PRODUCTS: Call[] = [
   ['getProductDetail', [String(demo.products[0]._id)]],
   ['getProductDetail', [String(demo.products[11]._id)]],
 ];
-/** Calls measured only under `--each`, in no mix: the type-ahead. */
-const EACH_ONLY: Call[] = [['suggest', ['fic']]];
+/**
+ * Calls measured only under `--each`, in no mix: the type-ahead, and searches in a descending sort (read backwards
+ * through the ascending index's merged scans) and with a letter missing (the `s:` points of each position).
+ */
+const EACH_ONLY: Call[] = [
+  ['suggest', ['fic']],
+  ['listProducts', [{ q: 'ficus', sort: '-price' }]],
+  ['listProducts', [{ q: 'monstra', sort: 'price' }]],
+];
 const COUNTRIES: Call[] = [
   ['getCountries', []],
   ['getCountryByCode', ['NL']],

@@ -229,7 +229,7 @@ function expectedWithValue(sources: Sources, attribute: Types.ObjectId, value: s
 
 /**
  * One row per product with its cheapest offer among `offers` (the lower offer id on a tie), sorted by that price in
- * `direction`, then by product id.
+ * `direction`, then by product id in that direction.
  */
 function rowsByPrice(offers: Doc[], direction: 1 | -1) {
   const cheapest = new Map<string, Doc>();
@@ -243,7 +243,7 @@ function rowsByPrice(offers: Doc[], direction: 1 | -1) {
   }
   return [...cheapest]
     .map(([product, offer]) => ({ id: product, offerId: String(offer._id), price: offer.price as number }))
-    .sort((x, y) => direction * (x.price - y.price) || (x.id < y.id ? -1 : 1));
+    .sort((x, y) => direction * (x.price - y.price || (x.id < y.id ? -1 : 1)));
 }
 
 /** Products per value of a facet, over the in-stock active offers of published products. */

@@ -1,5 +1,6 @@
 import { getConnectionToken } from '@nestjs/mongoose';
 import { Connection, Types } from 'mongoose';
+import { StorefrontIndexer } from '../../src/services/catalogue/storefront-indexer';
 import { StorefrontReindex } from '../../src/services/catalogue/storefront-reindex';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -17,6 +18,42 @@ async function storefront(t: TestApp) {
     options: await call('getDynamicFilters', ['', 'OPTION']),
     products: await call('getProductsListFilter', []),
   };
+}
+
+/** Searches of every kind: a missing letter, a wrong one, every sort, relevance of one and two words, type-ahead. */
+async function searches(t: TestApp) {
+  const call = async (fn: string, args: unknown[]) => (await t.callBean(BEAN, fn, args).expect(200)).body as unknown;
+  const answers: unknown[] = [];
+  for (const q of ['monstra', 'monstefa', 'palm', 'acer palmatum']) {
+    for (const sort of [undefined, 'price', '-price', 'name', '-name', 'newest']) {
+      answers.push(await call('listProducts', [{ q, sort, size: 100 }]));
+    }
+    answers.push(await call('listProducts', [{ q, sort: '-price', currency: 'EUR', size: 100 }]));
+  }
+  answers.push(await call('suggest', ['monst']));
+  return answers;
+}
+
+/**
+ * Makes the stored index what the version before `slimsearch` wrote: the `*_desc` indexes, `d:<word less a
+ * letter>` search keys (the strings of the `s:` keys), and descending key prices without the product id's complement.
+ */
+async function olderVersion(connection: Connection): Promise<void> {
+  const entries = connection.collection('storefront_index');
+  const older = { price: -1, _id: 1 };
+  await entries.createIndex({ scope: 1, listed: 1, ...older }, { name: 'listing_price_desc' });
+  await entries.createIndex({ scope: 1, listed: 1, searchKeys: 1, ...older }, { name: 'search_price_desc' });
+  const stored = await entries.find({ listed: true }, { projection: { searchKeys: 1, keyPrices: 1 } }).toArray();
+  for (const { _id, searchKeys, keyPrices } of stored) {
+    const deletions = (searchKeys as string[]).flatMap((key) =>
+      key.startsWith('s:') ? [`d:${key.split(':')[2]}`] : [],
+    );
+    const prices = (keyPrices as string[]).map((price) => (price.startsWith('d') ? price.slice(0, -24) : price));
+    await entries.updateOne(
+      { _id },
+      { $set: { searchKeys: [...new Set([...searchKeys, ...deletions])], keyPrices: prices } },
+    );
+  }
 }
 
 describe('npm run reindex (StorefrontReindex)', () => {
@@ -91,5 +128,27 @@ describe('npm run reindex (StorefrontReindex)', () => {
     expect(phases[0]).toBe('indexes dropped: search_terms_listed');
     const plan = await entries.find({ scope: '*', listed: true }).sort({ price: 1, _id: 1 }).limit(1).explain();
     expect(JSON.stringify(plan)).toContain('listing_price');
+  });
+
+  it("should answer alike from an older version's index, and rebuild it to the current one", async () => {
+    const entries = connection.collection('storefront_index');
+    const current = () =>
+      entries
+        .find({}, { projection: { searchKeys: 1, keyPrices: 1 } })
+        .sort({ _id: 1 })
+        .toArray();
+    const [currentEntries, answers] = [await current(), await searches(t)];
+    expect(answers.every((answer) => (answer as { total?: number }).total !== 0)).toBe(true);
+    await olderVersion(connection);
+    expect(await current()).not.toEqual(currentEntries);
+    // Written behind the hooks' back: the cached answers are computed again.
+    await new StorefrontIndexer(connection).renewListing();
+    expect(await searches(t)).toEqual(answers);
+
+    const phases: string[] = [];
+    await t.app.get(StorefrontReindex).run((phase) => phases.push(phase));
+    expect(phases[0]).toMatch(/^indexes dropped: (listing|search)_price_desc, (listing|search)_price_desc$/);
+    expect(await current()).toEqual(currentEntries);
+    expect(await searches(t)).toEqual(answers);
   });
 });

@@ -33,9 +33,9 @@ const byId = (a: Row, b: Row) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const ORDERS: Record<string, (a: Row, b: Row) => number> = {
   price: (a, b) => a.price - b.price || byId(a, b),
-  '-price': (a, b) => b.price - a.price || byId(a, b),
+  '-price': (a, b) => b.price - a.price || byId(b, a),
   name: (a, b) => byText(a.name, b.name) || byId(a, b),
-  '-name': (a, b) => byText(b.name, a.name) || byId(a, b),
+  '-name': (a, b) => byText(b.name, a.name) || byId(b, a),
   newest: (a, b) => b.createdAt - a.createdAt || byId(b, a),
 };
 

@@ -210,7 +210,7 @@ describe('storefront listing and product detail (ecomRemainsSearchEngineServiceI
             offerId: String(offer._id),
             price: offer.price,
           }));
-          rows.sort((a, b) => direction * (a.price - b.price) || (a.id < b.id ? -1 : 1));
+          rows.sort((a, b) => direction * (a.price - b.price || (a.id < b.id ? -1 : 1)));
           const items: Listed[] = [];
           for (let page = 0, total = 1; items.length < total; page++) {
             const result = await list({ filters: [{ attributeId: id, values: [value] }], sort, page, size: 7 });

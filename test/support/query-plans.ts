@@ -102,13 +102,14 @@ function winningPlan(explained: Document): Document {
 
 /**
  * The stages of a plan tree, outermost first, walked generically through `queryPlan`, `inputStage` and
- * `inputStages` (compound, OR and union plans included); index scans name their index.
+ * `inputStages` (compound, OR and union plans included); index scans name their index, and `backward` after it
+ * when they read it in reverse.
  */
 export function planStages(plan: Document): string[] {
   const stages: string[] = [];
   const visit = (node: Document | undefined): void => {
     if (!node) return;
-    if (typeof node.stage === 'string') stages.push(node.indexName ? `${node.stage} ${node.indexName}` : node.stage);
+    if (typeof node.stage === 'string') stages.push([node.stage, node.indexName, backward(node)].join(' ').trim());
     visit(node.queryPlan as Document | undefined);
     visit(node.inputStage as Document | undefined);
     for (const input of (node.inputStages as Document[] | undefined) ?? []) visit(input);
@@ -117,9 +118,24 @@ export function planStages(plan: Document): string[] {
   return stages;
 }
 
-/** A query's shape: its JSON with every value replaced, so that calls differing only in ids or values count once. */
+const backward = (node: Document): string => (node.direction === 'backward' ? 'backward' : '');
+
+/**
+ * A query's shape: its JSON with every value replaced, so that calls differing only in ids or values count once; a
+ * find's sort is kept whole (its directions choose the index's scan direction).
+ */
 function shape(command: Document): string {
-  return JSON.stringify(command).replace(/"(?:[^"\\]|\\.)*"(?!:)|-?\d+(?:\.\d+)?(?:e[+-]?\d+)?|true|false|null/g, '?');
+  const values = JSON.stringify(command).replace(
+    /"(?:[^"\\]|\\.)*"(?!:)|-?\d+(?:\.\d+)?(?:e[+-]?\d+)?|true|false|null/g,
+    '?',
+  );
+  return `${values} ${JSON.stringify(sortOf(command) ?? null)}`;
+}
+
+/** A find's sort as a document (the driver sends it as a `Map`, which JSON shows as `{}`). */
+export function sortOf(command: Document): Record<string, unknown> | undefined {
+  const sort = command.sort as Map<string, unknown> | Document | undefined;
+  return sort instanceof Map ? Object.fromEntries(sort) : sort;
 }
 
 /** A `$lookup` an aggregate runs: which collection it joins and on which of its fields. */

@@ -602,6 +602,24 @@ describe('a multikey field before the sort fields (a search key, then a price)',
     }
   });
 
+  it('merges the scans read backward for the reverse sort, stopping after the page', async () => {
+    const options = { sort: { p: -1, _id: -1 }, limit: 5 };
+    const plan = await explainFind(items, filter, options);
+    expect(stageNames(plan.queryPlanner.winningPlan)).toEqual([
+      'LIMIT',
+      'FETCH',
+      'SORT_MERGE',
+      'IXSCAN',
+      'IXSCAN',
+      'IXSCAN',
+    ]);
+    const merge = stage(plan.queryPlanner.winningPlan, 'SORT_MERGE');
+    expect(merge?.inputStages.map((scan: Plan) => scan.direction)).toEqual(['backward', 'backward', 'backward']);
+    expect(plan.executionStats.totalDocsExamined).toBe(5);
+    const [planned, scanned] = await withScan(items, filter, options);
+    expect(planned).toEqual(scanned);
+  });
+
   it('counts each matching document once from the keys alone', async () => {
     const command = { count: 'keyed', query: filter };
     const expected = await items.countDocuments(filter, { hint: { $natural: 1 } });

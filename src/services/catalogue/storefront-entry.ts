@@ -283,7 +283,7 @@ function entryOf(
       labels,
     ),
     attributeKeys: [...new Set([...keysOf(attributes), ...inStock.flatMap((offer) => offer.keys)])],
-    keyPrices: keyPricesOf(keysOf(attributes), inStock),
+    keyPrices: keyPricesOf(product._id, keysOf(attributes), inStock),
     terms: search.terms,
     searchKeys: listed ? search.searchKeys() : [],
     skus: [],
@@ -306,12 +306,19 @@ const KEY_PRICE_CEILING = 10 ** KEY_PRICE_DIGITS - 1;
 /**
  * A string whose order among the strings of one attribute key and direction is the price's (ascending) or its
  * reverse (descending): the direction, the key with its length (so that no other key's strings share the prefix,
- * whatever its characters), then the price zero-padded (or its complement). See `keyPriceRange`.
+ * whatever its characters), then the price zero-padded (or its complement). The descending one ends with the
+ * product id's complement (`reversedId`), so that ties go by descending product id as in the other descending sorts
+ * (`INDEX_SORTS`); the index's `_id` after it breaks the ascending one's. See `keyPriceRange`.
  */
-export function keyPriceOf(direction: 1 | -1, key: string, price: number): string {
+export function keyPriceOf(direction: 1 | -1, key: string, price: number, product: Types.ObjectId): string {
   const clamped = Math.min(Math.max(price, 0), KEY_PRICE_CEILING);
-  const ordered = direction === 1 ? clamped : KEY_PRICE_CEILING - clamped;
-  return `${keyPricePrefix(direction, key)}${String(ordered).padStart(KEY_PRICE_DIGITS, '0')}`;
+  const ordered = String(direction === 1 ? clamped : KEY_PRICE_CEILING - clamped).padStart(KEY_PRICE_DIGITS, '0');
+  return `${keyPricePrefix(direction, key)}${ordered}${direction === 1 ? '' : reversedId(product)}`;
+}
+
+/** The product id's hex digits each replaced by 15 less it: the ids' reverse order (all are 24 digits long). */
+function reversedId(product: Types.ObjectId): string {
+  return [...product.toHexString()].map((digit) => (15 - parseInt(digit, 16)).toString(16)).join('');
 }
 
 /** The bounds holding exactly the `keyPriceOf` strings of one key and direction. */
@@ -329,12 +336,15 @@ function keyPricePrefix(direction: 1 | -1, key: string): string {
  * The `keyPrices` of an entry: each key of the product (met by every offer) and of its in-stock offers' SKUs with
  * the price of the first offer meeting it, `inStock` being cheapest first, as `rowsOf` picks a row's offer.
  */
-function keyPricesOf(ownKeys: string[], inStock: EntryOffer[]): string[] {
+function keyPricesOf(product: Types.ObjectId, ownKeys: string[], inStock: EntryOffer[]): string[] {
   const cheapest = new Map<string, number>();
   for (const offer of inStock) {
     for (const key of [...ownKeys, ...offer.keys]) if (!cheapest.has(key)) cheapest.set(key, offer.price);
   }
-  return [...cheapest].flatMap(([key, price]) => [keyPriceOf(1, key, price), keyPriceOf(-1, key, price)]);
+  return [...cheapest].flatMap(([key, price]) => [
+    keyPriceOf(1, key, price, product),
+    keyPriceOf(-1, key, price, product),
+  ]);
 }
 
 /** A product's search words, the same in all its entries; its search keys made on first use, then shared. */

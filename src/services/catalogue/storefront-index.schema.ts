@@ -14,12 +14,11 @@ export const StorefrontEntrySchema = new Schema(
   { collection: INDEX_COLLECTION, strict: false, versionKey: false, autoCreate: true },
 );
 // Listing pages: the scope (all currencies or one) and listed state, then each sort of `ListingSort` with the
-// product id as tie-break, so a page is an index range read in order, stopping after the page.
+// product id as tie-break, so a page is an index range read in order, stopping after the page. A descending sort
+// (`-price`, `-name`) breaks ties by descending id (`INDEX_SORTS`): it is its ascending index read backwards.
 const LISTED = { scope: 1, listed: 1 } as const;
 StorefrontEntrySchema.index({ ...LISTED, price: 1, _id: 1 }, { name: 'listing_price' });
-StorefrontEntrySchema.index({ ...LISTED, price: -1, _id: 1 }, { name: 'listing_price_desc' });
 StorefrontEntrySchema.index({ ...LISTED, name: 1, _id: 1 }, { name: 'listing_name' });
-StorefrontEntrySchema.index({ ...LISTED, name: -1, _id: 1 }, { name: 'listing_name_desc' });
 StorefrontEntrySchema.index({ ...LISTED, createdAt: -1, _id: -1 }, { name: 'listing_newest' });
 // Attribute filters: the listed entries of a scope having an attribute value (multikey), so a filtered listing reads
 // only the entries that match a condition instead of every listed entry of its scope.
@@ -29,12 +28,11 @@ StorefrontEntrySchema.index({ ...LISTED, attributeKeys: 1 }, { name: 'listing_at
 StorefrontEntrySchema.index({ ...LISTED, keyPrices: 1, _id: 1 }, { name: 'listing_key_price' });
 // Search: the listed entries of a scope having a search key (multikey, see `searchKeysOf`), then each sort of
 // `ListingSort` as the listing indexes have it: a search reads one scan per key it looks up, merged in the sort's
-// order (SORT_MERGE), and stops after the page; its total counts the keys alone.
+// order (SORT_MERGE; backwards for `-price` and `-name`), and stops after the page; its total counts the keys alone.
+// Each of these indexes repeats every search key of every listed entry: most of the index's keys.
 const SEARCH = { ...LISTED, searchKeys: 1 } as const;
 StorefrontEntrySchema.index({ ...SEARCH, price: 1, _id: 1 }, { name: 'search_price' });
-StorefrontEntrySchema.index({ ...SEARCH, price: -1, _id: 1 }, { name: 'search_price_desc' });
 StorefrontEntrySchema.index({ ...SEARCH, name: 1, _id: 1 }, { name: 'search_name' });
-StorefrontEntrySchema.index({ ...SEARCH, name: -1, _id: 1 }, { name: 'search_name_desc' });
 StorefrontEntrySchema.index({ ...SEARCH, createdAt: -1, _id: -1 }, { name: 'search_newest' });
 // The products list filter's name search: the trigrams of listed names (multikey), then the name, so that one
 // trigram's entries are read in name order and the read stops after the list (the sort is the index's for one value

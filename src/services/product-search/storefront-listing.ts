@@ -40,12 +40,15 @@ export interface ListingRow {
 /** Query words searched at most: more only widen the candidates without changing the best matches much. */
 const MAX_QUERY_WORDS = 8;
 
-/** The index orders of the sorts; ties go by product id (`_id`, which begins with it). */
+/**
+ * The index orders of the sorts; ties go by product id (`_id`, which begins with it), in the sort's direction: a
+ * descending sort is its ascending one reversed, so one index read backwards answers both (no `*_desc` indexes).
+ */
 export const INDEX_SORTS: Record<ListingSort, EntrySort> = {
   price: { price: 1, _id: 1 },
-  '-price': { price: -1, _id: 1 },
+  '-price': { price: -1, _id: -1 },
   name: { name: 1, _id: 1 },
-  '-name': { name: -1, _id: 1 },
+  '-name': { name: -1, _id: -1 },
   newest: { createdAt: -1, _id: -1 },
 };
 
@@ -195,14 +198,17 @@ function wordScore(word: string, names: string[], other: string[]): number {
   return other.some((term) => term.startsWith(word)) ? 1 : 0;
 }
 
-/** Orders rows as the listing's sort asks (relevance when there are query words and no sort, else by name). */
+/**
+ * Orders rows as the listing's sort asks (relevance when there are query words and no sort, else by name), ties by
+ * id as `INDEX_SORTS` has them.
+ */
 export function sortRows(rows: ListingRow[], sort: ListingSort | 'relevance'): ListingRow[] {
   const byId = (a: ListingRow, b: ListingRow) => compare(a.entry._id, b.entry._id);
   const orders: Record<ListingSort | 'relevance', (a: ListingRow, b: ListingRow) => number> = {
     price: (a, b) => a.offer.price - b.offer.price || byId(a, b),
-    '-price': (a, b) => b.offer.price - a.offer.price || byId(a, b),
+    '-price': (a, b) => b.offer.price - a.offer.price || byId(b, a),
     name: (a, b) => compare(a.entry.name, b.entry.name) || byId(a, b),
-    '-name': (a, b) => compare(b.entry.name, a.entry.name) || byId(a, b),
+    '-name': (a, b) => compare(b.entry.name, a.entry.name) || byId(b, a),
     newest: (a, b) => time(b.entry.createdAt) - time(a.entry.createdAt) || byId(b, a),
     relevance: (a, b) => b.score - a.score || byId(a, b),
   };
