@@ -44,7 +44,7 @@ export class SortedEntries {
   }
 
   /** How `probe` orders against the entry of `key[at...]` and `id` (a block's slot, or a copy's key at 0). */
-  compareTo(probe: Entry, key: ArrayLike<unknown>, at: number, id: unknown): number {
+  private compareTo(probe: Entry, key: ArrayLike<unknown>, at: number, id: unknown): number {
     const values = probe.key;
     for (let i = 0; i < values.length; i++) {
       const cmp = compareKeys(values[i], key[at + i]);
@@ -176,6 +176,7 @@ export class SortedEntries {
   /** Entries before `probe`, last first. Read lazily, as `ascending`. */
   *descending(probe: Entry): Generator<Entry> {
     const start = this.seek(probe);
+    // The entry before the place found (none in that block when it is the block's first, or the end).
     let slot = start.slot - this.width;
     for (let block = start.block; block >= 0; block--) {
       const values = this.blocks[block];
