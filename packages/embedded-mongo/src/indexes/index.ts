@@ -1,41 +1,17 @@
 import { calculateObjectSize } from 'bson';
 import { Query } from 'mingo/query';
-import BTree from 'sorted-btree';
-import { bulkLoad } from 'sorted-btree/extended/bulkLoad';
 import { collationKey } from '../query/collation';
 import { effectiveFilter, mingoOptions, toCollation } from '../query/mingo-options';
 import type { Doc } from '../types';
 import { duplicateKeyError } from './duplicate-key';
 import { compareKeys, compareValues, MAX_KEY, MIN_KEY, pointInterval, type Interval } from './interval';
+import { SortedEntries, type Entry } from './sorted-entries';
 import { extractKeys, hasNoIndexedField, touchesArray } from './key-extractor';
 import { keyString } from './key-string';
 import { keyFieldsUnchanged, topLevelFields } from './unchanged-fields';
 import type { IndexSpec } from './index-spec';
 
-export interface Entry {
-  key: unknown[];
-  id: string;
-  /** Search probes only: sort before (-1) or after (+1) every entry extending `key`. */
-  edge?: -1 | 1;
-}
-
-/**
- * Entries order by key (MongoDB order, field by field, each field in its direction), a probe's key prefix
- * before or after its extensions (by its edge), a shorter key before its extensions, then by document id.
- */
-function entryComparator(directions: number[]): (a: Entry, b: Entry) => number {
-  return (a, b) => {
-    const length = Math.min(a.key.length, b.key.length);
-    for (let i = 0; i < length; i++) {
-      const cmp = compareKeys(a.key[i], b.key[i]);
-      if (cmp !== 0) return directions[i] < 0 ? -cmp : cmp;
-    }
-    if (a.edge) return a.edge;
-    if (b.edge) return -b.edge;
-    if (a.key.length !== b.key.length) return a.key.length - b.key.length;
-    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-  };
-}
+export type { Entry } from './sorted-entries';
 
 export interface Bound {
   value: unknown;
@@ -58,7 +34,7 @@ function unhash(byKey: Map<string, Set<string>>, hash: string, id: string): void
 }
 
 /**
- * In-memory index: a B+ tree of entries in key order (range scans, full-key look-ups, O(log n) updates),
+ * In-memory index: its entries in key order (`SortedEntries`: range scans, full-key look-ups, O(log n) searches),
  * plus a hash of full keys where equality must follow the key's hash: uniqueness and collations (see
  * `byKey`). Both are rebuilt from the documents when the store opens, so only the spec is persisted.
  */
@@ -75,8 +51,7 @@ export class Index {
    * hash's key string and one-element Set took about two thirds of a key's heap (bench README, 1000×).
    */
   private byKey?: Map<string, Set<string>>;
-  private sorted: BTree<Entry, undefined>;
-  private readonly compare: (a: Entry, b: Entry) => number;
+  private readonly sorted: SortedEntries;
   private readonly partial?: Query;
   /** Per key field, how many indexed documents hold an array on its path (the field is multikey while > 0). */
   private readonly arrayHolders: number[];
@@ -96,8 +71,7 @@ export class Index {
     this.fields = Object.keys(spec.key);
     this.topFields = topLevelFields(this.fields);
     this.directions = Object.values(spec.key).map((direction) => (Number(direction) < 0 ? -1 : 1));
-    this.compare = entryComparator(this.directions);
-    this.sorted = new BTree<Entry, undefined>(undefined, this.compare);
+    this.sorted = new SortedEntries(this.directions);
     this.arrayHolders = this.fields.map(() => 0);
     this.arrayKeys = this.fields.map(() => 0);
     if (spec.partialFilterExpression) {
@@ -115,7 +89,7 @@ export class Index {
   private keyHash(): Map<string, Set<string>> {
     if (this.byKey) return this.byKey;
     const byKey = new Map<string, Set<string>>();
-    for (const { key, id } of this.sorted.keys()) {
+    for (const { key, id } of this.sorted.all()) {
       const hash = this.hashOf(key);
       byKey.set(hash, (byKey.get(hash) ?? new Set<string>()).add(id));
     }
@@ -214,13 +188,13 @@ export class Index {
     this.version++;
   }
 
-  /** The empty tree replaced by one holding `entries` (in any order; an array's repeated values repeated). */
+  /** The empty index loaded with `entries` (in any order; an array's repeated values repeated). */
   private loadSorted(entries: Entry[]): void {
-    entries.sort(this.compare);
-    const distinct = entries.filter((entry, i) => i === 0 || this.compare(entries[i - 1], entry) !== 0);
+    const { compare } = this.sorted;
+    entries.sort(compare);
+    const distinct = entries.filter((entry, i) => i === 0 || compare(entries[i - 1], entry) !== 0);
     for (const { key } of distinct) this.countArrayKeys(key, 1);
-    const values = new Array<undefined>(distinct.length);
-    this.sorted = bulkLoad(distinct, values, this.sorted.maxNodeSize, this.compare);
+    this.sorted.load(distinct);
   }
 
   /** Records a key of a document in the key hash, where the index keeps one: false if the document had it already. */
@@ -239,7 +213,7 @@ export class Index {
    */
   private addEntry(key: unknown[], id: string): void {
     if (!this.hashEntry(key, id)) return;
-    if (this.sorted.set({ key, id }, undefined, false)) this.countArrayKeys(key, 1);
+    if (this.sorted.insert(key, id)) this.countArrayKeys(key, 1);
   }
 
   /** Re-indexes a replaced document; a no-op when its keys did not change (the common update). */
@@ -305,8 +279,8 @@ export class Index {
         version = this.version;
       }
       const next = entries.next();
-      if (next.done || !this.within(next.value[0].key, range.prefix, last, ascending)) return;
-      previous = next.value[0];
+      if (next.done || !this.within(next.value.key, range.prefix, last, ascending)) return;
+      previous = next.value;
       yield previous;
     }
   }
@@ -337,17 +311,13 @@ export class Index {
     return { key: [...prefix, first.value], id: '', edge: ((first.inclusive ? -1 : 1) * step) as -1 | 1 };
   }
 
-  private walk(from: Entry, forward: boolean): IterableIterator<[Entry, undefined]> {
-    return forward ? this.sorted.entries(from) : this.sorted.entriesReversed(from);
+  private walk(from: Entry, forward: boolean): Iterator<Entry> {
+    return forward ? this.sorted.ascending(from) : this.sorted.descending(from);
   }
 
   /** Entries strictly after `previous` in traversal order (it may have been removed meanwhile). */
-  private walkAfter(previous: Entry, forward: boolean): IterableIterator<[Entry, undefined]> {
-    const probe = { key: previous.key, id: previous.id };
-    if (!forward) return this.sorted.entriesReversed(probe, undefined, true);
-    const entries = this.sorted.entries(probe);
-    if (this.sorted.has(probe)) entries.next();
-    return entries;
+  private walkAfter(previous: Entry, forward: boolean): Iterator<Entry> {
+    return forward ? this.sorted.ascending(previous, true) : this.sorted.descending(previous);
   }
 
   /** Whether a key read in traversal order is still inside the range (same prefix, not past the last bound). */
@@ -370,7 +340,7 @@ export class Index {
   sizeBytes(): number {
     if (this.measured?.version === this.version) return this.measured.bytes;
     let bytes = 0;
-    for (const { key } of this.sorted.keys()) {
+    for (const { key } of this.sorted.all()) {
       bytes += calculateObjectSize(Object.fromEntries(this.fields.map((field, i) => [field, key[i]]))) + 8;
     }
     this.measured = { version: this.version, bytes };
