@@ -286,7 +286,7 @@ export class Index {
   }
 
   /**
-   * How many entries a key range holds, counted by the tree in one pass (no entry handed out one by one, as
+   * How many entries a key range holds, counted by the blocks' lengths (no entry copied or handed out one by one, as
    * `entriesIn` does for a scan); `each` is given every entry's id when the caller needs them (distinct documents
    * of a multikey index). A count command over exact bounds reads nothing else (`IndexScan.countAll`).
    */
@@ -297,8 +297,7 @@ export class Index {
     const ascending = this.directions[range.prefix.length] > 0;
     const first = this.startProbe(range.prefix, ascending ? lowBound : highBound, true);
     const last = this.startProbe(range.prefix, ascending ? highBound : lowBound, false);
-    if (this.compare(first, last) >= 0) return 0;
-    return this.sorted.forRange(first, last, false, each && ((entry) => each(entry.id)));
+    return this.sorted.countBetween(first, last, each);
   }
 
   /**
