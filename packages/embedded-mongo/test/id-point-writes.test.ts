@@ -1,11 +1,10 @@
 import { Double, Long, ObjectId, type Collection, type Db, type Document } from 'mongodb';
-import { failure, startHarness, type Harness } from './helpers';
+import { failure, startHarness, type AnyDoc, type Harness } from './helpers';
 
 // A write whose filter has an `_id` equality beside other conditions reads that one document by its key and tests
 // it against the rest of the filter without planning the read (`findWriteMatches`, src/ops/match.ts); plain
 // equalities compare index keys instead of compiling the filter. A hinted write, and a find, are planned: both are
 // the reference here, so every case is answered by both paths.
-type Loose = Document & { _id: unknown };
 
 let harness: Harness;
 let db: Db;
@@ -18,7 +17,7 @@ afterAll(() => harness.stop());
 
 const when = new Date(Date.UTC(2026, 10, 28));
 const oid = new ObjectId('0123456789abcdef01234567');
-const DOCS: Loose[] = [
+const DOCS: Document[] = [
   { _id: 1, v: 3, s: 'a', b: true, d: when, o: oid, n: null },
   { _id: 2, v: Long.fromNumber(3), s: 'A', arr: [1, 3], doc: { x: 1 } },
   { _id: 3, v: new Double(3), s: ['a', 'b'], nested: { v: 3 } },
@@ -52,14 +51,14 @@ const FILTERS: Document[] = DOCS.flatMap(({ _id }) => [
   { _id, v: 3, $comment: 'kept' },
 ]);
 
-async function fresh(name: string): Promise<Collection<Loose>> {
-  const coll = db.collection<Loose>(name);
+async function fresh(name: string): Promise<Collection<AnyDoc>> {
+  const coll = db.collection<AnyDoc>(name);
   await coll.drop().catch(() => undefined);
   await coll.insertMany(DOCS.map((doc) => ({ ...doc })));
   return coll;
 }
 
-async function idIndexAccesses(coll: Collection<Loose>): Promise<number> {
+async function idIndexAccesses(coll: Collection<AnyDoc>): Promise<number> {
   const [stats] = await coll.aggregate([{ $indexStats: {} }, { $match: { name: '_id_' } }]).toArray();
   return Number((stats as { accesses: { ops: unknown } }).accesses.ops);
 }
@@ -80,7 +79,7 @@ describe('writes by `_id` with other conditions', () => {
     const coll = await fresh('answers');
     for (const filter of FILTERS) {
       const [found] = await coll.find(filter).toArray();
-      const answered = await coll.findOneAndUpdate(filter, { $inc: { seen: 1 } }, { returnDocument: 'before' });
+      const answered = await coll.findOneAndUpdate(filter, { $set: { seen: true } }, { returnDocument: 'before' });
       expect({ filter, answered: answered?._id }).toEqual({ filter, answered: found?._id });
     }
     for (const filter of FILTERS) {
