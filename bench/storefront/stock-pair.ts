@@ -14,8 +14,8 @@ import { BenchRequest, beanRequest, demoTokens, stockAdjustment, stockedOffers }
  * odd ones), so both see the same load of a shared machine. Reports per build the medians of server CPU per call
  * (/proc, all threads) and of the adjustment's ratio to the cheap call per round, then the second build's
  * adjustment CPU as a fraction of the first's in each round and its median. The adjustment's CPU is also split by
- * thread: the app's (main), the embedded database's (the process's thread started last: the server's worker) and the
- * rest (V8's helper threads: garbage collection and optimizing compilation).
+ * thread: the app's (main), the embedded database's (the busiest of the threads started after the process: the
+ * server's worker) and the rest (V8's helper threads: garbage collection and optimizing compilation).
  */
 const autocannon = require('autocannon') as (o: Record<string, unknown>) => Promise<{ requests: { total: number } }>;
 const ROOTS = (process.env.ROOTS ?? '').split(',');
@@ -50,7 +50,9 @@ function splitOf(
   calls: number,
 ) {
   const used = [...after].map(([tid, { cpu, start }]) => ({ tid, start, cpu: cpu - (before.get(tid)?.cpu ?? 0) }));
-  const database = used.filter((t) => t.tid !== String(pid)).sort((a, b) => b.start - a.start)[0];
+  const main = after.get(String(pid))!;
+  const later = used.filter((t) => t.start > main.start).sort((a, b) => b.cpu - a.cpu);
+  const database = later[0];
   const sum = (threads: typeof used) => threads.reduce((total, t) => total + t.cpu, 0) / calls;
   const split: Split = {
     total: sum(used),
