@@ -1,4 +1,5 @@
 import {
+  BSON,
   Double,
   Long,
   MongoServerError,
@@ -378,6 +379,38 @@ describe('$lookup with let and pipeline', () => {
           expect({ stages, j: joined[0].j }).toEqual({ stages, j: expected });
         }
       }
+    }
+  });
+
+  it('projects top-level fields in a join pipeline as a find projects them: fields in order, number types kept', async () => {
+    // A join runs a `$project` of top-level fields on arrays (join-pipeline.ts); a find's projection of the same
+    // documents is the reference: `_id` first, then the document's own field order (MongoDB's), and Long and Double
+    // values as stored (canonical extended JSON shows both).
+    await fresh('projected', [
+      { _id: 1, k: 'a', b: 2, a: Long.fromNumber(3), c: [1, { d: new Double(1) }], e: { f: new Double(2) } },
+      { _id: 2, a: 1, k: 'a', e: null },
+      { _id: 3, k: 'a' },
+      { _id: 4, k: 'b', a: 5 },
+    ]);
+    await fresh('projectLocal', [{ _id: 'one', k: 'a' }]);
+    const projections = [
+      { a: 1, b: 1 },
+      { b: 1, _id: 0, a: 1 },
+      { e: 1, missing: 1, c: true },
+      { a: 0, c: 0 },
+      { _id: 0 },
+      { _id: false, e: 0, k: 0 },
+    ];
+    const canonical = (docs: Document[]) => BSON.EJSON.stringify(byId(docs), { relaxed: false });
+    for (const $project of projections) {
+      const typed = { promoteValues: false };
+      const found = await db
+        .collection('projected')
+        .find({ k: 'a' }, { projection: $project, ...typed })
+        .toArray();
+      const lookup = { from: 'projected', localField: 'k', foreignField: 'k', as: 'j', pipeline: [{ $project }] };
+      const [local] = await run('projectLocal', [{ $lookup: lookup }], typed);
+      expect({ $project, j: canonical(local.j as Document[]) }).toEqual({ $project, j: canonical(found) });
     }
   });
 

@@ -3,7 +3,7 @@ import type { Collection as DriverCollection, Document } from 'mongodb';
 import { copyAlong } from '../src/ops/documents';
 import { fromBson } from '../src/bson/codec';
 import { numberTypesOf } from '../src/bson/number-types';
-import { startHarness, type AnyDoc, type Harness } from './helpers';
+import { failure, startHarness, type AnyDoc, type Harness } from './helpers';
 
 /**
  * An operator update of a stored document copies only the containers on the paths it writes and shares the rest
@@ -93,6 +93,22 @@ describe('updates of stored documents share what they do not write', () => {
     expect(await items.find({ 'meta.tags': 'b' }).hint({ 'meta.tags': 1 }).toArray()).toMatchObject([
       { lines: [{ qty: 9 }, { qty: 2 }] },
     ]);
+  });
+
+  it('resolves a positional `$` in the version as stored and copies only along its path', async () => {
+    const before = await items.findOneAndUpdate(
+      { _id: 1, 'lines.sku': 'y', 'lines.qty': { $gte: 2 } },
+      { $inc: { 'lines.$.qty': 3, 'meta.price': 1 } },
+      { returnDocument: 'before' },
+    );
+    expect(before).toEqual(await roundTrip(original()));
+    const raw = await items.findOne({ _id: 1 }, { promoteValues: false });
+    expect(raw).toMatchObject({ lines: [{ qty: new Int32(1) }, { qty: new Int32(5) }] });
+    expect(await items.findOne({ _id: 1 })).toMatchObject({ other: { untouched: [1, 2, 3] } });
+    expect((raw!.meta as { big: unknown }).big).toBeInstanceOf(Long);
+    const unmatched = await failure(items.updateOne({ _id: 1 }, { $set: { 'lines.$.qty': 0 } }));
+    expect(unmatched.code).toBe(2); // BadValue: no array condition for the `$`
+    expect(await items.findOne({ _id: 1 })).toMatchObject({ lines: [{ qty: 1 }, { qty: 5 }] });
   });
 
   /** A document as the server answers it (through BSON, numbers promoted). */

@@ -42,20 +42,29 @@ function stored(sources: ProductSources, version: number): StorefrontEntry[] {
   return entriesOf(sources).map((entry) => ({ ...entry, version }));
 }
 
-/** The stored entries with the patches applied as the database applies a top-level `$set`. */
+/** The stored entries with the patches applied as the database applies a `$set` (dotted paths into copies). */
 function patched(entries: StorefrontEntry[], offers: OfferSource[]): StorefrontEntry[] {
   const [all] = entries;
   const moved = movedQuantities(all, offers)!;
   const byId = new Map(entries.map((entry) => [entry._id, entry]));
   for (const write of quantityPatches(all, moved, all.version + 1)) {
     const { filter, update } = (
-      write as unknown as { updateOne: { filter: { _id: string; version: number }; update: object } }
+      write as unknown as { updateOne: { filter: { _id: string; version: number }; update: { $set: object } } }
     ).updateOne;
     const entry = byId.get(filter._id)!;
     expect(entry.version).toBe(filter.version);
-    byId.set(filter._id, { ...entry, ...(update as { $set: Partial<StorefrontEntry> }).$set });
+    byId.set(filter._id, Object.entries(update.$set).reduce(setPath, entry));
   }
   return entries.map((entry) => byId.get(entry._id)!);
+}
+
+/** `doc` with `path` (dotted, array positions as numbers) set to `value`, the containers along it copied. */
+function setPath<T extends object>(doc: T, [path, value]: [string, unknown]): T {
+  const [head, ...rest] = path.split('.');
+  const container = doc as Record<string, unknown>;
+  const next = rest.length === 0 ? value : setPath(container[head] as object, [rest.join('.'), value]);
+  if (Array.isArray(doc)) return Object.assign([...doc], { [head]: next }) as T;
+  return { ...doc, [head]: next };
 }
 
 describe(movedQuantities.name, () => {

@@ -44,12 +44,15 @@ export function sameQuantities(moved: EntryOffer[], entry: StorefrontEntry): boo
 
 /**
  * The writes of `moved` into the product's entries at `version`: the all-currencies entry (`entry`, as read) and its
- * entries per currency (`entry.currencies`, the same after such a move), each getting its offers, its cheapest offer
- * and the version, conditionally on the version read, as `entriesOf` would have them. The all-currencies patch is an
- * upsert, so that an entry at another version than read makes it a duplicate key, which stops the ordered write before
- * the entries per currency (the change lost, as a whole write's does). An entry per currency not at the version read
- * (written by a newer refresh, or left behind) is left as it is and makes the bulk write match fewer documents than
- * it has writes: the caller then refreshes the product from every source.
+ * entries per currency (`entry.currencies`, the same after such a move), each getting the quantities that moved, by
+ * their offers' positions, its cheapest offer's quantity and the version, conditionally on the version read, as
+ * `entriesOf` would have them. The version read pins the entries' offers as read: every write of an entry sets its
+ * version, and an entry per currency at the version of the all-currencies one was written from the same offers (the
+ * all-currencies entry's in its currency, in the same order). The all-currencies patch is an upsert, so that an entry
+ * at another version than read makes it a duplicate key, which stops the ordered write before the entries per
+ * currency (the change lost, as a whole write's does). An entry per currency not at the version read (written by a
+ * newer refresh, or left behind) is left as it is and makes the bulk write match fewer documents than it has writes:
+ * the caller then refreshes the product from every source.
  */
 export function quantityPatches(
   entry: StorefrontEntry,
@@ -58,21 +61,36 @@ export function quantityPatches(
 ): mongo.AnyBulkWriteOperation<Doc>[] {
   const read = entry.version;
   const allCurrencies = {
-    updateOne: { filter: { _id: entry._id, version: read } as Doc, update: patchOf(moved, version), upsert: true },
-  };
-  const perCurrency = entry.currencies.map((currency): mongo.AnyBulkWriteOperation<Doc> => ({
     updateOne: {
-      filter: { _id: entryId(entry.product, currency), version: read } as Doc,
-      update: patchOf(
-        moved.filter((offer) => offer.currency === currency),
-        version,
-      ),
+      filter: { _id: entry._id, version: read } as Doc,
+      update: patchOf(entry.offers, moved, version),
+      upsert: true,
     },
-  }));
+  };
+  const perCurrency = entry.currencies.map((currency): mongo.AnyBulkWriteOperation<Doc> => {
+    const inCurrency = (offers: EntryOffer[]) => offers.filter((offer) => offer.currency === currency);
+    return {
+      updateOne: {
+        filter: { _id: entryId(entry.product, currency), version: read } as Doc,
+        update: patchOf(inCurrency(entry.offers), inCurrency(moved), version),
+      },
+    };
+  });
   return [allCurrencies, ...perCurrency];
 }
 
-/** An entry's fields that follow the offers' quantities; `cheapest` is the first in stock (offers are cheapest first). */
-function patchOf(offers: EntryOffer[], version: number): Doc {
-  return { $set: { version, offers, cheapest: offers.find((offer) => offer.quantity > 0) ?? null } };
+/**
+ * The `$set` of an entry's quantities that moved from `shown` (its offers as read) to `moved`, by position, and of its
+ * cheapest offer's, the first in stock (offers are cheapest first; which one it is stays with the offers in stock):
+ * a few numbers, where the offers whole were most of the command's bytes and of the database's work on it.
+ */
+function patchOf(shown: EntryOffer[], moved: EntryOffer[], version: number): Doc {
+  const set: Doc = { version };
+  moved.forEach((offer, at) => {
+    if (offer.quantity !== shown[at].quantity) set[`offers.${at}.quantity`] = offer.quantity;
+  });
+  const cheapest = moved.findIndex((offer) => offer.quantity > 0);
+  if (cheapest >= 0 && moved[cheapest].quantity !== shown[cheapest].quantity)
+    set['cheapest.quantity'] = moved[cheapest].quantity;
+  return { $set: set };
 }

@@ -1,5 +1,5 @@
-import { calculateObjectSize, Long } from 'bson';
-import { knownBytes } from '../ops/known-bytes';
+import { Long } from 'bson';
+import { batchBytes } from '../ops/known-bytes';
 import { MongoError } from '../errors';
 import type { Doc } from '../types';
 
@@ -67,7 +67,7 @@ export class CursorRegistry {
     let bytes = 0;
     while (!cursor.next.done && (batchSize <= 0 || batch.length < batchSize)) {
       const doc = cursor.next.value;
-      bytes += knownBytes(doc)?.byteLength ?? calculateObjectSize(doc, { ignoreUndefined: true });
+      bytes += batchBytes(doc).byteLength;
       if (bytes > MAX_BATCH_BYTES && batch.length > 0) break;
       batch.push(doc);
       cursor.next = cursor.docs.next();

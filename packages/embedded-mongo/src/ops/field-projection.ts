@@ -39,3 +39,24 @@ export function pickFields(doc: Doc, { wanted, withId }: FieldInclusion): Doc {
   for (const key of Object.keys(doc)) if (key !== '_id' && wanted.has(key)) picked[key] = doc[key];
   return picked;
 }
+
+/**
+ * The top-level fields a plain exclusion projection removes (`{a: 0, _id: false}`): every key a field name (no dot,
+ * no `$`) set to 0 or false. Anything else is `null`.
+ */
+export function fieldExclusion(projection: Doc): ReadonlySet<string> | null {
+  const entries = Object.entries(projection);
+  if (entries.length === 0) return null;
+  const plain = entries.every(
+    ([path, value]) => (value === 0 || value === false) && !path.includes('.') && !path.startsWith('$'),
+  );
+  return plain ? new Set(entries.map(([path]) => path)) : null;
+}
+
+/** The document without the `excluded` fields, `_id` first, the others in the document's order; values shared. */
+export function omitFields(doc: Doc, excluded: ReadonlySet<string>): Doc {
+  const kept: Doc = {};
+  if ('_id' in doc && !excluded.has('_id')) kept._id = doc._id;
+  for (const key of Object.keys(doc)) if (key !== '_id' && !excluded.has(key)) kept[key] = doc[key];
+  return kept;
+}

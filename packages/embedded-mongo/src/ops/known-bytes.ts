@@ -1,3 +1,4 @@
+import { toBson } from '../bson/codec';
 import { pickElements, type ElementPick } from '../bson/picked-elements';
 import { storedBytes } from '../storage/collection';
 import type { Doc } from '../types';
@@ -14,7 +15,26 @@ export function rememberPickedBytes(source: Doc, picked: Doc, pick: ElementPick)
   if (bytes) pickedBson.set(picked, pickElements(bytes, pick));
 }
 
-/** The BSON of a document known without serializing it: a stored version's, or a pick's of one; else undefined. */
+/** Results serialized when a cursor batch was sized from them (`batchBytes`), for their reply to copy. */
+const batchBson = new WeakMap<Doc, Uint8Array>();
+
+/**
+ * The BSON of a document known without serializing it: a stored version's, a pick's of one, or a batch document's
+ * serialized when its batch was sized; else undefined.
+ */
 export function knownBytes(doc: Doc): Uint8Array | undefined {
-  return storedBytes(doc) ?? pickedBson.get(doc);
+  return storedBytes(doc) ?? pickedBson.get(doc) ?? batchBson.get(doc);
+}
+
+/**
+ * The BSON of a document going into a cursor batch: known, or serialized now and remembered, so that its reply copies
+ * these bytes instead of serializing it again (a batch's results were sized by a separate walk before, then
+ * serialized: most of the stock adjustment's aggregate reply's cost, profiled). Results are not changed once made.
+ */
+export function batchBytes(doc: Doc): Uint8Array {
+  const known = knownBytes(doc);
+  if (known) return known;
+  const bytes = toBson(doc);
+  batchBson.set(doc, bytes);
+  return bytes;
 }

@@ -76,9 +76,24 @@ function compile(source: ReadSource, filter: Doc, env: QueryEnv, options: MatchO
 const ID_HACK_TYPES = new Set(['string', 'number', 'boolean', 'date', 'objectid', 'binary']);
 
 /**
- * MongoDB's IDHACK plan for a plain `{_id: value}` filter: no hint, bounds, skip or `$natural` order, and no
- * collation for a string (`_id` indexes carry none, so a collated string equality must go through the planner).
+ * The `_id` index key of an `{_id: value}` condition that a key look-up answers: a value whose query equality is key
+ * equality (`ID_HACK_TYPES`, not NaN), a string only without a collation (`_id` indexes carry none, so a collated
+ * string equality must go through the planner).
  */
+function idPointKey(id: unknown, env: QueryEnv): string | undefined {
+  const type = typeOf(id);
+  if (!ID_HACK_TYPES.has(type) || Number.isNaN(id) || (type === 'string' && toCollation(env.collation)))
+    return undefined;
+  return keyString([id]);
+}
+
+/** Whether the read's options leave a single `_id` look-up its plan: no hint, bounds, skip or `$natural` order. */
+function readsOnePoint(options: MatchOptions): boolean {
+  if (options.hint !== undefined || options.skip || options.bounds?.min || options.bounds?.max) return false;
+  return naturalOrder(options) === undefined;
+}
+
+/** MongoDB's IDHACK plan for a plain `{_id: value}` filter (`idPointKey`, `readsOnePoint`). */
 function idHackPlan(
   collection: Collection,
   filter: Doc,
@@ -86,14 +101,10 @@ function idHackPlan(
   options: MatchOptions,
 ): QueryPlan<Doc> | undefined {
   const keys = Object.keys(filter);
-  if (keys.length !== 1 || keys[0] !== '_id') return undefined;
-  const id = filter._id;
-  const type = typeOf(id);
-  if (!ID_HACK_TYPES.has(type) || Number.isNaN(id) || (type === 'string' && toCollation(env.collation)))
-    return undefined;
-  if (options.hint !== undefined || options.skip || options.bounds?.min || options.bounds?.max) return undefined;
-  if (naturalOrder(options) !== undefined) return undefined;
-  const root = new IdHackStage(collection, keyString([id]));
+  if (keys.length !== 1 || keys[0] !== '_id' || !readsOnePoint(options)) return undefined;
+  const key = idPointKey(filter._id, env);
+  if (key === undefined) return undefined;
+  const root = new IdHackStage(collection, key);
   return { root, buffered: [], rejected: [], keyPattern: { _id: 1 }, fromCache: false, shape: 'IDHACK' };
 }
 
@@ -122,6 +133,58 @@ export function countMatches(collection: Collection, filter: Doc, env: QueryEnv,
   const [count] = execute(planCountRead(collection, filter, env, options));
   return count ?? 0;
 }
+
+/**
+ * The documents a write's filter matches (update, findAndModify, delete). A filter with an `_id` equality that a key
+ * look-up answers (`idPointKey`) among other conditions (`{_id, version}`, a conditional write) reads that one
+ * document by its key and tests it against the whole filter, without planning the read: the planner would choose the
+ * `_id` index's point for it anyway (`idPointSolution`), but only after analysing the filter and building its stages,
+ * most of such a write's cost in the profiles (bench/README.md, `stockadj2`). The `_id` index's use is counted as the
+ * plan's would be (`$indexStats`).
+ */
+export function findWriteMatches(source: ReadSource, filter: Doc, env: QueryEnv, options: MatchOptions): Doc[] {
+  const point = Array.isArray(source) || !source ? undefined : idPointMatch(source, filter, env, options);
+  return point ?? findMatches(source, filter, env, options);
+}
+
+/** `findWriteMatches`' look-up: undefined when it does not apply (the read is then planned). */
+function idPointMatch(collection: Collection, filter: Doc, env: QueryEnv, options: MatchOptions): Doc[] | undefined {
+  if (!('_id' in filter) || !readsOnePoint(options) || hasSort(options) || isSearchQuery(collection, filter, options))
+    return undefined;
+  const key = idPointKey(filter._id, env);
+  const idIndex = collection.indexes.get('_id_');
+  if (key === undefined || !idIndex) return undefined;
+  const matches = testBesidesId(filter, env, options);
+  idIndex.accesses++;
+  const doc = collection.get(key);
+  return doc && matches(doc) ? [doc] : [];
+}
+
+function hasSort(options: MatchOptions): boolean {
+  return !!options.sort && Object.keys(options.sort).length > 0;
+}
+
+/**
+ * The test of a document whose `_id` matched against the filter's other conditions. When they are all equalities of
+ * a top-level field to a value of `ID_HACK_TYPES`, and the document's values there are neither arrays nor documents,
+ * index keys are compared (the key equality the `_id` look-up relies on), with no query compiled. Anything else is
+ * mingo's test of the whole filter, as the planned read's fetch makes it; it is compiled before the look-up, so that
+ * an invalid filter fails whether or not the document exists.
+ */
+function testBesidesId(filter: Doc, env: QueryEnv, options: MatchOptions): (doc: Doc) => boolean {
+  const conditions = Object.entries(filter)
+    .filter(([field]) => field !== '_id')
+    .map(([field, value]) => ({ field, key: isPlainField(field) ? idPointKey(value, env) : undefined }));
+  let query = conditions.some(({ key }) => key === undefined) ? compile(undefined, filter, env, options) : undefined;
+  const mingoTest = (doc: Doc) => (query ??= compile(undefined, filter, env, options)).test(doc);
+  if (query) return mingoTest;
+  return (doc) => {
+    if (conditions.some(({ field }) => Array.isArray(doc[field]) || isDoc(doc[field]))) return mingoTest(doc);
+    return conditions.every(({ field, key }) => doc[field] !== undefined && keyString([doc[field]]) === key);
+  };
+}
+
+const isPlainField = (field: string) => !field.startsWith('$') && !field.includes('.');
 
 /** Documents of the source matching the filter, with sort/skip/limit/projection applied, all at once. */
 export function findMatches(source: ReadSource, filter: Doc, env: QueryEnv, options: MatchOptions = {}): Doc[] {

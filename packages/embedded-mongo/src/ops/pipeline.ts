@@ -1,6 +1,6 @@
 import { Aggregator } from 'mingo/aggregator';
 import { ProcessingMode } from 'mingo/core';
-import { mingoOptions, type QueryEnv } from '../query/mingo-options';
+import { compileForRun, mingoOptions, type QueryEnv } from '../query/mingo-options';
 import { keyString } from '../indexes/key-string';
 import type { Doc } from '../types';
 import { withInheritedTypes } from './result-types';
@@ -36,7 +36,7 @@ function keepNumberTypes(stages: Doc[], docs: Doc[], results: Doc[]): Doc[] {
  * write into their inputs get copies of what they write (see shared-stages.ts).
  */
 export function runPipeline(stages: Doc[], docs: Doc[], env: QueryEnv): Doc[] {
-  const options = { ...mingoOptions(env), processingMode: ProcessingMode.CLONE_OFF };
+  const options = compileForRun({ ...mingoOptions(env), processingMode: ProcessingMode.CLONE_OFF });
   const results = new Aggregator(stages, options).run<Doc>(docs);
   return keepNumberTypes(stages, docs, results);
 }

@@ -122,19 +122,31 @@ function applyOperators(currents: Doc[], modifier: Doc, input: UpdateInput, filt
   const entries = updateEntries(operators);
   checkPathConflicts(isDoc($setOnInsert) && inserting ? updateEntries(modifier) : entries);
   checkArithmetic(currents, operators);
-  const nexts = currents.map(privateCopy(input, entries));
-  if (!usesPositional(entries)) {
-    applyEntries(nexts, entries, input, inserting);
-  } else {
-    const condition = effectiveFilter(filter, input.env);
-    const resolveIn = positionalResolver(entries, condition, compileOptions(filterOptions(input.env, condition)));
-    nexts.forEach((next) => applyEntries([next], resolveIn(next), input, inserting));
-  }
+  const nexts = usesPositional(entries)
+    ? positionalNexts(currents, entries, input, filter, inserting)
+    : currents.map(privateCopy(input, entries));
+  if (!usesPositional(entries)) applyEntries(nexts, entries, input, inserting); // positionalNexts applied them
   if (inserting && isDoc($setOnInsert)) applyEntries(nexts, updateEntries({ $set: $setOnInsert }), input, inserting);
   if (!inserting && nexts.some((next, i) => next._id === undefined && currents[i]._id !== undefined)) {
     throw immutableId(); // `$unset` or `$rename` of `_id`
   }
   return nexts;
+}
+
+/**
+ * The documents after entries with a positional `$`: each `$` stands for the element the filter matched in the
+ * document as it is (MongoDB records it while matching), so it is resolved there, before the copy, which then copies
+ * only along the resolved paths instead of the whole document.
+ */
+function positionalNexts(currents: Doc[], entries: UpdateEntry[], input: UpdateInput, filter: Doc, inserting: boolean) {
+  const condition = effectiveFilter(filter, input.env);
+  const resolveIn = positionalResolver(entries, condition, compileOptions(filterOptions(input.env, condition)));
+  return currents.map((current) => {
+    const resolved = resolveIn(current);
+    const next = privateCopy(input, resolved)(current);
+    applyEntries([next], resolved, input, inserting);
+    return next;
+  });
 }
 
 /** How an operator update copies a current document before it mutates it (see `UpdateInput.sharesUnwritten`). */

@@ -3,7 +3,7 @@ import type { QueryEnv } from '../query/mingo-options';
 import { bsonOf, copyOf, type Collection } from '../storage/collection';
 import type { Doc } from '../types';
 import { withIdFirst } from './documents';
-import { findMatches } from './match';
+import { findWriteMatches } from './match';
 import { applyUpdate, applyUpdates, upsertSeed, type UpdateInput, type UpdateSpec } from './update-doc';
 import { validateDocument, type WriteOptions } from './validation';
 
@@ -51,7 +51,7 @@ export function updateDocuments(
   statement: UpdateStatement,
   create: () => Collection,
 ): UpdateOutcome {
-  const matches = findMatches(collection, statement.filter, statement.env, {
+  const matches = findWriteMatches(collection, statement.filter, statement.env, {
     sort: statement.sort,
     limit: statement.multi ? undefined : 1,
     hint: statement.hint,
@@ -82,7 +82,7 @@ export function deleteDocuments(
   env: QueryEnv,
   options: { limit?: number; sort?: Doc; hint?: unknown },
 ): Doc[] {
-  const matches = findMatches(collection, filter, env, options);
+  const matches = findWriteMatches(collection, filter, env, options);
   for (const doc of matches) collection?.remove(doc);
   return matches;
 }
