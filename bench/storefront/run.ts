@@ -20,7 +20,7 @@ import {
 
 /**
  * `npm run bench:storefront [-- --rounds 3 --seconds 5 --connections 10 --scale 100 --each --only search
- * --trade 5 --checkouts 2 --data-dir DIR --cache-mb 0 --cpu-prof DIR]`
+ * --trade 5 --checkouts 2 --data-dir DIR --cache-mb 0 --cpu-prof DIR --warmup 20]`
  * A GUEST storefront through `POST /api/v1/bean/request` against the demo marketplace (`--scale` copies of its
  * catalogue): search filters, product listing pages and product details, country lookups, each mix cycling through its calls on every connection, and the
  * baseline, one cheap call alone (`getCountryByCode('NL')`, answered from memory). The server runs in its own
@@ -36,6 +36,8 @@ import {
  * included. `--data-dir DIR` runs on the database files in DIR (kept; seeded there first unless already, e.g. by
  * `npm run seed -- --scale 1000`) instead of a fresh one in memory. `--cache-mb N` sets the server's
  * `STOREFRONT_CACHE_MB` (0: no result cache, every read answered from the storefront index; default: the app's).
+ * `--warmup S`: seconds each mix runs unmeasured before the rounds (default 1); the stock adjustment's code is still
+ * being optimized by V8 for tens of seconds (bench/README.md, `stockadj2`), so its steady state needs about 20.
  */
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -60,6 +62,7 @@ const { values } = parseArgs({
     'data-dir': { type: 'string' },
     'cache-mb': { type: 'string' },
     'cpu-prof': { type: 'string' },
+    warmup: { type: 'string', default: '1' },
   },
 });
 
@@ -277,7 +280,7 @@ async function runRounds(url: string, server: ChildProcess, selected: Map<string
   const names = [...selected.keys()];
   const run = (name: string, seconds: number) => measure(url, server, name, selected.get(name)!, seconds);
   await prime(url, selected);
-  for (const name of names) await run(name, 1); // warm-up (JIT)
+  for (const name of names) await run(name, Number(values.warmup)); // warm-up: V8 optimizes a call's code over seconds
   const samples = new Map(names.map((name) => [name, [] as Sample[]]));
   for (let round = 0; round < Number(values.rounds); round++) {
     const order = names.map((_, i) => names[(i + round) % names.length]);
