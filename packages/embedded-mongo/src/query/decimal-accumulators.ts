@@ -1,0 +1,65 @@
+import { $avg as mingoAvg, $push, $sum as mingoSum } from 'mingo/operators/accumulator';
+import { Long } from 'bson';
+import {
+  addExact,
+  doubleTo34Digits,
+  rounded,
+  divideExact,
+  exactNumber,
+  isDecimal,
+  toDecimal128,
+  type ExactNumber,
+} from '../bson/decimal-number';
+
+const ZERO: ExactNumber = { negative: false, coefficient: 0n, exponent: 0 };
+
+/**
+ * The sum of the numbers among `values` as MongoDB's `$sum` makes it once a decimal takes part: the decimals added
+ * in decimal arithmetic (each sum rounded to 34 digits), the other numbers apart (exactly while they are integers,
+ * else as doubles), their total converted to a decimal (an integer exactly, a double to 34 digits) and added last.
+ * MongoDB adds the doubles in double-double precision; here an integral double counts as an integer (a number
+ * decoded here no longer says it was a double).
+ */
+function decimalSum(values: unknown[]): { sum: ExactNumber; count: number } {
+  let decimals = ZERO;
+  let integers = 0n;
+  let doubles = 0;
+  let count = 0;
+  for (const value of values) {
+    if (isDecimal(value)) decimals = rounded(addExact(decimals, exactNumber(value)));
+    else if (typeof value === 'number' && Number.isInteger(value)) integers += BigInt(value);
+    else if (typeof value === 'number') doubles += value;
+    else if (value instanceof Long) integers += value.toBigInt();
+    else continue;
+    count++;
+  }
+  const others = doubles === 0 ? exactNumber(Long.fromBigInt(integers)) : doubleTo34Digits(doubles + Number(integers));
+  return { sum: rounded(addExact(decimals, others)), count };
+}
+
+type Accumulator = (
+  collection: Parameters<typeof mingoSum>[0],
+  expr: unknown,
+  options: Parameters<typeof mingoSum>[2],
+) => unknown;
+
+/** `$sum` and `$avg` accumulators: mingo's over numbers; a Decimal128 among the inputs makes the result one. */
+export const $sum: Accumulator = (collection, expr, options) => {
+  if (typeof expr === 'number') return mingoSum(collection, expr, options);
+  const values = $push(collection, expr, options);
+  return values.some(isDecimal) ? toDecimal128(decimalSum(values).sum) : plainSum(values);
+};
+
+export const $avg: Accumulator = (collection, expr, options) => {
+  const values = $push(collection, expr, options);
+  if (!values.some(isDecimal)) return mingoAvg(values, null, options);
+  const { sum, count } = decimalSum(values);
+  return toDecimal128(divideExact(sum, count));
+};
+
+/** mingo's sum: of the numbers, NaN skipped. */
+function plainSum(values: unknown[]): number {
+  let sum = 0;
+  for (const value of values) if (typeof value === 'number' && !Number.isNaN(value)) sum += value;
+  return sum;
+}
