@@ -173,6 +173,28 @@ describe('Decimal128 in aggregations', () => {
     ]);
   });
 
+  it('gives one distinct value per number, and joins numbers by value in $lookup', async () => {
+    const distinct = await collection.distinct('a', { _id: { $lte: 5 } });
+    expect(distinct).toHaveLength(2);
+    const prices = harness.client.db('decimal').collection<AnyIdDoc>(`prices${name++}`);
+    await prices.insertMany([
+      { _id: 1, amount: 1 },
+      { _id: 2, amount: dec('2.5000') },
+    ]);
+    const joined = await collection
+      .aggregate([
+        { $match: { _id: { $in: [1, 4] } } },
+        { $sort: { _id: 1 } },
+        { $lookup: { from: prices.collectionName, localField: 'a', foreignField: 'amount', as: 'prices' } },
+        { $project: { _id: 1, prices: '$prices._id' } },
+      ])
+      .toArray();
+    expect(joined).toEqual([
+      { _id: 1, prices: [1] },
+      { _id: 4, prices: [2] },
+    ]);
+  });
+
   it('sums and averages to a Decimal128 exactly when a decimal takes part', async () => {
     const [totals] = await collection
       .aggregate([{ $group: { _id: null, sum: { $sum: '$a' }, avg: { $avg: '$a' } } }])
@@ -187,8 +209,13 @@ describe('Decimal128 in aggregations', () => {
     const [integral] = await collection
       .aggregate([{ $match: { _id: { $in: [1, 2, 3, 5] } } }, { $group: { _id: null, sum: { $sum: '$a' } } }])
       .toArray();
-    // Integers convert exactly: the exponent of the most precise decimal (two places) stays.
-    expect(integral).toEqual({ _id: null, sum: dec('5.50') });
+    // The other numbers' total converts as a double to 34 digits even when integral, as MongoDB's does.
+    expect(integral).toEqual({ _id: null, sum: dec('5.500000000000000000000000000000000') });
+    const [decimalsOnly] = await collection
+      .aggregate([{ $match: { _id: { $in: [1, 3] } } }, { $group: { _id: null, sum: { $sum: '$a' } } }])
+      .toArray();
+    // Decimals alone add in decimal arithmetic: the exponent of the most precise one (two places) stays.
+    expect(decimalsOnly).toEqual({ _id: null, sum: dec('3.50') });
     const [plain] = await collection
       .aggregate([{ $match: { _id: { $in: [2, 4, 5] } } }, { $group: { _id: null, sum: { $sum: '$a' } } }])
       .toArray();

@@ -193,11 +193,11 @@ export function rounded(value: ExactNumber, sticky = false): ExactNumber {
 }
 
 /**
- * A double as MongoDB converts one to a Decimal128 with 34 digits (`Decimal128(double, kRoundTo34Digits)`): its exact
- * binary value rounded, or padded with zeros, to 34 significant digits (0.5 is 0.5000000000000000000000000000000000).
+ * A number as MongoDB converts a double to a Decimal128 with 34 digits (`Decimal128(double, kRoundTo34Digits)`, Intel's
+ * `binary64_to_bid128`): its exact value rounded, or padded with zeros, to 34 significant digits (0.5 is
+ * 0.5000000000000000000000000000000000); zero stays 0.
  */
-export function doubleTo34Digits(value: number): ExactNumber {
-  const exact = exactDouble(value);
+export function to34Digits(exact: ExactNumber): ExactNumber {
   if (typeof exact === 'string' || exact.coefficient === 0n) return exact;
   const missing = DIGITS - digitCount(exact.coefficient);
   if (missing <= 0) return rounded(exact);
@@ -225,7 +225,7 @@ export function addExact(a: ExactNumber, b: ExactNumber): ExactNumber {
   if (typeof a === 'string' || typeof b === 'string') {
     if (a === 'NaN' || b === 'NaN') return 'NaN';
     if (typeof a === 'string' && typeof b === 'string') return a === b ? a : 'NaN';
-    return typeof a === 'string' ? a : (b);
+    return typeof a === 'string' ? a : b;
   }
   return addFinite(a, b);
 }

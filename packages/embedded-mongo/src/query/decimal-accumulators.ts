@@ -2,11 +2,11 @@ import { $avg as mingoAvg, $push, $sum as mingoSum } from 'mingo/operators/accum
 import { Long } from 'bson';
 import {
   addExact,
-  doubleTo34Digits,
   rounded,
   divideExact,
   exactNumber,
   isDecimal,
+  to34Digits,
   toDecimal128,
   type ExactNumber,
 } from '../bson/decimal-number';
@@ -16,9 +16,9 @@ const ZERO: ExactNumber = { negative: false, coefficient: 0n, exponent: 0 };
 /**
  * The sum of the numbers among `values` as MongoDB's `$sum` makes it once a decimal takes part: the decimals added
  * in decimal arithmetic (each sum rounded to 34 digits), the other numbers apart (exactly while they are integers,
- * else as doubles), their total converted to a decimal (an integer exactly, a double to 34 digits) and added last.
- * MongoDB adds the doubles in double-double precision; here an integral double counts as an integer (a number
- * decoded here no longer says it was a double).
+ * else as a double), their total converted as a double to a 34-digit decimal (1 becomes
+ * 1.000000000000000000000000000000000) and added last. MongoDB adds the other numbers in double-double precision,
+ * here integers exactly and doubles as doubles.
  */
 function decimalSum(values: unknown[]): { sum: ExactNumber; count: number } {
   let decimals = ZERO;
@@ -33,8 +33,11 @@ function decimalSum(values: unknown[]): { sum: ExactNumber; count: number } {
     else continue;
     count++;
   }
-  const others = doubles === 0 ? exactNumber(Long.fromBigInt(integers)) : doubleTo34Digits(doubles + Number(integers));
-  return { sum: rounded(addExact(decimals, others)), count };
+  const others: ExactNumber =
+    doubles === 0
+      ? { negative: integers < 0n, coefficient: integers < 0n ? -integers : integers, exponent: 0 }
+      : exactNumber(doubles + Number(integers));
+  return { sum: rounded(addExact(decimals, to34Digits(others))), count };
 }
 
 type Accumulator = (
