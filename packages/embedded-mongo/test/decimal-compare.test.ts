@@ -111,6 +111,23 @@ describe.each([
   });
 });
 
+describe('Decimal128 in $all, $elemMatch and $pull', () => {
+  it('matches and pulls array elements by value', async () => {
+    await collection.insertMany([
+      { _id: 1, a: [dec('3'), dec('1.5')] },
+      { _id: 2, a: [3, 1] },
+    ]);
+    expect(await ids({ a: { $all: [3, 1.5] } })).toEqual([1]);
+    expect(await ids({ a: { $all: [dec('3.0')] } })).toEqual([1, 2]);
+    expect(await ids({ a: { $elemMatch: { $gt: 1, $lt: dec('2') } } })).toEqual([1]);
+    await collection.updateMany({}, { $pull: { a: { $in: [3, dec('1.50')] } } } as Document);
+    expect(await collection.find().sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 1, a: [] },
+      { _id: 2, a: [1] },
+    ]);
+  });
+});
+
 describe('Decimal128 as an index key', () => {
   it('is one unique key with the numbers of its value', async () => {
     await collection.createIndex({ a: 1 }, { unique: true });
@@ -220,6 +237,21 @@ describe('Decimal128 in aggregations', () => {
       .aggregate([{ $match: { _id: { $in: [2, 4, 5] } } }, { $group: { _id: null, sum: { $sum: '$a' } } }])
       .toArray();
     expect(plain).toEqual({ _id: null, sum: 4.5 });
+  });
+
+  it('takes $min and $max by value', async () => {
+    const [extremes] = await collection
+      .aggregate([{ $group: { _id: null, min: { $min: '$a' }, max: { $max: '$a' } } }])
+      .toArray();
+    // 'one' is a string: strings sort after numbers.
+    expect(extremes).toEqual({ _id: null, min: dec('1.0'), max: 'one' });
+    const [numbers] = await collection
+      .aggregate([
+        { $match: { _id: { $lte: 5 } } },
+        { $group: { _id: null, min: { $min: '$a' }, max: { $max: '$a' } } },
+      ])
+      .toArray();
+    expect(numbers).toEqual({ _id: null, min: dec('1.0'), max: dec('2.50') });
   });
 
   it('sums a double converted to 34 digits, then rounds the sum to 34 digits', async () => {

@@ -1,10 +1,18 @@
-import { $avg as mingoAvg, $push, $sum as mingoSum } from 'mingo/operators/accumulator';
+import {
+  $avg as mingoAvg,
+  $max as mingoMax,
+  $min as mingoMin,
+  $push,
+  $sum as mingoSum,
+} from 'mingo/operators/accumulator';
+import { compareKeys } from '../indexes/interval';
 import { Long } from 'bson';
 import {
   addExact,
   rounded,
   divideExact,
   exactNumber,
+  isBsonNumber,
   isDecimal,
   to34Digits,
   toDecimal128,
@@ -66,3 +74,21 @@ function plainSum(values: unknown[]): number {
   for (const value of values) if (typeof value === 'number' && !Number.isNaN(value)) sum += value;
   return sum;
 }
+
+/**
+ * `$min` and `$max` accumulators: mingo's, which would rank a decimal or `Long` after every type, unless one is
+ * among the values: then the least or greatest of the values that are not null or missing, in MongoDB's order of
+ * values (`compareKeys`: numbers by value).
+ */
+function extreme(direction: 1 | -1, mingoExtreme: typeof mingoMax): Accumulator {
+  return (collection, expr, options) => {
+    const values = $push(collection, expr, options);
+    if (!values.some(isBsonNumber)) return mingoExtreme(values as Parameters<typeof mingoMax>[0], null, options);
+    const present = values.filter((value) => value !== null && value !== undefined);
+    if (present.length === 0) return null;
+    return present.reduce((best, value) => (compareKeys(value, best) * direction > 0 ? value : best));
+  };
+}
+
+export const $max = extreme(1, mingoMax);
+export const $min = extreme(-1, mingoMin);

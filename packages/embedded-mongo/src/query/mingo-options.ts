@@ -18,7 +18,7 @@ import { geoQueryOperators } from '../geo/geo-operators';
 import { projectionOverrides } from './projection-operators';
 import { arrayBitOperators } from './array-bit-operators';
 import { numericOperators } from './numeric-operators';
-import { $avg, $sum } from './decimal-accumulators';
+import { $avg, $max, $min, $sum } from './decimal-accumulators';
 import { $where } from './where-operator';
 
 /** Per-command inputs that change query/aggregation semantics. */
@@ -55,7 +55,7 @@ const OUR_QUERY_OPERATORS = {
  * mingo copies nothing.
  */
 export const EXPRESSION_OPERATORS: Omit<OperatorTables, 'pipeline'> = {
-  accumulator: { ...accumulatorOperators, $sum, $avg },
+  accumulator: { ...accumulatorOperators, $sum, $avg, $min, $max },
   expression: { ...expressionOperators, $toString },
   projection: { ...projectionOperators, ...projectionOverrides },
   query: { ...queryOperators, ...OUR_QUERY_OPERATORS },
