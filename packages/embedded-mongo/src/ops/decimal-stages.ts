@@ -3,7 +3,7 @@ import { Lazy } from 'mingo/lazy';
 import { $group as mingoGroup, $sort as mingoSort } from 'mingo/operators/pipeline';
 import type { Options } from 'mingo/types';
 import { compare, resolve } from 'mingo/util';
-import { containsBsonNumber } from '../bson/decimal-number';
+import { bsonNumbersSeen, containsBsonNumber } from '../bson/decimal-number';
 import { compareKeys } from '../indexes/interval';
 import { keyString } from '../indexes/key-string';
 import { collator } from '../query/collation';
@@ -28,8 +28,12 @@ function valueOrder(options: Options): (a: unknown, b: unknown) => number {
   };
 }
 
-/** The documents in the sort's order: mingo's `$sort`, or a stable sort by value when a key holds a decimal. */
+/**
+ * The documents in the sort's order: mingo's `$sort`, or a stable sort by value when a key holds a decimal or `Long`
+ * (looked for only once this thread has seen one).
+ */
 export function sortDocuments(docs: Doc[], spec: SortSpec, options: Options): Doc[] {
+  if (!bsonNumbersSeen()) return mingoSort(Lazy(docs), spec, options).collect<Doc>();
   const paths = Object.keys(spec);
   const rows = docs.map((doc, index) => ({ doc, index, values: paths.map((path) => resolve(doc, path) ?? null) }));
   if (!rows.some((row) => row.values.some(containsBsonNumber))) {
@@ -62,13 +66,16 @@ export const $groupKeyOf = (obj: object, _expr: unknown, _options: Options): unk
  * `keyString`s: numbers by value, at any depth in a key document), so mingo groups them together and the group
  * shows the first key seen, as MongoDB does.
  */
-export const $group: typeof mingoGroup = (collection, spec, options) =>
-  collection.transform((docs) => {
+export const $group: typeof mingoGroup = (collection, spec, options) => {
+  // Computing the keys apart doubles their cost: not done while this thread has seen no decimal or wide int64.
+  if (!bsonNumbersSeen()) return mingoGroup(collection, spec, options);
+  return collection.transform((docs) => {
     const keys = (docs as Doc[]).map((doc) => evalExpr(doc, spec._id, options));
     const merged = keys.some(containsBsonNumber) ? firstOfEqual(keys) : keys;
     (docs as Doc[]).forEach((doc, i) => groupKeys.set(doc, merged[i]));
     return mingoGroup(Lazy(docs), { ...spec, _id: { $groupKeyOf: 1 } }, options);
   });
+};
 
 function firstOfEqual(keys: unknown[]): unknown[] {
   const first = new Map<string, unknown>();
