@@ -254,6 +254,29 @@ describe('Decimal128 in aggregations', () => {
     expect(numbers).toEqual({ _id: null, min: dec('1.0'), max: dec('2.50') });
   });
 
+  it('adds with $add to a Decimal128 when a decimal is an operand', async () => {
+    const added = await collection
+      .aggregate([
+        { $match: { _id: { $in: [1, 3, 6] } } },
+        { $sort: { _id: 1 } },
+        { $project: { s: { $add: ['$a', dec('0.25')] }, i: { $add: ['$a', 2] }, n: { $add: ['$a', '$missing'] } } },
+      ])
+      .toArray()
+      .catch((error: Error) => error.message);
+    expect(added).toMatch(/\$add/); // 'one' is no number: MongoDB fails the aggregate as well
+    const sums = await collection
+      .aggregate([
+        { $match: { _id: { $in: [1, 3] } } },
+        { $sort: { _id: 1 } },
+        { $project: { s: { $add: ['$a', dec('0.25')] }, i: { $add: ['$a', 2] }, n: { $add: ['$a', null] } } },
+      ])
+      .toArray();
+    expect(sums).toEqual([
+      { _id: 1, s: dec('1.25'), i: dec('3.000000000000000000000000000000000'), n: null },
+      { _id: 3, s: dec('2.75'), i: dec('4.500000000000000000000000000000000'), n: null },
+    ]);
+  });
+
   it('sums a double converted to 34 digits, then rounds the sum to 34 digits', async () => {
     const docs = harness.client.db('decimal').collection(`sum${name++}`);
     await docs.insertMany([{ v: dec('1') }, { v: 0.1 }, { v: dec('1') }]);

@@ -5,15 +5,19 @@ import {
   $push,
   $sum as mingoSum,
 } from 'mingo/operators/accumulator';
+import { evalExpr } from 'mingo/core';
+import { $add as mingoAdd } from 'mingo/operators/expression';
 import { compareKeys } from '../indexes/interval';
 import { Long } from 'bson';
 import {
   addExact,
+  bsonNumbersSeen,
   rounded,
   divideExact,
   exactNumber,
   isBsonNumber,
   isDecimal,
+  isNumeric,
   to34Digits,
   toDecimal128,
   type ExactNumber,
@@ -92,3 +96,24 @@ function extreme(direction: 1 | -1, mingoExtreme: typeof mingoMax): Accumulator 
 
 export const $max = extreme(1, mingoMax);
 export const $min = extreme(-1, mingoMin);
+
+/**
+ * The `$add` expression: mingo's, which refuses a Decimal128. With one among the numbers (and no date), the sum is
+ * a Decimal128 made as the `$sum` accumulator makes it (MongoDB's `ExpressionAdd` adds the same way); a null or
+ * missing operand gives null. Other operands are mingo's, given as literals (they are evaluated once here).
+ */
+export const $add = (
+  obj: Parameters<typeof mingoAdd>[0],
+  expr: unknown,
+  options: Parameters<typeof mingoAdd>[2],
+): unknown => {
+  if (!bsonNumbersSeen()) return mingoAdd(obj, expr, options);
+  const args = evalExpr(obj, expr, options);
+  const decimal = Array.isArray(args) && args.some(isDecimal) && !args.some((arg) => arg instanceof Date);
+  if (!decimal) return mingoAdd(obj, Array.isArray(args) ? args.map(literal) : literal(args), options);
+  if (args.some((arg) => arg === null || arg === undefined)) return null;
+  if (!args.every(isNumeric)) return mingoAdd(obj, args.map(literal), options);
+  return toDecimal128(decimalSum(args).sum);
+};
+
+const literal = (value: unknown): { $literal: unknown } => ({ $literal: value });

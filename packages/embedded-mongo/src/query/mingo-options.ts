@@ -18,7 +18,7 @@ import { geoQueryOperators } from '../geo/geo-operators';
 import { projectionOverrides } from './projection-operators';
 import { arrayBitOperators } from './array-bit-operators';
 import { numericOperators } from './numeric-operators';
-import { $avg, $max, $min, $sum } from './decimal-accumulators';
+import { $add, $avg, $max, $min, $sum } from './decimal-accumulators';
 import { $where } from './where-operator';
 
 /** Per-command inputs that change query/aggregation semantics. */
@@ -56,7 +56,7 @@ const OUR_QUERY_OPERATORS = {
  */
 export const EXPRESSION_OPERATORS: Omit<OperatorTables, 'pipeline'> = {
   accumulator: { ...accumulatorOperators, $sum, $avg, $min, $max },
-  expression: { ...expressionOperators, $toString },
+  expression: { ...expressionOperators, $toString, $add },
   projection: { ...projectionOperators, ...projectionOverrides },
   query: { ...queryOperators, ...OUR_QUERY_OPERATORS },
   window: windowOperators,
