@@ -1,5 +1,6 @@
 import { Double, Long, type Binary } from 'bson';
 import { comparableBinary } from './comparable-binary';
+import { noteBsonNumber } from './decimal-number';
 
 /**
  * Numbers are handled as JS numbers (mingo computes with them), but BSON distinguishes int32, int64
@@ -73,10 +74,15 @@ function unwrap(value: unknown): [unknown, NumberType?] {
     }
     case 'Long': {
       const long = value as Long;
-      return long.lessThanOrEqual(Number.MAX_SAFE_INTEGER) && long.greaterThanOrEqual(Number.MIN_SAFE_INTEGER)
-        ? [long.toNumber(), 'long']
-        : [long];
+      if (long.lessThanOrEqual(Number.MAX_SAFE_INTEGER) && long.greaterThanOrEqual(Number.MIN_SAFE_INTEGER))
+        return [long.toNumber(), 'long'];
+      noteBsonNumber();
+      return [long];
     }
+    // Compared as a number by value, but kept as bson's class (see decimal-number).
+    case 'Decimal128':
+      noteBsonNumber();
+      return [value];
     // Not a number: decoded BinData is compared as MongoDB compares it (see comparable-binary).
     case 'Binary':
       return [comparableBinary(value as Binary)];

@@ -4,6 +4,7 @@ import { ForeignResolver } from '../ops/foreign-source';
 import { $graphLookup } from '../ops/graph-lookup-stage';
 import { $lookup } from '../ops/lookup-stage';
 import type { ReadSource } from '../ops/match-options';
+import { $group, $groupKeyOf, $sort } from '../ops/decimal-stages';
 import { $facet, $redact, copyOnWriteStages } from '../ops/shared-stages';
 import { $unionWith } from '../ops/union-with-stage';
 import { EXPRESSION_OPERATORS, type QueryEnv } from '../query/mingo-options';
@@ -23,6 +24,7 @@ const $projectIdFirst: typeof pipelineOperators.$project = (collection, expr, op
  */
 const PIPELINE_CONTEXT = Context.init({
   ...EXPRESSION_OPERATORS,
+  expression: { ...EXPRESSION_OPERATORS.expression, $groupKeyOf },
   pipeline: {
     ...pipelineOperators,
     ...copyOnWriteStages,
@@ -32,6 +34,8 @@ const PIPELINE_CONTEXT = Context.init({
     $lookup,
     $graphLookup,
     $unionWith,
+    $sort,
+    $group,
   },
 });
 

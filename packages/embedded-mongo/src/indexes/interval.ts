@@ -1,5 +1,6 @@
 import { ObjectId } from 'bson';
 import * as mingoUtil from 'mingo/util';
+import { compareNumeric, isBsonNumber, isNumeric } from '../bson/decimal-number';
 
 // Read once: mingo's CommonJS build exports through property getters, which each call would run again (a tenth of
 // the time it took to open a large store, where index builds compare keys tens of millions of times).
@@ -60,11 +61,20 @@ export function compareKeys(a: unknown, b: unknown): number {
   if (typeof a === typeof b && (typeof a === 'string' || typeof a === 'boolean'))
     return (a as string) < (b as string) ? -1 : 1;
   if (a instanceof ObjectId && b instanceof ObjectId) return Buffer.compare(a.id, b.id);
+  if (isBsonNumber(a) || isBsonNumber(b)) return compareWithBsonNumber(a, b);
   if (Array.isArray(a) !== Array.isArray(b)) {
     const [rankA, rankB] = [Array.isArray(a) ? ARRAY_RANK : typeRank(a), Array.isArray(b) ? ARRAY_RANK : typeRank(b)];
     return rankA < rankB ? -1 : 1;
   }
   return compare(a, b);
+}
+
+/** A Decimal128 or a wide int64 is a number to MongoDB: ordered among numbers by exact value, with them among types. */
+function compareWithBsonNumber(a: unknown, b: unknown): number {
+  if (isNumeric(a) && isNumeric(b)) return compareNumeric(a, b);
+  const rank = (value: unknown): number =>
+    isBsonNumber(value) ? TYPE_RANKS.number : Array.isArray(value) ? ARRAY_RANK : typeRank(value);
+  return rank(a) < rank(b) ? -1 : 1;
 }
 
 /** Every array key: from the empty array up to (excluded) the next type, binary data. */

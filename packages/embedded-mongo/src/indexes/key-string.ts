@@ -1,11 +1,12 @@
-import type { Binary, BSONRegExp, Code, DBRef, Long } from 'bson';
+import type { Binary, BSONRegExp, Code, DBRef, Decimal128, Long } from 'bson';
 import { typeOf } from 'mingo/util';
+import { canonicalDecimal } from '../bson/decimal-number';
 
 type Canonical = string | number | boolean | null | Canonical[];
 
 /**
  * A JSON-able canonical form of a BSON value such that values MongoDB considers equal (1, 1.0,
- * NumberLong(1); equal ObjectIds) produce the same string, and values it tells apart never do. Used as the
+ * NumberLong(1), Decimal128("1.00"); equal ObjectIds) produce the same string, and values it tells apart never do. Used as the
  * hash key of index entries and, through `idOf`, as the stored key of each document: a change to the form
  * of any value changes where documents are stored (see "On-disk format and upgrades" in the README).
  */
@@ -44,6 +45,11 @@ function canonicalBsonValue(type: string, value: unknown): Canonical {
       const number = (value as Long).toNumber();
       return Number.isSafeInteger(number) ? ['n', number] : canonicalInteger((value as Long).toBigInt());
     }
+    // A decimal is keyed as the number it equals (Decimal128("1.00") as 1): see `canonicalDecimal`.
+    case 'decimal128': {
+      const number = canonicalDecimal(value as Decimal128);
+      return typeof number === 'number' ? canonicalNumber(number) : ['n', number];
+    }
     // MongoDB compares BinData by length, subtype and bytes: a UUID is a Binary of subtype 4 (`String` decodes bytes).
     case 'binary':
     case 'uuid':
@@ -60,7 +66,7 @@ function canonicalBsonValue(type: string, value: unknown): Canonical {
     case 'bsonregexp':
       return ['r', (value as BSONRegExp).pattern, (value as BSONRegExp).options];
     default:
-      // Decimal128, Timestamp, BSONSymbol: `String` is exact; MinKey and MaxKey: one value each.
+      // Timestamp, BSONSymbol: `String` is exact; MinKey and MaxKey: one value each.
       return [type, String(value)];
   }
 }

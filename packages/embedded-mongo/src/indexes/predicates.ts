@@ -1,4 +1,5 @@
 import { typeOf } from 'mingo/util';
+import { isBsonNumber, isDecimal } from '../bson/decimal-number';
 import { isDoc, type Doc } from '../types';
 import { FULL_INTERVAL, intersectAll, pointInterval, unionIntervals, type Interval } from './interval';
 
@@ -26,11 +27,12 @@ export interface FilterAnalysis {
 const MIN_DATE = new Date(-8.64e15);
 const MAX_DATE = new Date(8.64e15);
 /** Value types an equality can seek as a point: their keys compare exactly as the query compares them. */
-const POINT_TYPES = new Set(['number', 'string', 'boolean', 'date', 'objectid', 'binary']);
+const POINT_TYPES = new Set(['number', 'decimal128', 'long', 'string', 'boolean', 'date', 'objectid', 'binary']);
 
 /** The widest interval of the value's type: one-sided ranges stay inside their type, as MongoDB brackets them. */
 function typeBracket(value: unknown): Interval | undefined {
-  if (typeof value === 'number') return { low: -Infinity, high: Infinity, lowInclusive: true, highInclusive: true };
+  if (typeof value === 'number' || isBsonNumber(value))
+    return { low: -Infinity, high: Infinity, lowInclusive: true, highInclusive: true };
   if (typeof value === 'string') return { low: '', high: {}, lowInclusive: true, highInclusive: false };
   if (value instanceof Date) return { low: MIN_DATE, high: MAX_DATE, lowInclusive: true, highInclusive: true };
   return undefined;
@@ -46,10 +48,15 @@ function isPointValue(value: unknown, collated: boolean): boolean {
   return POINT_TYPES.has(typeOf(value));
 }
 
+/** NaN of either numeric type: index keys order it apart from the other numbers (see `typePredicate`). */
+function isNaNValue(value: unknown): boolean {
+  return Number.isNaN(value) || (isDecimal(value) && value.toString() === 'NaN');
+}
+
 function equality(value: unknown, collated: boolean): FieldPredicate | undefined {
   if (value instanceof RegExp) return regexPredicate(value.source, value.flags, collated);
   if (!isPointValue(value, collated)) return undefined;
-  const exact = value !== null && !Number.isNaN(value);
+  const exact = value !== null && !isNaNValue(value);
   return { intervals: [pointInterval(value)], exact, requiresField: value !== null };
 }
 
@@ -66,7 +73,7 @@ function inList(values: unknown[], collated: boolean): FieldPredicate | undefine
 
 function range(op: string, value: unknown, collated: boolean): FieldPredicate | undefined {
   const bracket = typeBracket(value);
-  if (!bracket || (collated && typeof value === 'string') || Number.isNaN(value)) return undefined;
+  if (!bracket || (collated && typeof value === 'string') || isNaNValue(value)) return undefined;
   const interval =
     op === '$gt' || op === '$gte'
       ? { ...bracket, low: value, lowInclusive: op === '$gte' }
@@ -163,7 +170,7 @@ function allOf(values: unknown, collated: boolean): Predicate {
 
 /**
  * A value of each BSON type (by name or number) whose values index within one bracket: numbers of every
- * width are JS numbers here (Decimal128 is not), strings, dates.
+ * width are JS numbers here (a Decimal128 or a wide int64 indexes among them, but `$type` by name is not narrowed to it), strings, dates.
  */
 const TYPE_SAMPLES = new Map<unknown, unknown>([
   ['number', 0],

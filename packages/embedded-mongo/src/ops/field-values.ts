@@ -1,3 +1,5 @@
+import type { Decimal128 } from 'bson';
+import { canonicalDecimal } from '../bson/decimal-number';
 import { collationKey } from '../query/collation';
 import { keyString } from '../indexes/key-string';
 import { isDoc, type Doc } from '../types';
@@ -80,6 +82,8 @@ function scalarKey(value: unknown): string | undefined {
   }
   if (value === null) return 'z';
   const type = (value as { _bsontype?: string })._bsontype;
+  // A decimal's canonical number is a JS number's own text when it equals one (no JS number's text has an `E`).
+  if (type === 'Decimal128') return `n${canonicalDecimal(value as Decimal128)}`;
   return type === 'Long' || type === 'Int32' || type === 'Double' ? `n${Number(value)}` : undefined;
 }
 

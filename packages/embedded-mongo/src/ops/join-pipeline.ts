@@ -1,11 +1,10 @@
-import { Lazy } from 'mingo/lazy';
-import { $sort as mingoSort } from 'mingo/operators/pipeline';
 import { Query } from 'mingo/query';
 import type { Options } from 'mingo/types';
 import { compare, isDate, resolve } from 'mingo/util';
 import { rewriteFilter } from '../query/filter-rewrite';
 import { mentions } from '../query/mingo-options';
 import { isDoc, type Doc } from '../types';
+import { sortDocuments } from './decimal-stages';
 import { fieldExclusion, fieldInclusion, omitFields, pickFields } from './field-projection';
 import { withInheritedTypes } from './result-types';
 import { subPipeline, type RunOptions } from './sub-pipeline';
@@ -105,7 +104,7 @@ function arraySort(spec: Doc, options: Options): Step | undefined {
   return (docs, runOptions) => {
     const rows = docs.map((doc, index) => ({ doc, index, values: paths.map((path) => resolve(doc, path) ?? null) }));
     if (!rows.every((row) => row.values.every(isPlainSortValue))) {
-      return mingoSort(Lazy(docs), spec as Record<string, 1 | -1>, runOptions).collect<Doc>();
+      return sortDocuments(docs, spec as Record<string, 1 | -1>, runOptions);
     }
     rows.sort((a, b) => {
       for (let key = 0; key < paths.length; key++) {

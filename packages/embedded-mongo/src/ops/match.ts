@@ -1,4 +1,5 @@
 import { Query } from 'mingo/query';
+import type { Options } from 'mingo/types';
 import { typeOf } from 'mingo/util';
 import { MongoError } from '../errors';
 import { execute, planCount, planQuery, type QueryPlan, type QuerySpec } from '../indexes/planner';
@@ -11,6 +12,7 @@ import { boundsCheck, type IndexBounds } from './index-bounds';
 import type { MatchOptions, ReadSource } from './match-options';
 import { project } from './projection';
 import { findSearchMatches, isSearchQuery } from './search-match';
+import { sortDocuments } from './decimal-stages';
 
 /** A hint must name an existing, visible index, by name or key pattern (`$natural` needs none), as MongoDB checks. */
 export function checkHint(collection: Collection | undefined, hint: unknown): void {
@@ -62,7 +64,7 @@ function querySpec(collection: Collection, filter: Doc, query: Query, env: Query
     natural: naturalOrder(options),
     matches: inBounds ? (doc) => query.test(doc) && inBounds(doc) : (doc) => query.test(doc),
     alwaysRecheck: hasBounds,
-    sortDocs: (docs, pattern) => new Query({}, sortOptions).find<Doc>(docs).sort(pattern).all(),
+    sortDocs: (docs, pattern) => sortDocuments(docs, pattern as Record<string, 1 | -1>, sortOptions as Options),
   };
 }
 

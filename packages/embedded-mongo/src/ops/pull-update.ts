@@ -1,4 +1,4 @@
-import { Query } from 'mingo';
+import { Query } from 'mingo/query';
 import type { Options } from 'mingo/types';
 import { resolve, setValue } from 'mingo/util';
 import { isDoc, type Doc } from '../types';

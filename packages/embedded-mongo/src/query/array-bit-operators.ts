@@ -1,4 +1,4 @@
-import { Query } from 'mingo';
+import { Query } from 'mingo/query';
 import { $all as mingoAll, $bitsAllClear, $bitsAllSet, $bitsAnyClear, $bitsAnySet } from 'mingo/operators/query';
 import type { Options } from 'mingo/types';
 import { resolve } from 'mingo/util';

@@ -17,6 +17,8 @@ import { jsonSchemaValidator } from './json-schema';
 import { geoQueryOperators } from '../geo/geo-operators';
 import { projectionOverrides } from './projection-operators';
 import { arrayBitOperators } from './array-bit-operators';
+import { numericOperators } from './numeric-operators';
+import { $add, $avg, $max, $min, $sum } from './decimal-accumulators';
 import { $where } from './where-operator';
 
 /** Per-command inputs that change query/aggregation semantics. */
@@ -35,7 +37,14 @@ export interface QueryEnv {
 /** mingo's operator tables by kind (accumulator, expression, pipeline, …), as a context is made of them. */
 export type OperatorTables = NonNullable<Parameters<typeof Context.init>[0]>;
 
-const OUR_QUERY_OPERATORS = { ...collationOperators, $bsonType, ...geoQueryOperators, ...arrayBitOperators, $where };
+const OUR_QUERY_OPERATORS = {
+  ...numericOperators,
+  ...collationOperators,
+  $bsonType,
+  ...geoQueryOperators,
+  ...arrayBitOperators,
+  $where,
+};
 
 /**
  * mingo copies the operator tables of the context on every query, update and pipeline it compiles from plain
@@ -46,8 +55,8 @@ const OUR_QUERY_OPERATORS = { ...collationOperators, $bsonType, ...geoQueryOpera
  * mingo copies nothing.
  */
 export const EXPRESSION_OPERATORS: Omit<OperatorTables, 'pipeline'> = {
-  accumulator: accumulatorOperators,
-  expression: { ...expressionOperators, $toString },
+  accumulator: { ...accumulatorOperators, $sum, $avg, $min, $max },
+  expression: { ...expressionOperators, $toString, $add },
   projection: { ...projectionOperators, ...projectionOverrides },
   query: { ...queryOperators, ...OUR_QUERY_OPERATORS },
   window: windowOperators,

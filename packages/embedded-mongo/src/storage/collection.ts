@@ -137,6 +137,7 @@ export class Collection {
     for (const { bson, key } of stored) {
       const doc = fromBson(bson);
       const id = idOf(doc);
+      this.refuseEqualIds(id, doc);
       storedBson.set(doc, bson);
       this.docs.set(id, doc);
       if (!this.store.isKeyOf(key, this.ns, id)) misplaced.push({ ns: this.ns, from: key, id, bson });
@@ -146,6 +147,21 @@ export class Collection {
     this.searchIndexes.clear();
     for (const spec of specs) this.createIndex(spec);
     return misplaced;
+  }
+
+  /**
+   * Two stored documents whose `_id`s MongoDB finds equal, possible only in a store written before numbers of
+   * different types were keyed by value (`1` and `Decimal128("1.0")`: README, "On-disk format and upgrades"): the open
+   * fails rather than move one onto the other's key.
+   */
+  private refuseEqualIds(id: string, doc: Doc): void {
+    const other = this.docs.get(id);
+    if (!other) return;
+    throw new MongoError(
+      'DuplicateKey',
+      `${this.ns} holds documents with equal _id values ${String(other._id)} and ${String(doc._id)}: ` +
+        'remove one with the version that stored them before opening the store with this one',
+    );
   }
 
   /** Builds the index over existing documents; throws (leaving nothing behind) on a duplicate. */
