@@ -266,10 +266,7 @@ export class Index {
    * entry it returned, so an entry is never returned twice.
    */
   *entriesIn(range: KeyRange, forward: boolean): Generator<Entry> {
-    const { low, high, lowInclusive, highInclusive } = range.interval;
-    const ascending = this.directions[range.prefix.length] > 0 === forward;
-    const first = ascending ? { value: low, inclusive: lowInclusive } : { value: high, inclusive: highInclusive };
-    const last = ascending ? { value: high, inclusive: highInclusive } : { value: low, inclusive: lowInclusive };
+    const { first, last, ascending } = this.traversalBounds(range, forward);
     let version = this.version;
     let entries = this.walk(this.startProbe(range.prefix, first, forward), forward);
     let previous: Entry | undefined;
@@ -291,13 +288,23 @@ export class Index {
    * of a multikey index). A count command over exact bounds reads nothing else (`IndexScan.countAll`).
    */
   countIn(range: KeyRange, each?: (id: string) => void): number {
+    const { first, last } = this.traversalBounds(range, true);
+    return this.sorted.countBetween(
+      this.startProbe(range.prefix, first, true),
+      this.startProbe(range.prefix, last, false),
+      each,
+    );
+  }
+
+  /** A range's bounds in traversal order (where a walk starts, where it stops) and whether it walks its field upward. */
+  private traversalBounds(range: KeyRange, forward: boolean): { first: Bound; last: Bound; ascending: boolean } {
     const { low, high, lowInclusive, highInclusive } = range.interval;
     const lowBound = { value: low, inclusive: lowInclusive };
     const highBound = { value: high, inclusive: highInclusive };
-    const ascending = this.directions[range.prefix.length] > 0;
-    const first = this.startProbe(range.prefix, ascending ? lowBound : highBound, true);
-    const last = this.startProbe(range.prefix, ascending ? highBound : lowBound, false);
-    return this.sorted.countBetween(first, last, each);
+    const ascending = this.directions[range.prefix.length] > 0 === forward;
+    return ascending
+      ? { first: lowBound, last: highBound, ascending }
+      : { first: highBound, last: lowBound, ascending };
   }
 
   /**
