@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import { bytesOf, isBytes, toJsonResult } from './bean-result';
+import { jsonTextOf } from './json-text';
 
 /** Media types in `Accept` that ask for `byte[]` results as raw bytes instead of a base64 string. */
 const RAW_BYTE_MEDIA_TYPES = ['application/pdf', 'application/octet-stream'];
@@ -13,10 +14,11 @@ export function sendBeanResult(response: Response, result: unknown, accept: stri
 
 /**
  * The JSON `response.json` would send, written in one piece: headers and body leave in one write. Express's json
- * would turn the body into a Buffer to hash an ETag, which a POST answer never uses, and send two.
+ * would turn the body into a Buffer to hash an ETag, which a POST answer never uses, and send two. A `JsonText` is
+ * written as it is.
  */
 function sendJson(response: Response, value: unknown): void {
-  const body = JSON.stringify(value);
+  const body = jsonTextOf(value);
   response.statusCode = 200;
   response.setHeader('Content-Type', 'application/json; charset=utf-8');
   response.setHeader('Content-Length', Buffer.byteLength(body));

@@ -11,3 +11,4 @@ export { BeanRegistry } from './bean-registry';
 export type { BeanDescriptor, BeanFunction, BeanMethod } from './bean-descriptor';
 export { BeanAdmission } from './admission/bean-admission';
 export { toJsonResult } from './bean-result';
+export { JsonText, jsonTextOf } from './json-text';

@@ -1,4 +1,5 @@
 import { HttpException, HttpStatus, Injectable } from '@nestjs/common';
+import { JsonText, jsonTextOf } from '../../bean';
 import { toErrorBody } from '../../common/errors/error-body';
 import { JSON_HEADERS, MessageBroker } from '../broker/message-broker';
 import { StompSession } from '../session/stomp-session';
@@ -18,19 +19,25 @@ export function errorReply(error: unknown, path: string, requestId: string, acti
   return { actionId, ...body };
 }
 
-/** Sends replies and refusals as JSON messages on reply topics. */
+/** Sends replies and refusals as JSON messages on reply topics; a `JsonText` body is sent as it is. */
 @Injectable()
 export class ReplySender {
   constructor(private readonly broker: MessageBroker) {}
 
   /** To `/user/topic/<site>/<channel>` of every session of the session's user; `extra` headers beside content-type. */
-  toUser(session: StompSession, site: string, channel: ReplyChannel, body: object, extra: HeaderList = []): void {
+  toUser(
+    session: StompSession,
+    site: string,
+    channel: ReplyChannel,
+    body: object | JsonText,
+    extra: HeaderList = [],
+  ): void {
     const headers = extra.length === 0 ? JSON_HEADERS : [...JSON_HEADERS, ...extra];
-    this.broker.publishToUser(session.userName, `/topic/${site}/${channel}`, JSON.stringify(body), headers);
+    this.broker.publishToUser(session.userName, `/topic/${site}/${channel}`, jsonTextOf(body), headers);
   }
 
-  toTopic(destination: string, body: object): void {
-    this.broker.publish(destination, JSON.stringify(body));
+  toTopic(destination: string, body: object | JsonText): void {
+    this.broker.publish(destination, jsonTextOf(body));
   }
 
   /** A refused frame: an error reply to the session's user, the connection stays open. */

@@ -1,6 +1,6 @@
 import { BadRequestException, ForbiddenException, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { toJsonResult } from '../../bean';
+import { JsonText, toJsonResult } from '../../bean';
 import { retryAfterSeconds } from '../../common/errors/too-many-requests';
 import { RequestContext } from '../../common/request-context';
 import { ContextHeaders } from '../../sites/context-headers';
@@ -13,7 +13,7 @@ import { HeaderList } from '../stomp/frame-encoder';
 import { ActionId, errorReply, ReplySender } from './reply-sender';
 import { ReplyChannel, RequestHandlerRegistry, StompRequestHandler } from './request-handler-registry';
 
-type Route = (body: object) => void;
+type Route = (body: object | JsonText) => void;
 
 interface Request {
   session: StompSession;
@@ -70,7 +70,7 @@ export class RequestDispatcher {
     const payload = await RequestContext.run(context, () =>
       handler.handle(message, { remoteAddress: session.remoteAddress }),
     );
-    route({ actionId: request.actionId, status: 200, payload: toJsonResult(payload) });
+    route(successReply(request.actionId, toJsonResult(payload)));
   }
 
   private route(request: Request, message: Record<string, unknown>): Route {
@@ -97,6 +97,12 @@ export class RequestDispatcher {
     const headers: HeaderList = retryAfter === undefined ? [] : [['retry-after', String(retryAfter)]];
     this.replies.toUser(request.session, request.site, request.channel, reply, headers);
   }
+}
+
+/** The reply `{actionId, status: 200, payload}`; a payload that is JSON text already is spliced in, not parsed. */
+function successReply(actionId: ActionId, payload: unknown): object | JsonText {
+  if (!(payload instanceof JsonText)) return { actionId, status: 200, payload };
+  return new JsonText(`{"actionId":${JSON.stringify(actionId)},"status":200,"payload":${payload.text}}`);
 }
 
 function parseMessage(body: Buffer): Record<string, unknown> {

@@ -1,4 +1,5 @@
 import { Types } from 'mongoose';
+import { ListingCard, listingCardOf } from './listing-card';
 import { distinctWords, nameGramsOf, searchKeysOf } from './search-terms';
 
 /** Scope of the entry answering for all currencies; other entries are scoped to one currency (`EUR`). */
@@ -117,6 +118,11 @@ export interface StorefrontEntry {
    * naming it (`attributeIds`). A deleted attribute has no label, and views leave its values out.
    */
   attributeLabels: AttributeLabel[];
+  /**
+   * What a listing shows of the product as JSON text (`listingCardOf`): a page reads this and the row's offer only.
+   * Missing in entries written before cards (until `npm run reindex` or the product's next write) and in tombstones.
+   */
+  card?: ListingCard;
   /** `attributeKey`s of the product and of the SKUs of its in-stock offers in the scope. */
   attributeKeys: string[];
   /**
@@ -191,8 +197,8 @@ export function entriesOf(sources: ProductSources): StorefrontEntry[] {
     .filter((offer) => offer.active !== false)
     .map((offer) => entryOffer(offer, skus, sources.sellers))
     .sort(byPriceThenId);
-  const search = searchFieldsOf(sources.product);
-  const all = entryOf(sources.product, ALL_CURRENCIES, offers, sources.attributes, search);
+  const shared = { search: searchFieldsOf(sources.product), card: listingCardOf(sources.product, sources.attributes) };
+  const all = entryOf(sources.product, ALL_CURRENCIES, offers, sources.attributes, shared);
   all.skus = sources.skus.map(({ _id, code, name, attributes }) => ({ _id, code, name, attributes: attributes ?? [] }));
   all.attributeIds = uniqueIds(attributeIdsOf([sources.product, ...sources.skus]));
   all.attributeLabels = labelsOf(all.attributeIds, sources.attributes);
@@ -210,7 +216,7 @@ export function entriesOf(sources: ProductSources): StorefrontEntry[] {
       currency,
       offers.filter((offer) => offer.currency === currency),
       sources.attributes,
-      search,
+      shared,
     ),
   );
   return [all, ...perCurrency];
@@ -250,7 +256,7 @@ function entryOf(
   scope: string,
   offers: EntryOffer[],
   labels: Map<string, AttributeLabel>,
-  search: SearchFields,
+  { search, card }: SharedFields,
 ): StorefrontEntry {
   const inStock = offers.filter((offer) => offer.quantity > 0);
   const published = product.published === true;
@@ -282,6 +288,7 @@ function entryOf(
       attributes.map((entry) => entry.attribute),
       labels,
     ),
+    card,
     attributeKeys: [...new Set([...keysOf(attributes), ...inStock.flatMap((offer) => offer.keys)])],
     keyPrices: keyPricesOf(product._id, keysOf(attributes), inStock),
     terms: search.terms,
@@ -345,6 +352,12 @@ function keyPricesOf(product: Types.ObjectId, ownKeys: string[], inStock: EntryO
     keyPriceOf(1, key, price, product),
     keyPriceOf(-1, key, price, product),
   ]);
+}
+
+/** What all of a product's entries hold alike, made once for them all. */
+interface SharedFields {
+  search: SearchFields;
+  card: ListingCard;
 }
 
 /** A product's search words, the same in all its entries; its search keys made on first use, then shared. */

@@ -53,6 +53,7 @@ const UNUSED_BY_DERIVATION = {
   attributeKeys: 0,
   cheapest: 0,
   inStockSkus: 0,
+  card: 0,
 };
 /** The fields of an offer that its product's entries show (`OfferSource`). */
 const OFFER_SOURCE_FIELDS = { product: 1, sku: 1, seller: 1, price: 1, currency: 1, quantity: 1, active: 1 };

@@ -13,11 +13,16 @@ export type EntrySort = Record<string, 1 | -1>;
 export type ListedName = Pick<StorefrontEntry, '_id' | 'name' | 'inStockOffers'>;
 
 /**
- * Fields a listing row shows of its entry (`toListedProduct`), attribute labels included: not its offers (the row's
- * offer is chosen apart), the SKUs, the search words, nor the filters' bookkeeping. The replies' size is a large part
- * of a listing's cost, and top-level fields only are the database's cheap projection.
+ * What a listing row shows of its entry: its card (`ListingCard`), the row's JSON text but for its offer (chosen
+ * apart). The replies' size and the objects decoded from them were a large part of a listing's cost; top-level fields
+ * only are the database's cheap projection.
  */
-export const LISTING_FIELDS = {
+export const LISTING_FIELDS: Record<string, 1> = { card: 1 };
+/**
+ * What a row shows of an entry written before cards (`toListedProduct`), attribute labels included: read only for
+ * such entries, until `npm run reindex` gives every entry its card.
+ */
+export const CARDLESS_LISTING_FIELDS: Record<string, 1> = {
   product: 1,
   slug: 1,
   name: 1,
@@ -65,8 +70,9 @@ export interface CountedPage {
   revision?: string;
 }
 
+/** The card, and the cheapest in-stock offer or, to pick the row's offer (`rowsOf`), the offers and own attributes. */
 function pageFields({ allOffers }: PageQuery): Record<string, number> {
-  return { ...LISTING_FIELDS, ...(allOffers ? { offers: 1 } : { cheapest: 1 }) };
+  return { ...LISTING_FIELDS, ...(allOffers ? { offers: 1, attributes: 1 } : { cheapest: 1 }) };
 }
 
 export type SkuScopeEntry = Partial<Pick<StorefrontEntry, 'countryOfOrigin' | 'geneticType' | 'attributes'>> & {
@@ -154,12 +160,12 @@ export class StorefrontReader {
       .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
   }
 
-  /** The listing fields of the entries `ids` (no offers), in no particular order; none: no read. */
-  async byIds(ids: string[]): Promise<StorefrontEntry[]> {
+  /** `fields` (the card; no offers) of the entries `ids`, in no particular order; none: no read. */
+  async byIds(ids: string[], fields: Record<string, 1> = LISTING_FIELDS): Promise<StorefrontEntry[]> {
     // The embedded database scans the collection for an empty `$in` (MongoDB reads nothing).
     if (ids.length === 0) return [];
     return this.entries()
-      .find({ _id: { $in: ids } } as Doc, { projection: LISTING_FIELDS })
+      .find({ _id: { $in: ids } } as Doc, { projection: fields })
       .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
   }
 

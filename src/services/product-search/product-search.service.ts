@@ -1,6 +1,6 @@
 import { BadRequestException, NotFoundException } from '@nestjs/common';
 import { PipelineStage } from 'mongoose';
-import { Bean, Exposed, MapOf } from '../../bean';
+import { Bean, Exposed, JsonText, MapOf } from '../../bean';
 import { toObjectId } from '../../common/mongo/object-id';
 import { Role } from '../../common/principal';
 import { RequestContext } from '../../common/request-context';
@@ -14,7 +14,7 @@ import {
   LISTING_REVISION,
   REVISION_COLLECTION,
 } from '../catalogue/storefront-indexer';
-import { EntryFilter, PageQuery, StorefrontReader } from '../catalogue/storefront-reader';
+import { CARDLESS_LISTING_FIELDS, EntryFilter, PageQuery, StorefrontReader } from '../catalogue/storefront-reader';
 import { StorefrontSearchReader } from '../catalogue/storefront-search-reader';
 import { prefixKeysFor } from '../catalogue/search-terms';
 import { SellerDirectory } from '../catalogue/seller-directory';
@@ -44,7 +44,15 @@ import {
   sortRows,
   totalFilters,
 } from './storefront-listing';
-import { contentIn, ProductDetail, ProductListing, toListedProduct, toProductDetail } from './storefront-views';
+import {
+  contentIn,
+  listedProductText,
+  listingText,
+  ProductDetail,
+  ProductListing,
+  toListedProduct,
+  toProductDetail,
+} from './storefront-views';
 
 const MAX_SEARCH_TERM = 200;
 const SUGGESTIONS = 10;
@@ -206,24 +214,42 @@ export class ProductSearchService {
    * price range, currency and attribute filters), and the number of such products (`total`). See the README.
    */
   @Exposed([MapOf(ProductListingQueryDto)])
-  listProducts(query: ProductListingQueryDto): Promise<ProductListing> {
+  listProducts(query: ProductListingQueryDto): Promise<JsonText<ProductListing>> {
     return this.cached('listProducts', [query], (dependencies) => this.listing(query, dependencies));
   }
 
   /**
    * A listing depends on the listing revision (which every change to what orders, counts or matches entries writes),
    * its attribute conditions on the attributes' revision, and its page on the entries it shows (their offers'
-   * quantities): another product's stock change leaves it as it was.
+   * quantities): another product's stock change leaves it as it was. The answer is JSON text composed from the
+   * entries' cards (`listedProductText`), kept as such by the cache and written as such by the transports.
    */
-  private async listing(query: ProductListingQueryDto, dependencies: Dependencies): Promise<ProductListing> {
+  private async listing(query: ProductListingQueryDto, dependencies: Dependencies): Promise<JsonText<ProductListing>> {
     dependencies.document(REVISION_COLLECTION, LISTING_REVISION);
     if (query.filters?.length) dependencies.document(FACET_COLLECTION, ATTRIBUTES_REVISION);
     const criteria = { ...listingCriteria(query), conditions: attributeConditions(query) };
     const { items, total } = await this.listingRows(criteria);
     dependencies.shown(items.map((row) => row.entry._id));
+    return listingText(await this.rowTexts(items), criteria.page, criteria.size, total);
+  }
+
+  /**
+   * The rows' JSON from their entries' cards; entries written before cards (a store not reindexed since) are read
+   * again with the fields a row shows and stringified as before.
+   */
+  private async rowTexts(rows: ListingRow[]): Promise<string[]> {
     const lang = this.lang();
-    const listed = items.map((row) => toListedProduct(row.entry, row.offer, lang));
-    return { items: listed, page: criteria.page, size: criteria.size, total };
+    const texts = rows.map((row) => listedProductText(row.entry, row.offer, lang));
+    const cardless = rows.filter((_row, at) => texts[at] === undefined).map((row) => row.entry._id);
+    if (cardless.length === 0) return texts as string[];
+    const entries = new Map(
+      (await this.index.byIds(cardless, CARDLESS_LISTING_FIELDS)).map((entry) => [entry._id, entry]),
+    );
+    return rows.flatMap((row, at) => {
+      const entry = entries.get(row.entry._id);
+      if (texts[at] !== undefined) return [texts[at]];
+      return entry ? [JSON.stringify(toListedProduct(entry, row.offer, lang))] : [];
+    });
   }
 
   /** A published product with its SKUs and every active offer, cheapest first; 400 malformed id, 404 unknown. */

@@ -1,5 +1,6 @@
 import { CommitCounters } from '@ccb/embedded-mongo';
 import { Injectable } from '@nestjs/common';
+import { jsonTextOf } from '../../bean';
 import { AppConfig } from '../../config/app-config';
 import { DATABASE_NAME, EmbeddedDatabase } from '../../database/embedded-database';
 import { ATTRIBUTES_REVISION } from '../catalogue/attribute-revision';
@@ -178,7 +179,8 @@ export class StorefrontCache {
   }
 
   private keep(key: string, value: unknown, { slots, values }: Dependencies): void {
-    const bytes = (JSON.stringify(value)?.length ?? 0) * 2 + key.length * 2 + RESULT_OVERHEAD_BYTES;
+    // A `JsonText` result (a listing) is kept as its text and measured by it, not parsed.
+    const bytes = (jsonTextOf(value)?.length ?? 0) * 2 + key.length * 2 + RESULT_OVERHEAD_BYTES;
     if (bytes > this.config.storefrontCacheBytes) return;
     const replaced = this.kept.get(key);
     if (replaced) this.forget(key, replaced);

@@ -1,13 +1,8 @@
-import { AttributeEntry, AttributeLabel, EntryOffer, StorefrontEntry } from '../catalogue/storefront-entry';
+import { JsonText } from '../../bean';
+import { AttributeView, attributeViews, cardText, contentLanguage } from '../catalogue/listing-card';
+import { AttributeLabel, EntryOffer, StorefrontEntry } from '../catalogue/storefront-entry';
 
-/** An attribute of a product or SKU with what a storefront shows of it. */
-export interface AttributeView {
-  attributeId: string;
-  name: string;
-  type: string;
-  unit: string | null;
-  values: string[];
-}
+export type { AttributeView };
 
 export interface CheapestOfferView {
   offerId: string;
@@ -54,13 +49,31 @@ export interface ProductDetail {
 
 /** The name and description in `lang` (a translation of its primary subtag), else the base ones. */
 export function contentIn(entry: StorefrontEntry, lang: string): { name: string; description: string } {
-  const primary = lang.split('-')[0].toLowerCase();
+  const primary = contentLanguage(lang);
   const translation = entry.translations.find((t) => t.lang === primary);
   return translation
     ? { name: translation.name, description: translation.description || entry.description }
     : { name: entry.name, description: entry.description };
 }
 
+/**
+ * A listing row's JSON: its entry's card (`ListingCard`) with the row's offer, the text `JSON.stringify` makes of
+ * `toListedProduct`. An entry written before cards has none: undefined (the caller reads its fields and uses
+ * `toListedProduct`).
+ */
+export function listedProductText(entry: Pick<StorefrontEntry, 'card'>, offer: EntryOffer, lang: string) {
+  return entry.card && cardText(entry.card, JSON.stringify(cheapestOfferView(offer)), lang);
+}
+
+/**
+ * A listing's JSON, `ProductListing` stringified, from its rows' JSON (`listedProductText`): the page's text is joined,
+ * not parsed and stringified again.
+ */
+export function listingText(items: string[], page: number, size: number, total: number): JsonText<ProductListing> {
+  return new JsonText(`{"items":[${items.join(',')}],"page":${page},"size":${size},"total":${total}}`);
+}
+
+/** A row as a listing shows it, from its entry's fields (see `listedProductText`). */
 export function toListedProduct(entry: StorefrontEntry, offer: EntryOffer, lang: string): ListedProduct {
   const attributes = labelsById(entry);
   return {
@@ -109,15 +122,4 @@ function cheapestOfferView(offer: EntryOffer): CheapestOfferView {
     currency: offer.currency,
     quantity: offer.quantity,
   };
-}
-
-/** The entries with their attribute's name, type and unit; entries of a deleted attribute are left out. */
-function attributeViews(entries: AttributeEntry[], records: Map<string, AttributeLabel>): AttributeView[] {
-  return entries.flatMap(({ attribute, values }) => {
-    const record = records.get(String(attribute));
-    if (!record) return [];
-    return [
-      { attributeId: String(attribute), name: record.name, type: record.type, unit: record.unit ?? null, values },
-    ];
-  });
 }
