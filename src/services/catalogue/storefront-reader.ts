@@ -79,7 +79,26 @@ export type SkuScopeEntry = Partial<Pick<StorefrontEntry, 'countryOfOrigin' | 'g
  */
 @Injectable()
 export class StorefrontReader {
+  /** Scopes seen to keep price keys in every listed entry (`keepsPriceKeys`). */
+  private readonly priceKeyScopes = new Set<string>();
+
   constructor(@InjectConnection() private readonly connection: Connection) {}
+
+  /**
+   * Whether every listed entry of `scope` keeps `priceKeys`: those written before the field have none until `npm run
+   * reindex` (or their product's next write) and are found by a price range only through their offers. Looked up
+   * (one entry at most, the `null` point of `listing_price_keys`) until the answer is yes, then remembered: only an
+   * instance of an earlier version still writing entries could make it no again (run the reindex after the last one
+   * stopped).
+   */
+  async keepsPriceKeys(scope: string): Promise<boolean> {
+    if (this.priceKeyScopes.has(scope)) return true;
+    const without = await this.entries().findOne({ scope, listed: true, priceKeys: { $exists: false } } as Doc, {
+      projection: { _id: 1 },
+    });
+    if (without === null) this.priceKeyScopes.add(scope);
+    return without === null;
+  }
 
   /** A page of listed entries of `scope` (see `PageQuery`). */
   page(scope: string, query: PageQuery): Promise<StorefrontEntry[]> {

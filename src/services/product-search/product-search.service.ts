@@ -38,6 +38,7 @@ import {
   ListingCriteria,
   ListingRead,
   ListingRow,
+  pricePoints,
   queryWords,
   relevance,
   rowsOf,
@@ -271,7 +272,8 @@ export class ProductSearchService {
     const counter = read === 'candidates' ? undefined : totalCounter(read, criteria, scope);
     // With a counter, the attributes are checked against the revision read with it (below); else first.
     if (counter === undefined) await this.checkAttributes(criteria.conditions, undefined);
-    const filter = entryFilter(criteria, words);
+    const points = await pricePoints(criteria, () => this.index.keepsPriceKeys(scope));
+    const filter = entryFilter(criteria, words, points);
     const start = criteria.page * criteria.size;
     // Text with no word in it (only punctuation) matches nothing, as it did through the text index.
     if (criteria.q && words.length === 0) return { items: [], total: 0 };
@@ -288,7 +290,7 @@ export class ProductSearchService {
           : { filter, sort: INDEX_SORTS[sort], ...paging };
       const { entries, total } =
         counter === undefined
-          ? await this.pageAndCounts(scope, query, criteria, filter)
+          ? await this.pageAndCounts(scope, query, totalFilters(criteria, filter, points))
           : await this.countedPage(scope, query, counter, criteria.conditions);
       return { items: read === 'cheapest' ? cheapestRows(entries) : rowsOf(entries, criteria, []), total };
     }
@@ -309,11 +311,11 @@ export class ProductSearchService {
     return { entries, total: count };
   }
 
-  /** A page and, at the same time, the counts adding up to its total (a price range's in two parts, `totalFilters`). */
-  private async pageAndCounts(scope: string, query: PageQuery, criteria: ListingCriteria, filter: EntryFilter) {
+  /** A page and, at the same time, the counts adding up to its total (`totalFilters`). */
+  private async pageAndCounts(scope: string, query: PageQuery, parts: EntryFilter[]) {
     const [entries, ...counts] = await Promise.all([
       this.index.page(scope, query),
-      ...totalFilters(criteria, filter).map((part) => this.index.count(scope, part)),
+      ...parts.map((part) => this.index.count(scope, part)),
     ]);
     return { entries, total: counts.reduce((sum, count) => sum + count, 0) };
   }

@@ -8,6 +8,7 @@ import {
   StorefrontEntry,
 } from '../catalogue/storefront-entry';
 import { EntryFilter, EntrySort } from '../catalogue/storefront-reader';
+import { PriceKey, priceKeysWithin } from '../catalogue/price-keys';
 import { searchKeysFor, TYPO_MIN_LENGTH, withinOneEdit, wordsOf } from '../catalogue/search-terms';
 import { ListingSort } from './product-listing.dto';
 
@@ -58,17 +59,32 @@ export function queryWords(q: string | undefined): string[] {
 }
 
 /**
- * The filter on listed entries: categories, attribute conditions (the product or an in-stock offer's SKU has one of the
- * values: index `listing_attribute`), a price range (some in-stock offer within it) and the query words (one of their
- * search keys, `searchKeysFor`: a word's prefix, or within one typo of a name's word). Values are compared as data,
- * never as patterns.
+ * The price keys (`price-keys.ts`) that a listing's price range looks up when both its bounds are given and
+ * `keysKept` (every listed entry of the scope has them, `StorefrontReader.keepsPriceKeys`, asked only then).
  */
-export function entryFilter(criteria: ListingCriteria, words: string[]): EntryFilter {
+export async function pricePoints(
+  criteria: ListingCriteria,
+  keysKept: () => Promise<boolean>,
+): Promise<PriceKey[] | undefined> {
+  if (criteria.minPrice === undefined || criteria.maxPrice === undefined) return undefined;
+  const points = priceKeysWithin(criteria.minPrice, criteria.maxPrice);
+  return points && (await keysKept()) ? points : undefined;
+}
+
+/**
+ * The filter on listed entries: categories, attribute conditions (the product or an in-stock offer's SKU has one of the
+ * values: index `listing_attribute`), a price range (some in-stock offer within it: one of its `points` when given,
+ * see `pricePoints`, else through the offers) and the query words (one of their search keys, `searchKeysFor`: a
+ * word's prefix, or within one typo of a name's word). Values are compared as data, never as patterns.
+ */
+export function entryFilter(criteria: ListingCriteria, words: string[], points?: PriceKey[]): EntryFilter {
   const and: EntryFilter[] = criteria.conditions.map((condition) => ({
     attributeKeys: { $in: condition.values.map((value) => attributeKey(condition.attribute, value)) },
   }));
   if (criteria.categories.length > 0) and.push({ categories: { $in: criteria.categories } });
-  if (hasPriceRange(criteria)) {
+  if (points) {
+    and.push({ priceKeys: { $in: points } });
+  } else if (hasPriceRange(criteria)) {
     and.push({ offers: { $elemMatch: { quantity: { $gt: 0 }, price: priceRange(criteria) } } });
     // An in-stock offer at most maxPrice means the cheapest in-stock one (`price`) is too: a range of the
     // `listing_price` index, so only entries that can match are read.
@@ -132,13 +148,14 @@ export function conditionCounter(criteria: ListingCriteria, scope: string): stri
 }
 
 /**
- * Filters whose counts add up to the total of an `exact` or `cheapest` read. A price range splits in two: entries
- * whose cheapest in-stock offer is within it (keys of `listing_price` counted, no entry read), and entries cheaper
- * than `minPrice` with another in-stock offer within it (read and checked). The second are the few cheap ones,
- * where the filter as one count read every entry up to `maxPrice`.
+ * Filters whose counts add up to the total of an `exact` or `cheapest` read. A price range looked up by its price
+ * keys (`points`) is the filter itself: one count of the keys of `listing_price_keys`, each entry once. Otherwise it
+ * splits in two: entries whose cheapest in-stock offer is within it (keys of `listing_price` counted, no entry read),
+ * and entries cheaper than `minPrice` with another in-stock offer within it (read and checked: at 1000× tens of
+ * thousands for `[500, 2000]`, hence the price keys).
  */
-export function totalFilters(criteria: ListingCriteria, filter: EntryFilter): EntryFilter[] {
-  if (!hasPriceRange(criteria) || criteria.conditions.length > 0 || criteria.q) return [filter];
+export function totalFilters(criteria: ListingCriteria, filter: EntryFilter, points?: PriceKey[]): EntryFilter[] {
+  if (points || !hasPriceRange(criteria) || criteria.conditions.length > 0 || criteria.q) return [filter];
   const categories = criteria.categories.length > 0 ? [{ categories: { $in: criteria.categories } }] : [];
   const within = { $and: [...categories, { price: priceRange(criteria) }] };
   if (criteria.minPrice === undefined) return [within];
