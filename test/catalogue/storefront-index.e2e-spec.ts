@@ -16,7 +16,26 @@ import { startTestApp, TestApp } from '../support/test-app';
 const BEAN = 'ecomRemainsSearchEngineServiceImpl';
 const ADMIN_BEAN = 'catalogueAdminServiceImpl';
 /** Countries no demo product comes from: each fixture takes one, so its counter is its own. */
-const UNUSED_ORIGINS = ['IS', 'FJ', 'MN', 'BT', 'LA', 'KH', 'MG', 'NA', 'BW', 'ZM', 'UY', 'PY', 'EC', 'GT', 'HN', 'SV'];
+const UNUSED_ORIGINS = [
+  'IS',
+  'FJ',
+  'MN',
+  'BT',
+  'LA',
+  'KH',
+  'MG',
+  'NA',
+  'BW',
+  'ZM',
+  'UY',
+  'PY',
+  'EC',
+  'GT',
+  'HN',
+  'SV',
+  'MW',
+  'MZ',
+];
 /** The demo sellers the fixtures' offers belong to (the demo marketplace is seeded on `a`). */
 const SELLER = 'seller.nl';
 const OTHER_SELLER = 'seller.fr';

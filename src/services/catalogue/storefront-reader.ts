@@ -74,6 +74,19 @@ export type SkuScopeEntry = Partial<Pick<StorefrontEntry, 'countryOfOrigin' | 'g
 };
 
 /**
+ * The query of a read of the listed entries of `scope` matching `filter`. A filter on price keys (`priceKeys` at
+ * its top, `price-keys.ts`) names the scope and the listed state itself: counted, or read in the newest order (that
+ * of `listing_price_keys`), it is sent alone, so that its index is the only candidate. With `scope` and `listed`
+ * beside it every `listing_*` index is one too, and the planner's trial may pick one that reads every entry of the
+ * scope (`listing_price`, for a range starting at the cheapest prices, whose first entries all match). Sorted
+ * otherwise, by name, the scope stays: `listing_name` gives that order.
+ */
+function listedQuery(scope: string, filter: EntryFilter, sort?: EntrySort): Doc {
+  const byPriceKeys = filter.priceKeys !== undefined && (sort === undefined || sort.createdAt !== undefined);
+  return byPriceKeys ? filter : { scope, listed: true, ...filter };
+}
+
+/**
  * The storefront's read port on the storefront index (`StorefrontIndexer` writes it): every query is on an indexed
  * field of `storefront_index` or `storefront_facets` (see `storefront-index.schema.ts`), through the driver.
  */
@@ -104,7 +117,7 @@ export class StorefrontReader {
   page(scope: string, query: PageQuery): Promise<StorefrontEntry[]> {
     const { filter, sort, hint, skip, limit } = query;
     return this.entries()
-      .find({ scope, listed: true, ...filter } as Doc, { projection: pageFields(query), ...(hint ? { hint } : {}) })
+      .find(listedQuery(scope, filter, sort), { projection: pageFields(query), ...(hint ? { hint } : {}) })
       .sort(sort ?? {})
       .skip(skip)
       .limit(limit)
@@ -154,7 +167,7 @@ export class StorefrontReader {
    * aggregate): a count whose index bounds are exact is then answered from the index keys, no entry read.
    */
   async count(scope: string, filter: EntryFilter): Promise<number> {
-    const command = { count: INDEX_COLLECTION, query: { scope, listed: true, ...filter } };
+    const command = { count: INDEX_COLLECTION, query: listedQuery(scope, filter) };
     const { n } = (await this.connection.db!.command(command)) as { n: number };
     return n;
   }

@@ -272,7 +272,7 @@ export class ProductSearchService {
     const counter = read === 'candidates' ? undefined : totalCounter(read, criteria, scope);
     // With a counter, the attributes are checked against the revision read with it (below); else first.
     if (counter === undefined) await this.checkAttributes(criteria.conditions, undefined);
-    const points = await pricePoints(criteria, () => this.index.keepsPriceKeys(scope));
+    const points = await pricePoints(criteria, scope, () => this.index.keepsPriceKeys(scope));
     const filter = entryFilter(criteria, words, points);
     const start = criteria.page * criteria.size;
     // Text with no word in it (only punctuation) matches nothing, as it did through the text index.

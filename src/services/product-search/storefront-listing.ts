@@ -8,7 +8,7 @@ import {
   StorefrontEntry,
 } from '../catalogue/storefront-entry';
 import { EntryFilter, EntrySort } from '../catalogue/storefront-reader';
-import { PriceKey, priceKeysWithin } from '../catalogue/price-keys';
+import { priceKeysWithin } from '../catalogue/price-keys';
 import { searchKeysFor, TYPO_MIN_LENGTH, withinOneEdit, wordsOf } from '../catalogue/search-terms';
 import { ListingSort } from './product-listing.dto';
 
@@ -64,10 +64,11 @@ export function queryWords(q: string | undefined): string[] {
  */
 export async function pricePoints(
   criteria: ListingCriteria,
+  scope: string,
   keysKept: () => Promise<boolean>,
-): Promise<PriceKey[] | undefined> {
+): Promise<string[] | undefined> {
   if (criteria.minPrice === undefined || criteria.maxPrice === undefined) return undefined;
-  const points = priceKeysWithin(criteria.minPrice, criteria.maxPrice);
+  const points = priceKeysWithin(scope, criteria.minPrice, criteria.maxPrice);
   return points && (await keysKept()) ? points : undefined;
 }
 
@@ -77,21 +78,21 @@ export async function pricePoints(
  * see `pricePoints`, else through the offers) and the query words (one of their search keys, `searchKeysFor`: a
  * word's prefix, or within one typo of a name's word). Values are compared as data, never as patterns.
  */
-export function entryFilter(criteria: ListingCriteria, words: string[], points?: PriceKey[]): EntryFilter {
+export function entryFilter(criteria: ListingCriteria, words: string[], points?: string[]): EntryFilter {
   const and: EntryFilter[] = criteria.conditions.map((condition) => ({
     attributeKeys: { $in: condition.values.map((value) => attributeKey(condition.attribute, value)) },
   }));
   if (criteria.categories.length > 0) and.push({ categories: { $in: criteria.categories } });
-  if (points) {
-    and.push({ priceKeys: { $in: points } });
-  } else if (hasPriceRange(criteria)) {
+  if (hasPriceRange(criteria) && !points) {
     and.push({ offers: { $elemMatch: { quantity: { $gt: 0 }, price: priceRange(criteria) } } });
     // An in-stock offer at most maxPrice means the cheapest in-stock one (`price`) is too: a range of the
     // `listing_price` index, so only entries that can match are read.
     if (criteria.maxPrice !== undefined) and.push({ price: { $lte: criteria.maxPrice } });
   }
   if (words.length > 0) and.push({ searchKeys: { $in: [...new Set(words.flatMap(searchKeysFor))] } });
-  return and.length === 0 ? {} : { $and: and };
+  // At the top, where `StorefrontReader` looks for it (see `listedQuery`).
+  const byPriceKeys = points ? { priceKeys: { $in: points } } : {};
+  return and.length === 0 ? byPriceKeys : { ...byPriceKeys, $and: and };
 }
 
 /**
@@ -154,7 +155,7 @@ export function conditionCounter(criteria: ListingCriteria, scope: string): stri
  * and entries cheaper than `minPrice` with another in-stock offer within it (read and checked: at 1000× tens of
  * thousands for `[500, 2000]`, hence the price keys).
  */
-export function totalFilters(criteria: ListingCriteria, filter: EntryFilter, points?: PriceKey[]): EntryFilter[] {
+export function totalFilters(criteria: ListingCriteria, filter: EntryFilter, points?: string[]): EntryFilter[] {
   if (points || !hasPriceRange(criteria) || criteria.conditions.length > 0 || criteria.q) return [filter];
   const categories = criteria.categories.length > 0 ? [{ categories: { $in: criteria.categories } }] : [];
   const within = { $and: [...categories, { price: priceRange(criteria) }] };
