@@ -123,6 +123,7 @@ describe('query plans of the beans', () => {
     ]);
     await call(undefined, SEARCH, 'listProducts', [{ minPrice: 500, maxPrice: 2000, currency: 'EUR', sort: 'newest' }]);
     await call(undefined, SEARCH, 'listProducts', [{ minPrice: 500, maxPrice: 2000, sort: 'price' }]);
+    await call(undefined, SEARCH, 'listProducts', [{ minPrice: 500, currency: 'EUR', sort: 'name' }]);
     await call(undefined, SEARCH, 'listProducts', [{ q: 'monsterra palm' }]);
     for (const sort of ['-price', 'name', '-name', 'newest']) {
       await call(undefined, SEARCH, 'listProducts', [{ q: 'ficus', sort, currency: 'EUR', page: 1, size: 1 }]);
@@ -324,8 +325,13 @@ describe('query plans of the beans', () => {
       (query) => query.caller === `${SEARCH}.listProducts` && query.command.count === 'storefront_index',
     );
     const ofPrice = counts.filter((query) => /"(price|priceKeys|offers)"/.test(JSON.stringify(query.command)));
-    // One count of the entries having one of the range's price keys (each entry once): an index scan and no FETCH.
-    expect(ofPrice.map((query) => query.plan)).toEqual(['COUNT > IXSCAN listing_price_keys']);
+    // Both bounds: one count of the entries having one of the range's price keys (each entry once), no FETCH.
+    // `minPrice` alone: the cheapest within from `listing_price`'s keys, and the cheaper ones read through it.
+    expect(ofPrice.map((query) => query.plan)).toEqual([
+      'COUNT > IXSCAN listing_price_keys',
+      'COUNT > COUNT_SCAN listing_price',
+      expect.stringMatching(/^COUNT > FETCH > IXSCAN listing_price$/),
+    ]);
     // Whether the scope's entries keep price keys: looked up once per scope (EUR, all currencies), one entry at most.
     const lookups = planned.filter(
       (query) => query.caller === `${SEARCH}.listProducts` && JSON.stringify(query.command).includes('"$exists"'),

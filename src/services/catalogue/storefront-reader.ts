@@ -164,10 +164,11 @@ export class StorefrontReader {
 
   /**
    * How many listed entries of `scope` match `filter`. The `count` command rather than `countDocuments` (an
-   * aggregate): a count whose index bounds are exact is then answered from the index keys, no entry read.
+   * aggregate): a count whose index bounds are exact is then answered from the index keys, no entry read (unless
+   * `hint`ed: the embedded database then reads each entry).
    */
-  async count(scope: string, filter: EntryFilter): Promise<number> {
-    const command = { count: INDEX_COLLECTION, query: listedQuery(scope, filter) };
+  async count(scope: string, filter: EntryFilter, hint?: string): Promise<number> {
+    const command = { count: INDEX_COLLECTION, query: listedQuery(scope, filter), ...(hint ? { hint } : {}) };
     const { n } = (await this.connection.db!.command(command)) as { n: number };
     return n;
   }

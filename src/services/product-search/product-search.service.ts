@@ -14,7 +14,7 @@ import {
   LISTING_REVISION,
   REVISION_COLLECTION,
 } from '../catalogue/storefront-indexer';
-import { EntryFilter, PageQuery, StorefrontReader } from '../catalogue/storefront-reader';
+import { PageQuery, StorefrontReader } from '../catalogue/storefront-reader';
 import { StorefrontSearchReader } from '../catalogue/storefront-search-reader';
 import { prefixKeysFor } from '../catalogue/search-terms';
 import { SellerDirectory } from '../catalogue/seller-directory';
@@ -44,6 +44,7 @@ import {
   rowsOf,
   sortRows,
   totalFilters,
+  TotalPart,
 } from './storefront-listing';
 import { contentIn, ProductDetail, ProductListing, toListedProduct, toProductDetail } from './storefront-views';
 
@@ -312,10 +313,10 @@ export class ProductSearchService {
   }
 
   /** A page and, at the same time, the counts adding up to its total (`totalFilters`). */
-  private async pageAndCounts(scope: string, query: PageQuery, parts: EntryFilter[]) {
+  private async pageAndCounts(scope: string, query: PageQuery, parts: TotalPart[]) {
     const [entries, ...counts] = await Promise.all([
       this.index.page(scope, query),
-      ...parts.map((part) => this.index.count(scope, part)),
+      ...parts.map(({ filter, hint }) => this.index.count(scope, filter, hint)),
     ]);
     return { entries, total: counts.reduce((sum, count) => sum + count, 0) };
   }

@@ -148,21 +148,28 @@ export function conditionCounter(criteria: ListingCriteria, scope: string): stri
   return values[0] === '' ? undefined : facetKey(`value:${String(attribute)}`, values[0]);
 }
 
+/** A count of a listing's total: its filter, and the index it is read through when the planner must not choose. */
+export interface TotalPart {
+  filter: EntryFilter;
+  hint?: string;
+}
+
 /**
- * Filters whose counts add up to the total of an `exact` or `cheapest` read. A price range looked up by its price
+ * Counts that add up to the total of an `exact` or `cheapest` read. A price range looked up by its price
  * keys (`points`) is the filter itself: one count of the keys of `listing_price_keys`, each entry once. Otherwise it
  * splits in two: entries whose cheapest in-stock offer is within it (keys of `listing_price` counted, no entry read),
- * and entries cheaper than `minPrice` with another in-stock offer within it (read and checked; at 1000× the planner's
- * trial read it through `listing_key_price`, every entry of the scope: 1.8 s for `[500, 2000]`, hence the keys).
+ * and entries cheaper than `minPrice` with another in-stock offer within it, read and checked through `listing_price`
+ * (hinted: at 1000× the planner's trial took `listing_key_price`, bounded by the scope alone, and read every entry of
+ * the scope, 1.8 s for `[500, 2000]`; a hinted count reads the entries, as this one does anyway).
  */
-export function totalFilters(criteria: ListingCriteria, filter: EntryFilter, points?: string[]): EntryFilter[] {
-  if (points || !hasPriceRange(criteria) || criteria.conditions.length > 0 || criteria.q) return [filter];
+export function totalFilters(criteria: ListingCriteria, filter: EntryFilter, points?: string[]): TotalPart[] {
+  if (points || !hasPriceRange(criteria) || criteria.conditions.length > 0 || criteria.q) return [{ filter }];
   const categories = criteria.categories.length > 0 ? [{ categories: { $in: criteria.categories } }] : [];
   const within = { $and: [...categories, { price: priceRange(criteria) }] };
-  if (criteria.minPrice === undefined) return [within];
+  if (criteria.minPrice === undefined) return [{ filter: within }];
   const inStockWithin = { offers: { $elemMatch: { quantity: { $gt: 0 }, price: priceRange(criteria) } } };
   const cheaper = { $and: [...categories, { price: { $lt: criteria.minPrice } }, inStockWithin] };
-  return [within, cheaper];
+  return [{ filter: within }, { filter: cheaper, hint: 'listing_price' }];
 }
 
 /**
