@@ -122,6 +122,8 @@ describe('query plans of the beans', () => {
       { filters: filters.slice(1), categories: ['Seeds'], sort: 'price' },
     ]);
     await call(undefined, SEARCH, 'listProducts', [{ minPrice: 500, maxPrice: 2000, currency: 'EUR', sort: 'newest' }]);
+    await call(undefined, SEARCH, 'listProducts', [{ minPrice: 500, maxPrice: 2000, sort: 'price' }]);
+    await call(undefined, SEARCH, 'listProducts', [{ minPrice: 500, currency: 'EUR', sort: 'name' }]);
     await call(undefined, SEARCH, 'listProducts', [{ q: 'monsterra palm' }]);
     for (const sort of ['-price', 'name', '-name', 'newest']) {
       await call(undefined, SEARCH, 'listProducts', [{ q: 'ficus', sort, currency: 'EUR', page: 1, size: 1 }]);
@@ -318,19 +320,32 @@ describe('query plans of the beans', () => {
     ]);
   });
 
-  it('should count a price range mostly from index keys', () => {
+  it('should count a price range from the keys of its price keys, no entry read', () => {
     const counts = planned.filter(
       (query) => query.caller === `${SEARCH}.listProducts` && query.command.count === 'storefront_index',
     );
-    const ofPrice = counts.filter((query) => JSON.stringify(query.command).includes('"price"'));
-    // Entries whose cheapest in-stock offer is within the range: keys only; the cheaper ones are read and checked.
-    expect(ofPrice).toHaveLength(2);
-    expect(ofPrice.map((query) => query.plan)).toEqual(
-      expect.arrayContaining([
-        expect.stringContaining('COUNT_SCAN listing_price'),
-        expect.stringMatching(/FETCH.*listing_price/),
-      ]),
+    const ofPrice = counts.filter((query) => /"(price|priceKeys|offers)"/.test(JSON.stringify(query.command)));
+    // Both bounds: one count of the entries having one of the range's price keys (each entry once), no FETCH.
+    // `minPrice` alone: the cheapest within from `listing_price`'s keys, and the cheaper ones read through it.
+    expect(ofPrice.map((query) => query.plan)).toEqual([
+      'COUNT > IXSCAN listing_price_keys',
+      'COUNT > COUNT_SCAN listing_price',
+      expect.stringMatching(/^COUNT > FETCH > IXSCAN listing_price$/),
+    ]);
+    // Whether the scope's entries keep price keys: looked up once per scope (EUR, all currencies), one entry at most.
+    const lookups = planned.filter(
+      (query) => query.caller === `${SEARCH}.listProducts` && JSON.stringify(query.command).includes('"$exists"'),
     );
+    const lookup = expect.stringMatching(/LIMIT > FETCH > IXSCAN listing_price_keys$/);
+    expect(lookups.map((query) => query.plan)).toEqual([lookup, lookup]);
+    // The candidates of a range sorted by price: the entries having one of its price keys.
+    const candidates = planned.filter(
+      (query) =>
+        query.caller === `${SEARCH}.listProducts` &&
+        query.command.find &&
+        /"priceKeys"/.test(JSON.stringify(query.command)),
+    );
+    expect(candidates.map((query) => query.plan)).toContainEqual(expect.stringContaining('IXSCAN listing_price_keys'));
   });
 
   it('should read the products lists in name order from an index, stopping after the list', () => {

@@ -16,7 +16,26 @@ import { startTestApp, TestApp } from '../support/test-app';
 const BEAN = 'ecomRemainsSearchEngineServiceImpl';
 const ADMIN_BEAN = 'catalogueAdminServiceImpl';
 /** Countries no demo product comes from: each fixture takes one, so its counter is its own. */
-const UNUSED_ORIGINS = ['IS', 'FJ', 'MN', 'BT', 'LA', 'KH', 'MG', 'NA', 'BW', 'ZM', 'UY', 'PY', 'EC', 'GT', 'HN', 'SV'];
+const UNUSED_ORIGINS = [
+  'IS',
+  'FJ',
+  'MN',
+  'BT',
+  'LA',
+  'KH',
+  'MG',
+  'NA',
+  'BW',
+  'ZM',
+  'UY',
+  'PY',
+  'EC',
+  'GT',
+  'HN',
+  'SV',
+  'MW',
+  'MZ',
+];
 /** The demo sellers the fixtures' offers belong to (the demo marketplace is seeded on `a`). */
 const SELLER = 'seller.nl';
 const OTHER_SELLER = 'seller.fr';
@@ -246,6 +265,34 @@ describe('storefront index kept current per write, on two instances', () => {
     await expectBoth(f, { ...notListed, detail: { status: 200, offers: [] } });
     await patchOffer(a, f.offerId, { active: true });
     await expectBoth(f, listedAs(f, f.offerId, 500));
+  });
+
+  // A price range lists a product with an in-stock offer within it, also when its cheapest one is below the range
+  // (its total one count of the entries' price keys): shown with that offer, until the offer sells out.
+  it('should list and count by a price range a product whose offer within it is not its cheapest', async () => {
+    const f = await fixture(a, 120, 2);
+    // No demo product or other fixture has an offer in this range.
+    const range = { minPrice: 987_650, maxPrice: 987_660, sort: 'newest' };
+    const inside = await offer(b, OTHER_SELLER, f.skuId, 987_655, 3);
+    const inRange = async (t: TestApp, currency?: string) => {
+      const { body } = await t.callBean(BEAN, 'listProducts', [{ ...range, currency }]).expect(200);
+      const { items, total } = body as { items: { id: string; cheapestOffer: { offerId: string } }[]; total: number };
+      return { rows: items.map((item) => ({ id: item.id, offerId: item.cheapestOffer.offerId })), total };
+    };
+    for (const t of [a, b, a, b]) {
+      for (const currency of [undefined, 'EUR']) {
+        expect(await inRange(t, currency)).toEqual({ rows: [{ id: f.productId, offerId: inside }], total: 1 });
+      }
+    }
+    await b.http
+      .post(`/api/v1/catalogue/offers/${inside}/stock/${String(demoWarehouseId(OTHER_SELLER))}/adjust`)
+      .set('Authorization', asSeller(b, OTHER_SELLER))
+      .send({ delta: -3 })
+      .expect(200);
+    for (const t of [a, b]) {
+      for (const currency of [undefined, 'EUR']) expect(await inRange(t, currency)).toEqual({ rows: [], total: 0 });
+    }
+    await expectBoth(f, listedAs(f, f.offerId, 120));
   });
 
   it('should show a new, cheaper offer of another seller as the cheapest', async () => {

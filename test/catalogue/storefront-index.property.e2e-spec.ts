@@ -200,11 +200,18 @@ function expectedAttributes(sources: Sources, holder: Doc): AttributeView[] {
   });
 }
 
-/** The listing the storefront must give, computed straight from the source collections. */
-function expectedListing(sources: Sources, currency?: string) {
+/**
+ * The listing the storefront must give, computed straight from the source collections; `within`: the offers of a
+ * price range (each product shown with its cheapest in-stock offer within it).
+ */
+function expectedListing(sources: Sources, currency?: string, within = (_offer: Doc) => true) {
   const live = new Set(publishedOf(sources).map((p) => String(p._id)));
   const shown = sources.offers.filter(
-    (offer) => inStockActive(offer) && live.has(String(offer.product)) && (!currency || offer.currency === currency),
+    (offer) =>
+      inStockActive(offer) &&
+      live.has(String(offer.product)) &&
+      (!currency || offer.currency === currency) &&
+      within(offer),
   );
   return rowsByPrice(shown, 1);
 }
@@ -279,7 +286,7 @@ const asCounts = (facets: Facet[]) => Object.fromEntries(facets.map((facet) => [
 /**
  * 200 random write sequences (fixed seed) on a small catalogue, each followed by every index answer compared with a
  * full recomputation from the source collections: the listing in all currencies and per currency (members, the
- * cheapest offer, the price order), the whole-catalogue filter counters, the products list with its in-stock offer
+ * cheapest offer, the price order; price ranges), the whole-catalogue filter counters, the products list with its in-stock offer
  * counts, the products list searched by name (trigram look-up and scan), and a search by word.
  */
 describe('storefront index against a full recomputation (property)', () => {
@@ -372,12 +379,33 @@ describe('storefront index against a full recomputation (property)', () => {
     }
   }
 
+  /**
+   * Price ranges in all currencies and in one, sorted by price (candidates read through the price keys) and by
+   * newest (a page and one count of the price keys): the products with an in-stock offer within the range, also
+   * those whose cheapest in-stock offer is below it.
+   */
+  async function expectPriceRangesAgreeWithSources(sources: Sources): Promise<void> {
+    const byId = (rows: { id: string }[]) => [...rows].sort((x, y) => (x.id < y.id ? -1 : 1));
+    for (const [minPrice, maxPrice, currency] of [
+      [15, 30],
+      [15, 30, 'EUR'],
+      [25, 25, 'EUR'],
+    ] as const) {
+      const within = (offer: Doc) => offer.price >= minPrice && offer.price <= maxPrice;
+      const expected = withAttributes(sources, expectedListing(sources, currency, within));
+      const range = { minPrice, maxPrice, ...(currency ? { currency } : {}) };
+      expect(await listed(range)).toEqual(expected);
+      expect(byId(await listed({ ...range, sort: 'newest' }))).toEqual(byId(expected));
+    }
+  }
+
   async function expectIndexAgreesWithSources(): Promise<void> {
     const sources = await readSources(db);
     expect(await listed({})).toEqual(withAttributes(sources, expectedListing(sources)));
     for (const currency of CURRENCIES) {
       expect(await listed({ currency })).toEqual(withAttributes(sources, expectedListing(sources, currency)));
     }
+    await expectPriceRangesAgreeWithSources(sources);
     await expectDetailAgreesWithSources(sources, productIds[0]);
     await expectValueFiltersAgreeWithSources(sources);
     const facets = async (fn: string) => asCounts((await call(fn, [''])) as Facet[]);

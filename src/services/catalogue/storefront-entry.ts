@@ -1,5 +1,6 @@
 import { Types } from 'mongoose';
 import { ListingCard, listingCardOf } from './listing-card';
+import { priceKeysOf } from './price-keys';
 import { distinctWords, nameGramsOf, searchKeysOf } from './search-terms';
 
 /** Scope of the entry answering for all currencies; other entries are scoped to one currency (`EUR`). */
@@ -131,6 +132,11 @@ export interface StorefrontEntry {
    * `listing_key_price` reads a one-value attribute filter's page sorted by price in that order.
    */
   keyPrices: string[];
+  /**
+   * When listed, the prices of the in-stock offers (of the scope) with their decimal buckets (`priceKeysOf`): index
+   * `listing_price_keys` counts a price range's entries from its keys alone. Missing in entries written before it.
+   */
+  priceKeys?: string[];
   /** Search words of names and descriptions in every language. */
   terms: string[];
   /** When listed, the keys a search looks up (`searchKeysOf`: word prefixes, and names' words with their typo keys). */
@@ -291,6 +297,12 @@ function entryOf(
     card,
     attributeKeys: [...new Set([...keysOf(attributes), ...inStock.flatMap((offer) => offer.keys)])],
     keyPrices: keyPricesOf(product._id, keysOf(attributes), inStock),
+    priceKeys: listed
+      ? priceKeysOf(
+          scope,
+          inStock.map((offer) => offer.price),
+        )
+      : [],
     terms: search.terms,
     searchKeys: listed ? search.searchKeys() : [],
     skus: [],

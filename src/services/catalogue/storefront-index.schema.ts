@@ -26,6 +26,12 @@ StorefrontEntrySchema.index({ ...LISTED, attributeKeys: 1 }, { name: 'listing_at
 // A one-value attribute filter sorted by price: the entries having the value in the order of the price of their
 // cheapest offer meeting it (`keyPrices`, multikey; the product id breaks ties), read with this index as a hint.
 StorefrontEntrySchema.index({ ...LISTED, keyPrices: 1, _id: 1 }, { name: 'listing_key_price' });
+// A price range: the listed entries having an in-stock price or a price bucket of a scope (`priceKeys`, multikey,
+// see `price-keys.ts`; each key names its scope, and only listed entries have keys), so that the range's total is
+// one count of the keys of its points, no entry read; then the newest order, so that a page sorted by newest merges
+// the points' scans in that order (SORT_MERGE, as a search does) and reads only the entries it shows, stopping after
+// the page.
+StorefrontEntrySchema.index({ priceKeys: 1, createdAt: -1, _id: -1 }, { name: 'listing_price_keys' });
 // Search: the listed entries of a scope having a search key (multikey, see `searchKeysOf`), then each sort of
 // `ListingSort` as the listing indexes have it: a search reads one scan per key it looks up, merged in the sort's
 // order (SORT_MERGE; backwards for `-price` and `-name`), and stops after the page; its total counts the keys alone.

@@ -49,6 +49,7 @@ const UNUSED_BY_DERIVATION = {
   terms: 0,
   searchKeys: 0,
   keyPrices: 0,
+  priceKeys: 0,
   nameGrams: 0,
   attributeKeys: 0,
   cheapest: 0,

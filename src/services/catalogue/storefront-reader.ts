@@ -80,18 +80,50 @@ export type SkuScopeEntry = Partial<Pick<StorefrontEntry, 'countryOfOrigin' | 'g
 };
 
 /**
+ * The query of a read of the listed entries of `scope` matching `filter`. A filter on price keys (`priceKeys` at
+ * its top, `price-keys.ts`) names the scope and the listed state itself: counted, or read in the newest order (that
+ * of `listing_price_keys`), it is sent alone, so that its index is the only candidate. With `scope` and `listed`
+ * beside it every `listing_*` index is one too, and the planner's trial may pick one that reads every entry of the
+ * scope (`listing_price`, for a range starting at the cheapest prices, whose first entries all match). Sorted
+ * otherwise, by name, the scope stays: `listing_name` gives that order.
+ */
+function listedQuery(scope: string, filter: EntryFilter, sort?: EntrySort): Doc {
+  const byPriceKeys = filter.priceKeys !== undefined && (sort === undefined || sort.createdAt !== undefined);
+  return byPriceKeys ? filter : { scope, listed: true, ...filter };
+}
+
+/**
  * The storefront's read port on the storefront index (`StorefrontIndexer` writes it): every query is on an indexed
  * field of `storefront_index` or `storefront_facets` (see `storefront-index.schema.ts`), through the driver.
  */
 @Injectable()
 export class StorefrontReader {
+  /** Scopes seen to keep price keys in every listed entry (`keepsPriceKeys`). */
+  private readonly priceKeyScopes = new Set<string>();
+
   constructor(@InjectConnection() private readonly connection: Connection) {}
+
+  /**
+   * Whether every listed entry of `scope` keeps `priceKeys`: those written before the field have none until `npm run
+   * reindex` (or their product's next write) and are found by a price range only through their offers. Looked up
+   * (one entry at most, the `null` point of `listing_price_keys`) until the answer is yes, then remembered: only an
+   * instance of an earlier version still writing entries could make it no again (run the reindex after the last one
+   * stopped).
+   */
+  async keepsPriceKeys(scope: string): Promise<boolean> {
+    if (this.priceKeyScopes.has(scope)) return true;
+    const without = await this.entries().findOne({ scope, listed: true, priceKeys: { $exists: false } } as Doc, {
+      projection: { _id: 1 },
+    });
+    if (without === null) this.priceKeyScopes.add(scope);
+    return without === null;
+  }
 
   /** A page of listed entries of `scope` (see `PageQuery`). */
   page(scope: string, query: PageQuery): Promise<StorefrontEntry[]> {
     const { filter, sort, hint, skip, limit } = query;
     return this.entries()
-      .find({ scope, listed: true, ...filter } as Doc, { projection: pageFields(query), ...(hint ? { hint } : {}) })
+      .find(listedQuery(scope, filter, sort), { projection: pageFields(query), ...(hint ? { hint } : {}) })
       .sort(sort ?? {})
       .skip(skip)
       .limit(limit)
@@ -138,10 +170,11 @@ export class StorefrontReader {
 
   /**
    * How many listed entries of `scope` match `filter`. The `count` command rather than `countDocuments` (an
-   * aggregate): a count whose index bounds are exact is then answered from the index keys, no entry read.
+   * aggregate): a count whose index bounds are exact is then answered from the index keys, no entry read (unless
+   * `hint`ed: the embedded database then reads each entry).
    */
-  async count(scope: string, filter: EntryFilter): Promise<number> {
-    const command = { count: INDEX_COLLECTION, query: { scope, listed: true, ...filter } };
+  async count(scope: string, filter: EntryFilter, hint?: string): Promise<number> {
+    const command = { count: INDEX_COLLECTION, query: listedQuery(scope, filter), ...(hint ? { hint } : {}) };
     const { n } = (await this.connection.db!.command(command)) as { n: number };
     return n;
   }

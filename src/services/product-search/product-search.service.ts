@@ -14,7 +14,7 @@ import {
   LISTING_REVISION,
   REVISION_COLLECTION,
 } from '../catalogue/storefront-indexer';
-import { CARDLESS_LISTING_FIELDS, EntryFilter, PageQuery, StorefrontReader } from '../catalogue/storefront-reader';
+import { CARDLESS_LISTING_FIELDS, PageQuery, StorefrontReader } from '../catalogue/storefront-reader';
 import { StorefrontSearchReader } from '../catalogue/storefront-search-reader';
 import { prefixKeysFor } from '../catalogue/search-terms';
 import { SellerDirectory } from '../catalogue/seller-directory';
@@ -38,11 +38,13 @@ import {
   ListingCriteria,
   ListingRead,
   ListingRow,
+  pricePoints,
   queryWords,
   relevance,
   rowsOf,
   sortRows,
   totalFilters,
+  TotalPart,
 } from './storefront-listing';
 import {
   contentIn,
@@ -297,7 +299,8 @@ export class ProductSearchService {
     const counter = read === 'candidates' ? undefined : totalCounter(read, criteria, scope);
     // With a counter, the attributes are checked against the revision read with it (below); else first.
     if (counter === undefined) await this.checkAttributes(criteria.conditions, undefined);
-    const filter = entryFilter(criteria, words);
+    const points = await pricePoints(criteria, scope, () => this.index.keepsPriceKeys(scope));
+    const filter = entryFilter(criteria, words, points);
     const start = criteria.page * criteria.size;
     // Text with no word in it (only punctuation) matches nothing, as it did through the text index.
     if (criteria.q && words.length === 0) return { items: [], total: 0 };
@@ -314,7 +317,7 @@ export class ProductSearchService {
           : { filter, sort: INDEX_SORTS[sort], ...paging };
       const { entries, total } =
         counter === undefined
-          ? await this.pageAndCounts(scope, query, criteria, filter)
+          ? await this.pageAndCounts(scope, query, totalFilters(criteria, filter, points))
           : await this.countedPage(scope, query, counter, criteria.conditions);
       return { items: read === 'cheapest' ? cheapestRows(entries) : rowsOf(entries, criteria, []), total };
     }
@@ -335,11 +338,11 @@ export class ProductSearchService {
     return { entries, total: count };
   }
 
-  /** A page and, at the same time, the counts adding up to its total (a price range's in two parts, `totalFilters`). */
-  private async pageAndCounts(scope: string, query: PageQuery, criteria: ListingCriteria, filter: EntryFilter) {
+  /** A page and, at the same time, the counts adding up to its total (`totalFilters`). */
+  private async pageAndCounts(scope: string, query: PageQuery, parts: TotalPart[]) {
     const [entries, ...counts] = await Promise.all([
       this.index.page(scope, query),
-      ...totalFilters(criteria, filter).map((part) => this.index.count(scope, part)),
+      ...parts.map(({ filter, hint }) => this.index.count(scope, filter, hint)),
     ]);
     return { entries, total: counts.reduce((sum, count) => sum + count, 0) };
   }
