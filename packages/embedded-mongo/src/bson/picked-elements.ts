@@ -48,14 +48,47 @@ function valueEnd(bytes: Buffer, type: number, at: number): number {
 }
 
 /**
- * The BSON of the document `bytes` holds with only the picked top-level elements, in stored order, each element's
- * bytes copied unchanged. `_id` comes first as MongoDB returns it because it is stored first: the server stores
- * documents as JS objects serialize, `_id` first but after any integer-like names (which a JS object lists first,
- * and so does the decoding path's pick). Names are compared as bytes and adjacent picked elements copied as one run:
- * decoding each name and copying each element were most of the cost (measured with a storefront entry).
+ * A document made of the picked top-level elements of a stored document: runs of the stored bytes, copied into a
+ * reply when it is written (`writeInto`). Nothing is allocated or copied when the pick is made: a buffer of its own
+ * per picked document (a slice of Node's 8 KiB pool, a new pool every few documents) and the copy into it were about
+ * half of an aggregate's CPU for a listing page of 20 storefront entries (profiled; bench README, `dbpage`). The
+ * stored bytes are never written (a new version gets new bytes), so the runs stay valid as long as they are held.
  */
-export function pickElements(bytes: Uint8Array, pick: ElementPick): Buffer {
-  const source = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+export class PickedElements {
+  constructor(
+    private readonly source: Buffer,
+    /** Start and end offsets in `source` of each run of adjacent picked elements. */
+    private readonly runs: number[],
+    /** The picked document's BSON size. */
+    readonly byteLength: number,
+  ) {}
+
+  /** Writes the document's BSON (its length, the runs, the terminating zero) into `out` at `at`; returns its end. */
+  writeInto(out: Buffer, at: number): number {
+    let written = out.writeInt32LE(this.byteLength, at);
+    for (let i = 0; i < this.runs.length; i += 2)
+      written += this.source.copy(out, written, this.runs[i], this.runs[i + 1]);
+    out[written] = 0;
+    return written + 1;
+  }
+
+  /** The document's BSON in a buffer of its own. */
+  toBuffer(): Buffer {
+    const out = Buffer.allocUnsafe(this.byteLength);
+    this.writeInto(out, 0);
+    return out;
+  }
+}
+
+/**
+ * The document `bytes` holds with only the picked top-level elements, in stored order, each element's bytes
+ * unchanged. `_id` comes first as MongoDB returns it because it is stored first: the server stores documents as JS
+ * objects serialize, `_id` first but after any integer-like names (which a JS object lists first, and so does the
+ * decoding path's pick). Names are compared as bytes and adjacent picked elements kept as one run: decoding each name
+ * and copying each element were most of the cost (measured with a storefront entry).
+ */
+export function pickElements(bytes: Uint8Array, pick: ElementPick): PickedElements {
+  const source = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const runs: number[] = [];
   let length = 4 + 1;
   for (let at = 4; source[at] !== 0;) {
@@ -69,11 +102,7 @@ export function pickElements(bytes: Uint8Array, pick: ElementPick): Buffer {
     }
     at = end;
   }
-  const out = Buffer.allocUnsafe(length);
-  let written = out.writeInt32LE(length, 0);
-  for (let i = 0; i < runs.length; i += 2) written += source.copy(out, written, runs[i], runs[i + 1]);
-  out[written] = 0;
-  return out;
+  return new PickedElements(source, runs, length);
 }
 
 /** Whether the name in `source` from `start` to `end` is one of `names`. */

@@ -1,5 +1,6 @@
 import { toBson } from '../bson/codec';
-import { knownBytes } from '../ops/known-bytes';
+import { PickedElements } from '../bson/picked-elements';
+import { knownBytes, type KnownBson } from '../ops/known-bytes';
 import { isDoc, type Doc } from '../types';
 
 const EMBEDDED_DOCUMENT = 0x03;
@@ -32,7 +33,7 @@ function batchKeyOf(cursor: unknown): 'firstBatch' | 'nextBatch' | undefined {
  * `{cursor: {<batchKey>: [docs], ...cursorTail}, ...replyTail}` written into one buffer; the tails are the elements
  * (and terminating zero) of the other fields, serialized.
  */
-function cursorReply(batchKey: string, docs: Uint8Array[], cursorTail: Uint8Array, replyTail: Uint8Array): Buffer {
+function cursorReply(batchKey: string, docs: KnownBson[], cursorTail: Uint8Array, replyTail: Uint8Array): Buffer {
   const arrayLength = 4 + docs.reduce((sum, doc, index) => sum + indexHeadLength(index) + doc.byteLength, 0) + 1;
   const cursorLength = 4 + 2 + batchKey.length + arrayLength + cursorTail.byteLength;
   const length = 4 + 2 + 'cursor'.length + cursorLength + replyTail.byteLength;
@@ -44,6 +45,10 @@ function cursorReply(batchKey: string, docs: Uint8Array[], cursorTail: Uint8Arra
   at = out.writeInt32LE(arrayLength, at);
   docs.forEach((doc, index) => {
     at = writeHead(out, at, EMBEDDED_DOCUMENT, String(index));
+    if (doc instanceof PickedElements) {
+      at = doc.writeInto(out, at);
+      return;
+    }
     out.set(doc, at);
     at += doc.byteLength;
   });
