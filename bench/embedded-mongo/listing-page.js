@@ -86,12 +86,13 @@ async function readCollections(dist) {
 async function startServer(dist, collections) {
   const { EmbeddedMongoServer } = require(dist);
   const started = await withNewThreads(async () => ({ server: await EmbeddedMongoServer.start({ unixSocket: true }) }));
-  const client = await MongoClient.connect(started.server.socketUri);
+  // A busy machine may hold a batch of inserts longer than the driver's default monitor timeout.
+  const client = await MongoClient.connect(started.server.socketUri, { connectTimeoutMS: 300_000 });
   const db = client.db(DB);
   for (const { name, docs, indexes } of collections) {
     if (indexes.length)
       await db.collection(name).createIndexes(indexes.map(({ key, name: index }) => ({ key, name: index })));
-    for (let at = 0; at < docs.length; at += 1000) await db.collection(name).insertMany(docs.slice(at, at + 1000));
+    for (let at = 0; at < docs.length; at += 200) await db.collection(name).insertMany(docs.slice(at, at + 200));
   }
   return { dist, ...started, client, db };
 }
