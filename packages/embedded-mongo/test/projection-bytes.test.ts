@@ -74,7 +74,7 @@ function reserialized(stored: Buffer, projection: Doc): Buffer {
 function copied(stored: Buffer, projection: Doc): Buffer {
   const inclusion = fieldInclusion(projection);
   if (!inclusion) throw new Error('not a plain inclusion');
-  return pickElements(stored, elementPick(inclusion.fields, inclusion.withId));
+  return pickElements(stored, elementPick(inclusion.fields, inclusion.withId)).toBuffer();
 }
 
 /** What a client expects: the whole document's elements it asked for, `_id` first, the others in stored order. */

@@ -59,6 +59,12 @@ export class Index {
   private readonly arrayKeys: number[];
   /** Bumped on every entry change, so a suspended scan knows to re-seek. */
   private version = 0;
+  /**
+   * Bumped whenever a key field starts or stops holding arrays (`fieldIsMultiKey`) or array keys (`holdsArrayKeys`):
+   * a query's bounds on the index and their exactness depend on those, so bounds kept for repeated values (the plan
+   * cache's) hold while this does not change.
+   */
+  arrayState = 0;
   /** Documents added, replaced or removed since the index was built (the plan cache flushes after many). */
   writes = 0;
   /** The last size measured, valid while the entries have not changed since. */
@@ -147,8 +153,15 @@ export class Index {
 
   private countArrayKeys(key: unknown[], delta: number): void {
     key.forEach((value, i) => {
-      if (Array.isArray(value)) this.arrayKeys[i] += delta;
+      if (Array.isArray(value)) this.arrayKeys[i] = this.counted(this.arrayKeys[i], delta);
     });
+  }
+
+  /** `count + delta`, bumping `arrayState` when the count starts or stops being 0. */
+  private counted(count: number, delta: number): number {
+    const next = count + delta;
+    if (next > 0 !== count > 0) this.arrayState++;
+    return next;
   }
 
   /** Whether some entry has an array as this field's key value (an array nested in an array). */
@@ -168,7 +181,7 @@ export class Index {
   private countArrays(doc: Doc, delta: number): void {
     if (!this.covers(doc)) return;
     this.fields.forEach((field, i) => {
-      if (touchesArray(doc, field)) this.arrayHolders[i] += delta;
+      if (touchesArray(doc, field)) this.arrayHolders[i] = this.counted(this.arrayHolders[i], delta);
     });
   }
 

@@ -1,7 +1,8 @@
+import { ObjectId } from 'bson';
 import type { Collection } from '../storage/collection';
 import { isDoc } from '../types';
 import type { Index } from './index';
-import type { QuerySpec, Solution } from './solutions';
+import type { IndexSolution, QuerySpec, Solution } from './solutions';
 
 /*
  * The plan cache: per collection, the winning choice of each query shape, kept until the indexes change or
@@ -15,6 +16,29 @@ type Choice = { kind: 'collscan' } | { kind: 'index'; name: string } | { kind: '
 export interface CacheEntry {
   choice: Choice;
   works: number;
+  /**
+   * The chosen index's solutions (bounds, exactness, scan direction) of queries of this shape, by their values
+   * (`valuesKey`), each with the index's `arrayState` it was made under (`keptSolution`).
+   */
+  solutions?: Map<string, { solution: IndexSolution; arrayState: number }>;
+}
+
+/** Solutions kept per cache entry; the oldest goes first. */
+const SOLUTIONS_KEPT = 32;
+
+/**
+ * The solution kept for the query's values in the entry, if it was made from the index `index` as it is now (no key
+ * field started or stopped holding arrays since).
+ */
+export function keptSolution(entry: CacheEntry, values: string, index: Index | undefined): IndexSolution | undefined {
+  const kept = entry.solutions?.get(values);
+  return kept && kept.solution.index === index && kept.arrayState === index.arrayState ? kept.solution : undefined;
+}
+
+export function keepSolution(entry: CacheEntry, values: string, solution: IndexSolution): void {
+  const solutions = (entry.solutions ??= new Map());
+  if (solutions.size >= SOLUTIONS_KEPT) solutions.delete(solutions.keys().next().value as string);
+  solutions.set(values, { solution, arrayState: solution.index.arrayState });
 }
 
 interface PlanCache {
@@ -70,6 +94,47 @@ function shapeOf(value: unknown): string {
 
 /** Anchored and unanchored regexes plan differently. */
 const regexShape = (regex: RegExp): string => `regex:${regex.source.startsWith('^')}:${regex.flags}`;
+
+/**
+ * The filter written out with its values and their types, or undefined when it holds a value of another type than
+ * those written here (a regex, BinData, a Decimal128, a wide int64, MinKey, …) or a `$regex`: two filters with the same
+ * key have the same structure and values, so the same bounds on an index (in its same state) and the same compiled
+ * test. Number types are left out (1 and 1.0 bound and match alike); -0 is kept apart. Nor for a filter whose key
+ * would exceed `VALUES_KEY_LIMIT` characters (a long `$in`, rarely repeated): its key would cost as much as it saves.
+ */
+export function valuesKey(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      return Object.is(value, -0) ? '-0' : String(value);
+    case 'boolean':
+    case 'undefined':
+      return String(value);
+    case 'object':
+      return objectKey(value);
+    default:
+      return undefined;
+  }
+}
+
+const VALUES_KEY_LIMIT = 2000;
+
+function objectKey(value: object | null): string | undefined {
+  if (value === null) return 'null';
+  if (value instanceof Date) return `Date(${value.getTime()})`;
+  if (value instanceof ObjectId) return `ObjectId(${value.toHexString()})`;
+  const array = Array.isArray(value);
+  if (!array && !isDoc(value)) return undefined;
+  let key = array ? '[' : '{';
+  for (const [name, item] of Object.entries(value)) {
+    const itemKey = name === '$regex' ? undefined : valuesKey(item);
+    if (itemKey === undefined) return undefined;
+    key += array ? `${itemKey},` : `${JSON.stringify(name)}:${itemKey},`;
+    if (key.length > VALUES_KEY_LIMIT) return undefined;
+  }
+  return key + (array ? ']' : '}');
+}
 
 export function queryShape(spec: QuerySpec): string {
   const projection = Object.keys(spec.projection ?? {}).sort();

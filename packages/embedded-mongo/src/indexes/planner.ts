@@ -3,7 +3,15 @@ import type { Doc } from '../types';
 import type { Entry } from './index';
 import { keyRanges } from './index-ranges';
 import { compareKeys } from './interval';
-import { choiceOf, matchesChoice, planCache, queryShape, type CacheEntry } from './plan-cache';
+import {
+  choiceOf,
+  keepSolution,
+  keptSolution,
+  matchesChoice,
+  planCache,
+  queryShape,
+  type CacheEntry,
+} from './plan-cache';
 import {
   CollectionScan,
   CountStage,
@@ -194,7 +202,7 @@ function cachedChoice(collection: Collection, spec: QuerySpec, entry: CacheEntry
   const all = once(() => candidateSolutions(collection, spec));
   const hit =
     choice.kind === 'index'
-      ? namedIndexSolution(collection, spec, choice.name)
+      ? cachedIndexSolution(collection, spec, entry, choice.name)
       : all().find((solution) => matchesChoice(solution, choice));
   if (!hit) return undefined;
   const rejected = once(() => all().filter((solution) => !matchesChoice(solution, choice)));
@@ -204,6 +212,29 @@ function cachedChoice(collection: Collection, spec: QuerySpec, entry: CacheEntry
   const buffered = runCached(root, entry.works);
   if (!buffered) return undefined;
   return { solution: hit, shape, started: { root, buffered }, rejected, fromCache: true };
+}
+
+/**
+ * The solution of the cached choice of the index `name`: the one kept in the entry for the query's values while the
+ * index is in the same state (`keptSolution`), else made (`namedIndexSolution`) and kept. Analysing the filter and
+ * working out the bounds again was a fifth of the planning of a repeated listing page (bench README, `dbpage`);
+ * MongoDB's plan cache likewise keeps the solution and only binds the values (which are the same here). Not for
+ * hinted reads or `$natural` orders (`namedIndexSolution` refuses them; the shape does not tell them apart), nor for
+ * reads that always re-check (min/max bounds), whose exactness the shape does not tell either.
+ */
+function cachedIndexSolution(
+  collection: Collection,
+  spec: QuerySpec,
+  entry: CacheEntry,
+  name: string,
+): IndexSolution | undefined {
+  const { values } = spec;
+  const keeps = values !== undefined && !spec.alwaysRecheck && spec.hint === undefined && !spec.natural;
+  const kept = keeps ? keptSolution(entry, values, collection.indexes.get(name)) : undefined;
+  if (kept) return kept;
+  const solution = namedIndexSolution(collection, spec, name);
+  if (solution && keeps) keepSolution(entry, values, solution);
+  return solution;
 }
 
 /** The `_id` index's point look-ups (`idPointSolution`): chosen without a trial; only explain reads their shape. */

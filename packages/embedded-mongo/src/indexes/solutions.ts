@@ -41,6 +41,11 @@ export interface QuerySpec {
   sortDocs: (docs: Doc[], pattern: Doc) => Doc[];
   /** Planning a count (its own plan cache entries; a cached choice is not run before the count). */
   counting?: boolean;
+  /**
+   * The filter's `valuesKey`, when it has one: the plan cache keeps the chosen index's solution for these values, so
+   * that a query repeated with the same values (a listing page) is not analysed again.
+   */
+  values?: string;
 }
 
 /** How a plan reads the collection, before it is built into stages. */

@@ -3,9 +3,17 @@ import type { Options } from 'mingo/types';
 import { typeOf } from 'mingo/util';
 import { MongoError } from '../errors';
 import { execute, planCount, planQuery, type QueryPlan, type QuerySpec } from '../indexes/planner';
-import { effectiveFilter, filterOptions, toCollation, type QueryEnv } from '../query/mingo-options';
+import {
+  effectiveFilter,
+  filterOptions,
+  isSharedFilterOptions,
+  toCollation,
+  type QueryEnv,
+} from '../query/mingo-options';
 import { IdHackStage } from '../indexes/plan-stages';
 import { keyString } from '../indexes/key-string';
+import { valuesKey } from '../indexes/plan-cache';
+import { compareKeys } from '../indexes/interval';
 import type { Collection } from '../storage/collection';
 import { isDoc, type Doc } from '../types';
 import { boundsCheck, type IndexBounds } from './index-bounds';
@@ -47,10 +55,21 @@ function viewMatches(docs: Doc[], query: Query, options: MatchOptions): Doc[] {
   return cursor.all();
 }
 
-/** The planner's view of a read: the compiled filter, the sort with the query's collation, hint and bounds. */
-function querySpec(collection: Collection, filter: Doc, query: Query, env: QueryEnv, options: MatchOptions): QuerySpec {
+/**
+ * The planner's view of a read: the compiled filter, the sort with the query's collation, hint and bounds, and the
+ * filter's `valuesKey` (`values`) unless the read is hinted, in `$natural` order or bounded by min/max.
+ */
+function querySpec(
+  collection: Collection,
+  filter: Doc,
+  query: Query,
+  env: QueryEnv,
+  options: MatchOptions,
+  values?: string,
+): QuerySpec {
   const { $natural: _natural, ...sort } = options.sort ?? {};
   const hasBounds = !!(options.bounds?.min || options.bounds?.max);
+  const planned = options.hint === undefined && naturalOrder(options) === undefined && !hasBounds;
   const inBounds = hasBounds ? boundsCheck(collection, options.hint, options.bounds as IndexBounds) : undefined;
   const sortOptions = filterOptions(env, {});
   return {
@@ -65,14 +84,34 @@ function querySpec(collection: Collection, filter: Doc, query: Query, env: Query
     matches: inBounds ? (doc) => query.test(doc) && inBounds(doc) : (doc) => query.test(doc),
     alwaysRecheck: hasBounds,
     sortDocs: (docs, pattern) => sortDocuments(docs, pattern as Record<string, 1 | -1>, sortOptions as Options),
+    values: planned ? values : undefined,
   };
 }
 
-/** Validates the hint and compiles the filter (so an invalid filter fails even when the collection does not exist). */
-function compile(source: ReadSource, filter: Doc, env: QueryEnv, options: MatchOptions): Query {
+/**
+ * Validates the hint and compiles the filter (so an invalid filter fails even when the collection does not exist).
+ * A filter with a `valuesKey` (`values`) and the shared options (`isSharedFilterOptions`) is compiled once and kept:
+ * compiling a listing page's filter again on every page was a tenth of the page's aggregate (bench README, `dbpage`).
+ * A compiled filter holds its own copy of the filter and tests documents without changing (no regex is kept).
+ */
+function compile(source: ReadSource, filter: Doc, env: QueryEnv, options: MatchOptions, values?: string): Query {
   if (!Array.isArray(source)) checkHint(source, options.hint);
-  return new Query(effectiveFilter(filter, env), filterOptions(env, filter));
+  const compileOptions = filterOptions(env, filter);
+  if (values === undefined || !isSharedFilterOptions(compileOptions))
+    return new Query(effectiveFilter(filter, env), compileOptions);
+  let query = compiledFilters.get(values);
+  if (!query) {
+    query = new Query(effectiveFilter(filter, env), compileOptions);
+    if (compiledFilters.size >= COMPILED_FILTERS_KEPT)
+      compiledFilters.delete(compiledFilters.keys().next().value as string);
+    compiledFilters.set(values, query);
+  }
+  return query;
 }
+
+/** Filters compiled with the shared options, by `valuesKey`; the oldest goes first. */
+const compiledFilters = new Map<string, Query>();
+const COMPILED_FILTERS_KEPT = 256;
 
 /** Values an `{_id: value}` filter can find by the canonical `_id` alone (query equality is key equality). */
 const ID_HACK_TYPES = new Set(['string', 'number', 'boolean', 'date', 'objectid', 'binary']);
@@ -114,8 +153,9 @@ function idHackPlan(
 export function planRead(collection: Collection, filter: Doc, env: QueryEnv, options: MatchOptions): QueryPlan<Doc> {
   const idHack = idHackPlan(collection, filter, env, options);
   if (idHack) return idHack;
-  const query = compile(collection, filter, env, options);
-  return planQuery(collection, querySpec(collection, filter, query, env, options));
+  const values = valuesKey(filter);
+  const query = compile(collection, filter, env, options, values);
+  return planQuery(collection, querySpec(collection, filter, query, env, options, values));
 }
 
 type CountPlan = QueryPlan<number>;
@@ -212,10 +252,62 @@ export function findLazily(source: ReadSource, filter: Doc, env: QueryEnv, optio
     const docs = viewMatches(source, compile(source, filter, env, options), options);
     return { docs: hasProjection(options) ? project(docs, options.projection as Doc, env, filter) : docs };
   }
-  const plan = planRead(source, filter, env, options);
-  const docs = execute(plan);
+  const { docs, keyPattern } = readCollection(source, filter, env, options);
   const projected = hasProjection(options) ? projectLazily(docs, options.projection as Doc, env, filter) : docs;
-  return { docs: projected, keyPattern: plan.keyPattern };
+  return { docs: projected, keyPattern };
+}
+
+/** A collection's matches before projection: by `_id` look-ups (`idPointsRead`), else through the planned read. */
+function readCollection(collection: Collection, filter: Doc, env: QueryEnv, options: MatchOptions): LazyFind {
+  const byId = idPointsRead(collection, filter, env, options);
+  if (byId) return { docs: byId, keyPattern: { _id: 1 } };
+  const plan = planRead(collection, filter, env, options);
+  return { docs: execute(plan), keyPattern: plan.keyPattern };
+}
+
+/**
+ * `{_id: {$in: [...]}}` whose values a key look-up answers (`idPointKey`), with no sort, hint, skip, bounds or
+ * `$natural` order: the documents read by key, one at a time as they are pulled, in the `_id` index's order (each
+ * value once), counted as a use of `_id_`. That is what its plan reads (FETCH with no filter, the bounds being exact,
+ * over an IXSCAN of `_id_` seeking each point in order), without analysing the filter, building the plan's stages or
+ * compiling a filter that no document is tested against: that was most of the storefront's `$unionWith` of two
+ * counters by `_id` (bench README, `dbpage`). Explain plans the read (FETCH and IXSCAN, as MongoDB shows it).
+ */
+function idPointsRead(
+  collection: Collection,
+  filter: Doc,
+  env: QueryEnv,
+  options: MatchOptions,
+): Iterable<Doc> | undefined {
+  const keys = Object.keys(filter);
+  if (keys.length !== 1 || keys[0] !== '_id' || !isDoc(filter._id) || !readsOnePoint(options) || hasSort(options))
+    return undefined;
+  const condition = filter._id;
+  const values = condition.$in;
+  if (Object.keys(condition).length !== 1 || !Array.isArray(values)) return undefined;
+  const points = new Map<string, unknown>();
+  for (const value of values) {
+    const key = idPointKey(value, env);
+    if (key === undefined) return undefined;
+    points.set(key, value);
+  }
+  const idIndex = collection.indexes.get('_id_');
+  if (!idIndex) return undefined;
+  idIndex.accesses++;
+  const ordered = [...points].sort(([, a], [, b]) => compareKeys(a, b)).map(([key]) => key);
+  return lookUpEach(collection, ordered, options.limit ? Math.abs(options.limit) : Infinity);
+}
+
+/** The documents stored under `keys`, in that order, up to `limit`, each looked up when pulled. */
+function* lookUpEach(collection: Collection, keys: string[], limit: number): Generator<Doc> {
+  let found = 0;
+  for (const key of keys) {
+    if (found >= limit) return;
+    const doc = collection.get(key);
+    if (!doc) continue;
+    found++;
+    yield doc;
+  }
 }
 
 function hasProjection(options: MatchOptions): boolean {

@@ -4,6 +4,7 @@ import { compileForRun, mingoOptions, type QueryEnv } from '../query/mingo-optio
 import { keyString } from '../indexes/key-string';
 import type { Doc } from '../types';
 import { withInheritedTypes } from './result-types';
+import { unionsAlone } from './union-with-stage';
 
 /** Stages after which an output `_id` no longer identifies the input document it came from. */
 const RESHAPING_STAGES = new Set([
@@ -36,6 +37,8 @@ function keepNumberTypes(stages: Doc[], docs: Doc[], results: Doc[]): Doc[] {
  * write into their inputs get copies of what they write (see shared-stages.ts).
  */
 export function runPipeline(stages: Doc[], docs: Doc[], env: QueryEnv): Doc[] {
+  const unioned = unionsAlone(stages, docs, env);
+  if (unioned) return unioned;
   const options = compileForRun({ ...mingoOptions(env), processingMode: ProcessingMode.CLONE_OFF });
   const results = new Aggregator(stages, options).run<Doc>(docs);
   return keepNumberTypes(stages, docs, results);

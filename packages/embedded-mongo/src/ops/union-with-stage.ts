@@ -2,7 +2,8 @@ import { concat, Lazy, type Iterator } from 'mingo/lazy';
 import type { Options } from 'mingo/types';
 import { MongoError } from '../errors';
 import { isDoc, type Doc } from '../types';
-import { foreignResolver, sourceDocs, type ForeignResolver } from './foreign-source';
+import type { QueryEnv } from '../query/mingo-options';
+import { ForeignResolver, foreignResolver, sourceDocs } from './foreign-source';
 import { findMatches } from './match';
 import { pipelineArgument, subPipeline, type RunOptions } from './sub-pipeline';
 
@@ -34,16 +35,25 @@ function noLocalVariables(options: Options): boolean {
   return !variables || Object.keys(variables).length === 0;
 }
 
-/** The unioned documents: a leading `$match` runs through the planner (indexes), the rest through mingo. */
-function unionedDocs(spec: UnionSpec, resolver: ForeignResolver, options: Options): Iterator {
+/**
+ * The unioned collection's documents and the stages of the union's pipeline still to run over them: a leading
+ * `$match` runs through the planner (indexes) unless an enclosing `$lookup` binds variables (`variablesBound`).
+ */
+function unionedSource(
+  spec: UnionSpec,
+  resolver: ForeignResolver,
+  variablesBound: boolean,
+): { docs: Iterable<Doc>; stages: Doc[] } {
   const source = spec.coll === undefined ? undefined : resolver.source(spec.coll);
-  let docs: Iterable<Doc> = sourceDocs(source);
-  let stages = spec.pipeline;
-  const first = stages[0]?.$match;
-  if (source && isDoc(first) && noLocalVariables(options)) {
-    docs = findMatches(source, first, resolver.env);
-    stages = stages.slice(1);
-  }
+  const first = spec.pipeline[0]?.$match;
+  if (source && isDoc(first) && !variablesBound)
+    return { docs: findMatches(source, first, resolver.env), stages: spec.pipeline.slice(1) };
+  return { docs: sourceDocs(source), stages: spec.pipeline };
+}
+
+/** The unioned documents: `unionedSource`'s, through the rest of the union's pipeline in mingo. */
+function unionedDocs(spec: UnionSpec, resolver: ForeignResolver, options: Options): Iterator {
+  const { docs, stages } = unionedSource(spec, resolver, !noLocalVariables(options));
   return stages.length ? subPipeline(stages, options).stream(docs) : Lazy(docs);
 }
 
@@ -56,4 +66,33 @@ export function $unionWith(coll: Iterator, expr: unknown, options: Options): Ite
     coll,
     Lazy(() => (unioned ??= unionedDocs(spec, resolver, options)).next()),
   );
+}
+
+/** A `$unionWith` of a collection with no pipeline, or one of a single `$match` (answered by `unionedSource`). */
+function isPlainUnion(stage: Doc): boolean {
+  const expr = stage.$unionWith;
+  if (Object.keys(stage).length !== 1) return false;
+  if (typeof expr === 'string') return true;
+  if (!isDoc(expr) || typeof expr.coll !== 'string') return false;
+  const pipeline = expr.pipeline ?? [];
+  if (!Array.isArray(pipeline) || pipeline.length > 1) return false;
+  const [first] = pipeline as unknown[];
+  return first === undefined || (isDoc(first) && Object.keys(first).length === 1 && isDoc(first.$match));
+}
+
+/**
+ * A pipeline made only of plain `$unionWith` stages (`isPlainUnion`; the storefront's page and its counters, after
+ * the read the page's stages were pushed down to): the input, then each union's documents, as the stages give them,
+ * without mingo's aggregator (its per-run options, a lazy iterator per stage and per document), which was about as
+ * much CPU as the union's own reads. Undefined for any other pipeline, or without this server's `$unionWith`.
+ */
+export function unionsAlone(stages: Doc[], docs: Doc[], env: QueryEnv): Doc[] | undefined {
+  const resolver = env.pipeline?.foreign;
+  if (!(resolver instanceof ForeignResolver) || !stages.every(isPlainUnion)) return undefined;
+  const results = [...docs];
+  for (const stage of stages) {
+    const { docs: unioned } = unionedSource(parseUnion(stage.$unionWith), resolver, false);
+    for (const doc of unioned) results.push(doc);
+  }
+  return results;
 }

@@ -156,6 +156,14 @@ export function hasDefaultOptions(env: QueryEnv): boolean {
 /** Plain filters' options for commands with the default options, compiled once. */
 const DEFAULT_FILTER_OPTIONS = compileOptions({ ...mingoOptions(), context: QUERY_CONTEXT });
 
+/**
+ * Whether `options` are the shared ones of plain filters of commands with the default options (`filterOptions`): a
+ * filter compiled with them compiles the same for every command.
+ */
+export function isSharedFilterOptions(options: Partial<Options>): boolean {
+  return options === DEFAULT_FILTER_OPTIONS;
+}
+
 /** Options for a filter (and projection): the small query context unless they use expressions. */
 export function filterOptions(env: QueryEnv, filter: Doc, projection?: Doc): Partial<Options> {
   const expressions =

@@ -1,7 +1,7 @@
 import { fromBson } from '../bson/codec';
 import type { Doc } from '../types';
 import { HEADER_SIZE } from './framer';
-import { replyParts } from './reply-bson';
+import { replyBson } from './reply-bson';
 
 export const OP_REPLY = 1;
 export const OP_QUERY = 2004;
@@ -134,25 +134,24 @@ function parseOpQuery(header: Header, message: Buffer): CommandMessage {
 
 let nextRequestId = 1;
 
-function withHeader(body: Uint8Array[], responseTo: number, opCode: number): Buffer {
-  const length = HEADER_SIZE + body.reduce((sum, part) => sum + part.byteLength, 0);
-  const header = Buffer.alloc(HEADER_SIZE);
-  header.writeInt32LE(length, 0);
-  header.writeInt32LE(nextRequestId++ & 0x7fffffff, 4);
-  header.writeInt32LE(responseTo, 8);
-  header.writeInt32LE(opCode, 12);
-  return Buffer.concat([header, ...body]);
-}
+/** The bytes between an OP_REPLY's header and its document: responseFlags, cursorID (int64), startingFrom, numberReturned. */
+const LEGACY_PREFIX = 20;
+/** The bytes between an OP_MSG's header and its document: flagBits, then the body section's kind (0). */
+const MSG_PREFIX = 5;
 
-/** The reply message: its BSON (reply-bson.ts) copied once behind the header. */
+/**
+ * The reply message: its BSON (reply-bson.ts) written behind room left for the header and prefix, which are filled
+ * in place (a cursor's batch is written there directly; a listing page's reply of 25 KB was copied once more, into a
+ * buffer of its own, to add them).
+ */
 export function encodeReply(request: CommandMessage, reply: Doc): Buffer {
-  const doc = replyParts(reply);
-  if (request.legacy) {
-    // responseFlags, cursorID (int64), startingFrom: all zero; numberReturned: 1.
-    const prefix = Buffer.alloc(20);
-    prefix.writeInt32LE(1, 16);
-    return withHeader([prefix, ...doc], request.header.requestId, OP_REPLY);
-  }
-  const prefix = Buffer.from([0, 0, 0, 0, 0]);
-  return withHeader([prefix, ...doc], request.header.requestId, OP_MSG);
+  const prefix = request.legacy ? LEGACY_PREFIX : MSG_PREFIX;
+  const message = replyBson(reply, HEADER_SIZE + prefix);
+  message.writeInt32LE(message.length, 0);
+  message.writeInt32LE(nextRequestId++ & 0x7fffffff, 4);
+  message.writeInt32LE(request.header.requestId, 8);
+  message.writeInt32LE(request.legacy ? OP_REPLY : OP_MSG, 12);
+  message.fill(0, HEADER_SIZE, HEADER_SIZE + prefix);
+  if (request.legacy) message.writeInt32LE(1, HEADER_SIZE + 16); // numberReturned
+  return message;
 }
