@@ -158,6 +158,29 @@ describe('malformed input', () => {
     expect(logs).toEqual([]);
   });
 
+  it.each([
+    ['$in', { v: { $in: 1 } }],
+    ['$nin', { v: { $nin: 'x' } }],
+    ['$all', { v: { $all: 3 } }],
+    ['$in', { $or: [{ w: 1 }, { v: { $not: { $in: {} } } }] }],
+    ['$in', { v: { $elemMatch: { x: { $in: 2 } } } }],
+  ])('refuses %s without an array with BadValue, not as a server defect (%j)', async (op, filter) => {
+    const collection = harness.client.db('fuzz').collection('lists');
+    await collection.insertOne({ v: [{ x: 2 }] });
+    const logs = await logsDuring(async () => {
+      for (const read of [() => collection.find(filter).toArray(), () => collection.countDocuments(filter)]) {
+        await expect(read()).rejects.toMatchObject({ code: 2, codeName: 'BadValue', message: `${op} needs an array` });
+      }
+    });
+    expect(logs).toEqual([]);
+  });
+
+  it('compares with a literal document holding a list operator as data', async () => {
+    const collection = harness.client.db('fuzz').collection('literals');
+    await collection.insertOne({ v: { x: { $in: 1 } } }, { checkKeys: false });
+    expect(await collection.countDocuments({ v: { x: { $in: 1 } } })).toBe(1);
+  });
+
   it('serves many concurrent connections', async () => {
     const clients = await Promise.all(
       Array.from({ length: 20 }, () => MongoClient.connect(harness.server.uri, { maxPoolSize: 5 })),

@@ -11,6 +11,7 @@ import {
   type QueryEnv,
 } from '../query/mingo-options';
 import { IdHackStage } from '../indexes/plan-stages';
+import { checkListOperands } from '../query/list-operands';
 import { keyString } from '../indexes/key-string';
 import { valuesKey } from '../indexes/plan-cache';
 import { compareKeys } from '../indexes/interval';
@@ -97,11 +98,12 @@ function querySpec(
 function compile(source: ReadSource, filter: Doc, env: QueryEnv, options: MatchOptions, values?: string): Query {
   if (!Array.isArray(source)) checkHint(source, options.hint);
   const compileOptions = filterOptions(env, filter);
-  if (values === undefined || !isSharedFilterOptions(compileOptions))
-    return new Query(effectiveFilter(filter, env), compileOptions);
-  let query = compiledFilters.get(values);
-  if (!query) {
-    query = new Query(effectiveFilter(filter, env), compileOptions);
+  const shared = values !== undefined && isSharedFilterOptions(compileOptions);
+  const kept = shared ? compiledFilters.get(values) : undefined;
+  if (kept) return kept;
+  checkListOperands(filter);
+  const query = new Query(effectiveFilter(filter, env), compileOptions);
+  if (shared) {
     if (compiledFilters.size >= COMPILED_FILTERS_KEPT)
       compiledFilters.delete(compiledFilters.keys().next().value as string);
     compiledFilters.set(values, query);
