@@ -1,4 +1,4 @@
-import type { AttributeEntry, AttributeLabel, ProductSource } from './storefront-entry';
+import type { AttributeEntry, AttributeLabel, ProductSource } from './entry-sources';
 
 /** An attribute of a product or SKU with what a storefront shows of it. */
 export interface AttributeView {

@@ -1,4 +1,13 @@
 import { Types } from 'mongoose';
+import type {
+  AttributeEntry,
+  AttributeLabel,
+  OfferSource,
+  ProductSource,
+  SellerSource,
+  SkuSource,
+  TranslationEntry,
+} from './entry-sources';
 import { ListingCard, listingCardOf } from './listing-card';
 import { priceKeysOf } from './price-keys';
 import { distinctWords, nameGramsOf, searchKeysOf } from './search-terms';
@@ -6,63 +15,15 @@ import { distinctWords, nameGramsOf, searchKeysOf } from './search-terms';
 /** Scope of the entry answering for all currencies; other entries are scoped to one currency (`EUR`). */
 export const ALL_CURRENCIES = '*';
 
-export interface AttributeEntry {
-  attribute: Types.ObjectId;
-  values: string[];
-}
-
-export interface TranslationEntry {
-  lang: string;
-  name: string;
-  description: string;
-}
-
-/** The catalogue records an entry is computed from, as stored. */
-export interface ProductSource {
-  _id: Types.ObjectId;
-  name: string;
-  description?: string;
-  images?: string[];
-  categories?: string[];
-  attributes?: AttributeEntry[];
-  geneticType?: string;
-  countryOfOrigin?: string;
-  published?: boolean;
-  translations?: TranslationEntry[];
-  slug?: string;
-  createdAt?: Date;
-  updatedAt?: Date;
-}
-export interface SkuSource {
-  _id: Types.ObjectId;
-  product: Types.ObjectId;
-  code: string;
-  name: string;
-  attributes?: AttributeEntry[];
-}
-export interface OfferSource {
-  _id: Types.ObjectId;
-  product: Types.ObjectId;
-  sku: Types.ObjectId;
-  seller: Types.ObjectId;
-  price: number;
-  currency: string;
-  quantity: number;
-  active?: boolean;
-}
-export interface SellerSource {
-  _id: Types.ObjectId;
-  name: string;
-  country: string;
-}
-
-/** What a view shows of an attribute besides its values: kept in the entries naming it (see `labelsOf`). */
-export interface AttributeLabel {
-  _id: Types.ObjectId;
-  name: string;
-  type: string;
-  unit?: string | null;
-}
+export type {
+  AttributeEntry,
+  AttributeLabel,
+  OfferSource,
+  ProductSource,
+  SellerSource,
+  SkuSource,
+  TranslationEntry,
+} from './entry-sources';
 
 /** An active offer as an entry holds it; `keys` are its SKU's attribute keys (`attributeKey`). */
 export interface EntryOffer {
