@@ -1,4 +1,4 @@
-import type { AttributeEntry, AttributeLabel, ProductSource } from './entry-sources';
+import type { AttributeEntry, AttributeLabel, ProductSource } from './source-records';
 
 /** An attribute of a product or SKU with what a storefront shows of it. */
 export interface AttributeView {

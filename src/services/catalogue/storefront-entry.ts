@@ -7,7 +7,7 @@ import type {
   SellerSource,
   SkuSource,
   TranslationEntry,
-} from './entry-sources';
+} from './source-records';
 import { ListingCard, listingCardOf } from './listing-card';
 import { priceKeysOf } from './price-keys';
 import { distinctWords, nameGramsOf, searchKeysOf } from './search-terms';
@@ -23,7 +23,7 @@ export type {
   SellerSource,
   SkuSource,
   TranslationEntry,
-} from './entry-sources';
+} from './source-records';
 
 /** An active offer as an entry holds it; `keys` are its SKU's attribute keys (`attributeKey`). */
 export interface EntryOffer {
