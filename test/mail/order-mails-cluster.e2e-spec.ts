@@ -52,6 +52,8 @@ describe('order mails on two instances', () => {
     const buyers: Buyer[] = [];
     const orderIds: string[] = [];
     await proxy.cut();
+    // Never restored: the instance is thrown away with the cluster. A retry sweep may hold the spy when the test goes
+    // on, and a restored jest spy answers undefined to such a held call (an invoice "issued" without a record).
     const issue = jest.spyOn(a.app.get(InvoiceIssuer), 'issue').mockRejectedValueOnce(new Error('register down'));
     try {
       for (let i = 0; i < ORDERS; i++) {
@@ -74,7 +76,6 @@ describe('order mails on two instances', () => {
         (rows) => rows.length === ORDERS * 3 && rows.every((row) => row.lastError !== undefined),
       );
     } finally {
-      issue.mockRestore();
       await proxy.restore();
     }
 

@@ -119,12 +119,9 @@ describe('recovery of lost steps', () => {
   it('should still issue the invoice by the sweep when the buyer canceled the paid order before it came', async () => {
     const offer = await createOffer(a);
     const [order] = await checkOut(a, buyer, [{ sellerSkuId: offer.sellerSkuId, quantity: 1 }]);
-    const issue = jest.spyOn(a.app.get(InvoiceIssuer), 'issue').mockRejectedValueOnce(new Error('register down'));
-    try {
-      expect((await payOrder(a, buyer, order.id, admin)).orderStatus).toBe('PAID');
-    } finally {
-      issue.mockRestore();
-    }
+    // Left in place until afterEach: a sweep that took the spy before a restore would get undefined from it.
+    jest.spyOn(a.app.get(InvoiceIssuer), 'issue').mockRejectedValueOnce(new Error('register down'));
+    expect((await payOrder(a, buyer, order.id, admin)).orderStatus).toBe('PAID');
     await orderCall(a, 'cancelOrder', [order.id], buyer.token).expect(200);
     await eventually(
       () => orderOn(b, order.id),
