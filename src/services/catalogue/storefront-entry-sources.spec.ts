@@ -1,5 +1,6 @@
 import { Types } from 'mongoose';
-import { entriesOf, OfferSource, ProductSources, StorefrontEntry } from './storefront-entry';
+import { entriesOf, ProductSources, StorefrontEntry } from './storefront-entry';
+import type { OfferSource } from './source-records';
 import { sourcesFromEntry } from './storefront-entry-sources';
 
 const id = () => new Types.ObjectId();

@@ -1,12 +1,5 @@
-import {
-  AttributeLabel,
-  OfferSource,
-  ProductSource,
-  ProductSources,
-  SellerSource,
-  SkuSource,
-  StorefrontEntry,
-} from './storefront-entry';
+import { ProductSources, StorefrontEntry } from './storefront-entry';
+import type { AttributeLabel, OfferSource, ProductSource, SellerSource, SkuSource } from './source-records';
 
 /**
  * The sources of a product's entries taken back out of its stored all-currencies entry, with `offers` (the product's

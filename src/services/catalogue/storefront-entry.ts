@@ -15,16 +15,6 @@ import { distinctWords, nameGramsOf, searchKeysOf } from './search-terms';
 /** Scope of the entry answering for all currencies; other entries are scoped to one currency (`EUR`). */
 export const ALL_CURRENCIES = '*';
 
-export type {
-  AttributeEntry,
-  AttributeLabel,
-  OfferSource,
-  ProductSource,
-  SellerSource,
-  SkuSource,
-  TranslationEntry,
-} from './source-records';
-
 /** An active offer as an entry holds it; `keys` are its SKU's attribute keys (`attributeKey`). */
 export interface EntryOffer {
   _id: Types.ObjectId;

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Connection, Document, Model, MongooseQueryMiddleware, Query, Schema, Types } from 'mongoose';
 import { renewAttributesRevision } from './attribute-revision';
-import { OfferSource } from './storefront-entry';
+import type { OfferSource } from './source-records';
 import { INDEX_COLLECTION, IndexSourcesRead, StorefrontIndexer } from './storefront-indexer';
 
 /** Query writes (`updateOne`/`deleteOne` also run for `doc.updateOne()`/`doc.deleteOne()`, which build a query). */

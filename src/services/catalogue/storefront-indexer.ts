@@ -3,19 +3,21 @@ import { Connection, mongo, PipelineStage, Types } from 'mongoose';
 import { assignMissingSlugs } from './product-slug';
 import {
   ALL_CURRENCIES,
-  AttributeEntry,
-  AttributeLabel,
   attributeIdsOf,
   EntryOffer,
   entriesOf,
   entryId,
-  OfferSource,
-  ProductSource,
   ProductSources,
-  SellerSource,
-  SkuSource,
   StorefrontEntry,
 } from './storefront-entry';
+import type {
+  AttributeEntry,
+  AttributeLabel,
+  OfferSource,
+  ProductSource,
+  SellerSource,
+  SkuSource,
+} from './source-records';
 import { sourcesFromEntry } from './storefront-entry-sources';
 import { movedQuantities, quantityPatches, sameQuantities } from './storefront-quantities';
 

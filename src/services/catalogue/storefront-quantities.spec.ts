@@ -1,5 +1,6 @@
 import { Types } from 'mongoose';
-import { entriesOf, OfferSource, ProductSources, StorefrontEntry } from './storefront-entry';
+import { entriesOf, ProductSources, StorefrontEntry } from './storefront-entry';
+import type { OfferSource } from './source-records';
 import { movedQuantities, quantityPatches, sameQuantities } from './storefront-quantities';
 
 const id = () => new Types.ObjectId();

@@ -1,5 +1,6 @@
 import { mongo } from 'mongoose';
-import { EntryOffer, entryId, OfferSource, StorefrontEntry } from './storefront-entry';
+import { EntryOffer, entryId, StorefrontEntry } from './storefront-entry';
+import type { OfferSource } from './source-records';
 
 type Doc = mongo.BSON.Document;
 

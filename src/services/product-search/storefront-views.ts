@@ -1,6 +1,7 @@
 import { JsonText } from '../../bean';
 import { AttributeView, attributeViews, cardText, contentLanguage } from '../catalogue/listing-card';
-import { AttributeLabel, EntryOffer, StorefrontEntry } from '../catalogue/storefront-entry';
+import { EntryOffer, StorefrontEntry } from '../catalogue/storefront-entry';
+import type { AttributeLabel } from '../catalogue/source-records';
 
 export type { AttributeView };
 
