@@ -11,7 +11,9 @@
  *                $limit 20, $project of the listing fields, $unionWith of the two counters by `_id: {$in}`;
  *   page2        the same with $skip 20;
  *   findPage     the page alone as a find;
- *   counters     the counters alone: find({_id: {$in}}) on storefront_facets.
+ *   counters     the counters alone: find({_id: {$in}}) on storefront_facets;
+ *   priceCount   a price range's total (`StorefrontReader.count`): the `count` command of the entries having one of
+ *                the price keys of [500, 2000] in EUR (`listing_price_keys`, keys only).
  * Servers alternate within each round, each round starting at another; figures are medians of the rounds of the CPU
  * time per command of the server's threads (/proc schedstat), with the ratio of the second DIST to the first.
  */
@@ -45,6 +47,8 @@ const tail = [
   { $project: LISTING },
   { $unionWith: { coll: 'storefront_facets', pipeline: [{ $match: COUNTERS }] } },
 ];
+/** `priceKeysWithin('EUR', 500, 2000)` (src/services/catalogue/price-keys.ts). */
+const PRICE_POINTS = ['EUR|2:5', 'EUR|2:6', 'EUR|2:7', 'EUR|2:8', 'EUR|2:9', 'EUR|3:1', 'EUR|2000'];
 const CALLS = {
   countedPage: (db) =>
     db
@@ -64,6 +68,7 @@ const CALLS = {
       .limit(20)
       .toArray(),
   counters: (db) => db.collection('storefront_facets').find(COUNTERS).toArray(),
+  priceCount: (db) => db.command({ count: 'storefront_index', query: { priceKeys: { $in: PRICE_POINTS } } }),
 };
 
 /** The two collections' documents (as the driver decodes them, number types kept) and index specs. */
