@@ -187,6 +187,25 @@ describe('$pull', () => {
   });
 });
 
+describe('$count', () => {
+  it('outputs no document when no document reaches it, and the count otherwise', async () => {
+    const coll = db.collection<Loose>('counted');
+    await coll.insertMany([
+      { _id: 1, v: 1 },
+      { _id: 2, v: 2 },
+    ]);
+    expect(await coll.aggregate([{ $match: { v: 3 } }, { $count: 'n' }]).toArray()).toEqual([]);
+    expect(await coll.aggregate([{ $match: { v: 2 } }, { $count: 'n' }]).toArray()).toEqual([{ n: 1 }]);
+    expect(await coll.aggregate([{ $count: 'n' }]).toArray()).toEqual([{ n: 2 }]);
+    expect(
+      await db
+        .collection('none')
+        .aggregate([{ $count: 'n' }])
+        .toArray(),
+    ).toEqual([]);
+  });
+});
+
 describe('$slice projections', () => {
   // Manual, $slice (projection): alone or beside exclusions every other field is returned; beside inclusions
   // only the included ones.

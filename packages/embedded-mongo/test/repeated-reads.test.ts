@@ -6,7 +6,7 @@ import { failure, startHarness, type Harness } from './helpers';
  * it skips: `_id: {$in}` points read by key against the planned read of the `_id` index (`hint: '_id_'`); a pipeline
  * of plain `$unionWith` stages against the same stages run by mingo (a `{$match: {}}` before them); a repeated
  * filter's kept solution and compiled filter against a collection scan, after the index's array state, the indexes
- * or the values change.
+ * or the values change. A union of a `$match` and a `$count` (a page's total) against mingo's `$count`.
  */
 let harness: Harness;
 let db: Db;
@@ -163,6 +163,10 @@ describe('a pipeline of plain `$unionWith` stages', () => {
     [{ $unionWith: { coll: 'bigCounters', pipeline: [{ $match: { _id: { $ne: 'x' } } }] } }],
     [{ $unionWith: { coll: 'counters', pipeline: [{ $match: { $expr: { $eq: ['$count', '$$wanted'] } } }] } }],
     [{ $unionWith: { coll: 'counters', pipeline: [{ $match: { count: { $gte: 1 } } }] } }, { $unionWith: 'entries' }],
+    [{ $unionWith: { coll: 'entries', pipeline: [{ $match: { scope: 's' } }, { $count: 'total' }] } }],
+    [{ $unionWith: { coll: 'entries', pipeline: [{ $match: { scope: 'none' } }, { $count: 'total' }] } }],
+    [{ $unionWith: { coll: 'bigCounters', pipeline: [{ $match: {} }, { $count: 'n' }] } }],
+    [{ $unionWith: { coll: 'missing', pipeline: [{ $match: {} }, { $count: 'n' }] } }],
   ];
 
   it.each(UNIONS.map((unions, at) => [at, unions]))(
@@ -178,10 +182,42 @@ describe('a pipeline of plain `$unionWith` stages', () => {
     },
   );
 
+  it("counts a `$match` and `$count` as mingo's `$count` does, each document once through a multikey index", async () => {
+    const tagged = await fresh('tagged', [
+      { _id: 1, tags: ['a', 'b'], n: 1 },
+      { _id: 2, tags: ['b'], n: 2 },
+      { _id: 3, tags: 'c', n: 3 },
+      { _id: 4, n: 4 },
+    ]);
+    await tagged.createIndex({ tags: 1 });
+    const filters: Any[] = [
+      { tags: { $in: ['a', 'b'] } },
+      { tags: { $in: ['a', 'b'] }, n: { $gt: 1 } },
+      { tags: 'z' },
+      {},
+      { n: { $gte: 2 } },
+    ];
+    for (const filter of filters) {
+      const union = (pipeline: Any[]) => [{ $match: { _id: 'none' } }, { $unionWith: { coll: 'tagged', pipeline } }];
+      const counted = await tagged.aggregate(union([{ $match: filter }, { $count: 'total' }])).toArray();
+      const byMingo = await tagged
+        .aggregate(union([{ $match: filter }, { $match: {} }, { $count: 'total' }]))
+        .toArray();
+      expect(counted).toEqual(byMingo);
+      expect(counted).toEqual(
+        (await tagged.countDocuments(filter)) > 0 ? [{ total: await tagged.countDocuments(filter) }] : [],
+      );
+    }
+  });
+
   it('refuses a bad specification as mingo does', async () => {
     for (const union of [
       { coll: 'counters', other: 1 },
       { coll: 'counters', pipeline: [{ $match: { $bad: 1 } }] },
+      { coll: 'counters', pipeline: [{ $match: {} }, { $count: '$n' }] },
+      { coll: 'counters', pipeline: [{ $match: {} }, { $count: 'a.b' }] },
+      { coll: 'counters', pipeline: [{ $match: {} }, { $count: '' }] },
+      { coll: 'counters', pipeline: [{ $match: { $bad: 1 } }, { $count: 'n' }] },
     ]) {
       const direct = await failure(page.aggregate([{ $match: {} }, { $unionWith: union }]).toArray());
       const throughMingo = await failure(

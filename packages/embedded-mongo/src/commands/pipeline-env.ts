@@ -17,6 +17,10 @@ const $projectIdFirst: typeof pipelineOperators.$project = (collection, expr, op
     return '_id' in projected && Object.keys(projected)[0] !== '_id' ? { _id: projected._id, ...projected } : projected;
   });
 
+/** MongoDB's `$count` outputs nothing for no input (it is a `$group` by null); mingo's outputs a count of 0. */
+const $countOfSome: typeof pipelineOperators.$count = (collection, expr, options) =>
+  pipelineOperators.$count(collection, expr, options).filter((doc) => (doc as Doc)[expr as string] !== 0);
+
 /**
  * mingo's operators with this server's stages. Assembled here, above ops/, and not in query/mingo-options.ts: the
  * stages match and look up through ops/, which builds its filters with mingo-options (a 23-file import cycle when
@@ -29,6 +33,7 @@ const PIPELINE_CONTEXT = Context.init({
     ...pipelineOperators,
     ...copyOnWriteStages,
     $project: $projectIdFirst,
+    $count: $countOfSome,
     $facet,
     $redact,
     $lookup,

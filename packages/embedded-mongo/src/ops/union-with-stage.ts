@@ -4,7 +4,7 @@ import { MongoError } from '../errors';
 import { isDoc, type Doc } from '../types';
 import type { QueryEnv } from '../query/mingo-options';
 import { ForeignResolver, foreignResolver, sourceDocs } from './foreign-source';
-import { findMatches } from './match';
+import { countMatches, findMatches } from './match';
 import { pipelineArgument, subPipeline, type RunOptions } from './sub-pipeline';
 
 interface UnionSpec {
@@ -46,9 +46,26 @@ function unionedSource(
 ): { docs: Iterable<Doc>; stages: Doc[] } {
   const source = spec.coll === undefined ? undefined : resolver.source(spec.coll);
   const first = spec.pipeline[0]?.$match;
-  if (source && isDoc(first) && !variablesBound)
-    return { docs: findMatches(source, first, resolver.env), stages: spec.pipeline.slice(1) };
-  return { docs: sourceDocs(source), stages: spec.pipeline };
+  if (!source || !isDoc(first) || variablesBound) return { docs: sourceDocs(source), stages: spec.pipeline };
+  const counted = countName(spec.pipeline);
+  if (counted !== undefined) {
+    // Counted as the `count` command counts (index keys alone when the bounds are exact); none: no document.
+    const env = resolver.env;
+    const n = Array.isArray(source) ? findMatches(source, first, env).length : countMatches(source, first, env, {});
+    return { docs: n > 0 ? [{ [counted]: n }] : [], stages: [] };
+  }
+  return { docs: findMatches(source, first, resolver.env), stages: spec.pipeline.slice(1) };
+}
+
+/**
+ * The output field of a pipeline that is one `$match` and a `$count` (a page's total appended to it by the
+ * storefront), if its name is one `$count` takes: not empty, no `$` first, no `.`; else undefined (mingo's `$count`
+ * runs, and refuses a bad name).
+ */
+function countName(pipeline: Doc[]): string | undefined {
+  if (pipeline.length !== 2 || Object.keys(pipeline[1]).length !== 1) return undefined;
+  const name = pipeline[1].$count;
+  return typeof name === 'string' && name !== '' && !name.startsWith('$') && !name.includes('.') ? name : undefined;
 }
 
 /** The unioned documents: `unionedSource`'s, through the rest of the union's pipeline in mingo. */
@@ -68,16 +85,21 @@ export function $unionWith(coll: Iterator, expr: unknown, options: Options): Ite
   );
 }
 
-/** A `$unionWith` of a collection with no pipeline, or one of a single `$match` (answered by `unionedSource`). */
+/**
+ * A `$unionWith` of a collection with no pipeline, one of a single `$match`, or of a `$match` and a `$count`
+ * (answered by `unionedSource`).
+ */
 function isPlainUnion(stage: Doc): boolean {
   const expr = stage.$unionWith;
   if (Object.keys(stage).length !== 1) return false;
   if (typeof expr === 'string') return true;
   if (!isDoc(expr) || typeof expr.coll !== 'string') return false;
   const pipeline = expr.pipeline ?? [];
-  if (!Array.isArray(pipeline) || pipeline.length > 1) return false;
-  const [first] = pipeline as unknown[];
-  return first === undefined || (isDoc(first) && Object.keys(first).length === 1 && isDoc(first.$match));
+  if (!Array.isArray(pipeline) || !pipeline.every(isDoc)) return false;
+  const [first] = pipeline as Doc[];
+  if (first === undefined) return true;
+  const matchFirst = Object.keys(first).length === 1 && isDoc(first.$match);
+  return matchFirst && (pipeline.length === 1 || countName(pipeline as Doc[]) !== undefined);
 }
 
 /**
