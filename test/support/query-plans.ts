@@ -55,6 +55,7 @@ export class QueryRecorder {
     for (const command of explainableParts(name, event.command)) {
       this.queries.push({ caller: this.caller, collection, command });
     }
+    for (const counted of unionCounts(name, event.command)) this.queries.push({ caller: this.caller, ...counted });
   }
 }
 
@@ -77,6 +78,20 @@ function explainableParts(name: string, sent: Document): Document[] {
   for (const field of PLAN_FIELDS[name]) if (sent[field] !== undefined) command[field] = sent[field];
   if (name === 'aggregate') command.cursor = {};
   return [command];
+}
+
+/**
+ * The counts an aggregate appends with `$unionWith` (a `$match` and a `$count`, a page's total): each planned as the
+ * `count` command it is counted as.
+ */
+function unionCounts(name: string, sent: Document): { collection: string; command: Document }[] {
+  if (name !== 'aggregate') return [];
+  return ((sent.pipeline ?? []) as Document[]).flatMap((stage) => {
+    const union = stage.$unionWith as Document | undefined;
+    const [match, count] = (union?.pipeline ?? []) as Document[];
+    if (typeof union?.coll !== 'string' || !match?.$match || !count?.$count) return [];
+    return [{ collection: union.coll, command: { count: union.coll, query: match.$match as Document } }];
+  });
 }
 
 /** Explains each distinct query (same caller, collection and shape) once, at `queryPlanner` verbosity. */

@@ -3,7 +3,7 @@ import { InjectConnection } from '@nestjs/mongoose';
 import { Connection, mongo } from 'mongoose';
 import { ALL_CURRENCIES, StorefrontEntry } from './storefront-entry';
 import { INDEX_COLLECTION } from './storefront-indexer';
-import { EntrySort, LISTING_FIELDS } from './storefront-reader';
+import { EntrySort, LISTING_FIELDS, splitTotal, totalUnion } from './storefront-reader';
 
 type Doc = mongo.BSON.Document;
 
@@ -37,6 +37,25 @@ export class StorefrontSearchReader {
       .skip(skip)
       .limit(limit)
       .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
+  }
+
+  /** `page` and the number of matches (`count`), in one command (see `totalUnion`). */
+  async pageWithCount(
+    match: SearchMatch,
+    sort: EntrySort,
+    skip: number,
+    limit: number,
+  ): Promise<{ entries: StorefrontEntry[]; total: number }> {
+    const filter = filterOf(match);
+    const pipeline: Doc[] = [
+      { $match: filter },
+      { $sort: sort },
+      ...(skip > 0 ? [{ $skip: skip }] : []),
+      { $limit: limit },
+      { $project: { ...LISTING_FIELDS, cheapest: 1 } },
+      totalUnion(filter),
+    ];
+    return splitTotal(await this.entries().aggregate(pipeline).toArray());
   }
 
   /**

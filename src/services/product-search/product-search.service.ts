@@ -339,12 +339,16 @@ export class ProductSearchService {
   }
 
   /** A page and, at the same time, the counts adding up to its total (`totalFilters`). */
+  /** A page and its total: the counts read with the page (`pageWithTotal`) but a hinted one, sent apart. */
   private async pageAndCounts(scope: string, query: PageQuery, parts: TotalPart[]) {
-    const [entries, ...counts] = await Promise.all([
-      this.index.page(scope, query),
-      ...parts.map(({ filter, hint }) => this.index.count(scope, filter, hint)),
+    const withPage = parts.filter(({ hint }) => hint === undefined).map(({ filter }) => filter);
+    const [{ entries, total }, ...apart] = await Promise.all([
+      this.index.pageWithTotal(scope, query, withPage),
+      ...parts
+        .filter(({ hint }) => hint !== undefined)
+        .map(({ filter, hint }) => this.index.count(scope, filter, hint)),
     ]);
-    return { entries, total: counts.reduce((sum, count) => sum + count, 0) };
+    return { entries, total: apart.reduce((sum, count) => sum + count, total) };
   }
 
   /**

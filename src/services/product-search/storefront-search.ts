@@ -49,13 +49,15 @@ export class StorefrontSearch {
           : this.byTiers(match, words[0], start, criteria.size);
       return { items: await items, total };
     }
-    const [items, total] = await Promise.all([
-      sort === 'relevance'
-        ? this.byCapped(match, words, start, criteria.size)
-        : this.reader.page(match, INDEX_SORTS[sort], start, criteria.size).then(rowsOf),
-      this.reader.count(match),
-    ]);
-    return { items, total };
+    if (sort === 'relevance') {
+      const [items, total] = await Promise.all([
+        this.byCapped(match, words, start, criteria.size),
+        this.reader.count(match),
+      ]);
+      return { items, total };
+    }
+    const { entries, total } = await this.reader.pageWithCount(match, INDEX_SORTS[sort], start, criteria.size);
+    return { items: rowsOf(entries), total };
   }
 
   /**
