@@ -39,21 +39,21 @@ export class StorefrontSearchReader {
       .toArray() as Promise<unknown[]> as Promise<StorefrontEntry[]>;
   }
 
-  /** `page` and the number of matches (`count`), in one command (see `totalUnion`). */
+  /** `page` and the number of matches of `counted` (`count`; by default the page's), in one command (`totalUnion`). */
   async pageWithCount(
     match: SearchMatch,
     sort: EntrySort,
     skip: number,
     limit: number,
+    counted: SearchMatch = match,
   ): Promise<{ entries: StorefrontEntry[]; total: number }> {
-    const filter = filterOf(match);
     const pipeline: Doc[] = [
-      { $match: filter },
+      { $match: filterOf(match) },
       { $sort: sort },
       ...(skip > 0 ? [{ $skip: skip }] : []),
       { $limit: limit },
       { $project: { ...LISTING_FIELDS, cheapest: 1 } },
-      totalUnion(filter),
+      totalUnion(filterOf(counted)),
     ];
     return splitTotal(await this.entries().aggregate(pipeline).toArray());
   }

@@ -41,12 +41,22 @@ export class StorefrontSearch {
     };
     const start = criteria.page * criteria.size;
     if (sort === 'relevance' && words.length === 1) {
-      // The count first: up to the cap, the capped ranking is the whole ranking, in fewer reads than the tiers.
-      const total = await this.reader.count(match);
+      // The best tier's page and the total in one command: a page the best matches fill is the answer. Else, up to
+      // the cap, the capped ranking is the whole ranking, in fewer reads than the tiers.
+      const [best] = relevanceTiers(words[0]);
+      const first = await this.reader.pageWithCount(
+        { ...match, keys: best.keys },
+        INDEX_SORTS.price,
+        start,
+        criteria.size,
+        match,
+      );
+      const { total } = first;
+      if (first.entries.length === criteria.size) return { items: scored(first.entries, best.score), total };
       const items =
         total <= RELEVANCE_CANDIDATES
           ? this.byCapped(match, words, start, criteria.size)
-          : this.byTiers(match, words[0], start, criteria.size);
+          : this.byTiers(match, words[0], start, criteria.size, first.entries);
       return { items: await items, total };
     }
     if (sort === 'relevance') {
@@ -64,18 +74,25 @@ export class StorefrontSearch {
    * One word with more matches than `RELEVANCE_CANDIDATES`: its matches tier by tier (`relevanceTiers`, best first),
    * each tier in price order (ties by id): a tier is its keys' entries less the tier before's, read from
    * `search_price` in order and stopping after the page. Where a tier ends before the page, the next tier's position
-   * is the count of the keys so far (keys alone), unless the read already showed it.
+   * is the count of the keys so far (keys alone), unless the read already showed it. `bestRead`: the best tier's
+   * page, read already (with the total).
    */
-  private async byTiers(match: SearchMatch, word: string, start: number, size: number): Promise<ListingRow[]> {
+  private async byTiers(
+    match: SearchMatch,
+    word: string,
+    start: number,
+    size: number,
+    bestRead: StorefrontEntry[],
+  ): Promise<ListingRow[]> {
     const rows: ListingRow[] = [];
     let before = 0;
     let excluded: string[] | undefined;
-    for (const { score, keys } of relevanceTiers(word)) {
+    for (const [at, { score, keys }] of relevanceTiers(word).entries()) {
       const skip = Math.max(0, start - before);
       const limit = size - rows.length;
       const tier = { ...match, keys, excluded };
-      const entries = await this.reader.page(tier, INDEX_SORTS.price, skip, limit);
-      rows.push(...rowsOf(entries).map((row) => ({ ...row, score })));
+      const entries = at === 0 ? bestRead : await this.reader.page(tier, INDEX_SORTS.price, skip, limit);
+      rows.push(...scored(entries, score));
       if (rows.length === size) break;
       const ended = entries.length > 0 || skip === 0;
       before = ended ? before + skip + entries.length : await this.reader.count({ ...match, keys });
@@ -117,6 +134,11 @@ export class StorefrontSearch {
       return entry?.cheapest ? [{ entry, offer: entry.cheapest, score }] : [];
     });
   }
+}
+
+/** `rowsOf`, each row with the relevance `score` of the tier it was read from. */
+function scored(entries: StorefrontEntry[], score: number): ListingRow[] {
+  return rowsOf(entries).map((row) => ({ ...row, score }));
 }
 
 /** Rows of entries read with their cheapest in-stock offer (entries computed before they kept it need a reindex). */
