@@ -6,7 +6,7 @@ import { failure, startHarness, type Harness } from './helpers';
  * it skips: `_id: {$in}` points read by key against the planned read of the `_id` index (`hint: '_id_'`); a pipeline
  * of plain `$unionWith` stages against the same stages run by mingo (a `{$match: {}}` before them); a repeated
  * filter's kept solution and compiled filter against a collection scan, after the index's array state, the indexes
- * or the values change. A union of a `$match` and a `$count` (a page's total) against mingo's `$count`.
+ * or the values change (and a query's only candidate, kept alike). A union of a `$match` and a `$count` (a page's total) against mingo's `$count`.
  */
 let harness: Harness;
 let db: Db;
@@ -278,6 +278,35 @@ describe("a repeated filter's kept solution and compiled filter", () => {
     await coll.insertOne({ _id: 'nested', a: [[2]], b: [2], c: [2] });
     const [plannedNested, scannedNested] = await withScan(coll, { a: [2] });
     expect(plannedNested).toEqual(scannedNested);
+  });
+
+  it('keeps the only candidate of a repeated query and count until a key field starts holding arrays', async () => {
+    const coll = await fresh(
+      'single',
+      Array.from({ length: 200 }, (_, i) => ({ _id: i, a: i % 5, b: [i, i + 1] })),
+    );
+    await coll.createIndex({ a: 1, b: 1 });
+    const filter = { a: { $gt: 1, $lt: 3 } };
+    const counted = async () => [
+      await coll.countDocuments(filter),
+      await db.command({ count: 'single', query: filter }),
+    ];
+    const scannedCount = async () => coll.countDocuments(filter, { hint: { $natural: 1 } });
+    for (let run = 0; run < 3; run++) {
+      const [planned, scanned] = await withScan(coll, filter);
+      expect(planned).toEqual(scanned);
+      const [documents, command] = await counted();
+      expect([documents, command.n]).toEqual([await scannedCount(), await scannedCount()]);
+    }
+    // Matches through two elements (5 > 1, 0 < 3) though neither lies between 1 and 3: the bounds must widen.
+    await coll.insertOne({ _id: 'arrays', a: [0, 5], b: [1] });
+    const [planned, scanned] = await withScan(coll, filter);
+    expect(scanned.map((doc) => doc._id)).toContain('arrays');
+    expect(planned).toEqual(scanned);
+    const [documents, command] = await counted();
+    expect([documents, command.n]).toEqual([await scannedCount(), await scannedCount()]);
+    const explained = await coll.find(filter).explain('queryPlanner');
+    expect(explained.queryPlanner.rejectedPlans).toEqual([]);
   });
 
   it('plans again when an index is dropped or created', async () => {

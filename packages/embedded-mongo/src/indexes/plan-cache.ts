@@ -45,6 +45,27 @@ interface PlanCache {
   signature: string;
   writesAtStart: number;
   entries: Map<string, CacheEntry>;
+  /**
+   * The only index solution of queries that have one (no trial, so no entry: MongoDB caches none), by shape and
+   * values (`singleKey`), each with the index's `arrayState` it was made under; invisible to explain.
+   */
+  singles: Map<string, { solution: IndexSolution; arrayState: number }>;
+}
+
+/** Single solutions kept per collection; the oldest goes first. */
+const SINGLES_KEPT = 256;
+
+export const singleKey = (shape: string, values: string): string => `${shape}\0${values}`;
+
+/** The single solution kept for `key`, if its index is still in the state it was made under. */
+export function keptSingle(cache: PlanCache, key: string): IndexSolution | undefined {
+  const kept = cache.singles.get(key);
+  return kept && kept.arrayState === kept.solution.index.arrayState ? kept.solution : undefined;
+}
+
+export function keepSingle(cache: PlanCache, key: string, solution: IndexSolution): void {
+  if (cache.singles.size >= SINGLES_KEPT) cache.singles.delete(cache.singles.keys().next().value as string);
+  cache.singles.set(key, { solution, arrayState: solution.index.arrayState });
 }
 
 /** The cache is flushed after this many writes to the collection, as the data may have changed shape. */
@@ -67,7 +88,7 @@ export function planCache(collection: Collection): PlanCache {
   const writes = collectionWrites(collection);
   let cache = planCaches.get(collection);
   if (!cache || cache.signature !== signature || writes - cache.writesAtStart > PLAN_CACHE_WRITE_LIMIT) {
-    cache = { signature, writesAtStart: writes, entries: new Map() };
+    cache = { signature, writesAtStart: writes, entries: new Map(), singles: new Map() };
     planCaches.set(collection, cache);
   }
   return cache;

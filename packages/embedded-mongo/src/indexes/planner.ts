@@ -5,11 +5,14 @@ import { keyRanges } from './index-ranges';
 import { compareKeys } from './interval';
 import {
   choiceOf,
+  keepSingle,
   keepSolution,
+  keptSingle,
   keptSolution,
   matchesChoice,
   planCache,
   queryShape,
+  singleKey,
   type CacheEntry,
 } from './plan-cache';
 import {
@@ -229,12 +232,20 @@ function cachedIndexSolution(
   name: string,
 ): IndexSolution | undefined {
   const { values } = spec;
-  const keeps = values !== undefined && !spec.alwaysRecheck && spec.hint === undefined && !spec.natural;
-  const kept = keeps ? keptSolution(entry, values, collection.indexes.get(name)) : undefined;
+  const keeps = keepsSolutions(spec);
+  const kept = keeps ? keptSolution(entry, values!, collection.indexes.get(name)) : undefined;
   if (kept) return kept;
   const solution = namedIndexSolution(collection, spec, name);
-  if (solution && keeps) keepSolution(entry, values, solution);
+  if (solution && keeps) keepSolution(entry, values!, solution);
   return solution;
+}
+
+/**
+ * Whether a query's solution may be kept for its values (`cachedIndexSolution`, the single solutions of `choose`):
+ * it has a `valuesKey` and is neither hinted, in `$natural` order nor bounded by min/max (which always re-check).
+ */
+function keepsSolutions(spec: QuerySpec): boolean {
+  return spec.values !== undefined && !spec.alwaysRecheck && spec.hint === undefined && !spec.natural;
 }
 
 /** The `_id` index's point look-ups (`idPointSolution`): chosen without a trial; only explain reads their shape. */
@@ -257,8 +268,14 @@ function choose(collection: Collection, spec: QuerySpec): Chosen {
   const entry = cache.entries.get(shape);
   const cached = entry && cachedChoice(collection, spec, entry, shape);
   if (cached) return cached;
+  const single = keepsSolutions(spec) ? singleKey(shape, spec.values!) : undefined;
+  const kept = single === undefined ? undefined : keptSingle(cache, single);
+  if (kept) return { solution: kept, shape, rejected: () => [], fromCache: false };
   const solutions = candidateSolutions(collection, spec);
-  if (solutions.length === 1) return { solution: solutions[0], shape, rejected: () => [], fromCache: false };
+  if (solutions.length === 1) {
+    if (single !== undefined && solutions[0].kind === 'index') keepSingle(cache, single, solutions[0]);
+    return { solution: solutions[0], shape, rejected: () => [], fromCache: false };
+  }
   const { winner, trees, buffers } = runTrial(collection, solutions, spec);
   cache.entries.set(shape, { choice: choiceOf(solutions[winner]), works: trees[winner].works });
   const rejected = solutions.filter((_, i) => i !== winner);

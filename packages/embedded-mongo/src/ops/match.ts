@@ -162,10 +162,14 @@ export function planRead(collection: Collection, filter: Doc, env: QueryEnv, opt
 
 type CountPlan = QueryPlan<number>;
 
-/** The plan of a count (keys only when the index bounds are exact). */
+/**
+ * The plan of a count (keys only when the index bounds are exact). A repeated count (a listing's total) is compiled
+ * and planned once for its values, as a repeated read is (`compile`, the plan cache's kept solutions).
+ */
 export function planCountRead(collection: Collection, filter: Doc, env: QueryEnv, options: MatchOptions): CountPlan {
-  const query = compile(collection, filter, env, options);
-  return planCount(collection, querySpec(collection, filter, query, env, options));
+  const values = valuesKey(filter);
+  const query = compile(collection, filter, env, options, values);
+  return planCount(collection, querySpec(collection, filter, query, env, options, values));
 }
 
 /**
