@@ -287,7 +287,7 @@ describe("a repeated filter's kept solution and compiled filter", () => {
     );
     await coll.createIndex({ a: 1, b: 1 });
     const filter = { a: { $gt: 1, $lt: 3 } };
-    const counted = async () => [
+    const counted = async (): Promise<[number, Any]> => [
       await coll.countDocuments(filter),
       await db.command({ count: 'single', query: filter }),
     ];

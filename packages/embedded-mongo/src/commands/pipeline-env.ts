@@ -19,7 +19,7 @@ const $projectIdFirst: typeof pipelineOperators.$project = (collection, expr, op
 
 /** MongoDB's `$count` outputs nothing for no input (it is a `$group` by null); mingo's outputs a count of 0. */
 const $countOfSome: typeof pipelineOperators.$count = (collection, expr, options) =>
-  pipelineOperators.$count(collection, expr, options).filter((doc) => (doc as Doc)[expr as string] !== 0);
+  pipelineOperators.$count(collection, expr, options).filter((doc) => (doc as Doc)[expr] !== 0);
 
 /**
  * mingo's operators with this server's stages. Assembled here, above ops/, and not in query/mingo-options.ts: the

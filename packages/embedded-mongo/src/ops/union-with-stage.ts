@@ -96,10 +96,10 @@ function isPlainUnion(stage: Doc): boolean {
   if (!isDoc(expr) || typeof expr.coll !== 'string') return false;
   const pipeline = expr.pipeline ?? [];
   if (!Array.isArray(pipeline) || !pipeline.every(isDoc)) return false;
-  const [first] = pipeline as Doc[];
+  const [first] = pipeline;
   if (first === undefined) return true;
   const matchFirst = Object.keys(first).length === 1 && isDoc(first.$match);
-  return matchFirst && (pipeline.length === 1 || countName(pipeline as Doc[]) !== undefined);
+  return matchFirst && (pipeline.length === 1 || countName(pipeline) !== undefined);
 }
 
 /**
