@@ -15,6 +15,24 @@ function mountTmpfs(path: string): boolean {
   }
 }
 
+/**
+ * Fills the file system of `dir` with a file but for about `spare` bytes. The app writes meanwhile (its scheduled
+ * tasks, lease renewals), so the space measured may be gone when the file is written: then measured and written again.
+ */
+function fillLeaving(dir: string, spare: number): void {
+  const filler = join(dir, 'filler');
+  for (let attempt = 1; ; attempt++) {
+    const { bavail, bsize } = statfsSync(dir);
+    try {
+      writeFileSync(filler, Buffer.alloc(Math.max(0, bavail * bsize - spare)));
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOSPC' || attempt === 10) throw error;
+      rmSync(filler, { force: true });
+    }
+  }
+}
+
 const probe = mkdtempSync(join(tmpdir(), 'ccb-tmpfs-probe-'));
 const supported = mountTmpfs(probe);
 if (supported) execFileSync('umount', [probe]);
@@ -41,8 +59,7 @@ describe('the app on a full disk', () => {
             .send({ username: name, email: `${name}@example.com`, password: 'full-disk-password' });
         expect((await register('before')).status).toBe(201);
 
-        const { bavail, bsize } = statfsSync(dbPath);
-        writeFileSync(join(dbPath, 'filler'), Buffer.alloc(bavail * bsize - 16 * 1024));
+        fillLeaving(dbPath, 16 * 1024);
         let refused: request.Response | undefined;
         for (let attempt = 0; attempt < 2000 && !refused; attempt++) {
           const response = await register(`user${attempt}`);
