@@ -20,25 +20,37 @@ export interface CacheEntry {
    * The chosen index's solutions (bounds, exactness, scan direction) of queries of this shape, by their values
    * (`valuesKey`), each with the index's `arrayState` it was made under (`keptSolution`).
    */
-  solutions?: Map<string, { solution: IndexSolution; arrayState: number }>;
+  solutions?: KeptSolutions;
 }
 
-/** Solutions kept per cache entry; the oldest goes first. */
-const SOLUTIONS_KEPT = 32;
+/** Index solutions by key, each with its index's `arrayState` when it was made; the oldest goes first. */
+type KeptSolutions = Map<string, { solution: IndexSolution; arrayState: number }>;
 
 /**
- * The solution kept for the query's values in the entry, if it was made from the index `index` as it is now (no key
- * field started or stopped holding arrays since).
+ * The solution kept under `key`, if its index is still in the state it was made under (no key field started or
+ * stopped holding arrays since).
  */
+function keptIn(kept: KeptSolutions | undefined, key: string): IndexSolution | undefined {
+  const found = kept?.get(key);
+  return found && found.arrayState === found.solution.index.arrayState ? found.solution : undefined;
+}
+
+function keepIn(kept: KeptSolutions, key: string, solution: IndexSolution, limit: number): void {
+  if (kept.size >= limit) kept.delete(kept.keys().next().value as string);
+  kept.set(key, { solution, arrayState: solution.index.arrayState });
+}
+
+/** Solutions kept per cache entry. */
+const SOLUTIONS_KEPT = 32;
+
+/** The solution kept for the query's values in the entry, if it was made from the index `index` as it is now. */
 export function keptSolution(entry: CacheEntry, values: string, index: Index | undefined): IndexSolution | undefined {
-  const kept = entry.solutions?.get(values);
-  return kept && kept.solution.index === index && kept.arrayState === index.arrayState ? kept.solution : undefined;
+  const kept = keptIn(entry.solutions, values);
+  return kept?.index === index ? kept : undefined;
 }
 
 export function keepSolution(entry: CacheEntry, values: string, solution: IndexSolution): void {
-  const solutions = (entry.solutions ??= new Map());
-  if (solutions.size >= SOLUTIONS_KEPT) solutions.delete(solutions.keys().next().value as string);
-  solutions.set(values, { solution, arrayState: solution.index.arrayState });
+  keepIn((entry.solutions ??= new Map() as KeptSolutions), values, solution, SOLUTIONS_KEPT);
 }
 
 interface PlanCache {
@@ -49,23 +61,21 @@ interface PlanCache {
    * The only index solution of queries that have one (no trial, so no entry: MongoDB caches none), by shape and
    * values (`singleKey`), each with the index's `arrayState` it was made under; invisible to explain.
    */
-  singles: Map<string, { solution: IndexSolution; arrayState: number }>;
+  singles: KeptSolutions;
 }
 
-/** Single solutions kept per collection; the oldest goes first. */
+/** Single solutions kept per collection. */
 const SINGLES_KEPT = 256;
 
 export const singleKey = (shape: string, values: string): string => `${shape}\0${values}`;
 
-/** The single solution kept for `key`, if its index is still in the state it was made under. */
+/** The single solution kept for `key` (`keptIn`). */
 export function keptSingle(cache: PlanCache, key: string): IndexSolution | undefined {
-  const kept = cache.singles.get(key);
-  return kept && kept.arrayState === kept.solution.index.arrayState ? kept.solution : undefined;
+  return keptIn(cache.singles, key);
 }
 
 export function keepSingle(cache: PlanCache, key: string, solution: IndexSolution): void {
-  if (cache.singles.size >= SINGLES_KEPT) cache.singles.delete(cache.singles.keys().next().value as string);
-  cache.singles.set(key, { solution, arrayState: solution.index.arrayState });
+  keepIn(cache.singles, key, solution, SINGLES_KEPT);
 }
 
 /** The cache is flushed after this many writes to the collection, as the data may have changed shape. */
