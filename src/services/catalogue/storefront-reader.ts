@@ -96,15 +96,20 @@ function listedQuery(scope: string, filter: EntryFilter, sort?: EntrySort): Doc 
  * A page's leading stages, which the database reads as a find (an index range in order, stopping after the page;
  * MongoDB pushes them down alike): `$match`, `$sort`, `$skip`, `$limit` and `$project`.
  */
-function pageStages(scope: string, query: PageQuery): Doc[] {
-  const { filter, sort, skip, limit } = query;
+export function pageStages(match: Doc, sort: EntrySort | undefined, skip: number, limit: number, fields: Doc): Doc[] {
   return [
-    { $match: listedQuery(scope, filter, sort) },
+    { $match: match },
     ...(sort ? [{ $sort: sort }] : []),
     ...(skip > 0 ? [{ $skip: skip }] : []),
     { $limit: limit },
-    { $project: pageFields(query) },
+    { $project: fields },
   ];
+}
+
+/** `pageStages` of a listing page of `scope`. */
+function listingPageStages(scope: string, query: PageQuery): Doc[] {
+  const { filter, sort, skip, limit } = query;
+  return pageStages(listedQuery(scope, filter, sort), sort, skip, limit, pageFields(query));
 }
 
 /** The field of the one document a total's union adds (`totalUnion`); an entry always has an `_id`, a total none. */
@@ -160,32 +165,29 @@ export class StorefrontReader {
 
   /**
    * A page of listed entries of `scope` (see `PageQuery`) and the number of those matching each of `totals` (summed),
-   * in one command: the page's aggregate (read as `countedPage`'s), each count appended by `totalUnion`. A count with a hint must be sent apart (`count`):
-   * a union's pipeline takes none.
+   * in one command: the page's stages (`listingPageStages`), each count appended by `totalUnion`. A count with a hint
+   * must be sent apart (`count`): a union's pipeline takes none.
    */
   async pageWithTotal(
     scope: string,
     query: PageQuery,
     totals: EntryFilter[],
   ): Promise<{ entries: StorefrontEntry[]; total: number }> {
-    const pipeline = [...pageStages(scope, query), ...totals.map((counted) => totalUnion(listedQuery(scope, counted)))];
-    const found = await this.entries()
-      .aggregate(pipeline, query.hint ? { hint: query.hint } : {})
-      .toArray();
-    return splitTotal(found);
+    const unions = totals.map((counted) => totalUnion(listedQuery(scope, counted)));
+    return splitTotal(await this.aggregatePage(query, [...listingPageStages(scope, query), ...unions]));
   }
 
   /**
    * A page (see `PageQuery`) and the kept counter `key`'s count with the attributes' revision token (see
-   * `countersWithRevision`), in one command (one round trip instead of two): the page's stages (`pageStages`), then
-   * the counter and the revision appended by `$unionWith` (an `_id` read).
+   * `countersWithRevision`), in one command (one round trip instead of two): the page's stages
+   * (`listingPageStages`), then the counter and the revision appended by `$unionWith` (an `_id` read).
    */
   async countedPage(scope: string, query: PageQuery, key: string): Promise<CountedPage> {
     const counters = { $match: { _id: { $in: [key, ATTRIBUTES_REVISION] } } };
-    const pipeline = [...pageStages(scope, query), { $unionWith: { coll: FACET_COLLECTION, pipeline: [counters] } }];
-    const found = (await this.entries()
-      .aggregate(pipeline, query.hint ? { hint: query.hint } : {})
-      .toArray()) as unknown[] as (StorefrontEntry & Partial<FacetCounter & AttributesRevision>)[];
+    const union = { $unionWith: { coll: FACET_COLLECTION, pipeline: [counters] } };
+    const pipeline = [...listingPageStages(scope, query), union];
+    type Found = StorefrontEntry & Partial<FacetCounter & AttributesRevision>;
+    const found = (await this.aggregatePage(query, pipeline)) as unknown[] as Found[];
     // Entry ids are product ids (with a currency): never a counter's key.
     const counted = new Set([key, ATTRIBUTES_REVISION]);
     const token = found.find((doc) => doc._id === ATTRIBUTES_REVISION)?.token;
@@ -306,6 +308,13 @@ export class StorefrontReader {
     const revision = found.find((doc) => doc._id === ATTRIBUTES_REVISION)?.token;
     const counters = found.filter((doc) => doc.facet === facet);
     return { counters: nonZero(counters), revision: revision && String(revision) };
+  }
+
+  /** A page's aggregate, through the `hint`ed index if the query names one. */
+  private aggregatePage(query: PageQuery, pipeline: Doc[]): Promise<Doc[]> {
+    return this.entries()
+      .aggregate(pipeline, query.hint ? { hint: query.hint } : {})
+      .toArray();
   }
 
   private entries(): mongo.Collection<Doc> {

@@ -3,7 +3,7 @@ import { InjectConnection } from '@nestjs/mongoose';
 import { Connection, mongo } from 'mongoose';
 import { ALL_CURRENCIES, StorefrontEntry } from './storefront-entry';
 import { INDEX_COLLECTION } from './storefront-indexer';
-import { EntrySort, LISTING_FIELDS, splitTotal, totalUnion } from './storefront-reader';
+import { EntrySort, LISTING_FIELDS, pageStages, splitTotal, totalUnion } from './storefront-reader';
 
 type Doc = mongo.BSON.Document;
 
@@ -47,15 +47,11 @@ export class StorefrontSearchReader {
     limit: number,
     counted: SearchMatch = match,
   ): Promise<{ entries: StorefrontEntry[]; total: number }> {
-    const pipeline: Doc[] = [
-      { $match: filterOf(match) },
-      { $sort: sort },
-      ...(skip > 0 ? [{ $skip: skip }] : []),
-      { $limit: limit },
-      { $project: { ...LISTING_FIELDS, cheapest: 1 } },
-      totalUnion(filterOf(counted)),
-    ];
-    return splitTotal(await this.entries().aggregate(pipeline).toArray());
+    const page = pageStages(filterOf(match), sort, skip, limit, { ...LISTING_FIELDS, cheapest: 1 });
+    const found = await this.entries()
+      .aggregate([...page, totalUnion(filterOf(counted))])
+      .toArray();
+    return splitTotal(found);
   }
 
   /**

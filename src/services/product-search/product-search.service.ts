@@ -338,8 +338,7 @@ export class ProductSearchService {
     return { entries, total: count };
   }
 
-  /** A page and, at the same time, the counts adding up to its total (`totalFilters`). */
-  /** A page and its total: the counts read with the page (`pageWithTotal`) but a hinted one, sent apart. */
+  /** A page and its total (`totalFilters`' counts): read with the page (`pageWithTotal`), a hinted count apart. */
   private async pageAndCounts(scope: string, query: PageQuery, parts: TotalPart[]) {
     const withPage = parts.filter(({ hint }) => hint === undefined).map(({ filter }) => filter);
     const [{ entries, total }, ...apart] = await Promise.all([
